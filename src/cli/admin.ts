@@ -1,0 +1,204 @@
+/**
+ * `profile-scan admin …`: operator commands. They work while the server runs
+ * (same environment: they connect to the same database). `--json` prints one
+ * JSON object; errors go to stderr with a non-zero exit code.
+ */
+import { parseArgs } from 'node:util';
+import type { Config } from '../config.js';
+import { parseScopes, type KeyMode } from '../domain/keys.js';
+import { presentProfile, presentReport } from '../http/present.js';
+import { openRuntime, type Runtime } from '../runtime.js';
+import { findReportById, refreshReportRollup, removeProfile, setArchived, setPublic } from '../store/report-repository.js';
+import { cancelReportScans } from '../store/scan-repository.js';
+import { createKey, createWorkspace, revokeKey, updateWorkspace, type WorkspaceChanges } from '../store/workspace-repository.js';
+import { serviceClock } from './serve.js';
+
+export class UsageError extends Error {}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function uuidArg(value: string | undefined, what: string): string {
+  if (!value || !UUID.test(value)) throw new UsageError(`${what} must be a UUID`);
+  return value.toLowerCase();
+}
+
+function onOff(value: string | undefined, flag: string): boolean {
+  if (value === 'on') return true;
+  if (value === 'off') return false;
+  throw new UsageError(`${flag} takes "on" or "off"`);
+}
+
+function limitArg(value: string | undefined, flag: string): number | null | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'default') return null;
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 1_000_000) throw new UsageError(`${flag} takes a positive integer or "default"`);
+  return Number(value);
+}
+
+class Failure extends Error {}
+
+export async function runAdmin(config: Config, argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      json: { type: 'boolean', default: false },
+      name: { type: 'string' },
+      'api-access': { type: 'string' },
+      'writes-per-key': { type: 'string' },
+      'writes-per-workspace': { type: 'string' },
+      'profiles-per-minute': { type: 'string' },
+      workspace: { type: 'string' },
+      scopes: { type: 'string' },
+      mode: { type: 'string' },
+      user: { type: 'string' },
+      public: { type: 'string' },
+    },
+  });
+  const [noun, verb, ...args] = positionals;
+  const command = `${noun ?? ''} ${verb ?? ''}`.trim();
+  const known = ['workspace create', 'workspace update', 'key create', 'key revoke', 'report archive', 'report unarchive', 'report share', 'profile remove'];
+  if (!known.includes(command)) throw new UsageError(`unknown admin command "${command}"`);
+
+  // Validate arguments before touching the database.
+  const run = prepare(command, args, values);
+  const runtime = await openRuntime(config, { poolSize: 2, log: (m) => (values.json ? undefined : console.error(`profile-scan: ${m}`)) });
+  try {
+    const result = await run(runtime, config);
+    if (values.json) console.log(JSON.stringify(result.json));
+    else console.log(result.text);
+    return 0;
+  } catch (error) {
+    if (error instanceof Failure) {
+      if (values.json) console.log(JSON.stringify({ error: error.message }));
+      console.error(`profile-scan: ${error.message}`);
+      return 1;
+    }
+    throw error;
+  } finally {
+    await runtime.close();
+  }
+}
+
+type Outcome = { json: unknown; text: string };
+type Action = (runtime: Runtime, config: Config) => Promise<Outcome>;
+
+function prepare(command: string, args: string[], values: Record<string, string | boolean | undefined>): Action {
+  const str = (name: string) => values[name] as string | undefined;
+  switch (command) {
+    case 'workspace create': {
+      const name = str('name')?.trim();
+      if (!name || name.length > 200) throw new UsageError('--name NAME is required (1-200 characters)');
+      return async (rt, config) => {
+        const ws = await createWorkspace(rt.db, name, serviceClock(config).now());
+        const json = { id: ws.id, name: ws.name, slug: ws.slug, status: ws.status, api_access: ws.api_access, created_at: ws.created_at.toISOString() };
+        return { json, text: `created workspace ${ws.id} "${ws.name}" (slug ${ws.slug})` };
+      };
+    }
+    case 'workspace update': {
+      const id = uuidArg(args[0], 'workspace ID');
+      const changes: WorkspaceChanges = {};
+      if (str('api-access') !== undefined) changes.api_access = onOff(str('api-access'), '--api-access');
+      const perKey = limitArg(str('writes-per-key'), '--writes-per-key');
+      const perWs = limitArg(str('writes-per-workspace'), '--writes-per-workspace');
+      const rows = limitArg(str('profiles-per-minute'), '--profiles-per-minute');
+      if (perKey !== undefined) changes.writes_per_minute_per_key = perKey;
+      if (perWs !== undefined) changes.writes_per_minute_per_workspace = perWs;
+      if (rows !== undefined) changes.submitted_profiles_per_minute_per_workspace = rows;
+      if (Object.keys(changes).length === 0) throw new UsageError('nothing to update: pass --api-access, --writes-per-key, --writes-per-workspace or --profiles-per-minute');
+      return async (rt, config) => {
+        const ws = await updateWorkspace(rt.db, id, changes, serviceClock(config).now());
+        if (!ws) throw new Failure(`no workspace ${id}`);
+        const json = {
+          id: ws.id,
+          name: ws.name,
+          slug: ws.slug,
+          api_access: ws.api_access,
+          writes_per_minute_per_key: ws.writes_per_minute_per_key,
+          writes_per_minute_per_workspace: ws.writes_per_minute_per_workspace,
+          submitted_profiles_per_minute_per_workspace: ws.submitted_profiles_per_minute_per_workspace,
+          updated_at: ws.updated_at.toISOString(),
+        };
+        return { json, text: `updated workspace ${ws.id}: ${JSON.stringify(changes)}` };
+      };
+    }
+    case 'key create': {
+      const workspaceId = uuidArg(str('workspace'), '--workspace');
+      let scopes;
+      try {
+        scopes = parseScopes(str('scopes') ?? '*');
+      } catch (error) {
+        throw new UsageError(`--scopes: ${(error as Error).message}`);
+      }
+      const mode = (str('mode') ?? 'test') as KeyMode;
+      if (mode !== 'test' && mode !== 'live') throw new UsageError('--mode takes "test" or "live"');
+      const userId = str('user') !== undefined ? uuidArg(str('user'), '--user') : undefined;
+      return async (rt, config) => {
+        let key;
+        try {
+          key = await createKey(rt.db, { workspaceId, userId, scopes, mode }, serviceClock(config).now());
+        } catch (error) {
+          throw new Failure((error as Error).message);
+        }
+        return { json: key, text: `created ${mode} key ${key.id} with scopes ${scopes.join(',')}\nsecret (shown once): ${key.secret}` };
+      };
+    }
+    case 'key revoke': {
+      const keyId = uuidArg(args[0], 'KEY_ID');
+      return async (rt, config) => {
+        const key = await revokeKey(rt.db, keyId, serviceClock(config).now());
+        if (!key) throw new Failure(`no key ${keyId}`);
+        return { json: { id: key.id, revoked_at: key.revoked_at!.toISOString() }, text: `revoked key ${key.id}` };
+      };
+    }
+    case 'report archive':
+    case 'report unarchive': {
+      const reportId = uuidArg(args[0], 'REPORT_ID');
+      const archive = command === 'report archive';
+      return async (rt, config) => {
+        const now = serviceClock(config).now();
+        const report = await rt.db.transaction().execute(async (trx) => {
+          const row = await setArchived(trx, reportId, archive, now);
+          if (!row) return null;
+          // Decisions: a report archived while its scans are queued has its runs cancelled.
+          if (archive) {
+            await cancelReportScans(trx, reportId, now);
+            await refreshReportRollup(trx, reportId);
+          }
+          return findReportById(trx, reportId);
+        });
+        if (!report) throw new Failure(`no report ${reportId}`);
+        return { json: presentReport(report, config.publicBaseUrl), text: `${archive ? 'archived' : 'unarchived'} report ${reportId}` };
+      };
+    }
+    case 'report share': {
+      const reportId = uuidArg(args[0], 'REPORT_ID');
+      const isPublic = onOff(str('public'), '--public');
+      return async (rt, config) => {
+        const report = await setPublic(rt.db, reportId, isPublic, serviceClock(config).now());
+        if (!report) throw new Failure(`no report ${reportId}`);
+        const shown = presentReport(report, config.publicBaseUrl);
+        return { json: shown, text: isPublic ? `report ${reportId} is public at ${shown.public_url}` : `report ${reportId} is private` };
+      };
+    }
+    case 'profile remove': {
+      const reportId = uuidArg(args[0], 'REPORT_ID');
+      const profileId = uuidArg(args[1], 'PROFILE_ID');
+      return async (rt, config) => {
+        const now = serviceClock(config).now();
+        const profile = await rt.db.transaction().execute(async (trx) => {
+          const row = await removeProfile(trx, reportId, profileId, now);
+          if (row) {
+            await trx.updateTable('reports').set({ updated_at: now }).where('id', '=', reportId).execute();
+            await refreshReportRollup(trx, reportId);
+          }
+          return row;
+        });
+        if (!profile) throw new Failure(`no active profile ${profileId} on report ${reportId}`);
+        return { json: { ...presentProfile(profile), status: 'removed' }, text: `removed profile ${profileId} from report ${reportId}` };
+      };
+    }
+  }
+  throw new UsageError(`unknown admin command "${command}"`);
+}

@@ -1,0 +1,68 @@
+/**
+ * `profile-scan` sub-commands: serve, worker, migrate, admin …
+ * Configuration comes from the environment only (src/config.ts).
+ */
+import { ConfigError, loadConfig } from '../config.js';
+import { runAdmin, UsageError } from './admin.js';
+import { runMigrate } from './migrate.js';
+import { runServe } from './serve.js';
+import { runWorker } from './worker.js';
+
+const USAGE = `usage: profile-scan <command>
+
+commands:
+  serve                         API server with an in-process scan worker (npm start)
+  worker [--concurrency N]      scan workers only, for scaling out
+  migrate                       apply database migrations and exit
+  admin workspace create --name NAME
+  admin workspace update ID [--api-access on|off] [--writes-per-key N|default]
+                            [--writes-per-workspace N|default] [--profiles-per-minute N|default]
+  admin key create --workspace ID [--scopes "*"|"a,b"] [--mode test|live] [--user USER_ID]
+  admin key revoke KEY_ID
+  admin report archive|unarchive REPORT_ID
+  admin report share REPORT_ID --public on|off
+  admin profile remove REPORT_ID PROFILE_ID
+  (admin commands accept --json to print one JSON object)
+
+environment: PORT, HOST, DATA_DIR, DATABASE_URL, PUBLIC_BASE_URL, SIMULATOR_DELAY_MS,
+  WORKER_CONCURRENCY, ITEM_LEASE_SECONDS, ITEM_MAX_ATTEMPTS, CURSOR_SECRET, LOG_LEVEL,
+  PROVIDER_BASE_URL, PROVIDER_API_KEY, PROVIDER_TIMEOUT_MS (see README.md)`;
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (!command || command === 'help' || command === '--help' || command === '-h') {
+    console.log(USAGE);
+    return command ? 0 : 2;
+  }
+  const config = loadConfig(process.env);
+  switch (command) {
+    case 'serve':
+      return runServe(config);
+    case 'worker':
+      return runWorker(config, rest);
+    case 'migrate':
+      return runMigrate(config);
+    case 'admin':
+      return runAdmin(config, rest);
+    default:
+      throw new UsageError(`unknown command "${command}"`);
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    if (error instanceof ConfigError) {
+      console.error(`profile-scan: configuration error: ${error.message}`);
+      process.exitCode = 78;
+    } else if (error instanceof UsageError) {
+      console.error(`profile-scan: ${error.message}\n\n${USAGE}`);
+      process.exitCode = 2;
+    } else {
+      console.error(`profile-scan: ${error instanceof Error ? error.message : String(error)}`);
+      process.exitCode = 1;
+    }
+  },
+);

@@ -1,0 +1,66 @@
+/**
+ * Maps stored rows to the contract's resources (2.4-2.6): the one place
+ * where column names become API field names.
+ */
+import type { ProfileRow, ReportRow } from '../store/report-repository.js';
+import type { ScanRunRow } from '../store/scan-repository.js';
+import type { Profile, Report, Scan } from './schemas/report.js';
+
+export function reportUrl(base: string, reportId: string): string {
+  return `${base}/api/v1/reports/${reportId}`;
+}
+
+export function publicReportUrl(base: string, token: string): string {
+  return `${base}/public/reports/${token}`;
+}
+
+export function presentReport(row: ReportRow, base: string): Report {
+  return {
+    id: row.id,
+    workspace_id: row.workspace_id,
+    name: row.name,
+    company: {
+      name: row.company_name,
+      supplied_domain: row.supplied_domain,
+      root_domain: row.root_domain,
+      pronet_company_url: row.pronet_company_url,
+    },
+    visibility: row.visibility,
+    archived: row.archived,
+    analysis_state: row.analysis_state,
+    profile_count: row.profile_count,
+    analyzed_profile_count: row.analyzed_profile_count,
+    public_url: row.visibility === 'public' && row.public_token ? publicReportUrl(base, row.public_token) : null,
+    workspace_url: reportUrl(base, row.id),
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}
+
+export function presentProfile(row: ProfileRow): Profile {
+  return {
+    id: row.id,
+    report_id: row.report_id,
+    pronet_url: row.pronet_url,
+    name: row.name,
+    title: row.title,
+    headline: row.headline,
+    source: row.source,
+    analysis_available: row.analysis_available,
+    added_at: row.added_at.toISOString(),
+  };
+}
+
+export function presentScan(row: ScanRunRow): Scan {
+  return {
+    id: row.id,
+    report_id: row.report_id,
+    mode: row.mode,
+    status: row.status,
+    counts: { requested: row.requested, completed: row.completed, warnings: row.warnings, failed: row.failed },
+    created_at: row.created_at.toISOString(),
+    started_at: row.started_at?.toISOString() ?? null,
+    completed_at: row.completed_at?.toISOString() ?? null,
+    terminal_reason: row.terminal_reason,
+  };
+}

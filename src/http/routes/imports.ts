@@ -1,0 +1,75 @@
+/** Profile imports (4.8) and saved receipts (4.9). */
+import type { FastifyInstance } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import { requestFingerprint } from '../../domain/fingerprint.js';
+import { normalizeRows } from '../../domain/roster-plan.js';
+import { commitImport, previewImport, readReceipt } from '../../use-cases/import-profiles.js';
+import { ErrorEnvelope, ReportIdParams } from '../schemas/common.js';
+import { ImportCommitResponse, ImportParams, ImportQuery, ImportReceiptResponse, ProfileImport } from '../schemas/import.js';
+import { idempotencyKey, rejectInvalidBody, requireJsonObject, sendWrite } from '../write-helpers.js';
+
+const errors = { '4xx': ErrorEnvelope, '5xx': ErrorEnvelope };
+
+export async function importRoutes(app: FastifyInstance): Promise<void> {
+  const { db, clock, config, queue } = app.deps;
+
+  app.post<{ Params: { report_id: string }; Querystring: { validation_only: boolean }; Body: ProfileImport }>(
+    '/reports/:report_id/profile-imports',
+    {
+      config: { access: { kind: 'write', scopes: ['reports:read', 'profiles:add'] } },
+      attachValidation: true,
+      schema: {
+        tags: ['imports'],
+        summary: 'Import people into a report (preview with validation_only=true)',
+        params: ReportIdParams,
+        querystring: ImportQuery,
+        body: ProfileImport,
+        response: { 200: ImportCommitResponse, 201: ImportCommitResponse, ...errors },
+      },
+    },
+    async (request, reply) => {
+      // attachValidation also collects query/param errors: surface those as 400/404.
+      const validationError = request.validationError as (Error & { validationContext?: string }) | undefined;
+      if (validationError && validationError.validationContext !== 'body') throw validationError;
+      requireJsonObject(request);
+      const validationOnly = request.query.validation_only === true;
+      const key = validationOnly ? null : idempotencyKey(request);
+      const body = request.body;
+      const { urls, problems } = normalizeRows(Array.isArray(body.profiles) ? body.profiles.slice(0, 100) : []);
+      rejectInvalidBody(request, {
+        code: 'import_validation_failed',
+        rowsMember: 'profiles',
+        extra: problems,
+        retryable: false,
+        message: 'The import was rejected: some rows are invalid (see details). Nothing was changed.',
+      });
+      const ctx = { db, clock, queue, workspaceId: request.auth.workspaceId, keyMode: request.auth.mode, limits: request.auth.limits };
+      if (validationOnly) {
+        const preview = await previewImport(ctx, request.params.report_id, body.profiles, urls);
+        return reply.status(200).send({ data: preview, request_id: request.id });
+      }
+      const fingerprint = requestFingerprint({
+        method: 'POST',
+        route: '/reports/{report_id}/profile-imports',
+        flags: { validation_only: false },
+        body,
+      });
+      const result = await commitImport(ctx, request.params.report_id, body.profiles, urls, { key: key!, fingerprint });
+      const location = `${config.publicBaseUrl}/api/v1/reports/${request.params.report_id}/profile-imports/${result.data.id}`;
+      if (result.replayed) reply.header('Location', location);
+      return sendWrite(reply, request, result, location);
+    },
+  );
+
+  app.get<{ Params: { report_id: string; import_id: string } }>(
+    '/reports/:report_id/profile-imports/:import_id',
+    {
+      config: { access: { kind: 'read', scopes: ['imports:read'] } },
+      schema: { tags: ['imports'], summary: 'Read a saved import receipt', params: ImportParams, response: { 200: ImportReceiptResponse, ...errors } },
+    },
+    async (request) => {
+      const receipt = await readReceipt({ db, clock, workspaceId: request.auth.workspaceId }, request.params.report_id, request.params.import_id);
+      return { data: receipt, request_id: request.id };
+    },
+  );
+}

@@ -1,0 +1,139 @@
+/** Reports (4.3-4.7): list, create, read, roster and scan runs. */
+import type { FastifyInstance } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import { requestFingerprint } from '../../domain/fingerprint.js';
+import { findReport } from '../../store/report-repository.js';
+import { findScanRun } from '../../store/scan-repository.js';
+import { createReport, createReportProblems } from '../../use-cases/create-report.js';
+import { pageOfProfiles, pageOfReports } from '../../use-cases/list-reports.js';
+import { notFound } from '../errors.js';
+import { requireScopes } from '../plugins/authorize.js';
+import { presentProfile, presentReport, presentScan, reportUrl } from '../present.js';
+import { ErrorEnvelope, ReportIdParams, Uuid } from '../schemas/common.js';
+import {
+  CreateReport,
+  CreateReportResponse,
+  ListQuery,
+  ProfileList,
+  ReportList,
+  ReportListQuery,
+  ReportResponse,
+  ScanResponse,
+} from '../schemas/report.js';
+import { idempotencyKey, rejectInvalidBody, requireJsonObject, sendWrite } from '../write-helpers.js';
+
+const errors = { '4xx': ErrorEnvelope, '5xx': ErrorEnvelope };
+
+export async function reportRoutes(app: FastifyInstance): Promise<void> {
+  const { db, clock, config, queue } = app.deps;
+  const ctx = (workspaceId: string) => ({ db, clock, cursors: app.cursors, workspaceId });
+
+  app.get<{ Querystring: { limit: number; cursor?: string; company_root_domain?: string; include_archived: boolean } }>(
+    '/reports',
+    {
+      config: { access: { kind: 'read', scopes: ['reports:read'] } },
+      schema: { tags: ['reports'], summary: 'List reports, newest first', querystring: ReportListQuery, response: { 200: ReportList, ...errors } },
+    },
+    async (request) => {
+      const page = await pageOfReports(ctx(request.auth.workspaceId), request.query);
+      return { data: page.rows.map((r) => presentReport(r, config.publicBaseUrl)), page: { next_cursor: page.nextCursor }, request_id: request.id };
+    },
+  );
+
+  app.post<{ Body: CreateReport }>(
+    '/reports',
+    {
+      config: { access: { kind: 'write', scopes: ['reports:create', 'reports:read'] } },
+      attachValidation: true,
+      schema: {
+        tags: ['reports'],
+        summary: 'Create a report (idempotent; Idempotency-Key required)',
+        body: CreateReport,
+        response: { 200: CreateReportResponse, 201: CreateReportResponse, ...errors },
+      },
+    },
+    async (request, reply) => {
+      requireJsonObject(request);
+      const body = request.body as CreateReport & Record<string, unknown>;
+      // 4: profiles:add is needed only when people are supplied.
+      if (Array.isArray(body.profiles) && body.profiles.length > 0) requireScopes(request, ['profiles:add']);
+      const key = idempotencyKey(request);
+      const problems = createReportProblems(body);
+      rejectInvalidBody(request, {
+        code: 'validation_failed',
+        rowsMember: 'profiles',
+        extra: problems.details,
+        message: 'The report could not be created: the body is invalid (see details). Nothing was changed.',
+      });
+      const fingerprint = requestFingerprint({ method: 'POST', route: '/reports', flags: {}, body });
+      const result = await createReport(
+        {
+          db,
+          clock,
+          queue,
+          cursors: app.cursors,
+          publicBaseUrl: config.publicBaseUrl,
+          workspaceId: request.auth.workspaceId,
+          keyMode: request.auth.mode,
+          limits: request.auth.limits,
+        },
+        body,
+        problems.urls,
+        { key, fingerprint },
+      );
+      const location = result.data.outcome === 'created' ? reportUrl(config.publicBaseUrl, result.data.report.id) : undefined;
+      return sendWrite(reply, request, result, location);
+    },
+  );
+
+  app.get<{ Params: { report_id: string } }>(
+    '/reports/:report_id',
+    {
+      config: { access: { kind: 'read', scopes: ['reports:read'] } },
+      schema: { tags: ['reports'], summary: 'Read a report', params: ReportIdParams, response: { 200: ReportResponse, ...errors } },
+    },
+    async (request) => {
+      const report = await findReport(db, request.auth.workspaceId, request.params.report_id);
+      if (!report) throw notFound('report');
+      return { data: presentReport(report, config.publicBaseUrl), request_id: request.id };
+    },
+  );
+
+  app.get<{ Params: { report_id: string }; Querystring: { limit: number; cursor?: string } }>(
+    '/reports/:report_id/profiles',
+    {
+      config: { access: { kind: 'read', scopes: ['profiles:read'] } },
+      schema: {
+        tags: ['reports'],
+        summary: "The report's active roster, newest first",
+        params: ReportIdParams,
+        querystring: ListQuery,
+        response: { 200: ProfileList, ...errors },
+      },
+    },
+    async (request) => {
+      const report = await findReport(db, request.auth.workspaceId, request.params.report_id);
+      if (!report) throw notFound('report');
+      const page = await pageOfProfiles(ctx(request.auth.workspaceId), report.id, request.query);
+      return { data: page.rows.map(presentProfile), page: { next_cursor: page.nextCursor }, request_id: request.id };
+    },
+  );
+
+  app.get<{ Params: { report_id: string; scan_run_id: string } }>(
+    '/reports/:report_id/scans/:scan_run_id',
+    {
+      config: { access: { kind: 'read', scopes: ['reports:read'] } },
+      schema: {
+        tags: ['scans'],
+        summary: 'Read one scan run (does not start a scan)',
+        params: Type.Object({ report_id: Uuid, scan_run_id: Uuid }, { additionalProperties: false }),
+        response: { 200: ScanResponse, ...errors },
+      },
+    },
+    async (request) => {
+      const run = await findScanRun(db, request.auth.workspaceId, request.params.report_id, request.params.scan_run_id);
+      if (!run) throw notFound('scan run');
+      return { data: presentScan(run), request_id: request.id };
+    },
+  );
+}

@@ -1,0 +1,176 @@
+/**
+ * Builds the HTTP server: the only module that wires Fastify together.
+ *
+ * It owns the cross-cutting behaviour of the contract: request ids and
+ * `X-Request-ID`, `Cache-Control: no-store`, JSON-only bodies up to 1 MiB
+ * (413 is decided from Content-Length before parsing), strict validation
+ * (unknown fields are rejected, never stripped), the error envelope for every
+ * failure including 404/405, and the OpenAPI document. Authentication, rate
+ * limits and scopes live in ./plugins/authorize.ts; resources in ./routes.
+ */
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import swagger from '@fastify/swagger';
+import { Ajv, type Options as AjvOptions } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { Clock } from '../clock.js';
+import { CursorCodec } from '../domain/cursor.js';
+import type { Config } from '../config.js';
+import type { Db } from '../store/database.js';
+import type { ScanQueue } from '../scanning/queue.js';
+import { ApiError, apiError, errorBody } from './errors.js';
+import { authorizePlugin } from './plugins/authorize.js';
+import { contextRoutes } from './routes/context.js';
+import { reportRoutes } from './routes/reports.js';
+import { importRoutes } from './routes/imports.js';
+
+export interface AppDeps {
+  db: Db;
+  config: Config;
+  clock: Clock;
+  cursorSecret: string;
+  queue: ScanQueue;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    deps: AppDeps;
+    cursors: CursorCodec;
+  }
+}
+
+export const API_PREFIX = '/api/v1';
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
+
+function makeAjv(options: AjvOptions): Ajv {
+  const ajv = new Ajv({ strict: false, removeAdditional: false, ...options });
+  (addFormats as unknown as (ajv: Ajv) => void)(ajv);
+  return ajv;
+}
+
+/** Maps framework errors to the contract's codes; never leaks internal messages. */
+function toApiError(error: FastifyError & { validationContext?: string }): ApiError | null {
+  if (error instanceof ApiError) return error;
+  if (error.validation) {
+    if (error.validationContext === 'params') return apiError('not_found', 404, 'The resource does not exist or is not visible to this key.');
+    const where = error.validationContext ?? 'request';
+    const first = error.validation[0];
+    const field = first?.instancePath ? first.instancePath.replace(/^\//, '').replace(/\//g, '.') : (first?.params as { missingProperty?: string; additionalProperty?: string })?.missingProperty ?? (first?.params as { additionalProperty?: string })?.additionalProperty ?? '';
+    return apiError('invalid_request', 400, `Invalid ${where}${field ? ` parameter "${field}"` : ''}: ${first?.message ?? 'invalid value'}.`);
+  }
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return apiError('payload_too_large', 413, 'The request body exceeds 1 MiB.');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
+        ? apiError('unsupported_media_type', 415, 'Request bodies must be JSON (Content-Type: application/json).')
+        : apiError('invalid_request', 400, 'The Content-Length header does not match the body.');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return apiError('invalid_request', 400, 'The request body is empty; send a JSON object.');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return apiError('invalid_request', 400, 'The request body is not valid JSON.');
+  }
+  if (error instanceof SyntaxError || error.statusCode === 400) {
+    return apiError('invalid_request', 400, 'The request body is not valid JSON.');
+  }
+  if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+    return apiError('invalid_request', 400, 'The request is invalid.');
+  }
+  return null;
+}
+
+export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: {
+      level: deps.config.logLevel,
+      redact: { paths: ['req.headers.authorization'], censor: '[redacted]' },
+    },
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+    bodyLimit: MAX_BODY_BYTES,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
+  });
+  app.decorate('deps', deps);
+  // JSON only (415 for anything else, including Fastify's default text/plain).
+  app.removeContentTypeParser('text/plain');
+  app.decorate('cursors', new CursorCodec(deps.cursorSecret));
+
+  const bodyAjv = makeAjv({ allErrors: true, coerceTypes: false, useDefaults: false });
+  const queryAjv = makeAjv({ allErrors: false, coerceTypes: true, useDefaults: true });
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? bodyAjv.compile(schema) : queryAjv.compile(schema)));
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'profile-scan API',
+        version: '1.0.0-rc.1',
+        description: 'Workspace-scoped API for reports, rosters, scans and stored analysis. See docs/ in the repository.',
+      },
+      servers: [{ url: deps.config.publicBaseUrl }],
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+  });
+
+  // Every response, errors included, carries the request id and no-store.
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-ID', request.id);
+    reply.header('Cache-Control', 'no-store');
+  });
+
+  // Routes recorded for 405 detection: the not-found handler answers 405 when
+  // the path exists with another method.
+  const routePatterns: { source: string; pattern: RegExp; methods: Set<string> }[] = [];
+  app.addHook('onRoute', (route) => {
+    const source = '^' + route.url.replace(/:[A-Za-z_]+/g, '[^/]+') + '$';
+    let entry = routePatterns.find((p) => p.source === source);
+    if (!entry) {
+      entry = { source, pattern: new RegExp(source), methods: new Set() };
+      routePatterns.push(entry);
+    }
+    for (const method of [route.method].flat()) entry.methods.add(method);
+  });
+
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const mapped = toApiError(error);
+    if (!mapped) {
+      request.log.error({ err: error }, 'unhandled error');
+      const internal = apiError('internal_error', 500, 'The server failed to handle the request; retry with bounded backoff.', { retryable: true });
+      return reply.status(500).type('application/json').send(errorBody(internal, request.id));
+    }
+    if (mapped.status >= 500) request.log.error({ err: error }, 'server error');
+    if (mapped.headers) reply.headers(mapped.headers);
+    return reply.status(mapped.status).type('application/json').send(errorBody(mapped, request.id));
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0];
+    const match = routePatterns.find((p) => p.pattern.test(path));
+    if (match && !match.methods.has(request.method)) {
+      const allowed = [...match.methods].sort().join(', ');
+      reply.header('Allow', allowed);
+      const error = apiError('method_not_allowed', 405, `Method ${request.method} is not allowed here; allowed: ${allowed}.`);
+      return reply.status(405).type('application/json').send(errorBody(error, request.id));
+    }
+    return reply.status(404).type('application/json').send(errorBody(apiError('not_found', 404, 'No such endpoint.'), request.id));
+  });
+
+  await app.register(
+    async (api) => {
+      await api.register(authorizePlugin);
+      await api.register(contextRoutes);
+      await api.register(reportRoutes);
+      await api.register(importRoutes);
+      api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+    },
+    { prefix: API_PREFIX },
+  );
+
+  return app;
+}

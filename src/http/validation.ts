@@ -1,0 +1,63 @@
+/**
+ * Turns schema validation errors of a write body into the contract's 422
+ * `details` (section 2.8, ImportValidationError): row number, field and a
+ * code — never the submitted value.
+ */
+import type { FastifyRequest } from 'fastify';
+import type { ErrorObject } from 'ajv';
+import type { ErrorDetail } from './errors.js';
+
+const CODES: Record<string, string> = {
+  required: 'required',
+  additionalProperties: 'unknown_field',
+  type: 'invalid_type',
+  maxLength: 'too_long',
+  minLength: 'too_short',
+  maxItems: 'too_many',
+  minItems: 'too_few',
+  enum: 'invalid_value',
+  const: 'invalid_value',
+  anyOf: 'invalid_value',
+  format: 'invalid_format',
+  pattern: 'invalid_format',
+};
+
+export function detailsFromSchemaErrors(errors: ErrorObject[], options: { rowsMember: string; fieldOf?: (path: string[]) => string }): ErrorDetail[] {
+  const seen = new Set<string>();
+  const details: ErrorDetail[] = [];
+  for (const error of errors) {
+    const path = error.instancePath.split('/').slice(1);
+    const params = error.params as { missingProperty?: string; additionalProperty?: string };
+    const named = params.missingProperty ?? params.additionalProperty;
+    let row_number: number | undefined;
+    let fieldPath = path;
+    if (path[0] === options.rowsMember && path.length >= 2 && /^\d+$/.test(path[1])) {
+      row_number = Number(path[1]) + 1;
+      fieldPath = path.slice(2);
+    }
+    let field: string;
+    if (row_number !== undefined) {
+      // Row fields are named as the contract names them; an unknown member of a row is reported on the rows member.
+      if (named && error.keyword === 'required') fieldPath = [...fieldPath, named];
+      field = error.keyword === 'additionalProperties' || fieldPath.length === 0 ? options.rowsMember : fieldPath[0];
+    } else {
+      if (named) fieldPath = [...fieldPath, named];
+      field = options.fieldOf ? options.fieldOf(fieldPath) : fieldPath.join('.') || 'body';
+    }
+    const detail: ErrorDetail = { ...(row_number !== undefined ? { row_number } : {}), field, code: CODES[error.keyword] ?? 'invalid_value' };
+    const id = `${detail.row_number ?? ''}|${detail.field}|${detail.code}`;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    details.push(detail);
+    if (details.length >= 100) break;
+  }
+  return details;
+}
+
+/** Schema errors of the body, if the route validated with `attachValidation`. */
+export function bodySchemaErrors(request: FastifyRequest): ErrorObject[] | null {
+  const error = request.validationError as (Error & { validation?: ErrorObject[]; validationContext?: string }) | undefined;
+  if (!error) return null;
+  if (error.validationContext !== 'body') throw error;
+  return error.validation ?? [];
+}

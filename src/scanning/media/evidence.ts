@@ -1,0 +1,65 @@
+/**
+ * Turns one collected screenshot into stored evidence: validates it, makes its
+ * preview, and puts both in the media store. The caller records the returned
+ * addresses against the finding / scan item; this module touches no database.
+ *
+ * The stored media type is the one sniffed from the bytes. A collector that
+ * declares another supported type is trusted for nothing but the section.
+ */
+import type { Screenshot } from '../collectors/collector.js';
+import type { MediaStore } from './media-store.js';
+import { MAX_MEDIA_BYTES, MAX_MEDIA_PIXELS, detectMediaType, makePreview, readImageSize, type MediaType } from './media-types.js';
+
+export interface StoredImage {
+  sha256: string;
+  size: number;
+  media_type: MediaType;
+  width: number;
+  height: number;
+}
+
+export interface PreparedEvidence {
+  original: StoredImage;
+  /** Equal to `original` when the original is its own preview (narrow images, WebP). */
+  preview: StoredImage;
+}
+
+export type EvidenceErrorCode = 'media_too_large' | 'unsupported_media_type' | 'image_unreadable' | 'image_too_large';
+
+/** Evidence that cannot be stored. Retrying does not help: the bytes are what they are. */
+export class EvidenceError extends Error {
+  readonly code: EvidenceErrorCode;
+  constructor(code: EvidenceErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'EvidenceError';
+    this.code = code;
+  }
+}
+
+export async function prepareEvidence(store: MediaStore, screenshot: Screenshot): Promise<PreparedEvidence> {
+  const { bytes, section } = screenshot;
+  if (bytes.length > MAX_MEDIA_BYTES) {
+    throw new EvidenceError('media_too_large', `screenshot '${section}' has ${bytes.length} bytes; the limit is ${MAX_MEDIA_BYTES}`);
+  }
+  const mediaType = await detectMediaType(bytes);
+  if (mediaType === null) {
+    throw new EvidenceError('unsupported_media_type', `screenshot '${section}' is not a PNG, JPEG or WebP image`);
+  }
+  const size = readImageSize(bytes, mediaType);
+  if (size === null) throw new EvidenceError('image_unreadable', `screenshot '${section}' has an unreadable ${mediaType} header`);
+  if (size.width * size.height > MAX_MEDIA_PIXELS) {
+    throw new EvidenceError('image_too_large', `screenshot '${section}' is ${size.width}x${size.height}; the limit is ${MAX_MEDIA_PIXELS} pixels`);
+  }
+  let preview;
+  try {
+    preview = await makePreview(bytes, mediaType);
+  } catch (error) {
+    throw new EvidenceError('image_unreadable', `screenshot '${section}' could not be decoded as ${mediaType}`, { cause: error });
+  }
+  const storedOriginal = await store.put(bytes);
+  const storedPreview = preview.bytes === bytes ? storedOriginal : await store.put(preview.bytes);
+  return {
+    original: { ...storedOriginal, media_type: mediaType, ...size },
+    preview: { ...storedPreview, media_type: preview.media_type, width: preview.width, height: preview.height },
+  };
+}

@@ -1,0 +1,232 @@
+/**
+ * Writes of stored analysis by the scan workers: evidence images, profile
+ * data and findings, activity events and coverage, company context.
+ * Everything here runs inside the item's finishing transaction.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { CATALOG_VERSION, evaluateChecks } from '../domain/checks/catalog.js';
+import { revisionOf } from '../domain/revision.js';
+import type { CollectedActivityEvent, CollectedCompany, CollectedProfile } from '../scanning/collectors/collector.js';
+import type { PreparedEvidence } from '../scanning/media/evidence.js';
+import type { Database } from './schema.js';
+
+export interface EvidenceToStore {
+  section: string;
+  prepared: PreparedEvidence;
+}
+
+/** Records the item's evidence; older evidence of the same subject and section becomes obsolete. */
+export async function storeEvidence(
+  db: Kysely<Database>,
+  input: { reportId: string; profileId: string | null; itemId: string; images: EvidenceToStore[] },
+  now: Date,
+): Promise<void> {
+  for (const image of input.images) {
+    let obsolete = db
+      .updateTable('evidence_images')
+      .set({ obsolete: true })
+      .where('report_id', '=', input.reportId)
+      .where('section', '=', image.section)
+      .where('item_id', '!=', input.itemId);
+    obsolete = input.profileId === null ? obsolete.where('profile_id', 'is', null) : obsolete.where('profile_id', '=', input.profileId);
+    await obsolete.execute();
+    await db
+      .insertInto('evidence_images')
+      .values({
+        id: randomUUID(),
+        report_id: input.reportId,
+        profile_id: input.profileId,
+        item_id: input.itemId,
+        section: image.section,
+        original_sha256: image.prepared.original.sha256,
+        original_size: image.prepared.original.size,
+        original_type: image.prepared.original.media_type,
+        preview_sha256: image.prepared.preview.sha256,
+        preview_size: image.prepared.preview.size,
+        preview_type: image.prepared.preview.media_type,
+        created_at: now,
+      })
+      .onConflict((oc) => oc.columns(['item_id', 'section']).doNothing())
+      .execute();
+  }
+}
+
+/** Upserts observed activity events (idempotent by external id). */
+export async function storeActivity(
+  db: Kysely<Database>,
+  input: { reportId: string; profileId: string | null; itemId: string; events: CollectedActivityEvent[]; capturedAt: Date },
+  now: Date,
+): Promise<void> {
+  for (const event of input.events) {
+    const visible = {
+      event_type: event.event_type,
+      actor: event.actor,
+      source_url: event.source_url,
+      text: event.text,
+      occurred_at: event.occurred_at,
+      counts: event.counts,
+    };
+    const revision = revisionOf(visible);
+    await db
+      .insertInto('activity_events')
+      .values({
+        id: randomUUID(),
+        report_id: input.reportId,
+        profile_id: input.profileId,
+        external_id: event.external_id,
+        event_type: event.event_type,
+        actor_kind: event.actor.kind,
+        actor: JSON.stringify(event.actor),
+        source_url: event.source_url,
+        text: event.text,
+        occurred_at: event.occurred_at,
+        counts: JSON.stringify(event.counts),
+        provenance: 'scanner',
+        captured_at: input.capturedAt,
+        available_at: now,
+        updated_at: now,
+        revision,
+      })
+      .onConflict((oc) =>
+        oc.columns(['report_id', 'external_id']).doUpdateSet((eb) => ({
+          event_type: eb.ref('excluded.event_type'),
+          actor_kind: eb.ref('excluded.actor_kind'),
+          actor: eb.ref('excluded.actor'),
+          source_url: eb.ref('excluded.source_url'),
+          text: eb.ref('excluded.text'),
+          occurred_at: eb.ref('excluded.occurred_at'),
+          counts: eb.ref('excluded.counts'),
+          captured_at: eb.ref('excluded.captured_at'),
+          available_at: eb.ref('excluded.available_at'),
+          // updated_at moves only when what is visible changed.
+          updated_at: eb
+            .case()
+            .when('activity_events.revision', '=', eb.ref('excluded.revision'))
+            .then(eb.ref('activity_events.updated_at'))
+            .else(eb.ref('excluded.updated_at'))
+            .end(),
+          revision: eb.ref('excluded.revision'),
+        })),
+      )
+      .execute();
+  }
+  if (input.profileId !== null) {
+    const coverage = {
+      report_id: input.reportId,
+      item_id: input.itemId,
+      event_count: input.events.filter((e) => e.actor.kind === 'person').length,
+      captured_at: input.capturedAt,
+      available_at: now,
+    };
+    await db
+      .insertInto('activity_coverage')
+      .values({ profile_id: input.profileId, ...coverage })
+      .onConflict((oc) => oc.column('profile_id').doUpdateSet(coverage))
+      .execute();
+  }
+}
+
+export async function storeCompany(
+  db: Kysely<Database>,
+  input: { reportId: string; itemId: string; company: CollectedCompany; capturedAt: Date },
+  now: Date,
+): Promise<void> {
+  const values = {
+    item_id: input.itemId,
+    name: input.company.name,
+    tagline: input.company.tagline,
+    industry: input.company.industry,
+    follower_count: input.company.follower_count,
+    website: input.company.website,
+    captured_at: input.capturedAt,
+    available_at: now,
+  };
+  await db
+    .insertInto('company_context')
+    .values({ report_id: input.reportId, ...values })
+    .onConflict((oc) => oc.column('report_id').doUpdateSet(values))
+    .execute();
+}
+
+/**
+ * Re-evaluates the check catalog for one attachment from its latest profile
+ * data and activity, and stores the findings with their evidence references.
+ * `profile` replaces the stored profile data when given.
+ */
+export async function refreshFindings(
+  db: Kysely<Database>,
+  input: {
+    reportId: string;
+    profileId: string;
+    itemId: string;
+    profile: CollectedProfile | null;
+    capturedAt: Date | null;
+    company: { name: string; domain: string | null };
+  },
+  now: Date,
+): Promise<void> {
+  const stored = await db
+    .selectFrom('profile_analyses')
+    .select(['profile_data', 'captured_at', 'item_id'])
+    .where('profile_id', '=', input.profileId)
+    .executeTakeFirst();
+  const profile = input.profile ?? ((stored?.profile_data as CollectedProfile | undefined) ?? null);
+  if (profile === null) return; // Findings need the profile; activity alone waits for it.
+  const coverage = await db.selectFrom('activity_coverage').select('item_id').where('profile_id', '=', input.profileId).executeTakeFirst();
+  let activity: CollectedActivityEvent[] | null = null;
+  if (coverage) {
+    const events = await db
+      .selectFrom('activity_events')
+      .select(['external_id', 'event_type', 'actor', 'source_url', 'text', 'occurred_at', 'counts'])
+      .where('report_id', '=', input.reportId)
+      .where('profile_id', '=', input.profileId)
+      .where('actor_kind', '=', 'person')
+      .execute();
+    activity = events.map((e) => ({
+      external_id: e.external_id,
+      event_type: e.event_type,
+      actor: e.actor as CollectedActivityEvent['actor'],
+      source_url: e.source_url,
+      text: e.text,
+      occurred_at: e.occurred_at ? e.occurred_at.toISOString() : null,
+      counts: e.counts as CollectedActivityEvent['counts'],
+    }));
+  }
+  const evidence = await db
+    .selectFrom('evidence_images')
+    .select(['id', 'section'])
+    .where('report_id', '=', input.reportId)
+    .where('profile_id', '=', input.profileId)
+    .where('obsolete', '=', false)
+    .execute();
+  const imagesBySection = new Map<string, string[]>();
+  for (const image of evidence) imagesBySection.set(image.section, [...(imagesBySection.get(image.section) ?? []), image.id]);
+
+  const capturedAt = input.profile ? input.capturedAt! : stored!.captured_at;
+  // Checks are evaluated as of the observation, not of the processing time.
+  const findings = evaluateChecks({ profile, activity, company: input.company, now: capturedAt }).map((finding) => ({
+    ...finding,
+    evidence_image_ids: finding.source_section ? (imagesBySection.get(finding.source_section) ?? []) : [],
+  }));
+  const count = (outcome: string) => findings.filter((f) => f.outcome === outcome).length;
+  const values = {
+    report_id: input.reportId,
+    item_id: input.profile ? input.itemId : stored!.item_id,
+    catalog_version: CATALOG_VERSION,
+    profile_data: JSON.stringify(profile),
+    findings: JSON.stringify(findings),
+    good: count('good'),
+    optimize: count('optimize'),
+    unknown: count('unknown'),
+    captured_at: capturedAt,
+    available_at: now,
+    revision: revisionOf({ findings, captured_at: capturedAt }),
+  };
+  await db
+    .insertInto('profile_analyses')
+    .values({ profile_id: input.profileId, ...values })
+    .onConflict((oc) => oc.column('profile_id').doUpdateSet(values))
+    .execute();
+  await db.updateTable('report_profiles').set({ analysis_available: true }).where('id', '=', input.profileId).execute();
+}

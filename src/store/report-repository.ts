@@ -1,0 +1,255 @@
+/**
+ * Reports and their rosters. Every query is scoped by workspace: a report of
+ * another workspace is simply not found.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { PlannedRow } from '../domain/roster-plan.js';
+import type { Database, ProfileSource, ReportProfilesTable, ReportsTable } from './schema.js';
+
+export type ReportRow = Selectable<ReportsTable>;
+export type ProfileRow = Selectable<ReportProfilesTable>;
+
+export interface NewReport {
+  workspaceId: string;
+  name: string;
+  companyName: string;
+  suppliedDomain: string;
+  rootDomain: string | null;
+  pronetCompanyUrl: string;
+  visibility: 'private' | 'public';
+}
+
+export function newPublicToken(): string {
+  return randomBytes(18).toString('base64url');
+}
+
+export async function insertReport(db: Kysely<Database>, report: NewReport, now: Date): Promise<ReportRow> {
+  return db
+    .insertInto('reports')
+    .values({
+      id: randomUUID(),
+      workspace_id: report.workspaceId,
+      name: report.name,
+      company_name: report.companyName,
+      supplied_domain: report.suppliedDomain,
+      root_domain: report.rootDomain,
+      pronet_company_url: report.pronetCompanyUrl,
+      visibility: report.visibility,
+      public_token: report.visibility === 'public' ? newPublicToken() : null,
+      archived: false,
+      created_at: now,
+      updated_at: now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function findReport(db: Kysely<Database>, workspaceId: string, reportId: string, options: { forUpdate?: boolean } = {}) {
+  return db
+    .selectFrom('reports')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', reportId)
+    .$if(options.forUpdate === true, (qb) => qb.forUpdate())
+    .executeTakeFirst();
+}
+
+/** Admin lookup (not workspace-scoped: the operator's CLI). */
+export async function findReportById(db: Kysely<Database>, reportId: string) {
+  return db.selectFrom('reports').selectAll().where('id', '=', reportId).executeTakeFirst();
+}
+
+export interface ReportListFilter {
+  workspaceId: string;
+  includeArchived: boolean;
+  rootDomain: string | null;
+  watermark: Date;
+  after: { createdAt: Date; id: string } | null;
+  limit: number;
+}
+
+/** Newest first, keyset by (created_at, id); only rows created up to the watermark. */
+export async function listReports(db: Kysely<Database>, filter: ReportListFilter): Promise<ReportRow[]> {
+  let query = db
+    .selectFrom('reports')
+    .selectAll()
+    .where('workspace_id', '=', filter.workspaceId)
+    .where('created_at', '<=', filter.watermark);
+  if (!filter.includeArchived) query = query.where('archived', '=', false);
+  if (filter.rootDomain !== null) query = query.where('root_domain', '=', filter.rootDomain);
+  if (filter.after) {
+    const after = filter.after;
+    query = query.where(sql<boolean>`(created_at, id) < (${after.createdAt}, ${after.id}::uuid)`);
+  }
+  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(filter.limit).execute();
+}
+
+export async function setArchived(db: Kysely<Database>, reportId: string, archived: boolean, now: Date) {
+  return db.updateTable('reports').set({ archived, updated_at: now }).where('id', '=', reportId).returningAll().executeTakeFirst();
+}
+
+export async function setPublic(db: Kysely<Database>, reportId: string, isPublic: boolean, now: Date) {
+  return db
+    .updateTable('reports')
+    .set((eb) => ({
+      visibility: isPublic ? 'public' : 'private',
+      public_token: isPublic ? eb.fn.coalesce('public_token', eb.val(newPublicToken())) : null,
+      updated_at: now,
+    }))
+    .where('id', '=', reportId)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function findReportByPublicToken(db: Kysely<Database>, token: string) {
+  return db.selectFrom('reports').selectAll().where('public_token', '=', token).where('visibility', '=', 'public').executeTakeFirst();
+}
+
+/** Every attachment of the report whose normalized URL is in `urls`, active or removed. */
+export async function attachmentsByUrl(db: Kysely<Database>, reportId: string, urls: string[]) {
+  if (urls.length === 0) return new Map<string, { id: string; status: 'active' | 'removed' }>();
+  const rows = await db
+    .selectFrom('report_profiles')
+    .select(['id', 'pronet_url', 'status'])
+    .where('report_id', '=', reportId)
+    .where('pronet_url', 'in', urls)
+    .execute();
+  return new Map(rows.map((r) => [r.pronet_url, { id: r.id, status: r.status }]));
+}
+
+/**
+ * Applies the `add` and `restore` rows of a roster plan; returns the
+ * profile id of every row that has one (added, restored, already present).
+ */
+export async function applyRosterPlan(
+  db: Kysely<Database>,
+  input: { reportId: string; workspaceId: string; source: ProfileSource; importId: string | null; rows: PlannedRow[] },
+  now: Date,
+): Promise<Map<number, string>> {
+  const ids = new Map<number, string>();
+  const additions = input.rows.filter((r) => r.status === 'add');
+  const restores = input.rows.filter((r) => r.status === 'restore');
+  for (const row of input.rows) if (row.existing_id) ids.set(row.row_number, row.existing_id);
+
+  if (additions.length > 0) {
+    const values = additions.map((row) => {
+      const id = randomUUID();
+      ids.set(row.row_number, id);
+      return {
+        id,
+        report_id: input.reportId,
+        workspace_id: input.workspaceId,
+        pronet_url: row.url,
+        name: row.profile.name ?? null,
+        title: row.profile.title ?? null,
+        headline: row.profile.headline ?? null,
+        source: input.source,
+        status: 'active' as const,
+        analysis_available: false,
+        added_at: now,
+        created_at: now,
+        updated_at: now,
+      };
+    });
+    await db.insertInto('report_profiles').values(values).execute();
+    await db
+      .insertInto('profile_events')
+      .values(values.map((v) => ({ profile_id: v.id, event: 'added' as const, source: input.source, import_id: input.importId, at: now })))
+      .execute();
+  }
+  for (const row of restores) {
+    // Restoring keeps the attachment's id, stored details and history; supplied
+    // details fill in only what is missing.
+    await db
+      .updateTable('report_profiles')
+      .set((eb) => ({
+        status: 'active',
+        removed_at: null,
+        added_at: now,
+        updated_at: now,
+        name: eb.fn.coalesce('name', eb.val(row.profile.name ?? null)),
+        title: eb.fn.coalesce('title', eb.val(row.profile.title ?? null)),
+        headline: eb.fn.coalesce('headline', eb.val(row.profile.headline ?? null)),
+      }))
+      .where('id', '=', row.existing_id!)
+      .execute();
+    await db
+      .insertInto('profile_events')
+      .values({ profile_id: row.existing_id!, event: 'restored', source: input.source, import_id: input.importId, at: now })
+      .execute();
+  }
+  return ids;
+}
+
+export interface RosterFilter {
+  reportId: string;
+  watermark: Date;
+  after: { addedAt: Date; id: string } | null;
+  limit: number;
+}
+
+export async function listActiveProfiles(db: Kysely<Database>, filter: RosterFilter): Promise<ProfileRow[]> {
+  let query = db
+    .selectFrom('report_profiles')
+    .selectAll()
+    .where('report_id', '=', filter.reportId)
+    .where('status', '=', 'active')
+    .where('added_at', '<=', filter.watermark);
+  if (filter.after) {
+    const after = filter.after;
+    query = query.where(sql<boolean>`(added_at, id) < (${after.addedAt}, ${after.id}::uuid)`);
+  }
+  return query.orderBy('added_at', 'desc').orderBy('id', 'desc').limit(filter.limit).execute();
+}
+
+/** Marks an active attachment removed (admin/UI action); keeps id, details and history. */
+export async function removeProfile(db: Kysely<Database>, reportId: string, profileId: string, now: Date) {
+  const row = await db
+    .updateTable('report_profiles')
+    .set({ status: 'removed', removed_at: now, updated_at: now })
+    .where('report_id', '=', reportId)
+    .where('id', '=', profileId)
+    .where('status', '=', 'active')
+    .returningAll()
+    .executeTakeFirst();
+  if (row) {
+    await db.insertInto('profile_events').values({ profile_id: row.id, event: 'removed', source: 'ops', import_id: null, at: now }).execute();
+  }
+  return row;
+}
+
+/**
+ * Recomputes the report's roll-ups from the roster and the scans (called in
+ * the transaction of every write that can change them):
+ * analysis_state = available when anything is usable, else queued/running
+ * while work is outstanding, else failed; not_requested without any work.
+ */
+export async function refreshReportRollup(db: Kysely<Database>, reportId: string): Promise<void> {
+  await sql`
+    with roster as (
+      select count(*) filter (where status = 'active') as profiles,
+             count(*) filter (where status = 'active' and analysis_available) as analyzed
+      from report_profiles where report_id = ${reportId}
+    ), runs as (
+      select count(*) as total,
+             count(*) filter (where status = 'running') as running,
+             count(*) filter (where status = 'queued') as queued,
+             count(*) filter (where status in ('completed', 'partial')) as succeeded
+      from scan_runs where report_id = ${reportId}
+    )
+    update reports set
+      profile_count = roster.profiles,
+      analyzed_profile_count = roster.analyzed,
+      analysis_state = case
+        when roster.analyzed > 0 or exists (
+          select 1 from scan_items i join report_profiles p on p.id = i.profile_id
+          where i.report_id = ${reportId} and i.status = 'succeeded' and p.status = 'active') then 'available'
+        when runs.total = 0 then 'not_requested'
+        when runs.running > 0 then 'running'
+        when runs.queued > 0 then 'queued'
+        else 'failed'
+      end
+    from roster, runs
+    where reports.id = ${reportId}`.execute(db);
+}

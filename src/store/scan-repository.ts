@@ -1,0 +1,176 @@
+/**
+ * Scan runs and items (decisions "Scans"): admission with coalescing, reads,
+ * and the item/run status transitions the workers make.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Kysely, Selectable } from 'kysely';
+import { isTerminal, runStatus, terminalReason } from '../domain/scan-status.js';
+import type { ScanQueue } from '../scanning/queue.js';
+import type { Database, ItemStatus, ScanMode, ScanRunsTable, ScanStatus } from './schema.js';
+
+export type ScanRunRow = Selectable<ScanRunsTable>;
+
+export interface AdmittedRun {
+  run: ScanRunRow;
+  mode: ScanMode;
+  /** The joined run's status at commit (before our additions). */
+  statusAtCommit: ScanStatus;
+  jobsCreated: number;
+  jobsCoalesced: number;
+  personItems: number;
+  companyPageItems: number;
+}
+
+export interface AdmissionInput {
+  reportId: string;
+  workspaceId: string;
+  keyMode: 'test' | 'live';
+  profileIds: string[];
+}
+
+const MODES: ScanMode[] = ['full_profile', 'activity'];
+
+/**
+ * Queues a full_profile and an activity item for each person (the activity
+ * run also covers the company page), joining the report's still-queued run
+ * of each mode or creating one. Items already pending in the joined run are
+ * coalesced. Items and their queue jobs are written in the caller's
+ * transaction. Returns nothing when there are no people.
+ */
+export async function admitScans(db: Kysely<Database>, queue: ScanQueue, input: AdmissionInput, now: Date): Promise<AdmittedRun[]> {
+  if (input.profileIds.length === 0) return [];
+  const admitted: AdmittedRun[] = [];
+  const jobIds: string[] = [];
+  for (const mode of MODES) {
+    let run = await db
+      .selectFrom('scan_runs')
+      .selectAll()
+      .where('report_id', '=', input.reportId)
+      .where('mode', '=', mode)
+      .where('key_mode', '=', input.keyMode)
+      .where('status', '=', 'queued')
+      .orderBy('created_at', 'desc')
+      .limit(1)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!run) {
+      run = await db
+        .insertInto('scan_runs')
+        .values({
+          id: randomUUID(),
+          report_id: input.reportId,
+          workspace_id: input.workspaceId,
+          mode,
+          key_mode: input.keyMode,
+          status: 'queued',
+          created_at: now,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    }
+    const statusAtCommit = run.status;
+    const pending = await db
+      .selectFrom('scan_items')
+      .select(['profile_id', 'kind'])
+      .where('run_id', '=', run.id)
+      .where('status', '=', 'pending')
+      .execute();
+    const pendingPeople = new Set(pending.filter((p) => p.kind === 'person').map((p) => p.profile_id));
+    const companyPending = pending.some((p) => p.kind === 'company_page');
+
+    const newPeople = [...new Set(input.profileIds)].filter((id) => !pendingPeople.has(id));
+    const runId = run.id;
+    const item = (profileId: string | null) => ({
+      id: randomUUID(),
+      run_id: runId,
+      report_id: input.reportId,
+      profile_id: profileId,
+      kind: profileId === null ? ('company_page' as const) : ('person' as const),
+      status: 'pending' as const,
+      created_at: now,
+    });
+    const items = newPeople.map((profileId) => item(profileId));
+    const addCompany = mode === 'activity' && !companyPending;
+    if (addCompany) items.push(item(null));
+    if (items.length > 0) {
+      // A queued run has no finished items, so one item per person per run holds.
+      await db.insertInto('scan_items').values(items).execute();
+      jobIds.push(...items.map((i) => i.id));
+      run = await db
+        .updateTable('scan_runs')
+        .set((eb) => ({ requested: eb('requested', '+', items.length) }))
+        .where('id', '=', run.id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    }
+    admitted.push({
+      run,
+      mode,
+      statusAtCommit,
+      jobsCreated: items.length,
+      jobsCoalesced: input.profileIds.length - newPeople.length,
+      personItems: newPeople.length,
+      companyPageItems: addCompany ? 1 : 0,
+    });
+  }
+  await queue.enqueueItems(db, jobIds);
+  return admitted;
+}
+
+export async function findScanRun(db: Kysely<Database>, workspaceId: string, reportId: string, runId: string) {
+  return db
+    .selectFrom('scan_runs')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('report_id', '=', reportId)
+    .where('id', '=', runId)
+    .executeTakeFirst();
+}
+
+/** Recomputes a run's counts, status and timestamps from its items. */
+export async function refreshRun(db: Kysely<Database>, runId: string, now: Date): Promise<ScanRunRow> {
+  const rows = await db
+    .selectFrom('scan_items')
+    .select(['status', (eb) => eb.fn.countAll<number>().as('n'), (eb) => eb.fn.countAll<number>().filterWhere('warning', '=', true).as('warnings')])
+    .where('run_id', '=', runId)
+    .groupBy('status')
+    .execute();
+  const counts: Record<ItemStatus, number> = { pending: 0, running: 0, succeeded: 0, failed: 0, inaccessible: 0, cancelled: 0 };
+  let warnings = 0;
+  for (const row of rows) {
+    counts[row.status] = Number(row.n);
+    if (row.status === 'succeeded') warnings = Number(row.warnings);
+  }
+  const status = runStatus(counts);
+  const terminal = isTerminal(status);
+  return db
+    .updateTable('scan_runs')
+    .set((eb) => ({
+      status,
+      requested: Object.values(counts).reduce((a, b) => a + b, 0),
+      completed: counts.succeeded,
+      warnings,
+      failed: counts.failed + counts.inaccessible,
+      started_at: status === 'queued' ? eb.ref('started_at') : eb.fn.coalesce('started_at', eb.val(now)),
+      completed_at: terminal ? eb.fn.coalesce('completed_at', eb.val(now)) : null,
+      terminal_reason: terminalReason(status),
+    }))
+    .where('id', '=', runId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Cancels every unfinished item of the report's runs (e.g. when it is archived). */
+export async function cancelReportScans(db: Kysely<Database>, reportId: string, now: Date): Promise<number> {
+  const cancelled = await db
+    .updateTable('scan_items')
+    .set({ status: 'cancelled', finished_at: now, reason: 'report archived' })
+    .where('report_id', '=', reportId)
+    .where('status', 'in', ['pending', 'running'])
+    .returning('run_id')
+    .execute();
+  const runIds = [...new Set(cancelled.map((r) => r.run_id))];
+  for (const runId of runIds) await refreshRun(db, runId, now);
+  return cancelled.length;
+}
+

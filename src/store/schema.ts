@@ -1,0 +1,248 @@
+/**
+ * Row types of every table, as Kysely sees them. The SQL migrations in
+ * ./migrations are the source of truth; keep this file in step with them.
+ */
+import type { ColumnType, Generated } from 'kysely';
+
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+type Json<T = unknown> = ColumnType<T, string, string>;
+
+export interface SettingsTable {
+  key: string;
+  value: string;
+}
+
+export interface WorkspacesTable {
+  id: string;
+  name: string;
+  slug: string;
+  status: 'active';
+  api_access: Generated<boolean>;
+  writes_per_minute_per_key: number | null;
+  writes_per_minute_per_workspace: number | null;
+  submitted_profiles_per_minute_per_workspace: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface UsersTable {
+  id: string;
+  workspace_id: string;
+  name: string;
+  role: 'owner' | 'admin' | 'member';
+  created_at: Timestamp;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  workspace_id: string;
+  user_id: string;
+  mode: 'test' | 'live';
+  scopes: string[];
+  secret_hash: Buffer;
+  secret_prefix: string;
+  created_at: Timestamp;
+  revoked_at: Timestamp | null;
+}
+
+export interface RateCountersTable {
+  bucket: string;
+  window_start: Timestamp;
+  count: number;
+}
+
+export interface ReportsTable {
+  id: string;
+  workspace_id: string;
+  name: string;
+  company_name: string;
+  supplied_domain: string;
+  root_domain: string | null;
+  pronet_company_url: string;
+  visibility: 'private' | 'public';
+  public_token: string | null;
+  archived: boolean;
+  profile_count: Generated<number>;
+  analyzed_profile_count: Generated<number>;
+  analysis_state: ColumnType<AnalysisState, AnalysisState | undefined, AnalysisState>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export type AnalysisState = 'not_requested' | 'queued' | 'running' | 'available' | 'failed';
+
+export type ProfileSource = 'urls' | 'finder' | 'ops' | 'migration' | 'api_import';
+
+export interface ReportProfilesTable {
+  id: string;
+  report_id: string;
+  workspace_id: string;
+  pronet_url: string;
+  name: string | null;
+  title: string | null;
+  headline: string | null;
+  source: ProfileSource;
+  status: 'active' | 'removed';
+  analysis_available: Generated<boolean>;
+  added_at: Timestamp;
+  removed_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ProfileEventsTable {
+  id: Generated<string>;
+  profile_id: string;
+  event: 'added' | 'removed' | 'restored';
+  source: string | null;
+  import_id: string | null;
+  at: Timestamp;
+}
+
+export interface IdempotencyRecordsTable {
+  workspace_id: string;
+  operation: string;
+  scope: string;
+  key: string;
+  fingerprint: string;
+  status_code: number;
+  response: Json;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+}
+
+export interface ImportReceiptsTable {
+  id: string;
+  report_id: string;
+  workspace_id: string;
+  receipt: Json;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+}
+
+export type ScanMode = 'full_profile' | 'activity';
+export type ScanStatus = 'queued' | 'running' | 'completed' | 'partial' | 'failed' | 'inaccessible' | 'cancelled';
+export type ItemStatus = 'pending' | 'running' | 'succeeded' | 'failed' | 'inaccessible' | 'cancelled';
+
+export interface ScanRunsTable {
+  id: string;
+  report_id: string;
+  workspace_id: string;
+  mode: ScanMode;
+  key_mode: 'test' | 'live';
+  status: ScanStatus;
+  requested: Generated<number>;
+  completed: Generated<number>;
+  warnings: Generated<number>;
+  failed: Generated<number>;
+  created_at: Timestamp;
+  started_at: Timestamp | null;
+  completed_at: Timestamp | null;
+  terminal_reason: 'failed' | 'inaccessible' | 'cancelled' | null;
+}
+
+export interface ScanItemsTable {
+  id: string;
+  run_id: string;
+  report_id: string;
+  profile_id: string | null;
+  kind: 'person' | 'company_page';
+  status: ItemStatus;
+  attempts: Generated<number>;
+  warning: Generated<boolean>;
+  reason: string | null;
+  created_at: Timestamp;
+  started_at: Timestamp | null;
+  finished_at: Timestamp | null;
+}
+
+export interface EvidenceImagesTable {
+  id: string;
+  report_id: string;
+  profile_id: string | null;
+  item_id: string;
+  section: string;
+  original_sha256: string;
+  original_size: number;
+  original_type: string;
+  preview_sha256: string;
+  preview_size: number;
+  preview_type: string;
+  obsolete: Generated<boolean>;
+  created_at: Timestamp;
+}
+
+export interface ProfileAnalysesTable {
+  profile_id: string;
+  report_id: string;
+  item_id: string;
+  catalog_version: string;
+  profile_data: Json;
+  findings: Json;
+  good: number;
+  optimize: number;
+  unknown: number;
+  captured_at: Timestamp;
+  available_at: Timestamp;
+  revision: string;
+}
+
+export interface ActivityEventsTable {
+  id: string;
+  report_id: string;
+  profile_id: string | null;
+  external_id: string;
+  event_type: 'post' | 'repost' | 'comment' | 'reaction' | 'unknown';
+  actor_kind: 'person' | 'company_page';
+  actor: Json;
+  source_url: string | null;
+  text: string | null;
+  occurred_at: Timestamp | null;
+  counts: Json;
+  provenance: 'scanner' | 'legacy' | 'unknown';
+  captured_at: Timestamp | null;
+  available_at: Timestamp | null;
+  updated_at: Timestamp | null;
+  revision: string;
+}
+
+export interface ActivityCoverageTable {
+  profile_id: string;
+  report_id: string;
+  item_id: string;
+  event_count: number;
+  captured_at: Timestamp;
+  available_at: Timestamp;
+}
+
+export interface CompanyContextTable {
+  report_id: string;
+  item_id: string;
+  name: string | null;
+  tagline: string | null;
+  industry: string | null;
+  follower_count: number | null;
+  website: string | null;
+  captured_at: Timestamp;
+  available_at: Timestamp;
+}
+
+export interface Database {
+  settings: SettingsTable;
+  workspaces: WorkspacesTable;
+  users: UsersTable;
+  api_keys: ApiKeysTable;
+  rate_counters: RateCountersTable;
+  reports: ReportsTable;
+  report_profiles: ReportProfilesTable;
+  profile_events: ProfileEventsTable;
+  idempotency_records: IdempotencyRecordsTable;
+  import_receipts: ImportReceiptsTable;
+  scan_runs: ScanRunsTable;
+  scan_items: ScanItemsTable;
+  evidence_images: EvidenceImagesTable;
+  profile_analyses: ProfileAnalysesTable;
+  activity_events: ActivityEventsTable;
+  activity_coverage: ActivityCoverageTable;
+  company_context: CompanyContextTable;
+}

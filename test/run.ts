@@ -1,0 +1,94 @@
+/**
+ * `npm test`: runs every test file against a real PostgreSQL.
+ *
+ * - Without DATABASE_URL: starts the embedded PostgreSQL under .test-data/
+ *   (the same code path as `serve`), and stops it at the end.
+ * - With DATABASE_URL: uses that server (it must allow CREATE DATABASE).
+ *
+ * It builds one migrated template database; each test file clones it
+ * (CREATE DATABASE … TEMPLATE …) so every file starts clean in milliseconds.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import { loadConfig } from '../src/config.js';
+import { openRuntime } from '../src/runtime.js';
+import { startEmbeddedPostgres } from '../src/store/embedded-postgres.js';
+
+const root = path.resolve(import.meta.dirname, '..');
+
+function testFiles(dir: string): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? testFiles(path.join(dir, e.name)) : e.name.endsWith('.test.ts') ? [path.join(dir, e.name)] : []))
+    .sort();
+}
+
+function withDatabase(url: string, database: string): string {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+}
+
+async function admin(url: string, statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+async function main(): Promise<number> {
+  const filter = process.argv.slice(2);
+  let files = [...testFiles(path.join(root, 'test/unit')), ...testFiles(path.join(root, 'test/http'))];
+  if (filter.length > 0) files = files.filter((f) => filter.some((x) => f.includes(x)));
+
+  const embedded = process.env.DATABASE_URL
+    ? null
+    : await startEmbeddedPostgres({ dataDir: path.join(root, '.test-data'), database: 'postgres', log: (m) => console.error(`# ${m}`) });
+  const serverUrl = process.env.DATABASE_URL ?? embedded!.url;
+  const adminUrl = withDatabase(serverUrl, 'postgres');
+  const template = `ps_tmpl_${randomBytes(4).toString('hex')}`;
+  console.error(`# test database server: ${embedded ? 'embedded PostgreSQL' : 'DATABASE_URL'}; template ${template}`);
+  await admin(adminUrl, `create database ${template}`);
+  try {
+    const runtime = await openRuntime(loadConfig({ DATABASE_URL: withDatabase(serverUrl, template) }));
+    await runtime.close();
+    const code = await new Promise<number>((resolve) => {
+      const child = spawn(
+        process.execPath,
+        ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=300000', ...files],
+        {
+          stdio: 'inherit',
+          env: { ...process.env, PS_TEST_SERVER_URL: serverUrl, PS_TEST_TEMPLATE: template, SIMULATOR_DELAY_MS: '0' },
+        },
+      );
+      child.on('close', (c) => resolve(c ?? 1));
+    });
+    return code;
+  } finally {
+    // Drop the template and any database a killed test file left behind.
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    const { rows } = await client.query<{ datname: string }>(
+      `select datname from pg_database where datname = $1 or datname like $2`,
+      [template, `${template}_%`],
+    );
+    for (const row of rows) await client.query(`drop database if exists ${client.escapeIdentifier(row.datname)} with (force)`);
+    await client.end();
+    await embedded?.stop();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

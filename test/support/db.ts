@@ -1,0 +1,41 @@
+/** A fresh, migrated database per test file, cloned from the suite's template. */
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+
+export interface TestDatabase {
+  url: string;
+  drop(): Promise<void>;
+}
+
+function withDatabase(url: string, database: string): string {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+}
+
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const server = process.env.PS_TEST_SERVER_URL;
+  const template = process.env.PS_TEST_TEMPLATE;
+  if (!server || !template) throw new Error('run tests through `npm test` (test/run.ts), which prepares the database');
+  const name = `${template}_${randomBytes(5).toString('hex')}`;
+  const adminUrl = withDatabase(server, 'postgres');
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(`create database ${name} template ${template}`);
+  } finally {
+    await client.end();
+  }
+  return {
+    url: withDatabase(server, name),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: adminUrl });
+      await c.connect();
+      try {
+        await c.query(`drop database if exists ${name} with (force)`);
+      } finally {
+        await c.end();
+      }
+    },
+  };
+}
