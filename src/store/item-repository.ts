@@ -1,15 +1,22 @@
 /**
  * The scan item lifecycle in the database: claim, finish (with the stored
- * analysis, in one transaction), fail. Each finishing write re-checks the
- * item's status under a row lock, so a duplicate delivery or a late worker
- * whose lease expired cannot finish an item twice.
+ * analysis, in one transaction), fail. Each transition re-checks the item's
+ * status under a row lock, so a duplicate delivery or a late worker whose
+ * lease expired cannot finish an item twice.
+ *
+ * Lock order is report → run → item everywhere (imports lock the report,
+ * then the queued run). Holding the report and run locks before the run and
+ * report roll-ups are recounted is what keeps them right: two items of one
+ * run finishing at once would otherwise each count the other as still
+ * running from their own snapshot, and the later write would leave the run
+ * `running` forever.
  */
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { CollectResult } from '../scanning/collectors/collector.js';
 import { refreshFindings, storeActivity, storeCompany, storeEvidence, type EvidenceToStore } from './analysis-repository.js';
 import { refreshReportRollup } from './report-repository.js';
 import { refreshRun } from './scan-repository.js';
-import type { Database, ScanMode } from './schema.js';
+import type { Database, ItemStatus, ScanMode } from './schema.js';
 
 export interface ClaimedItem {
   id: string;
@@ -23,18 +30,35 @@ export interface ClaimedItem {
 
 export type ItemOutcome = 'succeeded' | 'inaccessible' | 'failed' | 'cancelled';
 
+interface LockedItem {
+  id: string;
+  run_id: string;
+  report_id: string;
+  status: ItemStatus;
+}
+
+/** Locks the item's report, run and item rows, in that order, inside `trx`. */
+async function lockItem(trx: Kysely<Database>, itemId: string): Promise<LockedItem | null> {
+  const ids = await trx.selectFrom('scan_items').select(['run_id', 'report_id']).where('id', '=', itemId).executeTakeFirst();
+  if (!ids) return null;
+  await sql`select 1 from reports where id = ${ids.report_id} for update`.execute(trx);
+  await sql`select 1 from scan_runs where id = ${ids.run_id} for update`.execute(trx);
+  const item = await trx.selectFrom('scan_items').select(['id', 'run_id', 'report_id', 'status']).where('id', '=', itemId).forUpdate().executeTakeFirst();
+  return item ?? null;
+}
+
 /** pending|running → running (attempts + 1); null when there is nothing to do. */
 export async function startItem(db: Kysely<Database>, itemId: string, now: Date): Promise<ClaimedItem | null> {
   return db.transaction().execute(async (trx) => {
+    const locked = await lockItem(trx, itemId);
+    if (!locked || (locked.status !== 'pending' && locked.status !== 'running')) return null;
     const item = await trx
       .selectFrom('scan_items as i')
       .innerJoin('scan_runs as r', 'r.id', 'i.run_id')
       .innerJoin('reports as rep', 'rep.id', 'i.report_id')
-      .select(['i.id', 'i.run_id', 'i.report_id', 'i.profile_id', 'i.kind', 'i.status', 'r.mode', 'r.key_mode', 'rep.archived'])
+      .select(['i.id', 'i.run_id', 'i.report_id', 'i.profile_id', 'i.kind', 'r.mode', 'r.key_mode', 'rep.archived'])
       .where('i.id', '=', itemId)
-      .forUpdate('i')
-      .executeTakeFirst();
-    if (!item || (item.status !== 'pending' && item.status !== 'running')) return null;
+      .executeTakeFirstOrThrow();
     if (item.archived) {
       await trx.updateTable('scan_items').set({ status: 'cancelled', finished_at: now, reason: 'report archived' }).where('id', '=', itemId).execute();
       await refreshRun(trx, item.run_id, now);
@@ -81,7 +105,7 @@ type Finish =
 export async function finishItem(db: Kysely<Database>, finish: Finish, now: Date): Promise<ItemOutcome | 'skipped'> {
   const { item } = finish;
   return db.transaction().execute(async (trx) => {
-    const current = await trx.selectFrom('scan_items').select('status').where('id', '=', item.id).forUpdate().executeTakeFirst();
+    const current = await lockItem(trx, item.id);
     if (!current || current.status !== 'running') return 'skipped';
     if (finish.outcome === 'succeeded') {
       const { result } = finish;
@@ -123,7 +147,7 @@ export async function finishItem(db: Kysely<Database>, finish: Finish, now: Date
 
 export async function markItemFailed(db: Kysely<Database>, itemId: string, reason: string, now: Date): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    const item = await trx.selectFrom('scan_items').select(['status', 'run_id', 'report_id']).where('id', '=', itemId).forUpdate().executeTakeFirst();
+    const item = await lockItem(trx, itemId);
     if (!item || (item.status !== 'running' && item.status !== 'pending')) return;
     await trx.updateTable('scan_items').set({ status: 'failed', reason, finished_at: now }).where('id', '=', itemId).execute();
     await refreshRun(trx, item.run_id, now);
