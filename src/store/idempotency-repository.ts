@@ -70,8 +70,21 @@ export async function withIdempotency<T>(
       .values({ workspace_id: scope.workspaceId, operation: scope.operation, scope: scope.scope, key: scope.key, ...record })
       .onConflict((oc) => oc.columns(['workspace_id', 'operation', 'scope', 'key']).doUpdateSet(record))
       .execute();
+    await testPauseBeforeCommit();
     return { ...result, replayed: false };
   });
+}
+
+/**
+ * Test-only fault hook: when PS_TEST_PAUSE_BEFORE_COMMIT_MS is set, a write
+ * sleeps that long inside its open transaction, after all its statements ran
+ * and just before COMMIT, so a crash test can kill the process at the worst
+ * moment (test/http/crash-import.test.ts). Unset (always, outside tests) it
+ * does nothing. Read per call so the environment alone controls it.
+ */
+async function testPauseBeforeCommit(): Promise<void> {
+  const ms = Number(process.env.PS_TEST_PAUSE_BEFORE_COMMIT_MS ?? '');
+  if (Number.isFinite(ms) && ms > 0) await new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 export async function pruneIdempotencyRecords(db: Kysely<Database>, now: Date): Promise<void> {
