@@ -29,12 +29,18 @@ export interface WorkerOptions {
   clock: Clock;
   concurrency: number;
   log: (message: string) => void;
+  /** Where the provider settings (PROVIDER_BASE_URL, PROVIDER_API_KEY, PROVIDER_TIMEOUT_MS) are read; process.env by default. */
+  providerEnv?: NodeJS.ProcessEnv;
 }
 
 /** Test-mode work always runs on the simulator; live work on the provider when configured (decisions "Collectors"). */
-export function collectorSelector(config: Config, log: (m: string) => void): (keyMode: 'test' | 'live') => Collector {
+export function collectorSelector(
+  config: Config,
+  log: (m: string) => void,
+  providerEnv: NodeJS.ProcessEnv = process.env,
+): (keyMode: 'test' | 'live') => Collector {
   const simulator = new SimulatorCollector({ delayMs: config.simulatorDelayMs });
-  const provider = providerCollectorFromEnv(process.env);
+  const provider = providerCollectorFromEnv(providerEnv);
   if (!provider) log('WARNING: PROVIDER_BASE_URL is not set; work admitted by LIVE keys is collected by the built-in SIMULATOR (synthetic data)');
   return (keyMode) => (keyMode === 'live' && provider ? provider : simulator);
 }
@@ -46,7 +52,7 @@ export async function startScanWorker(options: WorkerOptions): Promise<ScanWorke
     db: runtime.db,
     clock,
     media: new FileMediaStore(path.join(config.dataDir, 'media')),
-    collectorFor: collectorSelector(config, log),
+    collectorFor: collectorSelector(config, log, options.providerEnv),
     timeoutMs: Math.max(1000, Math.floor(config.itemLeaseSeconds * 1000 * 0.8)),
     log,
   };

@@ -39,8 +39,11 @@ export interface LiteralResponse {
   body: string | Buffer;
 }
 
-/** A name, a literal response, or a function of the request body. */
-export type Behavior = NamedBehavior | LiteralResponse | ((request: CollectBody) => LiteralResponse);
+/**
+ * A name, a literal response, or a function of the request body that picks
+ * either (e.g. a behaviour per person URL, for end-to-end runs).
+ */
+export type Behavior = NamedBehavior | LiteralResponse | ((request: CollectBody) => LiteralResponse | NamedBehavior);
 
 export interface CollectBody {
   kind: 'person' | 'company_page';
@@ -178,7 +181,10 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
   });
 
   function respond(behavior: Behavior, request: CollectBody, res: ServerResponse): void {
-    if (typeof behavior === 'function') return send(res, behavior(request));
+    if (typeof behavior === 'function') {
+      const chosen = behavior(request);
+      return typeof chosen === 'string' ? respond(chosen, request, res) : send(res, chosen);
+    }
     if (typeof behavior === 'object') return send(res, behavior);
     switch (behavior) {
       case 'ok':
