@@ -23,6 +23,8 @@ import { authorizePlugin } from './plugins/authorize.js';
 import { contextRoutes } from './routes/context.js';
 import { reportRoutes } from './routes/reports.js';
 import { importRoutes } from './routes/imports.js';
+import { publicRoutes } from './routes/public.js';
+import { evidenceRoutes } from './routes/evidence.js';
 
 export interface AppDeps {
   db: Db;
@@ -161,12 +163,14 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
     return reply.status(404).type('application/json').send(errorBody(apiError('not_found', 404, 'No such endpoint.'), request.id));
   });
 
+  await app.register(publicRoutes);
   await app.register(
     async (api) => {
       await api.register(authorizePlugin);
       await api.register(contextRoutes);
       await api.register(reportRoutes);
       await api.register(importRoutes);
+      await api.register(evidenceRoutes);
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: API_PREFIX },
