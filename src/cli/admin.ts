@@ -8,7 +8,8 @@ import type { Config } from '../config.js';
 import { parseScopes, type KeyMode } from '../domain/keys.js';
 import { presentProfile, presentReport } from '../http/present.js';
 import { openRuntime, type Runtime } from '../runtime.js';
-import { findReportById, refreshReportRollup, removeProfile, setArchived, setPublic } from '../store/report-repository.js';
+import { findReportById, removeProfile, setArchived, setPublic } from '../store/report-repository.js';
+import { refreshReportRollup } from '../store/rollup-repository.js';
 import { cancelReportScans } from '../store/scan-repository.js';
 import { createKey, createWorkspace, revokeKey, updateWorkspace, type WorkspaceChanges } from '../store/workspace-repository.js';
 import { serviceClock } from './serve.js';
@@ -164,7 +165,7 @@ function prepare(command: string, args: string[], values: Record<string, string 
           // Decisions: a report archived while its scans are queued has its runs cancelled.
           if (archive) {
             await cancelReportScans(trx, reportId, now);
-            await refreshReportRollup(trx, reportId);
+            await refreshReportRollup(trx, reportId, 'all', now);
           }
           return findReportById(trx, reportId);
         });
@@ -191,7 +192,7 @@ function prepare(command: string, args: string[], values: Record<string, string 
           const row = await removeProfile(trx, reportId, profileId, now);
           if (row) {
             await trx.updateTable('reports').set({ updated_at: now }).where('id', '=', reportId).execute();
-            await refreshReportRollup(trx, reportId);
+            await refreshReportRollup(trx, reportId, { profileIds: [profileId] }, now);
           }
           return row;
         });

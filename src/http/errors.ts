@@ -79,3 +79,35 @@ export function errorBody(error: ApiError, requestId: string) {
   if (error.details !== undefined) body.details = error.details;
   return { error: body, request_id: requestId };
 }
+
+/**
+ * Section 7.1: analysis errors also carry `retryable` and `next_action`. The
+ * values of next_action are ours (the contract does not show them):
+ * restart_traversal, retry_later, fix_request, check_key, check_identifiers,
+ * reread_analysis, skip_record.
+ */
+export function withAnalysisDefaults(error: ApiError): ApiError {
+  if (error.retryable !== undefined && error.nextAction !== undefined) return error;
+  const defaults: Partial<Record<ErrorCode, [boolean, string]>> = {
+    results_changed: [true, 'restart_traversal'],
+    invalid_cursor: [false, 'restart_traversal'],
+    cursor_expired: [false, 'restart_traversal'],
+    rate_limited: [true, 'retry_later'],
+    internal_error: [true, 'retry_later'],
+    unavailable: [true, 'retry_later'],
+    unauthorized: [false, 'check_key'],
+    forbidden: [false, 'check_key'],
+    insufficient_scope: [false, 'check_key'],
+    api_access_disabled: [false, 'check_key'],
+    not_found: [false, 'check_identifiers'],
+    evidence_unavailable: [false, 'reread_analysis'],
+    result_too_large: [false, 'skip_record'],
+  };
+  const [retryable, nextAction] = defaults[error.code] ?? [false, 'fix_request'];
+  return new ApiError(error.code, error.status, error.message, {
+    retryable: error.retryable ?? retryable,
+    nextAction: error.nextAction ?? nextAction,
+    details: error.details,
+    headers: error.headers,
+  });
+}

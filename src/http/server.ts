@@ -18,11 +18,12 @@ import { CursorCodec } from '../domain/cursor.js';
 import type { Config } from '../config.js';
 import type { Db } from '../store/database.js';
 import type { ScanQueue } from '../scanning/queue.js';
-import { ApiError, apiError, errorBody } from './errors.js';
+import { ApiError, apiError, errorBody, withAnalysisDefaults } from './errors.js';
 import { authorizePlugin } from './plugins/authorize.js';
 import { contextRoutes } from './routes/context.js';
 import { reportRoutes } from './routes/reports.js';
 import { importRoutes } from './routes/imports.js';
+import { analysisRoutes } from './routes/analysis.js';
 import { publicRoutes } from './routes/public.js';
 import { evidenceRoutes } from './routes/evidence.js';
 
@@ -50,6 +51,12 @@ function makeAjv(options: AjvOptions): Ajv {
   const ajv = new Ajv({ strict: false, removeAdditional: false, ...options });
   (addFormats as unknown as (ajv: Ajv) => void)(ajv);
   return ajv;
+}
+
+/** Analysis reads and evidence downloads (section 7.1: their errors carry retryable and next_action). */
+function isAnalysisRoute(request: FastifyRequest): boolean {
+  const url = request.routeOptions?.url ?? '';
+  return url.includes('/analysis') || url.includes('/evidence/');
 }
 
 /** Maps framework errors to the contract's codes; never leaks internal messages. */
@@ -144,11 +151,12 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
     if (!mapped) {
       request.log.error({ err: error }, 'unhandled error');
       const internal = apiError('internal_error', 500, 'The server failed to handle the request; retry with bounded backoff.', { retryable: true });
-      return reply.status(500).type('application/json').send(errorBody(internal, request.id));
+      return reply.status(500).type('application/json').send(errorBody(isAnalysisRoute(request) ? withAnalysisDefaults(internal) : internal, request.id));
     }
     if (mapped.status >= 500) request.log.error({ err: error }, 'server error');
     if (mapped.headers) reply.headers(mapped.headers);
-    return reply.status(mapped.status).type('application/json').send(errorBody(mapped, request.id));
+    const shown = isAnalysisRoute(request) ? withAnalysisDefaults(mapped) : mapped;
+    return reply.status(mapped.status).type('application/json').send(errorBody(shown, request.id));
   });
 
   app.setNotFoundHandler((request, reply) => {
@@ -171,6 +179,7 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(reportRoutes);
       await api.register(importRoutes);
       await api.register(evidenceRoutes);
+      await api.register(analysisRoutes);
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: API_PREFIX },

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { CATALOG_VERSION, evaluateChecks } from '../domain/checks/catalog.js';
+import { activityRecord } from '../domain/analysis-records.js';
 import { revisionOf } from '../domain/revision.js';
 import type { CollectedActivityEvent, CollectedCompany, CollectedProfile } from '../scanning/collectors/collector.js';
 import type { PreparedEvidence } from '../scanning/media/evidence.js';
@@ -52,44 +53,81 @@ export async function storeEvidence(
   }
 }
 
-/** Upserts observed activity events (idempotent by external id). */
+/**
+ * Upserts observed activity events (idempotent by external id). `updated_at`
+ * moves only when the event's content changed; `revision` covers every
+ * visible field, observation timestamps included.
+ */
 export async function storeActivity(
   db: Kysely<Database>,
   input: { reportId: string; profileId: string | null; itemId: string; events: CollectedActivityEvent[]; capturedAt: Date },
   now: Date,
 ): Promise<void> {
-  for (const event of input.events) {
-    const visible = {
+  const existing = new Map(
+    input.events.length === 0
+      ? []
+      : (
+          await db
+            .selectFrom('activity_events')
+            .select(['external_id', 'id', 'content_hash', 'updated_at'])
+            .where('report_id', '=', input.reportId)
+            .where(
+              'external_id',
+              'in',
+              input.events.map((e) => e.external_id),
+            )
+            .execute()
+        ).map((row) => [row.external_id, row]),
+  );
+  const rows = input.events.map((event) => {
+    const old = existing.get(event.external_id);
+    const content = {
       event_type: event.event_type,
       actor: event.actor,
       source_url: event.source_url,
       text: event.text,
-      occurred_at: event.occurred_at,
+      occurred_at: event.occurred_at === null ? null : new Date(event.occurred_at).toISOString(),
       counts: event.counts,
     };
-    const revision = revisionOf(visible);
+    const contentHash = revisionOf(content);
+    const updatedAt = old && old.content_hash === contentHash ? old.updated_at : now;
+    const id = old?.id ?? randomUUID();
+    const record = activityRecord({
+      id,
+      profile_id: input.profileId,
+      ...content,
+      provenance: 'scanner',
+      captured_at: input.capturedAt,
+      available_at: now,
+      updated_at: updatedAt,
+    });
+    return {
+      id,
+      report_id: input.reportId,
+      profile_id: input.profileId,
+      external_id: event.external_id,
+      event_type: event.event_type,
+      actor_kind: event.actor.kind,
+      actor: JSON.stringify(event.actor),
+      source_url: event.source_url,
+      text: event.text,
+      occurred_at: event.occurred_at,
+      counts: JSON.stringify(event.counts),
+      provenance: 'scanner' as const,
+      captured_at: input.capturedAt,
+      available_at: now,
+      updated_at: updatedAt,
+      content_hash: contentHash,
+      revision: record.revision,
+    };
+  });
+  if (rows.length > 0) {
     await db
       .insertInto('activity_events')
-      .values({
-        id: randomUUID(),
-        report_id: input.reportId,
-        profile_id: input.profileId,
-        external_id: event.external_id,
-        event_type: event.event_type,
-        actor_kind: event.actor.kind,
-        actor: JSON.stringify(event.actor),
-        source_url: event.source_url,
-        text: event.text,
-        occurred_at: event.occurred_at,
-        counts: JSON.stringify(event.counts),
-        provenance: 'scanner',
-        captured_at: input.capturedAt,
-        available_at: now,
-        updated_at: now,
-        revision,
-      })
+      .values(rows)
       .onConflict((oc) =>
         oc.columns(['report_id', 'external_id']).doUpdateSet((eb) => ({
+          profile_id: eb.ref('excluded.profile_id'),
           event_type: eb.ref('excluded.event_type'),
           actor_kind: eb.ref('excluded.actor_kind'),
           actor: eb.ref('excluded.actor'),
@@ -99,13 +137,8 @@ export async function storeActivity(
           counts: eb.ref('excluded.counts'),
           captured_at: eb.ref('excluded.captured_at'),
           available_at: eb.ref('excluded.available_at'),
-          // updated_at moves only when what is visible changed.
-          updated_at: eb
-            .case()
-            .when('activity_events.revision', '=', eb.ref('excluded.revision'))
-            .then(eb.ref('activity_events.updated_at'))
-            .else(eb.ref('excluded.updated_at'))
-            .end(),
+          updated_at: eb.ref('excluded.updated_at'),
+          content_hash: eb.ref('excluded.content_hash'),
           revision: eb.ref('excluded.revision'),
         })),
       )
@@ -168,7 +201,7 @@ export async function refreshFindings(
 ): Promise<void> {
   const stored = await db
     .selectFrom('profile_analyses')
-    .select(['profile_data', 'captured_at', 'item_id'])
+    .select(['profile_data', 'captured_at', 'item_id', 'revision'])
     .where('profile_id', '=', input.profileId)
     .executeTakeFirst();
   const profile = input.profile ?? ((stored?.profile_data as CollectedProfile | undefined) ?? null);
@@ -223,6 +256,8 @@ export async function refreshFindings(
     available_at: now,
     revision: revisionOf({ findings, captured_at: capturedAt }),
   };
+  // Unchanged findings keep their available_at, so the record (and its revision) stays the same.
+  if (stored?.revision === values.revision) return;
   await db
     .insertInto('profile_analyses')
     .values({ profile_id: input.profileId, ...values })

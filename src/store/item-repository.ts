@@ -14,7 +14,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { CollectResult } from '../scanning/collectors/collector.js';
 import { refreshFindings, storeActivity, storeCompany, storeEvidence, type EvidenceToStore } from './analysis-repository.js';
-import { refreshReportRollup } from './report-repository.js';
+import { refreshReportRollup } from './rollup-repository.js';
 import { refreshRun } from './scan-repository.js';
 import type { Database, ItemStatus, ScanMode } from './schema.js';
 
@@ -34,6 +34,7 @@ interface LockedItem {
   id: string;
   run_id: string;
   report_id: string;
+  profile_id: string | null;
   status: ItemStatus;
 }
 
@@ -43,7 +44,7 @@ async function lockItem(trx: Kysely<Database>, itemId: string): Promise<LockedIt
   if (!ids) return null;
   await sql`select 1 from reports where id = ${ids.report_id} for update`.execute(trx);
   await sql`select 1 from scan_runs where id = ${ids.run_id} for update`.execute(trx);
-  const item = await trx.selectFrom('scan_items').select(['id', 'run_id', 'report_id', 'status']).where('id', '=', itemId).forUpdate().executeTakeFirst();
+  const item = await trx.selectFrom('scan_items').select(['id', 'run_id', 'report_id', 'profile_id', 'status']).where('id', '=', itemId).forUpdate().executeTakeFirst();
   return item ?? null;
 }
 
@@ -62,7 +63,7 @@ export async function startItem(db: Kysely<Database>, itemId: string, now: Date)
     if (item.archived) {
       await trx.updateTable('scan_items').set({ status: 'cancelled', finished_at: now, reason: 'report archived' }).where('id', '=', itemId).execute();
       await refreshRun(trx, item.run_id, now);
-      await refreshReportRollup(trx, item.report_id);
+      await refreshReportRollup(trx, item.report_id, { profileIds: [item.profile_id] }, now);
       return null;
     }
     await trx
@@ -71,7 +72,7 @@ export async function startItem(db: Kysely<Database>, itemId: string, now: Date)
       .where('id', '=', itemId)
       .execute();
     const run = await refreshRun(trx, item.run_id, now);
-    if (run.status === 'running') await refreshReportRollup(trx, item.report_id);
+    if (run.status === 'running') await refreshReportRollup(trx, item.report_id, { profileIds: [item.profile_id] }, now);
     return { id: item.id, run_id: item.run_id, report_id: item.report_id, profile_id: item.profile_id, kind: item.kind, mode: item.mode, key_mode: item.key_mode };
   });
 }
@@ -140,7 +141,7 @@ export async function finishItem(db: Kysely<Database>, finish: Finish, now: Date
       await trx.updateTable('scan_items').set({ status: 'inaccessible', reason: finish.reason, finished_at: now }).where('id', '=', item.id).execute();
     }
     await refreshRun(trx, item.run_id, now);
-    await refreshReportRollup(trx, item.report_id);
+    await refreshReportRollup(trx, item.report_id, { profileIds: [item.profile_id] }, now);
     return finish.outcome;
   });
 }
@@ -151,6 +152,6 @@ export async function markItemFailed(db: Kysely<Database>, itemId: string, reaso
     if (!item || (item.status !== 'running' && item.status !== 'pending')) return;
     await trx.updateTable('scan_items').set({ status: 'failed', reason, finished_at: now }).where('id', '=', itemId).execute();
     await refreshRun(trx, item.run_id, now);
-    await refreshReportRollup(trx, item.report_id);
+    await refreshReportRollup(trx, item.report_id, { profileIds: [item.profile_id] }, now);
   });
 }

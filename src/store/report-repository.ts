@@ -205,6 +205,8 @@ export async function listActiveProfiles(db: Kysely<Database>, filter: RosterFil
 
 /** Marks an active attachment removed (admin/UI action); keeps id, details and history. */
 export async function removeProfile(db: Kysely<Database>, reportId: string, profileId: string, now: Date) {
+  // Lock order report → attachment, as every roll-up writer.
+  await sql`select 1 from reports where id = ${reportId} for update`.execute(db);
   const row = await db
     .updateTable('report_profiles')
     .set({ status: 'removed', removed_at: now, updated_at: now })
@@ -217,39 +219,4 @@ export async function removeProfile(db: Kysely<Database>, reportId: string, prof
     await db.insertInto('profile_events').values({ profile_id: row.id, event: 'removed', source: 'ops', import_id: null, at: now }).execute();
   }
   return row;
-}
-
-/**
- * Recomputes the report's roll-ups from the roster and the scans (called in
- * the transaction of every write that can change them):
- * analysis_state = available when anything is usable, else queued/running
- * while work is outstanding, else failed; not_requested without any work.
- */
-export async function refreshReportRollup(db: Kysely<Database>, reportId: string): Promise<void> {
-  await sql`
-    with roster as (
-      select count(*) filter (where status = 'active') as profiles,
-             count(*) filter (where status = 'active' and analysis_available) as analyzed
-      from report_profiles where report_id = ${reportId}
-    ), runs as (
-      select count(*) as total,
-             count(*) filter (where status = 'running') as running,
-             count(*) filter (where status = 'queued') as queued,
-             count(*) filter (where status in ('completed', 'partial')) as succeeded
-      from scan_runs where report_id = ${reportId}
-    )
-    update reports set
-      profile_count = roster.profiles,
-      analyzed_profile_count = roster.analyzed,
-      analysis_state = case
-        when roster.analyzed > 0 or exists (
-          select 1 from scan_items i join report_profiles p on p.id = i.profile_id
-          where i.report_id = ${reportId} and i.status = 'succeeded' and p.status = 'active') then 'available'
-        when runs.total = 0 then 'not_requested'
-        when runs.running > 0 then 'running'
-        when runs.queued > 0 then 'queued'
-        else 'failed'
-      end
-    from roster, runs
-    where reports.id = ${reportId}`.execute(db);
 }

@@ -84,6 +84,8 @@ export interface ReportProfilesTable {
   source: ProfileSource;
   status: 'active' | 'removed';
   analysis_available: Generated<boolean>;
+  /** The attachment's last applied contribution to report_aggregates (domain/analysis-aggregate.ts). */
+  contribution: Generated<Json | null>;
   added_at: Timestamp;
   removed_at: Timestamp | null;
   created_at: Timestamp;
@@ -185,6 +187,7 @@ export interface ProfileAnalysesTable {
   captured_at: Timestamp;
   available_at: Timestamp;
   revision: string;
+  visible: Generated<boolean>;
 }
 
 export interface ActivityEventsTable {
@@ -204,6 +207,7 @@ export interface ActivityEventsTable {
   available_at: Timestamp | null;
   updated_at: Timestamp | null;
   revision: string;
+  content_hash: string;
 }
 
 export interface ActivityCoverageTable {
@@ -213,6 +217,14 @@ export interface ActivityCoverageTable {
   event_count: number;
   captured_at: Timestamp;
   available_at: Timestamp;
+  visible: Generated<boolean>;
+}
+
+export interface ReportAggregatesTable {
+  report_id: string;
+  totals: Json;
+  company: Json | null;
+  updated_at: Timestamp;
 }
 
 export interface CompanyContextTable {
@@ -245,4 +257,5 @@ export interface Database {
   activity_events: ActivityEventsTable;
   activity_coverage: ActivityCoverageTable;
   company_context: CompanyContextTable;
+  report_aggregates: ReportAggregatesTable;
 }

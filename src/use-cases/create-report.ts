@@ -16,7 +16,8 @@ import type { CreatedReport, CreateReport, ExistingReports } from '../http/schem
 import type { ScanQueue } from '../scanning/queue.js';
 import type { Db } from '../store/database.js';
 import { withIdempotency } from '../store/idempotency-repository.js';
-import { applyRosterPlan, findReport, insertReport, listReports, refreshReportRollup } from '../store/report-repository.js';
+import { applyRosterPlan, findReport, insertReport, listReports } from '../store/report-repository.js';
+import { refreshReportRollup } from '../store/rollup-repository.js';
 import { admitScans } from '../store/scan-repository.js';
 import { takeSubmittedRows } from './submitted-rows.js';
 import { reportListBinding } from './list-reports.js';
@@ -111,7 +112,7 @@ export async function createReport(
         { reportId: report.id, workspaceId: ctx.workspaceId, keyMode: ctx.keyMode, profileIds: added.map((r) => ids.get(r.row_number)!) },
         now,
       );
-      await refreshReportRollup(trx, report.id);
+      await refreshReportRollup(trx, report.id, 'all', now);
       const fresh = (await findReport(trx, ctx.workspaceId, report.id))!;
       const data: CreatedReport = {
         outcome: 'created',

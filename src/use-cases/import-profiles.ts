@@ -19,7 +19,8 @@ import type { ScanQueue } from '../scanning/queue.js';
 import type { Db } from '../store/database.js';
 import { withIdempotency } from '../store/idempotency-repository.js';
 import { findReceipt, insertReceipt } from '../store/import-repository.js';
-import { applyRosterPlan, attachmentsByUrl, findReport, refreshReportRollup } from '../store/report-repository.js';
+import { applyRosterPlan, attachmentsByUrl, findReport } from '../store/report-repository.js';
+import { refreshReportRollup } from '../store/rollup-repository.js';
 import { admitScans } from '../store/scan-repository.js';
 import { takeSubmittedRows } from './submitted-rows.js';
 
@@ -102,7 +103,7 @@ export async function commitImport(
       if (queued.length > 0) {
         await trx.updateTable('reports').set({ updated_at: now }).where('id', '=', reportId).execute();
       }
-      await refreshReportRollup(trx, reportId);
+      await refreshReportRollup(trx, reportId, { profileIds: queued.map((r) => ids.get(r.row_number)!) }, now);
 
       const scanRequests = runs.map((r) => ({ scan_run_id: r.run.id, mode: r.mode }));
       const count = (status: PlannedRow['status']) => plan.filter((r) => r.status === status).length;

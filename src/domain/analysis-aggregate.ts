@@ -1,0 +1,258 @@
+/**
+ * Report aggregates maintained on write (decisions "Analysis").
+ *
+ * Every attachment (and the company page) makes a *contribution* to its
+ * report's totals: whether it counts as an active person, is analyzed, its
+ * per-check outcomes, its latest work items, its activity coverage, and the
+ * (id, revision) pairs it adds to the profiles and activity collections.
+ * A write recomputes only the contributions it touched and applies
+ * `totals + new − old`, so summary reads never scan the roster.
+ *
+ * Collection revisions use an additive multiset hash: the sum, modulo 2^128,
+ * of SHA-256(id, revision) over the collection's records. It equals a hash of
+ * the sorted (id, revision) pairs in what it detects (any record added,
+ * removed or changed changes it, short of a 2^-128 accident) but can be
+ * updated in O(1) per changed record. Pure: no I/O.
+ */
+import { createHash } from 'node:crypto';
+import { revisionOf } from './revision.js';
+
+export type ItemStatus = 'pending' | 'running' | 'succeeded' | 'failed' | 'inaccessible' | 'cancelled';
+export type Outcome = 'good' | 'optimize' | 'unknown';
+
+export interface LatestItem {
+  status: ItemStatus;
+  warning: boolean;
+}
+
+export interface WorkCounts {
+  requested: number;
+  queued: number;
+  processing: number;
+  succeeded: number;
+  failed: number;
+  inaccessible: number;
+  cancelled: number;
+  warnings: number;
+}
+
+export interface CheckTotals {
+  good: number;
+  optimize: number;
+  unknown: number;
+}
+
+export interface Contribution {
+  persons: number;
+  analyzed: number;
+  /** Analyzed with at least one answered check: "usable analysis". */
+  answered_persons: number;
+  /** Anything usable: an answered check or verified (possibly empty) activity. */
+  usable_persons: number;
+  activity_observed: number;
+  /** Latest attempt in both modes succeeded (so the shown result is the latest). */
+  fresh: number;
+  company_observed: number;
+  checks: Record<string, Outcome>;
+  work: LatestItem[];
+  /** The record in the profiles collection, as [id, revision]. */
+  record: [string, string] | null;
+  /** Activity events in the activity collection: id → revision. */
+  events: Record<string, string>;
+}
+
+export interface Totals {
+  persons: number;
+  analyzed: number;
+  answered_persons: number;
+  usable_persons: number;
+  activity_observed: number;
+  fresh: number;
+  company_observed: number;
+  checks: Record<string, CheckTotals>;
+  work: WorkCounts;
+  profiles: { n: number; acc: string };
+  activity: { n: number; acc: string };
+}
+
+export const EMPTY_CONTRIBUTION: Contribution = Object.freeze({
+  persons: 0,
+  analyzed: 0,
+  answered_persons: 0,
+  usable_persons: 0,
+  activity_observed: 0,
+  fresh: 0,
+  company_observed: 0,
+  checks: {},
+  work: [],
+  record: null,
+  events: {},
+}) as Contribution;
+
+export function emptyWork(): WorkCounts {
+  return { requested: 0, queued: 0, processing: 0, succeeded: 0, failed: 0, inaccessible: 0, cancelled: 0, warnings: 0 };
+}
+
+export function emptyTotals(): Totals {
+  return {
+    persons: 0,
+    analyzed: 0,
+    answered_persons: 0,
+    usable_persons: 0,
+    activity_observed: 0,
+    fresh: 0,
+    company_observed: 0,
+    checks: {},
+    work: emptyWork(),
+    profiles: { n: 0, acc: ZERO_ACC },
+    activity: { n: 0, acc: ZERO_ACC },
+  };
+}
+
+// ------------------------------------------------------------ what a person contributes
+
+/** What the store knows about one attachment, gathered for its contribution. */
+export interface PersonFacts {
+  profileId: string;
+  active: boolean;
+  /** The visible fields of the roster attachment that the findings record shows. */
+  person: { pronet_url: string; name: string | null; title: string | null; headline: string | null };
+  analysis: { revision: string; outcomes: Record<string, Outcome> } | null;
+  full: LatestItem | null;
+  activity: LatestItem | null;
+  activityObserved: boolean;
+  events: Record<string, string>;
+}
+
+export interface CompanyFacts {
+  item: LatestItem | null;
+  observed: boolean;
+  events: Record<string, string>;
+}
+
+/** Why a person's findings record has `analysis: null`, from their latest full_profile item. */
+export function unanalyzedReason(full: LatestItem | null): string {
+  switch (full?.status) {
+    case undefined:
+      return 'not_requested';
+    case 'pending':
+      return 'scan_queued';
+    case 'running':
+      return 'scan_in_progress';
+    case 'failed':
+      return 'scan_failed';
+    case 'inaccessible':
+      return 'profile_inaccessible';
+    case 'cancelled':
+      return 'scan_cancelled';
+    case 'succeeded':
+      return 'no_usable_analysis';
+  }
+}
+
+/**
+ * The revision of one findings record: a hash of what the record shows (the
+ * attachment's fields, the stored analysis revision, the reason it has none).
+ */
+export function profileRecordRevision(facts: Pick<PersonFacts, 'profileId' | 'person' | 'analysis' | 'full'>): string {
+  return revisionOf({
+    profile_id: facts.profileId,
+    ...facts.person,
+    analysis: facts.analysis?.revision ?? null,
+    reason: facts.analysis ? null : unanalyzedReason(facts.full),
+  });
+}
+
+export function personContribution(facts: PersonFacts): Contribution {
+  if (!facts.active) return EMPTY_CONTRIBUTION;
+  const outcomes = facts.analysis?.outcomes ?? {};
+  const answered = Object.values(outcomes).some((o) => o !== 'unknown');
+  const work = [facts.full, facts.activity].filter((i): i is LatestItem => i !== null);
+  return {
+    persons: 1,
+    analyzed: facts.analysis ? 1 : 0,
+    answered_persons: answered ? 1 : 0,
+    usable_persons: answered || facts.activityObserved ? 1 : 0,
+    activity_observed: facts.activityObserved ? 1 : 0,
+    fresh: facts.full?.status === 'succeeded' && facts.activity?.status === 'succeeded' ? 1 : 0,
+    company_observed: 0,
+    checks: { ...outcomes },
+    work,
+    record: [facts.profileId, profileRecordRevision(facts)],
+    events: { ...facts.events },
+  };
+}
+
+export function companyContribution(facts: CompanyFacts): Contribution {
+  return {
+    ...EMPTY_CONTRIBUTION,
+    company_observed: facts.observed ? 1 : 0,
+    work: facts.item ? [facts.item] : [],
+    events: { ...facts.events },
+  };
+}
+
+// ------------------------------------------------------------ applying differences
+
+const MOD = 1n << 128n;
+export const ZERO_ACC = '0';
+
+function pairHash(id: string, revision: string): bigint {
+  const digest = createHash('sha256').update(id).update('\u0000').update(revision).digest();
+  return digest.readBigUInt64BE(0) * (1n << 64n) + digest.readBigUInt64BE(8);
+}
+
+function accumulate(acc: string, id: string, revision: string, sign: 1 | -1): string {
+  const value = (BigInt(`0x${acc}`) + BigInt(sign) * pairHash(id, revision)) % MOD;
+  return (value < 0n ? value + MOD : value).toString(16);
+}
+
+function addWork(work: WorkCounts, item: LatestItem, sign: 1 | -1): void {
+  work.requested += sign;
+  const key = ({ pending: 'queued', running: 'processing' } as const)[item.status as 'pending' | 'running'] ?? (item.status as keyof WorkCounts);
+  work[key] += sign;
+  if (item.status === 'succeeded' && item.warning) work.warnings += sign;
+}
+
+function addContribution(totals: Totals, c: Contribution, sign: 1 | -1): void {
+  totals.persons += sign * c.persons;
+  totals.analyzed += sign * c.analyzed;
+  totals.answered_persons += sign * c.answered_persons;
+  totals.usable_persons += sign * c.usable_persons;
+  totals.activity_observed += sign * c.activity_observed;
+  totals.fresh += sign * c.fresh;
+  totals.company_observed += sign * c.company_observed;
+  for (const [checkId, outcome] of Object.entries(c.checks)) {
+    const t = (totals.checks[checkId] ??= { good: 0, optimize: 0, unknown: 0 });
+    t[outcome] += sign;
+  }
+  for (const item of c.work) addWork(totals.work, item, sign);
+  if (c.record) {
+    totals.profiles.n += sign;
+    totals.profiles.acc = accumulate(totals.profiles.acc, c.record[0], c.record[1], sign);
+  }
+  for (const [id, revision] of Object.entries(c.events)) {
+    totals.activity.n += sign;
+    totals.activity.acc = accumulate(totals.activity.acc, id, revision, sign);
+  }
+}
+
+/** totals − before + after, as a new value. */
+export function applyContribution(totals: Totals, before: Contribution | null, after: Contribution): Totals {
+  const next: Totals = structuredClone(totals);
+  if (before) addContribution(next, before, -1);
+  addContribution(next, after, 1);
+  return next;
+}
+
+/** Totals of a whole set of contributions (the slow path, for checks and rebuilds). */
+export function sumContributions(contributions: Iterable<Contribution>): Totals {
+  let totals = emptyTotals();
+  for (const c of contributions) totals = applyContribution(totals, null, c);
+  return totals;
+}
+
+/** The opaque revision of a collection from its accumulator. */
+export function collectionRevision(collection: { n: number; acc: string }): string {
+  return revisionOf({ n: collection.n, acc: collection.acc });
+}

@@ -1,0 +1,135 @@
+/**
+ * The analysis summary (2.9) from a report's maintained totals: availability,
+ * usability, coverage, work, freshness, limitations, the optimization summary
+ * and the revisions (decisions "Analysis"). Pure: totals in, summary out; the
+ * caller supplies the few stored facts totals do not hold (company context,
+ * run statuses, capture bounds, read time).
+ */
+import { CATEGORIES, CHECKS } from './checks/catalog.js';
+import { collectionRevision, type Totals, type WorkCounts } from './analysis-aggregate.js';
+import { scorePct } from './analysis-records.js';
+import { revisionOf } from './revision.js';
+
+export type WorkState = 'not_requested' | 'queued' | 'processing' | 'completed' | 'completed_with_issues' | 'failed' | 'unknown';
+
+export function workState(work: WorkCounts): WorkState {
+  const finished = work.succeeded + work.failed + work.inaccessible + work.cancelled;
+  const values = Object.values(work);
+  if (values.some((v) => v < 0) || work.queued + work.processing + finished !== work.requested || work.warnings > work.succeeded) return 'unknown';
+  if (work.requested === 0) return 'not_requested';
+  if (work.processing > 0) return 'processing';
+  if (work.queued > 0) return 'queued';
+  if (work.succeeded === work.requested) return 'completed';
+  return work.succeeded > 0 ? 'completed_with_issues' : 'failed';
+}
+
+export interface SummaryInput {
+  report: { id: string; name: string; archived: boolean; company: { name: string; domain: string; pronet_url: string } };
+  links: { workspace_url: string; public_url: string | null };
+  totals: Totals;
+  observedContext: Record<string, unknown> | null;
+  runs: { id: string; status: string }[];
+  captured: { oldest: Date | null; newest: Date | null };
+  now: Date;
+}
+
+const LIMITATION_MESSAGES: Record<string, string> = {
+  incomplete_profile_coverage: 'Some active people have no usable profile analysis yet; totals cover the analyzed cohort only.',
+  incomplete_activity_coverage: 'Activity was not (yet) collected for some active people; an empty activity page does not prove there is none.',
+  latest_attempt_failed: 'The latest scan attempt failed or was inaccessible for some work; older results may be shown.',
+  refresh_in_progress: 'Scans are still queued or running; results may change.',
+  company_page_not_observed: 'The company page has not been observed; no company context is shown.',
+};
+
+export function summarize(input: SummaryInput) {
+  const t = input.totals;
+  const work = t.work;
+  const state = workState(work);
+  const terminal = work.queued + work.processing === 0;
+  const hasUsable = t.usable_persons > 0;
+
+  const checks = CHECKS.map((check) => {
+    const c = t.checks[check.id] ?? { good: 0, optimize: 0, unknown: 0 };
+    const answered = c.good + c.optimize;
+    const body = { id: check.id, key: check.key, good: c.good, optimize: c.optimize, answered, score_pct: scorePct(c.good, answered) };
+    return { ...body, revision: revisionOf(body) };
+  });
+  const categories = CATEGORIES.map((category) => {
+    const own = CHECKS.filter((c) => c.category === category.key).map((c) => t.checks[c.id] ?? { good: 0, optimize: 0, unknown: 0 });
+    const good = own.reduce((s, c) => s + c.good, 0);
+    const optimize = own.reduce((s, c) => s + c.optimize, 0);
+    const body = { id: category.id, key: category.key, good, optimize, answered: good + optimize, score_pct: scorePct(good, good + optimize) };
+    return { ...body, revision: revisionOf(body) };
+  });
+  const good = checks.reduce((s, c) => s + c.good, 0);
+  const optimize = checks.reduce((s, c) => s + c.optimize, 0);
+  const unknown = Object.values(t.checks).reduce((s, c) => s + c.unknown, 0);
+  const optimizationSummary = {
+    method: 'existing_profile_check_aggregation' as const,
+    cohort_profile_count: t.analyzed,
+    counts: { good, optimize, answered: good + optimize, unknown, score_pct: scorePct(good, good + optimize) },
+    categories,
+    checks,
+  };
+
+  const reasons: string[] = [];
+  if (t.answered_persons < t.persons) reasons.push('incomplete_profile_coverage');
+  if (t.activity_observed < t.persons) reasons.push('incomplete_activity_coverage');
+  if (work.failed + work.inaccessible > 0) reasons.push('latest_attempt_failed');
+  if (!terminal) reasons.push('refresh_in_progress');
+  const freshnessState = !hasUsable ? 'unknown' : t.fresh === t.persons && reasons.length === 0 ? 'current' : 'stale';
+  const limitations = [...reasons, ...(t.company_observed === 0 && work.requested > 0 ? ['company_page_not_observed'] : [])].map((code) => ({
+    code,
+    message: LIMITATION_MESSAGES[code]!,
+  }));
+
+  const profilesRevision = collectionRevision(t.profiles);
+  const activityRevision = collectionRevision(t.activity);
+  const workCounts = { ...work };
+  return {
+    report: { ...input.report, company: { ...input.report.company, observed_context: input.observedContext } },
+    links: input.links,
+    availability: !hasUsable ? 'none' : t.answered_persons === t.persons && terminal ? 'available' : 'partial',
+    has_usable_results: hasUsable,
+    coverage: {
+      person_profiles: t.persons,
+      optimization: {
+        analyzed_profiles: t.analyzed,
+        answered_checks: good + optimize,
+        unknown_checks: unknown,
+        profiles_without_usable_analysis: t.persons - t.answered_persons,
+      },
+      activity: {
+        observed_person_profiles: t.activity_observed,
+        company_page_observed: t.company_observed > 0,
+        incomplete_person_profiles: t.persons - t.activity_observed,
+      },
+    },
+    work: {
+      state,
+      all_requested_work_terminal: terminal,
+      all_requested_work_succeeded: work.requested > 0 && work.succeeded === work.requested,
+      counts: workCounts,
+      scan_run_ids: input.runs.map((r) => r.id),
+    },
+    freshness: {
+      state: freshnessState,
+      reasons: hasUsable ? reasons : [],
+      oldest_captured_at: input.captured.oldest?.toISOString() ?? null,
+      newest_captured_at: input.captured.newest?.toISOString() ?? null,
+    },
+    evaluated_at: input.now.toISOString(),
+    results_revision: revisionOf({
+      profiles: profilesRevision,
+      activity: activityRevision,
+      company: input.observedContext,
+      optimization: optimizationSummary,
+    }),
+    work_revision: revisionOf({ counts: workCounts, runs: input.runs.map((r) => [r.id, r.status]) }),
+    collections: { profiles_revision: profilesRevision, activity_revision: activityRevision },
+    optimization_summary: optimizationSummary,
+    limitations,
+  };
+}
+
+export type AnalysisSummary = ReturnType<typeof summarize>;
