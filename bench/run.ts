@@ -1,0 +1,305 @@
+/**
+ * `npm run bench [-- [--profile[=SCENARIO_ID]] [FILTER…]]`: the benchmark of issue #6.
+ *
+ * 1. PostgreSQL: a scratch database on DATABASE_URL's server when set
+ *    (dropped afterwards; the role needs CREATE DATABASE), else an embedded
+ *    server under a temporary DATA_DIR.
+ * 2. The service as a separate process (`node bin/profile-scan.js serve`,
+ *    WORKER_CONCURRENCY=0, LOG_LEVEL=warn, READ_LIMIT_MULTIPLIER raised), so
+ *    autocannon never shares its event loop; write limits are raised as
+ *    workspace settings (bench/seed.ts).
+ * 3. Every scenario's setup seeds its data; then bench/baseline-server.ts
+ *    starts with the exact bytes the service returned (baseline A).
+ * 4. Each scenario: one probe request (a 404 from an optional endpoint means
+ *    "skipped (endpoint missing)"), a warm-up, then the measurement.
+ * 5. The table and targets on stdout; bench/results/latest.json and
+ *    bench/RESULTS.md. With --profile[=SCENARIO_ID] (default report-c32), the
+ *    service is then restarted under `node --cpu-prof` for that scenario and
+ *    the profile, limited to the measurement window, is summarized.
+ *
+ * Environment: BENCH_SECONDS (default 5), BENCH_WARMUP_SECONDS (1),
+ * BENCH_IMPORTS (imports per connection in write scenarios, 30),
+ * BENCH_NOTE (a remark printed in RESULTS.md), DATABASE_URL.
+ * FILTER words keep scenarios whose id contains one of them (plus their baselines).
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { sql } from 'kysely';
+import { createDb, createPool, type Db } from '../src/store/database.js';
+import { startEmbeddedPostgres } from '../src/store/embedded-postgres.js';
+import { formatSummary, summarizeProfile, type CpuProfile } from './cpu-profile-summary.js';
+import { measure, probe, type Lane, type Measurement, type RequestSpec } from './load.js';
+import { freePort, startChild, type Child } from './processes.js';
+import { evaluateTargets, textTable, textTargets, withRatios, writeReport, type RunReport, type ScenarioResult } from './report.js';
+import { DEFAULT_PROFILED_SCENARIO, SCENARIOS, type Scenario, type ScenarioEnv } from './scenarios.js';
+import { createTenant, Fixtures } from './seed.js';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const BENCH = path.join(ROOT, 'bench');
+const RESULTS = path.join(BENCH, 'results');
+
+function positiveInt(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer`);
+  return value;
+}
+
+const log = (message: string) => console.error(`bench: ${message}`);
+
+interface Database {
+  url: string;
+  description: string;
+  close(): Promise<void>;
+}
+
+function withDatabase(url: string, database: string): string {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+}
+
+async function adminQuery(url: string, statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: withDatabase(url, 'postgres') });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+async function openDatabase(tempDir: string): Promise<Database> {
+  const given = process.env.DATABASE_URL?.trim();
+  if (given) {
+    const name = `profile_scan_bench_${randomBytes(4).toString('hex')}`;
+    await adminQuery(given, `create database ${name}`);
+    return {
+      url: withDatabase(given, name),
+      description: `DATABASE_URL server, scratch database ${name}`,
+      close: () => adminQuery(given, `drop database if exists ${name} with (force)`),
+    };
+  }
+  const server = await startEmbeddedPostgres({ dataDir: tempDir, database: 'profile_scan_bench', log });
+  return { url: server.url, description: 'embedded PostgreSQL', close: () => server.stop() };
+}
+
+function selected(filters: string[]): Scenario[] {
+  if (filters.length === 0) return SCENARIOS;
+  const keep = new Set(SCENARIOS.filter((s) => filters.some((f) => s.id.includes(f))).map((s) => s.id));
+  // Baselines of kept scenarios, transitively.
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const s of SCENARIOS) {
+      if (keep.has(s.id) && s.baseline && !keep.has(s.baseline)) {
+        keep.add(s.baseline);
+        grew = true;
+      }
+    }
+  }
+  return SCENARIOS.filter((s) => keep.has(s.id));
+}
+
+function lanes(scenario: Scenario, build: (lane: number) => RequestSpec): Lane[] {
+  return scenario.lanePerConnection
+    ? Array.from({ length: scenario.connections }, (_, i) => ({ spec: build(i), connections: 1 }))
+    : [{ spec: build(0), connections: scenario.connections }];
+}
+
+interface Timing {
+  seconds: number;
+  warmupSeconds: number;
+}
+
+/** Probe, warm-up, measurement; `onMeasure` sees the monotonic window (µs) of the measurement. */
+async function runScenario(
+  scenario: Scenario,
+  build: (lane: number) => RequestSpec,
+  env: ScenarioEnv,
+  timing: Timing,
+  onMeasure?: (fromUs: number, toUs: number) => void,
+): Promise<ScenarioResult> {
+  const result = { id: scenario.id, name: scenario.name, connections: scenario.connections, baseline: scenario.baseline, ratio: null };
+  const work = lanes(scenario, build);
+  const first = await probe(work[0].spec);
+  if (first.status === 404 && scenario.optional) {
+    return { ...result, outcome: 'skipped', reason: 'endpoint missing', measurement: null };
+  }
+  if (first.status < 200 || first.status >= 300) {
+    return { ...result, outcome: 'failed', reason: `probe answered ${first.status}: ${first.body.slice(0, 160)}`, measurement: null };
+  }
+  const byDuration = scenario.stop === 'duration';
+  await measure(work, byDuration ? { seconds: timing.warmupSeconds } : { requestsPerLane: 1 });
+  const from = process.hrtime.bigint();
+  const measurement: Measurement = await measure(
+    work,
+    scenario.stop === 'duration' ? { seconds: timing.seconds } : { requestsPerLane: scenario.stop.requestsPerConnection(env) },
+  );
+  onMeasure?.(Number(from / 1000n), Number(process.hrtime.bigint() / 1000n));
+  return { ...result, outcome: 'measured', reason: null, measurement };
+}
+
+function startService(databaseUrl: string, port: number, dataDir: string, nodeFlags: string[] = []): Promise<Child> {
+  return startChild({
+    name: 'service',
+    cwd: ROOT,
+    args: [...nodeFlags, 'bin/profile-scan.js', 'serve'],
+    env: {
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      WORKER_CONCURRENCY: '0',
+      LOG_LEVEL: 'warn',
+      READ_LIMIT_MULTIPLIER: '1000000',
+    },
+    port,
+    logFile: path.join(RESULTS, 'service.log.tmp'),
+  });
+}
+
+/** The exact bodies of the service's reads that baseline A sends from memory. */
+async function baselineBodies(env: ScenarioEnv, dir: string): Promise<{ report: string; list: string }> {
+  const reportId = (await env.fixtures.readReports())[0];
+  const headers = { authorization: `Bearer ${env.fixtures.tenant.secret}` };
+  const files = { report: path.join(dir, 'report.json'), list: path.join(dir, 'list.json') };
+  for (const [file, urlPath] of [
+    [files.report, `/api/v1/reports/${reportId}`],
+    [files.list, '/api/v1/reports?limit=50'],
+  ] as const) {
+    const res = await fetch(env.service + urlPath, { headers });
+    if (res.status !== 200) throw new Error(`GET ${urlPath} answered ${res.status}: ${await res.text()}`);
+    await fs.writeFile(file, Buffer.from(await res.arrayBuffer()));
+  }
+  return files;
+}
+
+async function postgresVersion(db: Db): Promise<string> {
+  const result = await sql<{ version: string }>`select version()`.execute(db);
+  return result.rows[0].version.replace(/ on .*$/, '');
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const profileFlag = args.find((a) => a === '--profile' || a.startsWith('--profile='));
+  const profileId = profileFlag === undefined ? null : profileFlag.split('=')[1] ?? DEFAULT_PROFILED_SCENARIO;
+  const scenarios = selected(args.filter((a) => !a.startsWith('--')));
+  const timing: Timing = { seconds: positiveInt('BENCH_SECONDS', 5), warmupSeconds: positiveInt('BENCH_WARMUP_SECONDS', 1) };
+  const importsPerConnection = positiveInt('BENCH_IMPORTS', 30);
+  const startedAt = new Date().toISOString();
+  const loadAtStart = os.loadavg();
+
+  await fs.mkdir(RESULTS, { recursive: true });
+  await fs.rm(path.join(RESULTS, 'service.log.tmp'), { force: true });
+  const tempDir = await fs.mkdtemp(path.join(os.tmpdir(), 'ps-bench-'));
+  const cleanups: (() => Promise<void>)[] = [() => fs.rm(tempDir, { recursive: true, force: true })];
+  const cleanup = async () => {
+    for (const step of cleanups.splice(0).reverse()) await step().catch((e: unknown) => log(`cleanup: ${String(e)}`));
+  };
+  process.once('SIGINT', () => void cleanup().then(() => process.exit(130)));
+
+  try {
+    const database = await openDatabase(tempDir);
+    cleanups.push(() => database.close());
+    const serviceDataDir = path.join(tempDir, 'service');
+    const servicePort = await freePort();
+    let service = await startService(database.url, servicePort, serviceDataDir);
+    cleanups.push(() => service.stop());
+    log(`service on ${service.origin} (${database.description})`);
+
+    const pool = createPool(database.url, 4);
+    const db = createDb(pool);
+    cleanups.push(() => db.destroy());
+    const fixtures = new Fixtures(db, await createTenant(db));
+    const baselinePort = await freePort();
+    const env: ScenarioEnv = {
+      service: service.origin,
+      baseline: `http://127.0.0.1:${baselinePort}`,
+      fixtures,
+      runId: randomBytes(4).toString('hex'),
+      importsPerConnection,
+    };
+
+    log('seeding');
+    const builders = new Map<string, (lane: number) => RequestSpec>();
+    for (const scenario of scenarios) builders.set(scenario.id, await scenario.setup(env));
+
+    const bodies = await baselineBodies(env, tempDir);
+    const baseline = await startChild({
+      name: 'baseline server',
+      cwd: ROOT,
+      args: ['--import', 'tsx', 'bench/baseline-server.ts'],
+      env: {
+        PORT: String(baselinePort),
+        DATABASE_URL: database.url,
+        WORKSPACE_ID: fixtures.tenant.workspaceId,
+        REPORT_BODY_FILE: bodies.report,
+        LIST_BODY_FILE: bodies.list,
+      },
+      port: baselinePort,
+      logFile: path.join(RESULTS, 'baseline.log.tmp'),
+    });
+    cleanups.push(() => baseline.stop());
+
+    const results: ScenarioResult[] = [];
+    for (const scenario of scenarios) {
+      log(`${scenario.id}: ${scenario.name}, c=${scenario.connections}`);
+      results.push(await runScenario(scenario, builders.get(scenario.id)!, env, timing));
+    }
+    await baseline.stop();
+
+    let profiled: RunReport['profile'] = null;
+    const target = scenarios.find((s) => s.id === profileId);
+    if (profileId !== null && !target) log(`--profile: scenario ${profileId} is not selected; not profiling`);
+    if (target) {
+      log(`profiling ${target.id} with node --cpu-prof`);
+      await service.stop();
+      const dir = path.join(RESULTS, 'profiles');
+      const name = `service-${target.id}.cpuprofile`;
+      await fs.mkdir(dir, { recursive: true });
+      service = await startService(database.url, servicePort, serviceDataDir, ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${name}`]);
+      let window = { fromUs: 0, toUs: 0 };
+      await runScenario(target, builders.get(target.id)!, env, timing, (fromUs, toUs) => (window = { fromUs, toUs }));
+      await service.stop();
+      const cpuProfile = JSON.parse(await fs.readFile(path.join(dir, name), 'utf8')) as CpuProfile;
+      profiled = { scenario: `${target.name}, c=${target.connections}`, file: path.relative(ROOT, path.join(dir, name)), summary: summarizeProfile(cpuProfile, window) };
+    }
+
+    const measured = withRatios(results);
+    const report: RunReport = {
+      startedAt,
+      machine: {
+        cpus: os.cpus().length,
+        cpuModel: os.cpus()[0]?.model.trim() ?? 'unknown',
+        memoryGiB: os.totalmem() / 2 ** 30,
+        platform: `${os.type()} ${os.release()} ${os.arch()}`,
+        node: process.version,
+        postgres: await postgresVersion(db),
+        database: database.description,
+        loadAverageAtStart: loadAtStart,
+        loadAverageAtEnd: os.loadavg(),
+      },
+      settings: { ...timing, importsPerConnection, note: process.env.BENCH_NOTE?.trim() || null },
+      results: measured,
+      targets: evaluateTargets(measured),
+      profile: profiled,
+    };
+    await writeReport(report, BENCH);
+    console.log(`\n${report.machine.cpus} × ${report.machine.cpuModel}; Node ${report.machine.node}; ${report.machine.postgres} (${report.machine.database})\n`);
+    console.log(textTable(measured));
+    console.log(`\n${textTargets(report.targets)}`);
+    if (profiled) console.log(`\nCPU profile of ${profiled.scenario} (${profiled.file}):\n${formatSummary(profiled.summary)}`);
+    console.log('\nwritten: bench/results/latest.json, bench/RESULTS.md');
+  } finally {
+    await cleanup();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(`bench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  process.exitCode = 1;
+});
