@@ -74,6 +74,8 @@ export async function admitScans(db: Kysely<Database>, queue: ScanQueue, input: 
       .select(['profile_id', 'kind'])
       .where('run_id', '=', run.id)
       .where('status', '=', 'pending')
+      // Only the people of this admission (and the company page): cost independent of the backlog.
+      .where((eb) => eb.or([eb('profile_id', 'in', input.profileIds), eb('kind', '=', 'company_page')]))
       .execute();
     const pendingPeople = new Set(pending.filter((p) => p.kind === 'person').map((p) => p.profile_id));
     const companyPending = pending.some((p) => p.kind === 'company_page');

@@ -88,8 +88,6 @@ export async function createReport(
         }
       }
 
-      if (profiles.length > 0) await takeSubmittedRows(trx, ctx.workspaceId, ctx.limits, profiles.length, now);
-
       const report = await insertReport(
         trx,
         {
@@ -113,6 +111,8 @@ export async function createReport(
         now,
       );
       await refreshReportRollup(trx, report.id, 'all', now);
+      // Taken last: the workspace's rows counter stays locked until commit.
+      if (profiles.length > 0) await takeSubmittedRows(trx, ctx.workspaceId, ctx.limits, profiles.length, now);
       const fresh = (await findReport(trx, ctx.workspaceId, report.id))!;
       const data: CreatedReport = {
         outcome: 'created',

@@ -88,8 +88,6 @@ export async function commitImport(
       if (!report) throw notFound('report');
       if (report.archived) throw archived();
 
-      await takeSubmittedRows(trx, ctx.workspaceId, ctx.limits, profiles.length, now);
-
       const importId = randomUUID();
       const plan = planRoster(profiles, urls, await attachmentsByUrl(trx, reportId, [...new Set(urls)]));
       const ids = await applyRosterPlan(trx, { reportId, workspaceId: ctx.workspaceId, source: 'api_import', importId, rows: plan }, now);
@@ -104,6 +102,9 @@ export async function commitImport(
         await trx.updateTable('reports').set({ updated_at: now }).where('id', '=', reportId).execute();
       }
       await refreshReportRollup(trx, reportId, { profileIds: queued.map((r) => ids.get(r.row_number)!) }, now);
+      // Taken last: the workspace's rows counter stays locked until commit, so
+      // imports of one workspace wait for each other only this long.
+      await takeSubmittedRows(trx, ctx.workspaceId, ctx.limits, profiles.length, now);
 
       const scanRequests = runs.map((r) => ({ scan_run_id: r.run.id, mode: r.mode }));
       const count = (status: PlannedRow['status']) => plan.filter((r) => r.status === status).length;
