@@ -139,26 +139,3 @@ export interface AuthenticatedKey {
   submitted_profiles_per_minute_per_workspace: number | null;
 }
 
-/** Looks a key up by its secret's hash, with what authorization needs of its workspace. */
-export async function findKeyBySecret(db: Kysely<Database>, secret: string): Promise<AuthenticatedKey | undefined> {
-  const row = await db
-    .selectFrom('api_keys as k')
-    .innerJoin('workspaces as w', 'w.id', 'k.workspace_id')
-    .select([
-      'k.id as key_id',
-      'k.user_id',
-      'k.workspace_id',
-      'k.mode',
-      'k.scopes',
-      'k.revoked_at',
-      'w.api_access',
-      'w.writes_per_minute_per_key',
-      'w.writes_per_minute_per_workspace',
-      'w.submitted_profiles_per_minute_per_workspace',
-    ])
-    .where('k.secret_hash', '=', hashSecret(secret))
-    .executeTakeFirst();
-  if (!row) return undefined;
-  const { revoked_at, ...rest } = row;
-  return { ...rest, revoked: revoked_at !== null };
-}

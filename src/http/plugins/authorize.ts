@@ -12,8 +12,7 @@ import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { missingScopes, type KeyMode, type Scope } from '../../domain/keys.js';
 import { effectiveLimits, minuteWindow, rateLimitHeaders, requestBuckets, type RequestKind, type WorkspaceLimits } from '../../domain/rate-limits.js';
-import { takeRate } from '../../store/rate-limit-repository.js';
-import { findKeyBySecret } from '../../store/workspace-repository.js';
+import { authorizeAndTake } from '../../store/rate-limit-repository.js';
 import { apiError } from '../errors.js';
 
 export interface AccessConfig {
@@ -60,8 +59,17 @@ async function authorize(app: FastifyInstance, request: FastifyRequest, reply: F
       headers: { 'WWW-Authenticate': 'Bearer' },
     });
   if (!match) throw unauthorized();
-  const key = await findKeyBySecret(db, match[1]);
-  if (!key || key.revoked) throw unauthorized();
+  const window = minuteWindow(clock.now());
+  const defaults = effectiveLimits({ writes_per_minute_per_key: null, writes_per_minute_per_workspace: null, submitted_profiles_per_minute_per_workspace: null }, config.readLimitMultiplier);
+  const found = await authorizeAndTake(db, {
+    secret: match[1],
+    windowStart: window.start,
+    kind: access.kind,
+    readLimits: [defaults.reads_per_minute_per_key, defaults.reads_per_minute_per_workspace],
+    writeDefaults: [defaults.writes_per_minute_per_key, defaults.writes_per_minute_per_workspace],
+  });
+  if (!found || found.key.revoked) throw unauthorized();
+  const { key, take } = found;
   if (!key.api_access) throw apiError('api_access_disabled', 403, 'API access is disabled for this workspace.');
 
   const limits = effectiveLimits(key, config.readLimitMultiplier);
@@ -74,12 +82,13 @@ async function authorize(app: FastifyInstance, request: FastifyRequest, reply: F
     limits,
   };
 
-  const window = minuteWindow(clock.now());
   const buckets = requestBuckets(access.kind, key.key_id, key.workspace_id, limits);
-  const taken = await takeRate(db, window.start, buckets);
-  reply.headers(rateLimitHeaders(buckets, taken.counts, window));
-  if (!taken.admitted) {
-    throw apiError('rate_limited', 429, `Rate limit exceeded (${taken.refusedBy!.policy}); retry after the current minute window.`, {
+  // The database took the buckets the domain defines; a mismatch is a bug, not a client error.
+  if (!take || take.bucketIds.join() !== buckets.map((b) => b.id).join()) throw new Error('authorize_take used other buckets than requestBuckets');
+  reply.headers(rateLimitHeaders(buckets, take.counts, window));
+  if (take.exceeded !== 0) {
+    const refusedBy = buckets[take.exceeded - 1]!;
+    throw apiError('rate_limited', 429, `Rate limit exceeded (${refusedBy.policy}); retry after the current minute window.`, {
       retryable: true,
       headers: { 'Retry-After': String(window.secondsLeft) },
     });
