@@ -48,14 +48,14 @@ export async function refreshReportRollup(db: Kysely<Database>, reportId: string
   const ids = rebuild || scope === 'all' ? null : [...new Set(scope.profileIds.filter((id): id is string => id !== null))];
 
   let totals: Totals = rebuild ? emptyTotals() : (stored.totals as Totals);
-  const changed: { id: string; contribution: Contribution }[] = [];
+  const changed: { id: string; contribution: Contribution; activeChanged: boolean }[] = [];
   if (ids === null || ids.length > 0) {
     for (const facts of await personFacts(db, reportId, ids)) {
       const after = personContribution(facts.facts);
       const before = rebuild ? null : facts.stored;
       if (before && revisionOf(before) === revisionOf(after)) continue;
       totals = applyContribution(totals, before, after);
-      changed.push({ id: facts.facts.profileId, contribution: after });
+      changed.push({ id: facts.facts.profileId, contribution: after, activeChanged: before ? before.persons !== after.persons : after.persons === 0 });
     }
   }
   const company = companyContribution(await companyFacts(db, reportId));
@@ -67,9 +67,9 @@ export async function refreshReportRollup(db: Kysely<Database>, reportId: string
       update report_profiles p set contribution = v.c
       from unnest(${changed.map((c) => c.id)}::uuid[], ${changed.map((c) => JSON.stringify(c.contribution))}::jsonb[]) as v(id, c)
       where p.id = v.id`.execute(db);
-    const changedIds = changed.map((c) => c.id);
+    const changedIds = changed.filter((c) => c.activeChanged).map((c) => c.id);
     // Freshness bounds read these through partial indexes.
-    for (const table of ['profile_analyses', 'activity_coverage'] as const) {
+    for (const table of changedIds.length > 0 ? (['profile_analyses', 'activity_coverage'] as const) : []) {
       await sql`
         update ${sql.table(table)} t set visible = (p.status = 'active')
         from report_profiles p
@@ -114,8 +114,10 @@ interface GatheredPerson {
 }
 
 async function personFacts(db: Kysely<Database>, reportId: string, ids: string[] | null): Promise<GatheredPerson[]> {
-  const only = <T>(column: string, list: string[] | null) => (list === null ? sql<T>`true` : sql<T>`${sql.ref(column)} = any(${list}::uuid[])`);
-  const profiles = await sql<{
+  // One round trip: each attachment with its latest item per mode, analysis
+  // outcomes, activity coverage and event revisions (correlated subqueries
+  // on indexed keys).
+  const { rows } = await sql<{
     id: string;
     status: 'active' | 'removed';
     pronet_url: string;
@@ -123,64 +125,56 @@ async function personFacts(db: Kysely<Database>, reportId: string, ids: string[]
     title: string | null;
     headline: string | null;
     contribution: Contribution | null;
-  }>`select id, status, pronet_url, name, title, headline, contribution from report_profiles
-     where report_id = ${reportId} and ${only('id', ids)}`.execute(db);
-  if (profiles.rows.length === 0) return [];
-
-  const latest = await sql<{ profile_id: string; mode: 'full_profile' | 'activity'; status: LatestItem['status']; warning: boolean }>`
-    select distinct on (i.profile_id, r.mode) i.profile_id, r.mode, i.status, i.warning
-    from scan_items i join scan_runs r on r.id = i.run_id
-    where i.report_id = ${reportId} and i.kind = 'person' and ${only('i.profile_id', ids)}
-    order by i.profile_id, r.mode, r.created_at desc, i.created_at desc`.execute(db);
-  const analyses = await sql<{ profile_id: string; revision: string; outcomes: Record<string, Outcome> | null }>`
-    select profile_id, revision,
-           (select jsonb_object_agg(f->>'check_id', f->>'outcome') from jsonb_array_elements(findings) f) as outcomes
-    from profile_analyses where report_id = ${reportId} and ${only('profile_id', ids)}`.execute(db);
-  const coverage = await sql<{ profile_id: string }>`
-    select profile_id from activity_coverage where report_id = ${reportId} and ${only('profile_id', ids)}`.execute(db);
-  const events = await sql<{ profile_id: string; id: string; revision: string }>`
-    select profile_id, id, revision from activity_events
-    where report_id = ${reportId} and profile_id is not null and ${only('profile_id', ids)}`.execute(db);
-
-  const items = new Map<string, { full: LatestItem | null; activity: LatestItem | null }>();
-  for (const row of latest.rows) {
-    const entry = items.get(row.profile_id) ?? { full: null, activity: null };
-    entry[row.mode === 'full_profile' ? 'full' : 'activity'] = { status: row.status, warning: row.warning };
-    items.set(row.profile_id, entry);
-  }
-  const analysisOf = new Map(analyses.rows.map((a) => [a.profile_id, { revision: a.revision, outcomes: a.outcomes ?? {} }]));
-  const observed = new Set(coverage.rows.map((c) => c.profile_id));
-  const eventsOf = new Map<string, Record<string, string>>();
-  for (const e of events.rows) {
-    const map = eventsOf.get(e.profile_id) ?? {};
-    map[e.id] = e.revision;
-    eventsOf.set(e.profile_id, map);
-  }
-  return profiles.rows.map((p) => ({
-    stored: p.contribution,
-    facts: {
-      profileId: p.id,
-      active: p.status === 'active',
-      person: { pronet_url: p.pronet_url, name: p.name, title: p.title, headline: p.headline },
-      analysis: analysisOf.get(p.id) ?? null,
-      full: items.get(p.id)?.full ?? null,
-      activity: items.get(p.id)?.activity ?? null,
-      activityObserved: observed.has(p.id),
-      events: eventsOf.get(p.id) ?? {},
-    },
-  }));
+    latest: { mode: 'full_profile' | 'activity'; status: LatestItem['status']; warning: boolean }[] | null;
+    analysis: { revision: string; outcomes: Record<string, Outcome> | null } | null;
+    observed: boolean;
+    events: Record<string, string> | null;
+  }>`
+    select p.id, p.status, p.pronet_url, p.name, p.title, p.headline, p.contribution,
+      (select json_agg(x) from (
+         select distinct on (r.mode) r.mode, i.status, i.warning
+         from scan_items i join scan_runs r on r.id = i.run_id
+         where i.report_id = p.report_id and i.profile_id = p.id and i.kind = 'person'
+         order by r.mode, r.created_at desc, i.created_at desc) x) as latest,
+      (select json_build_object('revision', a.revision,
+                                'outcomes', (select jsonb_object_agg(f->>'check_id', f->>'outcome') from jsonb_array_elements(a.findings) f))
+         from profile_analyses a where a.profile_id = p.id) as analysis,
+      exists (select 1 from activity_coverage c where c.profile_id = p.id) as observed,
+      (select json_object_agg(e.id, e.revision) from activity_events e
+         where e.report_id = p.report_id and e.profile_id = p.id) as events
+    from report_profiles p
+    where p.report_id = ${reportId} and ${ids === null ? sql`true` : sql`p.id = any(${ids}::uuid[])`}`.execute(db);
+  return rows.map((p) => {
+    const item = (mode: 'full_profile' | 'activity') => {
+      const found = p.latest?.find((l) => l.mode === mode);
+      return found ? { status: found.status, warning: found.warning } : null;
+    };
+    return {
+      stored: p.contribution,
+      facts: {
+        profileId: p.id,
+        active: p.status === 'active',
+        person: { pronet_url: p.pronet_url, name: p.name, title: p.title, headline: p.headline },
+        analysis: p.analysis ? { revision: p.analysis.revision, outcomes: p.analysis.outcomes ?? {} } : null,
+        full: item('full_profile'),
+        activity: item('activity'),
+        activityObserved: p.observed,
+        events: p.events ?? {},
+      },
+    };
+  });
 }
 
 async function companyFacts(db: Kysely<Database>, reportId: string) {
-  const item = await sql<LatestItem>`
-    select i.status, i.warning from scan_items i join scan_runs r on r.id = i.run_id
-    where i.report_id = ${reportId} and i.kind = 'company_page'
-    order by r.created_at desc, i.created_at desc limit 1`.execute(db);
-  const context = await db.selectFrom('company_context').select('report_id').where('report_id', '=', reportId).executeTakeFirst();
-  const events = await db.selectFrom('activity_events').select(['id', 'revision']).where('report_id', '=', reportId).where('profile_id', 'is', null).execute();
-  return {
-    item: item.rows[0] ? { status: item.rows[0].status, warning: item.rows[0].warning } : null,
-    observed: context !== undefined,
-    events: Object.fromEntries(events.map((e) => [e.id, e.revision])),
-  };
+  const { rows } = await sql<{ item: LatestItem | null; observed: boolean; events: Record<string, string> | null }>`
+    select
+      (select json_build_object('status', i.status, 'warning', i.warning)
+         from scan_items i join scan_runs r on r.id = i.run_id
+         where i.report_id = ${reportId} and i.kind = 'company_page'
+         order by r.created_at desc, i.created_at desc limit 1) as item,
+      exists (select 1 from company_context where report_id = ${reportId}) as observed,
+      (select json_object_agg(e.id, e.revision) from activity_events e
+         where e.report_id = ${reportId} and e.profile_id is null) as events`.execute(db);
+  const row = rows[0]!;
+  return { item: row.item, observed: row.observed, events: row.events ?? {} };
 }
