@@ -35,7 +35,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
   try {
     const db = createDb(pool);
     const appliedMigrations = await migrateToLatest(db);
-    const boss = createBoss(pool, { supervise: options.supervise ?? false, maintenanceSeconds: Math.max(5, Math.floor(config.itemLeaseSeconds / 2)) });
+    const boss = createBoss(pool, { supervise: options.supervise ?? false, maintenanceSeconds: Math.max(5, Math.floor(config.itemLeaseSeconds / 4)) });
     await prepareQueue(boss, { leaseSeconds: config.itemLeaseSeconds, maxAttempts: config.itemMaxAttempts });
     let closed = false;
     return {

@@ -12,6 +12,9 @@ import type { CollectedActivityEvent, CollectedCompany, CollectedProfile } from 
 import type { PreparedEvidence } from '../scanning/media/evidence.js';
 import type { Database } from './schema.js';
 
+/** `activity_events.subject` of company-page events. */
+const NIL_SUBJECT = '00000000-0000-0000-0000-000000000000';
+
 export interface EvidenceToStore {
   section: string;
   prepared: PreparedEvidence;
@@ -71,6 +74,7 @@ export async function storeActivity(
             .selectFrom('activity_events')
             .select(['external_id', 'id', 'content_hash', 'updated_at'])
             .where('report_id', '=', input.reportId)
+            .where('subject', '=', input.profileId ?? NIL_SUBJECT)
             .where(
               'external_id',
               'in',
@@ -126,8 +130,7 @@ export async function storeActivity(
       .insertInto('activity_events')
       .values(rows)
       .onConflict((oc) =>
-        oc.columns(['report_id', 'external_id']).doUpdateSet((eb) => ({
-          profile_id: eb.ref('excluded.profile_id'),
+        oc.columns(['report_id', 'subject', 'external_id']).doUpdateSet((eb) => ({
           event_type: eb.ref('excluded.event_type'),
           actor_kind: eb.ref('excluded.actor_kind'),
           actor: eb.ref('excluded.actor'),

@@ -2,7 +2,7 @@
  * Row types of every table, as Kysely sees them. The SQL migrations in
  * ./migrations are the source of truth; keep this file in step with them.
  */
-import type { ColumnType, Generated } from 'kysely';
+import type { ColumnType, Generated, GeneratedAlways } from 'kysely';
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 type Json<T = unknown> = ColumnType<T, string, string>;
@@ -208,6 +208,8 @@ export interface ActivityEventsTable {
   updated_at: Timestamp | null;
   revision: string;
   content_hash: string;
+  /** profile_id, or the nil UUID for the company page (generated). */
+  subject: GeneratedAlways<string>;
 }
 
 export interface ActivityCoverageTable {

@@ -9,7 +9,23 @@ import path from 'node:path';
 import { processItem, type HandlerContext } from '../../src/scanning/item-handler.js';
 import { SimulatorCollector } from '../../src/scanning/collectors/simulator.js';
 import { FileMediaStore } from '../../src/scanning/media/media-store.js';
+import type { Collector, CollectRequest, CollectResult } from '../../src/scanning/collectors/collector.js';
+import { readAggregates, refreshReportRollup } from '../../src/store/rollup-repository.js';
 import { reportBody, startTestApp, type TestApp } from '../support/app.js';
+
+/** Totals maintained by differences must equal totals rebuilt from the stored rows. */
+async function assertTotalsMatchRebuild(t: TestApp, reportId: string) {
+  const clean = (totals: any) => ({
+    ...totals,
+    checks: Object.fromEntries(Object.entries(totals.checks).filter(([, c]: any) => c.good || c.optimize || c.unknown)),
+  });
+  const maintained = (await readAggregates(t.runtime.db, reportId))!.totals;
+  const rebuilt = await t.runtime.db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('report_aggregates').where('report_id', '=', reportId).execute();
+    return refreshReportRollup(trx, reportId, 'all', new Date());
+  });
+  assert.deepEqual(clean(maintained), clean(rebuilt));
+}
 
 describe('scan races', () => {
   let t: TestApp;
@@ -53,6 +69,35 @@ describe('scan races', () => {
       const report = await t.request('GET', `/api/v1/reports/${reportId}`, { key: secret });
       assert.equal(report.body.data.analysis_state, 'available');
       assert.equal(report.body.data.analyzed_profile_count, 6);
+      await assertTotalsMatchRebuild(t, reportId);
     }
+  });
+
+  test('2.9 activity: one source event seen through two people is two records, each counted once', async () => {
+    const { secret } = await t.tenant();
+    const simulator = new SimulatorCollector({ delayMs: 0 });
+    // Both people's activity shows the same source event (same external id).
+    const sharing: Collector = {
+      name: 'sharing-simulator',
+      async collect(request: CollectRequest): Promise<CollectResult> {
+        const result = await simulator.collect(request);
+        if (result.outcome !== 'ok' || request.kind !== 'person' || !result.activity) return result;
+        return { ...result, activity: result.activity.map((e, i) => (i === 0 ? { ...e, external_id: 'shared-event-1' } : e)) };
+      },
+    };
+    const res = await t.request('POST', '/api/v1/reports', {
+      key: secret,
+      headers: { 'idempotency-key': 'shared-event' },
+      body: reportBody({ profiles: [{ pronet_url: 'https://pronet.example/in/ada-one' }, { pronet_url: 'https://pronet.example/in/bo-two' }] }),
+    });
+    const reportId = res.body.data.report.id;
+    const items = await t.runtime.db.selectFrom('scan_items').select('id').where('report_id', '=', reportId).execute();
+    for (const item of items) await processItem({ ...ctx, collectorFor: () => sharing }, item.id, { number: 1, isLast: true });
+    const shared = await t.runtime.db.selectFrom('activity_events').select(['profile_id']).where('report_id', '=', reportId).where('external_id', '=', 'shared-event-1').execute();
+    assert.equal(new Set(shared.map((e) => e.profile_id)).size, 2);
+    const page = await t.request('GET', `/api/v1/reports/${reportId}/analysis/activity?limit=100`, { key: secret });
+    const all = await t.runtime.db.selectFrom('activity_events').select('id').where('report_id', '=', reportId).execute();
+    assert.equal(page.body.data.length, all.length);
+    await assertTotalsMatchRebuild(t, reportId);
   });
 });
