@@ -191,8 +191,7 @@ function prepare(command: string, args: string[], values: Record<string, string 
         const profile = await rt.db.transaction().execute(async (trx) => {
           const row = await removeProfile(trx, reportId, profileId, now);
           if (row) {
-            await trx.updateTable('reports').set({ updated_at: now }).where('id', '=', reportId).execute();
-            await refreshReportRollup(trx, reportId, { profileIds: [profileId] }, now);
+            await refreshReportRollup(trx, reportId, { profileIds: [profileId] }, now, { touch: true });
           }
           return row;
         });

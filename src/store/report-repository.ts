@@ -152,10 +152,22 @@ export async function applyRosterPlan(
         updated_at: now,
       };
     });
-    await db.insertInto('report_profiles').values(values).execute();
+    // One statement: the attachments and their `added` history events.
     await db
+      .with('added', (qb) => qb.insertInto('report_profiles').values(values).returning('id'))
       .insertInto('profile_events')
-      .values(values.map((v) => ({ profile_id: v.id, event: 'added' as const, source: input.source, import_id: input.importId, at: now })))
+      .columns(['profile_id', 'event', 'source', 'import_id', 'at'])
+      .expression((eb) =>
+        eb
+          .selectFrom('added')
+          .select([
+            'added.id',
+            sql<'added'>`'added'`.as('event'),
+            sql<ProfileSource>`${input.source}::text`.as('source'),
+            sql<string | null>`${input.importId}::uuid`.as('import_id'),
+            sql<Date>`${now}::timestamptz`.as('at'),
+          ]),
+      )
       .execute();
   }
   for (const row of restores) {

@@ -39,8 +39,18 @@ export async function readAggregates(db: Kysely<Database>, reportId: string): Pr
   return row ? { totals: row.totals as Totals, company: row.company as Contribution | null } : null;
 }
 
-/** Recomputes the contributions of `scope`'s attachments and of the company page, and applies the differences. */
-export async function refreshReportRollup(db: Kysely<Database>, reportId: string, scope: RollupScope, now: Date): Promise<Totals> {
+/**
+ * Recomputes the contributions of `scope`'s attachments and of the company
+ * page, and applies the differences. `touch` also sets the report's
+ * `updated_at` (a write that changed the roster), in the same statement.
+ */
+export async function refreshReportRollup(
+  db: Kysely<Database>,
+  reportId: string,
+  scope: RollupScope,
+  now: Date,
+  options: { touch?: boolean } = {},
+): Promise<Totals> {
   await sql`select 1 from reports where id = ${reportId} for update`.execute(db);
   const stored = await db.selectFrom('report_aggregates').select(['totals', 'company']).where('report_id', '=', reportId).executeTakeFirst();
   // Without a stored aggregate (a new report), everything is summed from scratch.
@@ -64,9 +74,10 @@ export async function refreshReportRollup(db: Kysely<Database>, reportId: string
 
   if (changed.length > 0) {
     await sql`
-      update report_profiles p set contribution = v.c
+      insert into profile_contributions (profile_id, report_id, contribution)
+      select v.id, ${reportId}::uuid, v.c
       from unnest(${changed.map((c) => c.id)}::uuid[], ${changed.map((c) => JSON.stringify(c.contribution))}::jsonb[]) as v(id, c)
-      where p.id = v.id`.execute(db);
+      on conflict (profile_id) do update set contribution = excluded.contribution`.execute(db);
     const changedIds = changed.filter((c) => c.activeChanged).map((c) => c.id);
     // Freshness bounds read these through partial indexes.
     for (const table of changedIds.length > 0 ? (['profile_analyses', 'activity_coverage'] as const) : []) {
@@ -81,12 +92,12 @@ export async function refreshReportRollup(db: Kysely<Database>, reportId: string
     .values({ report_id: reportId, totals: JSON.stringify(totals), company: JSON.stringify(company), updated_at: now })
     .onConflict((oc) => oc.column('report_id').doUpdateSet({ totals: JSON.stringify(totals), company: JSON.stringify(company), updated_at: now }))
     .execute();
-  await updateReportRow(db, reportId, totals);
+  await updateReportRow(db, reportId, totals, options.touch ? now : null);
   return totals;
 }
 
 /** Report.profile_count, analyzed_profile_count and analysis_state (decisions "Report.analysis_state"). */
-async function updateReportRow(db: Kysely<Database>, reportId: string, totals: Totals): Promise<void> {
+async function updateReportRow(db: Kysely<Database>, reportId: string, totals: Totals, touchedAt: Date | null): Promise<void> {
   await sql`
     with runs as (
       select count(*) as total,
@@ -95,6 +106,7 @@ async function updateReportRow(db: Kysely<Database>, reportId: string, totals: T
       from scan_runs where report_id = ${reportId}
     )
     update reports set
+      updated_at = coalesce(${touchedAt}::timestamptz, reports.updated_at),
       profile_count = ${totals.persons},
       analyzed_profile_count = ${totals.analyzed},
       analysis_state = case
@@ -130,7 +142,8 @@ async function personFacts(db: Kysely<Database>, reportId: string, ids: string[]
     observed: boolean;
     events: Record<string, string> | null;
   }>`
-    select p.id, p.status, p.pronet_url, p.name, p.title, p.headline, p.contribution,
+    select p.id, p.status, p.pronet_url, p.name, p.title, p.headline,
+      (select pc.contribution from profile_contributions pc where pc.profile_id = p.id) as contribution,
       (select json_agg(x) from (
          select distinct on (r.mode) r.mode, i.status, i.warning
          from scan_items i join scan_runs r on r.id = i.run_id

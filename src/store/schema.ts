@@ -84,8 +84,6 @@ export interface ReportProfilesTable {
   source: ProfileSource;
   status: 'active' | 'removed';
   analysis_available: Generated<boolean>;
-  /** The attachment's last applied contribution to report_aggregates (domain/analysis-aggregate.ts). */
-  contribution: Generated<Json | null>;
   added_at: Timestamp;
   removed_at: Timestamp | null;
   created_at: Timestamp;
@@ -222,6 +220,13 @@ export interface ActivityCoverageTable {
   visible: Generated<boolean>;
 }
 
+/** Each attachment's last applied contribution to report_aggregates (domain/analysis-aggregate.ts). */
+export interface ProfileContributionsTable {
+  profile_id: string;
+  report_id: string;
+  contribution: Json;
+}
+
 export interface ReportAggregatesTable {
   report_id: string;
   totals: Json;
@@ -260,4 +265,5 @@ export interface Database {
   activity_coverage: ActivityCoverageTable;
   company_context: CompanyContextTable;
   report_aggregates: ReportAggregatesTable;
+  profile_contributions: ProfileContributionsTable;
 }

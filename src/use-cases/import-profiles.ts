@@ -98,10 +98,7 @@ export async function commitImport(
         { reportId, workspaceId: ctx.workspaceId, keyMode: ctx.keyMode, profileIds: queued.map((r) => ids.get(r.row_number)!) },
         now,
       );
-      if (queued.length > 0) {
-        await trx.updateTable('reports').set({ updated_at: now }).where('id', '=', reportId).execute();
-      }
-      await refreshReportRollup(trx, reportId, { profileIds: queued.map((r) => ids.get(r.row_number)!) }, now);
+      await refreshReportRollup(trx, reportId, { profileIds: queued.map((r) => ids.get(r.row_number)!) }, now, { touch: queued.length > 0 });
       // Taken last: the workspace's rows counter stays locked until commit, so
       // imports of one workspace wait for each other only this long.
       await takeSubmittedRows(trx, ctx.workspaceId, ctx.limits, profiles.length, now);

@@ -331,7 +331,7 @@ describe('analysis reads', () => {
   });
 
   test('1/decisions: reads are pure — a burst of reads changes no row and no updated_at', async () => {
-    const tables = ['reports', 'report_profiles', 'scan_runs', 'scan_items', 'profile_analyses', 'activity_events', 'activity_coverage', 'company_context', 'evidence_images', 'report_aggregates', 'import_receipts', 'idempotency_records'];
+    const tables = ['reports', 'report_profiles', 'scan_runs', 'scan_items', 'profile_analyses', 'activity_events', 'activity_coverage', 'company_context', 'evidence_images', 'report_aggregates', 'profile_contributions', 'import_receipts', 'idempotency_records'];
     const snapshot = async () => {
       const out: Record<string, string> = {};
       for (const table of tables) {
