@@ -3,7 +3,7 @@
  * and the item/run status transitions the workers make.
  */
 import { randomUUID } from 'node:crypto';
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import { isTerminal, runStatus, terminalReason } from '../domain/scan-status.js';
 import type { ScanQueue } from '../scanning/queue.js';
 import type { Database, ItemStatus, ScanMode, ScanRunsTable, ScanStatus } from './schema.js';
@@ -29,6 +29,8 @@ export interface AdmissionInput {
 }
 
 const MODES: ScanMode[] = ['full_profile', 'activity'];
+/** The company page's key in the scan_items_one_per_run index. */
+const NIL_UUID = '00000000-0000-0000-0000-000000000000';
 
 /**
  * Queues a full_profile and an activity item for each person (the activity
@@ -74,8 +76,9 @@ export async function admitScans(db: Kysely<Database>, queue: ScanQueue, input: 
       .select(['profile_id', 'kind'])
       .where('run_id', '=', run.id)
       .where('status', '=', 'pending')
-      // Only the people of this admission (and the company page): cost independent of the backlog.
-      .where((eb) => eb.or([eb('profile_id', 'in', input.profileIds), eb('kind', '=', 'company_page')]))
+      // Only the people of this admission (and the company page), looked up through the
+      // scan_items_one_per_run index: cost independent of the run's backlog.
+      .where(sql<string>`coalesce(profile_id, ${sql.lit(NIL_UUID)}::uuid)`, 'in', [...input.profileIds, NIL_UUID])
       .execute();
     const pendingPeople = new Set(pending.filter((p) => p.kind === 'person').map((p) => p.profile_id));
     const companyPending = pending.some((p) => p.kind === 'company_page');
