@@ -99,9 +99,10 @@ export async function admitScans(db: Kysely<Database>, queue: ScanQueue, input: 
     if (addCompany) items.push(item(null));
     if (items.length > 0) {
       // A queued run has no finished items, so one item per person per run holds.
-      await db.insertInto('scan_items').values(items).execute();
       jobIds.push(...items.map((i) => i.id));
+      // One statement: the items and the run's requested count.
       run = await db
+        .with('inserted', (qb) => qb.insertInto('scan_items').values(items).returning('id'))
         .updateTable('scan_runs')
         .set((eb) => ({ requested: eb('requested', '+', items.length) }))
         .where('id', '=', run.id)
