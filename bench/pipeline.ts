@@ -33,6 +33,7 @@ import { buildServer } from '../src/http/server.js';
 import { openRuntime } from '../src/runtime.js';
 import { PgBossScanQueue } from '../src/scanning/queue.js';
 import { startEmbeddedPostgres, type EmbeddedServer } from '../src/store/embedded-postgres.js';
+import { adminQuery, withDatabase } from './database.js';
 import { createKey, createWorkspace, updateWorkspace } from '../src/store/workspace-repository.js';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -72,22 +73,6 @@ interface PhaseResult {
   per_item: { transactions: number; rows_read: number; rows_written: number };
   /** Average over samples of this database's sessions: running a query, waiting on a lock, idle in transaction. */
   sessions: { samples: number; active: number; waiting_on_lock: number; idle_in_transaction: number; lock_waits_by_relation: Record<string, number> };
-}
-
-function withDatabase(url: string, database: string): string {
-  const u = new URL(url);
-  u.pathname = `/${database}`;
-  return u.toString();
-}
-
-async function admin(url: string, statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: withDatabase(url, 'postgres') });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
 }
 
 interface WorkerChild {
@@ -144,7 +129,7 @@ async function tableReads(client: pg.Client): Promise<Map<string, { seq: number;
 
 async function runPhase(serverUrl: string, processes: number, tmp: string): Promise<PhaseResult> {
   const database = `ps_bench_${processes}p_${randomBytes(4).toString('hex')}`;
-  await admin(serverUrl, `create database ${database}`);
+  await adminQuery(serverUrl, `create database ${database}`);
   const databaseUrl = withDatabase(serverUrl, database);
   const dataDir = await fs.mkdtemp(path.join(tmp, `phase-${processes}-`));
   const workers: WorkerChild[] = [];
@@ -302,7 +287,7 @@ async function runPhase(serverUrl: string, processes: number, tmp: string): Prom
     await stats.end().catch(() => {});
     await app.close().catch(() => {});
     await runtime.close();
-    await admin(serverUrl, `drop database if exists ${database} with (force)`).catch((e) => log(`could not drop ${database}: ${e}`));
+    await adminQuery(serverUrl, `drop database if exists ${database} with (force)`).catch((e) => log(`could not drop ${database}: ${e}`));
   }
 }
 

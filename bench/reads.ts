@@ -25,18 +25,13 @@
  * Environment: BENCH_SECONDS (default 5), BENCH_WARMUP_SECONDS (1),
  * BENCH_READ_SIZES (default "100,1000,10000"; the first is the ratio's
  * reference), DATABASE_URL.
- *
- * openDatabase/withDatabase/adminQuery/startService are copied from
- * bench/run.ts, which exports nothing (it runs its main on import).
  */
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { sql } from 'kysely';
 import { createDb, createPool, type Db } from '../src/store/database.js';
-import { startEmbeddedPostgres } from '../src/store/embedded-postgres.js';
+import { openDatabase } from './database.js';
 import { measure, probe, type Measurement, type RequestSpec } from './load.js';
 import { freePort, startChild, type Child } from './processes.js';
 import { createTenant, seedAnalyzedReport } from './seed.js';
@@ -60,45 +55,6 @@ function sizes(): number[] {
   const list = raw.split(',').map((s) => Number(s.trim()));
   if (list.some((n) => !Number.isInteger(n) || n < 1)) throw new Error('BENCH_READ_SIZES must be a list of positive integers');
   return list;
-}
-
-// --- copied from bench/run.ts (not exported there) ---------------------------
-
-interface Database {
-  url: string;
-  description: string;
-  close(): Promise<void>;
-}
-
-function withDatabase(url: string, database: string): string {
-  const u = new URL(url);
-  u.pathname = `/${database}`;
-  return u.toString();
-}
-
-async function adminQuery(url: string, statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: withDatabase(url, 'postgres') });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
-
-async function openDatabase(tempDir: string): Promise<Database> {
-  const given = process.env.DATABASE_URL?.trim();
-  if (given) {
-    const name = `profile_scan_bench_${randomBytes(4).toString('hex')}`;
-    await adminQuery(given, `create database ${name}`);
-    return {
-      url: withDatabase(given, name),
-      description: `DATABASE_URL server, scratch database ${name}`,
-      close: () => adminQuery(given, `drop database if exists ${name} with (force)`),
-    };
-  }
-  const server = await startEmbeddedPostgres({ dataDir: tempDir, database: 'profile_scan_bench', log });
-  return { url: server.url, description: 'embedded PostgreSQL', close: () => server.stop() };
 }
 
 function startService(databaseUrl: string, port: number, dataDir: string): Promise<Child> {
@@ -241,7 +197,7 @@ async function main(): Promise<void> {
   process.once('SIGINT', () => void cleanup().then(() => process.exit(130)));
 
   try {
-    const database = await openDatabase(tempDir);
+    const database = await openDatabase(tempDir, log);
     cleanups.push(() => database.close());
     const service = await startService(database.url, await freePort(), path.join(tempDir, 'service'));
     cleanups.push(() => service.stop());

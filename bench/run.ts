@@ -26,10 +26,9 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { sql } from 'kysely';
 import { createDb, createPool, type Db } from '../src/store/database.js';
-import { startEmbeddedPostgres } from '../src/store/embedded-postgres.js';
+import { openDatabase } from './database.js';
 import { formatSummary, summarizeProfile, type CpuProfile } from './cpu-profile-summary.js';
 import { measure, probe, type Lane, type Measurement, type RequestSpec } from './load.js';
 import { freePort, startChild, type Child } from './processes.js';
@@ -50,43 +49,6 @@ function positiveInt(name: string, fallback: number): number {
 }
 
 const log = (message: string) => console.error(`bench: ${message}`);
-
-interface Database {
-  url: string;
-  description: string;
-  close(): Promise<void>;
-}
-
-function withDatabase(url: string, database: string): string {
-  const u = new URL(url);
-  u.pathname = `/${database}`;
-  return u.toString();
-}
-
-async function adminQuery(url: string, statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: withDatabase(url, 'postgres') });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
-
-async function openDatabase(tempDir: string): Promise<Database> {
-  const given = process.env.DATABASE_URL?.trim();
-  if (given) {
-    const name = `profile_scan_bench_${randomBytes(4).toString('hex')}`;
-    await adminQuery(given, `create database ${name}`);
-    return {
-      url: withDatabase(given, name),
-      description: `DATABASE_URL server, scratch database ${name}`,
-      close: () => adminQuery(given, `drop database if exists ${name} with (force)`),
-    };
-  }
-  const server = await startEmbeddedPostgres({ dataDir: tempDir, database: 'profile_scan_bench', log });
-  return { url: server.url, description: 'embedded PostgreSQL', close: () => server.stop() };
-}
 
 function selected(filters: string[]): Scenario[] {
   if (filters.length === 0) return SCENARIOS;
@@ -203,7 +165,7 @@ async function main(): Promise<void> {
   process.once('SIGINT', () => void cleanup().then(() => process.exit(130)));
 
   try {
-    const database = await openDatabase(tempDir);
+    const database = await openDatabase(tempDir, log);
     cleanups.push(() => database.close());
     const serviceDataDir = path.join(tempDir, 'service');
     const servicePort = await freePort();

@@ -57,16 +57,19 @@ export interface StoredFinding extends Finding {
   evidence_image_ids: string[];
 }
 
+/** One person's stored analysis, as the findings record shows it. */
+export interface StoredAnalysis {
+  revision: string;
+  catalog_version: string;
+  findings: StoredFinding[];
+  captured_at: Date;
+  available_at: Date;
+}
+
 export interface FindingsInput {
   profileId: string;
   person: { pronet_url: string; name: string | null; title: string | null; headline: string | null };
-  analysis: {
-    revision: string;
-    catalog_version: string;
-    findings: StoredFinding[];
-    captured_at: Date;
-    available_at: Date;
-  } | null;
+  analysis: StoredAnalysis | null;
   /** The latest full_profile item, for the reason an unanalyzed person has no analysis. */
   full: LatestItem | null;
 }

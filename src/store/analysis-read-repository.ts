@@ -6,7 +6,7 @@
  */
 import { sql, type Kysely } from 'kysely';
 import type { LatestItem } from '../domain/analysis-aggregate.js';
-import type { StoredFinding } from '../domain/analysis-records.js';
+import type { StoredAnalysis, StoredFinding } from '../domain/analysis-records.js';
 import type { Database } from './schema.js';
 
 export async function readCompanyContext(db: Kysely<Database>, reportId: string) {
@@ -41,13 +41,7 @@ export interface FindingsRow {
   name: string | null;
   title: string | null;
   headline: string | null;
-  analysis: {
-    revision: string;
-    catalog_version: string;
-    findings: StoredFinding[];
-    captured_at: Date;
-    available_at: Date;
-  } | null;
+  analysis: StoredAnalysis | null;
   full: LatestItem | null;
 }
 

@@ -4,7 +4,7 @@
  * a request atomically.
  */
 import { sql, type Kysely } from 'kysely';
-import { hashSecret, type KeyMode } from '../domain/keys.js';
+import { hashSecret } from '../domain/keys.js';
 import type { Bucket, RequestKind, TakeResult } from '../domain/rate-limits.js';
 import type { Database } from './schema.js';
 import type { AuthenticatedKey } from './workspace-repository.js';
@@ -45,21 +45,9 @@ export async function authorizeAndTake(
   db: Kysely<Database>,
   input: { secret: string; windowStart: Date; kind: RequestKind; readLimits: [number, number]; writeDefaults: [number, number] },
 ): Promise<AuthorizedTake | undefined> {
-  const { rows } = await sql<{
-    key_id: string;
-    user_id: string;
-    workspace_id: string;
-    mode: KeyMode;
-    scopes: string[];
-    revoked: boolean;
-    api_access: boolean;
-    writes_per_minute_per_key: number | null;
-    writes_per_minute_per_workspace: number | null;
-    submitted_profiles_per_minute_per_workspace: number | null;
-    bucket_ids: string[] | null;
-    exceeded: number | null;
-    counts: number[] | null;
-  }>`select * from authorize_take(${hashSecret(input.secret)}, ${input.windowStart}::timestamptz, ${input.kind},
+  const { rows } = await sql<
+    Omit<AuthenticatedKey, 'revoked'> & { revoked: boolean; bucket_ids: string[] | null; exceeded: number | null; counts: number[] | null }
+  >`select * from authorize_take(${hashSecret(input.secret)}, ${input.windowStart}::timestamptz, ${input.kind},
        ${input.readLimits[0]}::integer, ${input.readLimits[1]}::integer, ${input.writeDefaults[0]}::integer, ${input.writeDefaults[1]}::integer)`.execute(db);
   const row = rows[0];
   if (!row) return undefined;
