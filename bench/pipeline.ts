@@ -26,29 +26,20 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
-import { sql } from 'kysely';
 import { systemClock } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
 import { buildServer } from '../src/http/server.js';
 import { openRuntime } from '../src/runtime.js';
 import { PgBossScanQueue } from '../src/scanning/queue.js';
 import { startEmbeddedPostgres, type EmbeddedServer } from '../src/store/embedded-postgres.js';
-import { adminQuery, withDatabase } from './database.js';
+import { adminQuery, positiveInt, withDatabase } from './harness.js';
 import { createKey, createWorkspace, updateWorkspace } from '../src/store/workspace-repository.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 
-function envInt(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer`);
-  return value;
-}
-
-const CONCURRENCY = envInt('BENCH_WORKER_CONCURRENCY', 4);
-const REPORTS = envInt('BENCH_REPORTS', 10);
-const PEOPLE_PER_REPORT = envInt('BENCH_PEOPLE_PER_REPORT', 100);
+const CONCURRENCY = positiveInt('BENCH_WORKER_CONCURRENCY', 4);
+const REPORTS = positiveInt('BENCH_REPORTS', 10);
+const PEOPLE_PER_REPORT = positiveInt('BENCH_PEOPLE_PER_REPORT', 100);
 const PROCESS_COUNTS = (process.env.BENCH_PROCESSES ?? '1,2').split(',').map((s) => Number(s.trim()));
 if (PROCESS_COUNTS.some((n) => !Number.isInteger(n) || n < 1 || n > 16)) throw new Error('BENCH_PROCESSES must be a list of integers from 1 to 16');
 

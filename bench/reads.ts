@@ -31,9 +31,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { createDb, createPool, type Db } from '../src/store/database.js';
-import { openDatabase } from './database.js';
+import { openDatabase, positiveInt, startService } from './harness.js';
 import { measure, probe, type Measurement, type RequestSpec } from './load.js';
-import { freePort, startChild, type Child } from './processes.js';
+import { freePort } from './processes.js';
 import { createTenant, seedAnalyzedReport } from './seed.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -42,38 +42,11 @@ const PAGE_LIMIT = 25;
 
 const log = (message: string) => console.error(`bench:reads: ${message}`);
 
-function positiveInt(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer`);
-  return value;
-}
-
 function sizes(): number[] {
   const raw = process.env.BENCH_READ_SIZES?.trim() || '100,1000,10000';
   const list = raw.split(',').map((s) => Number(s.trim()));
   if (list.some((n) => !Number.isInteger(n) || n < 1)) throw new Error('BENCH_READ_SIZES must be a list of positive integers');
   return list;
-}
-
-function startService(databaseUrl: string, port: number, dataDir: string): Promise<Child> {
-  return startChild({
-    name: 'service',
-    cwd: ROOT,
-    args: ['bin/profile-scan.js', 'serve'],
-    env: {
-      DATABASE_URL: databaseUrl,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      WORKER_CONCURRENCY: '0',
-      LOG_LEVEL: 'warn',
-      READ_LIMIT_MULTIPLIER: '1000000',
-    },
-    port,
-    logFile: path.join(RESULTS, 'reads-service.log.tmp'),
-  });
 }
 
 // --- the reads ---------------------------------------------------------------
@@ -199,7 +172,12 @@ async function main(): Promise<void> {
   try {
     const database = await openDatabase(tempDir, log);
     cleanups.push(() => database.close());
-    const service = await startService(database.url, await freePort(), path.join(tempDir, 'service'));
+    const service = await startService({
+      databaseUrl: database.url,
+      port: await freePort(),
+      dataDir: path.join(tempDir, 'service'),
+      logFile: path.join(RESULTS, 'reads-service.log.tmp'),
+    });
     cleanups.push(() => service.stop());
     log(`service on ${service.origin} (${database.description})`);
 

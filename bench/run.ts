@@ -28,10 +28,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { createDb, createPool, type Db } from '../src/store/database.js';
-import { openDatabase } from './database.js';
+import { openDatabase, positiveInt, startService } from './harness.js';
 import { formatSummary, summarizeProfile, type CpuProfile } from './cpu-profile-summary.js';
 import { measure, probe, type Lane, type Measurement, type RequestSpec } from './load.js';
-import { freePort, startChild, type Child } from './processes.js';
+import { freePort, startChild } from './processes.js';
 import { evaluateTargets, textTable, textTargets, withRatios, writeReport, type RunReport, type ScenarioResult } from './report.js';
 import { DEFAULT_PROFILED_SCENARIO, SCENARIOS, type Scenario, type ScenarioEnv } from './scenarios.js';
 import { createTenant, Fixtures } from './seed.js';
@@ -39,14 +39,6 @@ import { createTenant, Fixtures } from './seed.js';
 const ROOT = path.resolve(import.meta.dirname, '..');
 const BENCH = path.join(ROOT, 'bench');
 const RESULTS = path.join(BENCH, 'results');
-
-function positiveInt(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer`);
-  return value;
-}
 
 const log = (message: string) => console.error(`bench: ${message}`);
 
@@ -105,25 +97,6 @@ async function runScenario(
   return { ...result, outcome: 'measured', reason: null, measurement };
 }
 
-function startService(databaseUrl: string, port: number, dataDir: string, nodeFlags: string[] = []): Promise<Child> {
-  return startChild({
-    name: 'service',
-    cwd: ROOT,
-    args: [...nodeFlags, 'bin/profile-scan.js', 'serve'],
-    env: {
-      DATABASE_URL: databaseUrl,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      WORKER_CONCURRENCY: '0',
-      LOG_LEVEL: 'warn',
-      READ_LIMIT_MULTIPLIER: '1000000',
-    },
-    port,
-    logFile: path.join(RESULTS, 'service.log.tmp'),
-  });
-}
-
 /** The exact bodies of the service's reads that baseline A sends from memory. */
 async function baselineBodies(env: ScenarioEnv, dir: string): Promise<{ report: string; list: string }> {
   const reportId = (await env.fixtures.readReports())[0];
@@ -169,7 +142,8 @@ async function main(): Promise<void> {
     cleanups.push(() => database.close());
     const serviceDataDir = path.join(tempDir, 'service');
     const servicePort = await freePort();
-    let service = await startService(database.url, servicePort, serviceDataDir);
+    const serviceLog = path.join(RESULTS, 'service.log.tmp');
+    let service = await startService({ databaseUrl: database.url, port: servicePort, dataDir: serviceDataDir, logFile: serviceLog });
     cleanups.push(() => service.stop());
     log(`service on ${service.origin} (${database.description})`);
 
@@ -223,7 +197,13 @@ async function main(): Promise<void> {
       const dir = path.join(RESULTS, 'profiles');
       const name = `service-${target.id}.cpuprofile`;
       await fs.mkdir(dir, { recursive: true });
-      service = await startService(database.url, servicePort, serviceDataDir, ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${name}`]);
+      service = await startService({
+        databaseUrl: database.url,
+        port: servicePort,
+        dataDir: serviceDataDir,
+        logFile: serviceLog,
+        nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${name}`],
+      });
       let window = { fromUs: 0, toUs: 0 };
       await runScenario(target, builders.get(target.id)!, env, timing, (fromUs, toUs) => (window = { fromUs, toUs }));
       await service.stop();

@@ -1,0 +1,81 @@
+/**
+ * What every benchmark needs: its settings from the environment, the
+ * database it runs on (a scratch database on DATABASE_URL's server, created
+ * then dropped — the role needs CREATE DATABASE — or an embedded PostgreSQL
+ * in a temporary directory), and the service as a child process with every
+ * layer on and read limits raised through configuration.
+ */
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import pg from 'pg';
+import { startEmbeddedPostgres } from '../src/store/embedded-postgres.js';
+import { startChild, type Child } from './processes.js';
+
+export const ROOT = path.resolve(import.meta.dirname, '..');
+
+/** A positive integer from the environment, or `fallback` when unset. */
+export function positiveInt(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer`);
+  return value;
+}
+
+/** `profile-scan serve` without workers, on `databaseUrl`; `nodeFlags` e.g. --cpu-prof. */
+export function startService(options: { databaseUrl: string; port: number; dataDir: string; logFile: string; nodeFlags?: string[] }): Promise<Child> {
+  return startChild({
+    name: 'service',
+    cwd: ROOT,
+    args: [...(options.nodeFlags ?? []), 'bin/profile-scan.js', 'serve'],
+    env: {
+      DATABASE_URL: options.databaseUrl,
+      PORT: String(options.port),
+      HOST: '127.0.0.1',
+      DATA_DIR: options.dataDir,
+      WORKER_CONCURRENCY: '0',
+      LOG_LEVEL: 'warn',
+      READ_LIMIT_MULTIPLIER: '1000000',
+    },
+    port: options.port,
+    logFile: options.logFile,
+  });
+}
+
+export interface BenchDatabase {
+  url: string;
+  description: string;
+  close(): Promise<void>;
+}
+
+export function withDatabase(url: string, database: string): string {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+}
+
+/** Runs one statement on the server's `postgres` database (create/drop database). */
+export async function adminQuery(url: string, statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: withDatabase(url, 'postgres') });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function openDatabase(tempDir: string, log: (message: string) => void): Promise<BenchDatabase> {
+  const given = process.env.DATABASE_URL?.trim();
+  if (given) {
+    const name = `profile_scan_bench_${randomBytes(4).toString('hex')}`;
+    await adminQuery(given, `create database ${name}`);
+    return {
+      url: withDatabase(given, name),
+      description: `DATABASE_URL server, scratch database ${name}`,
+      close: () => adminQuery(given, `drop database if exists ${name} with (force)`),
+    };
+  }
+  const server = await startEmbeddedPostgres({ dataDir: tempDir, database: 'profile_scan_bench', log });
+  return { url: server.url, description: 'embedded PostgreSQL', close: () => server.stop() };
+}
