@@ -180,7 +180,7 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(importRoutes);
       await api.register(evidenceRoutes);
       await api.register(analysisRoutes);
-      api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+      api.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: API_PREFIX },
   );

@@ -35,6 +35,8 @@ declare module 'fastify' {
   }
   interface FastifyContextConfig {
     access?: AccessConfig;
+    /** Served without a key (only the OpenAPI document). */
+    public?: boolean;
   }
 }
 
@@ -98,5 +100,13 @@ async function authorize(app: FastifyInstance, request: FastifyRequest, reply: F
 
 export const authorizePlugin = fp(async (app: FastifyInstance) => {
   app.decorateRequest('auth', null as unknown as RequestAuth);
+  // Fail closed at start-up: a route under the plugin must say how it is
+  // authorized (`access`), or say explicitly that it needs no key (`public`).
+  app.addHook('onRoute', (route) => {
+    const config = route.config as { access?: AccessConfig; public?: boolean } | undefined;
+    if (!config?.access && config?.public !== true && route.method !== 'HEAD') {
+      throw new Error(`route ${String(route.method)} ${route.url} declares neither config.access nor config.public`);
+    }
+  });
   app.addHook('onRequest', async (request, reply) => authorize(app, request, reply));
 });

@@ -1,6 +1,5 @@
 /** Profile imports (4.8) and saved receipts (4.9). */
 import type { FastifyInstance } from 'fastify';
-import { Type } from '@sinclair/typebox';
 import { requestFingerprint } from '../../domain/fingerprint.js';
 import { normalizeRows } from '../../domain/roster-plan.js';
 import { commitImport, previewImport, readReceipt } from '../../use-cases/import-profiles.js';
