@@ -6,11 +6,14 @@ import { authorizePlugin } from '../../src/http/plugins/authorize.js';
 
 test('5: a route that declares neither access nor public stops the server from starting', async () => {
   const app = Fastify();
-  await app.register(async (api) => {
-    await api.register(authorizePlugin);
-    api.get('/forgotten', async () => 'served without a key');
-  });
-  await assert.rejects(app.ready(), /declares neither config.access nor config.public/);
+  await assert.rejects(async () => {
+    await app.register(async (api) => {
+      await api.register(authorizePlugin);
+      api.get('/forgotten', async () => 'served without a key');
+    });
+    await app.ready();
+  }, /declares neither config.access nor config.public/);
+  await app.close();
 });
 
 test('5: declared routes (access or an explicit public) are accepted', async () => {
