@@ -6,6 +6,8 @@
  * layer on and read limits raised through configuration.
  */
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { startEmbeddedPostgres } from '../src/store/embedded-postgres.js';
@@ -78,4 +80,21 @@ export async function openDatabase(tempDir: string, log: (message: string) => vo
   }
   const server = await startEmbeddedPostgres({ dataDir: tempDir, database: 'profile_scan_bench', log });
   return { url: server.url, description: 'embedded PostgreSQL', close: () => server.stop() };
+}
+
+/** A benchmark run's temporary directory and the clean-up steps to run at the end (or on Ctrl-C), last first. */
+export interface RunScratch {
+  tempDir: string;
+  onCleanup(step: () => Promise<void>): void;
+  cleanup(): Promise<void>;
+}
+
+export async function prepareRun(prefix: string, log: (message: string) => void): Promise<RunScratch> {
+  const tempDir = await fs.mkdtemp(path.join(os.tmpdir(), prefix));
+  const steps: (() => Promise<void>)[] = [() => fs.rm(tempDir, { recursive: true, force: true })];
+  const cleanup = async () => {
+    for (const step of steps.splice(0).reverse()) await step().catch((e: unknown) => log(`cleanup: ${String(e)}`));
+  };
+  process.once('SIGINT', () => void cleanup().then(() => process.exit(130)));
+  return { tempDir, onCleanup: (step) => steps.push(step), cleanup };
 }

@@ -31,7 +31,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { createDb, createPool, type Db } from '../src/store/database.js';
-import { openDatabase, positiveInt, startService } from './harness.js';
+import { openDatabase, positiveInt, prepareRun, startService } from './harness.js';
 import { measure, probe, type Measurement, type RequestSpec } from './load.js';
 import { freePort } from './processes.js';
 import { createTenant, seedAnalyzedReport } from './seed.js';
@@ -162,28 +162,23 @@ async function main(): Promise<void> {
 
   await fs.mkdir(RESULTS, { recursive: true });
   await fs.rm(path.join(RESULTS, 'reads-service.log.tmp'), { force: true });
-  const tempDir = await fs.mkdtemp(path.join(os.tmpdir(), 'ps-bench-reads-'));
-  const cleanups: (() => Promise<void>)[] = [() => fs.rm(tempDir, { recursive: true, force: true })];
-  const cleanup = async () => {
-    for (const step of cleanups.splice(0).reverse()) await step().catch((e: unknown) => log(`cleanup: ${String(e)}`));
-  };
-  process.once('SIGINT', () => void cleanup().then(() => process.exit(130)));
+  const { tempDir, onCleanup, cleanup } = await prepareRun('ps-bench-reads-', log);
 
   try {
     const database = await openDatabase(tempDir, log);
-    cleanups.push(() => database.close());
+    onCleanup(() => database.close());
     const service = await startService({
       databaseUrl: database.url,
       port: await freePort(),
       dataDir: path.join(tempDir, 'service'),
       logFile: path.join(RESULTS, 'reads-service.log.tmp'),
     });
-    cleanups.push(() => service.stop());
+    onCleanup(() => service.stop());
     log(`service on ${service.origin} (${database.description})`);
 
     const pool = createPool(database.url, 4);
     const db = createDb(pool);
-    cleanups.push(() => db.destroy());
+    onCleanup(() => db.destroy());
     const tenant = await createTenant(db);
     const headers = { authorization: `Bearer ${tenant.secret}` };
     const get = (urlPath: string): RequestSpec => ({ origin: service.origin, method: 'GET', path: urlPath, headers });

@@ -28,7 +28,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { createDb, createPool, type Db } from '../src/store/database.js';
-import { openDatabase, positiveInt, startService } from './harness.js';
+import { openDatabase, positiveInt, prepareRun, startService } from './harness.js';
 import { formatSummary, summarizeProfile, type CpuProfile } from './cpu-profile-summary.js';
 import { measure, probe, type Lane, type Measurement, type RequestSpec } from './load.js';
 import { freePort, startChild } from './processes.js';
@@ -130,26 +130,21 @@ async function main(): Promise<void> {
 
   await fs.mkdir(RESULTS, { recursive: true });
   await fs.rm(path.join(RESULTS, 'service.log.tmp'), { force: true });
-  const tempDir = await fs.mkdtemp(path.join(os.tmpdir(), 'ps-bench-'));
-  const cleanups: (() => Promise<void>)[] = [() => fs.rm(tempDir, { recursive: true, force: true })];
-  const cleanup = async () => {
-    for (const step of cleanups.splice(0).reverse()) await step().catch((e: unknown) => log(`cleanup: ${String(e)}`));
-  };
-  process.once('SIGINT', () => void cleanup().then(() => process.exit(130)));
+  const { tempDir, onCleanup, cleanup } = await prepareRun('ps-bench-', log);
 
   try {
     const database = await openDatabase(tempDir, log);
-    cleanups.push(() => database.close());
+    onCleanup(() => database.close());
     const serviceDataDir = path.join(tempDir, 'service');
     const servicePort = await freePort();
     const serviceLog = path.join(RESULTS, 'service.log.tmp');
     let service = await startService({ databaseUrl: database.url, port: servicePort, dataDir: serviceDataDir, logFile: serviceLog });
-    cleanups.push(() => service.stop());
+    onCleanup(() => service.stop());
     log(`service on ${service.origin} (${database.description})`);
 
     const pool = createPool(database.url, 4);
     const db = createDb(pool);
-    cleanups.push(() => db.destroy());
+    onCleanup(() => db.destroy());
     const fixtures = new Fixtures(db, await createTenant(db));
     const baselinePort = await freePort();
     const env: ScenarioEnv = {
@@ -179,7 +174,7 @@ async function main(): Promise<void> {
       port: baselinePort,
       logFile: path.join(RESULTS, 'baseline.log.tmp'),
     });
-    cleanups.push(() => baseline.stop());
+    onCleanup(() => baseline.stop());
 
     const results: ScenarioResult[] = [];
     for (const scenario of scenarios) {

@@ -30,12 +30,9 @@ export interface ClaimedItem {
 
 export type ItemOutcome = 'succeeded' | 'inaccessible' | 'failed' | 'cancelled';
 
-interface LockedItem {
-  id: string;
-  run_id: string;
-  report_id: string;
-  profile_id: string | null;
+interface LockedItem extends ClaimedItem {
   status: ItemStatus;
+  archived: boolean;
 }
 
 /** Locks the item's report, run and item rows, in that order, inside `trx`. */
@@ -44,22 +41,22 @@ async function lockItem(trx: Kysely<Database>, itemId: string): Promise<LockedIt
   if (!ids) return null;
   await sql`select 1 from reports where id = ${ids.report_id} for update`.execute(trx);
   await sql`select 1 from scan_runs where id = ${ids.run_id} for update`.execute(trx);
-  const item = await trx.selectFrom('scan_items').select(['id', 'run_id', 'report_id', 'profile_id', 'status']).where('id', '=', itemId).forUpdate().executeTakeFirst();
+  const item = await trx
+    .selectFrom('scan_items as i')
+    .innerJoin('scan_runs as r', 'r.id', 'i.run_id')
+    .innerJoin('reports as rep', 'rep.id', 'i.report_id')
+    .select(['i.id', 'i.run_id', 'i.report_id', 'i.profile_id', 'i.kind', 'i.status', 'r.mode', 'r.key_mode', 'rep.archived'])
+    .where('i.id', '=', itemId)
+    .forUpdate('i')
+    .executeTakeFirst();
   return item ?? null;
 }
 
 /** pending|running → running (attempts + 1); null when there is nothing to do. */
 export async function startItem(db: Kysely<Database>, itemId: string, now: Date): Promise<ClaimedItem | null> {
   return db.transaction().execute(async (trx) => {
-    const locked = await lockItem(trx, itemId);
-    if (!locked || (locked.status !== 'pending' && locked.status !== 'running')) return null;
-    const item = await trx
-      .selectFrom('scan_items as i')
-      .innerJoin('scan_runs as r', 'r.id', 'i.run_id')
-      .innerJoin('reports as rep', 'rep.id', 'i.report_id')
-      .select(['i.id', 'i.run_id', 'i.report_id', 'i.profile_id', 'i.kind', 'r.mode', 'r.key_mode', 'rep.archived'])
-      .where('i.id', '=', itemId)
-      .executeTakeFirstOrThrow();
+    const item = await lockItem(trx, itemId);
+    if (!item || (item.status !== 'pending' && item.status !== 'running')) return null;
     if (item.archived) {
       await trx.updateTable('scan_items').set({ status: 'cancelled', finished_at: now, reason: 'report archived' }).where('id', '=', itemId).execute();
       await refreshRun(trx, item.run_id, now);

@@ -52,12 +52,12 @@ export async function refreshReportRollup(
   options: { touch?: boolean } = {},
 ): Promise<Totals> {
   await sql`select 1 from reports where id = ${reportId} for update`.execute(db);
-  const stored = await db.selectFrom('report_aggregates').select(['totals', 'company']).where('report_id', '=', reportId).executeTakeFirst();
+  const stored = await readAggregates(db, reportId);
   // Without a stored aggregate (a new report), everything is summed from scratch.
   const rebuild = !stored;
   const ids = rebuild || scope === 'all' ? null : [...new Set(scope.profileIds.filter((id): id is string => id !== null))];
 
-  let totals: Totals = rebuild ? emptyTotals() : (stored.totals as Totals);
+  let totals: Totals = rebuild ? emptyTotals() : stored.totals;
   const changed: { id: string; contribution: Contribution; activeChanged: boolean }[] = [];
   if (ids === null || ids.length > 0) {
     for (const facts of await personFacts(db, reportId, ids)) {
@@ -69,7 +69,7 @@ export async function refreshReportRollup(
     }
   }
   const company = companyContribution(await companyFacts(db, reportId));
-  const companyBefore = rebuild ? null : ((stored.company as Contribution | null) ?? null);
+  const companyBefore = rebuild ? null : stored.company;
   if (!companyBefore || revisionOf(companyBefore) !== revisionOf(company)) totals = applyContribution(totals, companyBefore, company);
 
   if (changed.length > 0) {
