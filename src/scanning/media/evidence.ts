@@ -5,6 +5,7 @@
  *
  * The stored media type is the one sniffed from the bytes. A collector that
  * declares another supported type is trusted for nothing but the section.
+ * Decoding and encoding happen in sharp (media-types.ts), off the event loop.
  */
 import type { Screenshot } from '../collectors/collector.js';
 import type { MediaStore } from './media-store.js';
@@ -20,7 +21,7 @@ export interface StoredImage {
 
 export interface PreparedEvidence {
   original: StoredImage;
-  /** Equal to `original` when the original is its own preview (narrow images, WebP). */
+  /** A WebP at most PREVIEW_MAX_WIDTH wide; equal to `original` when that is a narrow WebP already. */
   preview: StoredImage;
 }
 
@@ -45,14 +46,14 @@ export async function prepareEvidence(store: MediaStore, screenshot: Screenshot)
   if (mediaType === null) {
     throw new EvidenceError('unsupported_media_type', `screenshot '${section}' is not a PNG, JPEG or WebP image`);
   }
-  const size = readImageSize(bytes, mediaType);
+  const size = await readImageSize(bytes, mediaType);
   if (size === null) throw new EvidenceError('image_unreadable', `screenshot '${section}' has an unreadable ${mediaType} header`);
   if (size.width * size.height > MAX_MEDIA_PIXELS) {
     throw new EvidenceError('image_too_large', `screenshot '${section}' is ${size.width}x${size.height}; the limit is ${MAX_MEDIA_PIXELS} pixels`);
   }
   let preview;
   try {
-    preview = await makePreview(bytes, mediaType);
+    preview = await makePreview(bytes, mediaType, size);
   } catch (error) {
     throw new EvidenceError('image_unreadable', `screenshot '${section}' could not be decoded as ${mediaType}`, { cause: error });
   }
