@@ -5,6 +5,11 @@
  * wrong shape, oversized) or a literal response. It does not emulate real
  * profiles: the data only depends on the request's kind and mode.
  *
+ * It also observes its callers: calls in flight now and at most
+ * (`maxInFlight`), and when each call started and ended (`callLog`), so
+ * tests can assert concurrency and rate limits. `rateLimitedFirst(n)` answers
+ * 429 with Retry-After to the first n calls for each URL and mode.
+ *
  * Standalone: node --import tsx test/support/fake-provider.ts --port 9099 [--behavior ok] [--api-key KEY]
  */
 
@@ -66,7 +71,20 @@ export interface FakeProviderOptions {
   apiKey?: string;
   slowMs?: number;
   retryAfterSeconds?: number;
+  /**
+   * Retry-After value of 'rate_limited' and 'unavailable_503' answers, verbatim
+   * (e.g. an HTTP date, or garbage); null sends no Retry-After. Default:
+   * String(retryAfterSeconds).
+   */
+  retryAfter?: string | null;
   oversizeBytes?: number;
+}
+
+export interface CallRecord {
+  /** Epoch milliseconds (sub-millisecond precision) when the request arrived. */
+  startedAt: number;
+  /** When its response was finished or its connection closed; null while in flight. */
+  endedAt: number | null;
 }
 
 export interface FakeProvider {
@@ -75,6 +93,12 @@ export interface FakeProvider {
   /** Requests received on /v1/collect. */
   readonly calls: number;
   readonly requests: readonly RecordedRequest[];
+  /** Calls to /v1/collect being answered right now. */
+  readonly inFlight: number;
+  /** The most calls that were ever in flight at once. */
+  readonly maxInFlight: number;
+  /** Every call to /v1/collect in arrival order. */
+  readonly callLog: readonly CallRecord[];
   setBehavior(behavior: Behavior | Behavior[]): void;
   close(): Promise<void>;
 }
@@ -147,6 +171,11 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
   const sockets = new Set<Socket>();
   const slowMs = options.slowMs ?? 5_000;
   const retryAfterSeconds = options.retryAfterSeconds ?? 1;
+  const retryAfter = options.retryAfter === undefined ? String(retryAfterSeconds) : options.retryAfter;
+  const retryHeaders: Record<string, string> = { 'content-type': 'application/json', ...(retryAfter === null ? {} : { 'retry-after': retryAfter }) };
+  let inFlight = 0;
+  let maxInFlight = 0;
+  const callLog: CallRecord[] = [];
   const oversizeBytes = options.oversizeBytes ?? 50 * MiB + 1;
 
   const later = (ms: number, fn: () => void) => {
@@ -158,6 +187,16 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
   };
 
   const server = createServer((req, res) => {
+    if (req.method === 'POST' && new URL(req.url ?? '/', 'http://fake').pathname === '/v1/collect') {
+      const record: CallRecord = { startedAt: performance.timeOrigin + performance.now(), endedAt: null };
+      callLog.push(record);
+      inFlight += 1;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      res.once('close', () => {
+        record.endedAt = performance.timeOrigin + performance.now();
+        inFlight -= 1;
+      });
+    }
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -204,9 +243,9 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
       case 'error_500':
         return send(res, json(500, { error: 'internal' }));
       case 'unavailable_503':
-        return send(res, { ...json(503, { error: 'unavailable' }), headers: { 'content-type': 'application/json', 'retry-after': String(retryAfterSeconds) } });
+        return send(res, { ...json(503, { error: 'unavailable' }), headers: retryHeaders });
       case 'rate_limited':
-        return send(res, { ...json(429, { error: 'rate limited' }), headers: { 'content-type': 'application/json', 'retry-after': String(retryAfterSeconds) } });
+        return send(res, { ...json(429, { error: 'rate limited' }), headers: retryHeaders });
       case 'not_found':
         return send(res, json(404, { error: 'not found' }));
       case 'unauthorized':
@@ -255,6 +294,13 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
       return calls;
     },
     requests,
+    get inFlight() {
+      return inFlight;
+    },
+    get maxInFlight() {
+      return maxInFlight;
+    },
+    callLog,
     setBehavior(behavior) {
       plan = toPlan(behavior);
     },
@@ -264,6 +310,29 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
       for (const s of sockets) s.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
+  };
+}
+
+/**
+ * 429 with `Retry-After: <retryAfter>` (default '1'; null: no header) to the
+ * first `times` calls for each (kind, mode, url), then `then` (default 'ok').
+ */
+export function rateLimitedFirst(
+  times: number,
+  options: { retryAfter?: string | null; then?: NamedBehavior } = {},
+): (request: CollectBody) => LiteralResponse | NamedBehavior {
+  const seen = new Map<string, number>();
+  const retryAfter = options.retryAfter === undefined ? '1' : options.retryAfter;
+  return (request) => {
+    const key = `${request.kind} ${request.mode} ${request.url}`;
+    const count = (seen.get(key) ?? 0) + 1;
+    seen.set(key, count);
+    if (count > times) return options.then ?? 'ok';
+    return {
+      status: 429,
+      headers: { 'content-type': 'application/json', ...(retryAfter === null ? {} : { 'retry-after': retryAfter }) },
+      body: JSON.stringify({ error: 'rate limited' }),
+    };
   };
 }
 

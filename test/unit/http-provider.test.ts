@@ -1,7 +1,9 @@
 /**
  * The HTTP provider collector against a real local HTTP server (the fake
- * provider): mapping, status handling, in-call retries, timeouts, limits,
- * strict validation, secrecy of reasons, abort, and configuration from env.
+ * provider): mapping, status handling, in-call retries, deferral on 429 and
+ * 503 + Retry-After, timeouts, limits, strict validation, secrecy of reasons,
+ * abort, the in-process provider quota, and configuration from env.
+ * (The quota shared through PostgreSQL: test/http/provider-quota.test.ts.)
  */
 
 import assert from 'node:assert/strict';
@@ -9,13 +11,16 @@ import { test, type TestContext } from 'node:test';
 import { CollectorError, type CollectRequest } from '../../src/scanning/collectors/collector.js';
 import {
   HttpProviderCollector,
+  PROVIDER_DEFER,
   providerCollectorFromEnv,
   type HttpProviderOptions,
 } from '../../src/scanning/collectors/http-provider.js';
+import { LocalProviderQuota } from '../../src/scanning/collectors/provider-quota.js';
 import {
   CAPTURED_AT,
   PNG_1X1_BASE64,
   okAnswer,
+  rateLimitedFirst,
   startFakeProvider,
   type Behavior,
   type FakeProvider,
@@ -212,10 +217,19 @@ test('maxAttemptsPerCall defaults to 2', async (t) => {
   assert.equal(provider.calls, 2);
 });
 
-test('a transient 503 followed by a good answer succeeds within the same call', async (t) => {
-  const provider = await fake(t, ['unavailable_503', 'ok'], { retryAfterSeconds: 0 });
+test('a transient 503 without Retry-After followed by a good answer succeeds within the same call', async (t) => {
+  const provider = await fake(t, ['unavailable_503', 'ok'], { retryAfter: null });
   const result = await collector(provider).collect(request());
   assert.equal(result.outcome, 'ok');
+  assert.equal(provider.calls, 2);
+});
+
+test('a persistent 503 without Retry-After is retried in-call, then a retryable error that spends the attempt (no deferMs)', async (t) => {
+  const provider = await fake(t, 'unavailable_503', { retryAfter: null });
+  const err = await collectorError(collector(provider).collect(request()));
+  assert.equal(err.reason, 'provider answered 503');
+  assert.equal(err.retryable, true);
+  assert.equal(err.deferMs, undefined);
   assert.equal(provider.calls, 2);
 });
 
@@ -243,25 +257,105 @@ test('redirects are not followed (the key is never replayed elsewhere) and are n
   assert.equal(provider.calls, 1);
 });
 
-test('429 waits for Retry-After, capped by maxRetryDelayMs, before the next in-call attempt', async (t) => {
-  // Retry-After: 1 s, cap 300 ms, backoff base 10 ms: only Retry-After explains a ≥ 300 ms pause,
-  // only the cap explains < 1 s.
-  const provider = await fake(t, ['rate_limited', 'ok'], { retryAfterSeconds: 1 });
-  const started = performance.now();
-  const result = await collector(provider, { maxRetryDelayMs: 300 }).collect(request());
-  const elapsed = performance.now() - started;
-  assert.equal(result.outcome, 'ok');
-  assert.equal(provider.calls, 2);
-  assert.ok(elapsed >= 290, `paused ${elapsed} ms, expected ≥ 300 (Retry-After honoured)`);
-  assert.ok(elapsed < 900, `paused ${elapsed} ms, expected < 1000 (cap applied)`);
+// --- 429 and 503 + Retry-After: defer the item, do not spend an attempt ------
+
+/** deferMs is the clamped Retry-After plus up to 10 % (≤ 5 s) of jitter, never beyond the maximum. */
+function assertDefer(err: CollectorError, atLeastMs: number, baseMs = atLeastMs): void {
+  assert.equal(err.retryable, true);
+  assert.ok(err.deferMs !== undefined, 'expected a deferral');
+  assert.ok(Number.isSafeInteger(err.deferMs));
+  const most = Math.min(baseMs + Math.min(baseMs * 0.1, 5_000) + 1, PROVIDER_DEFER.maxMs);
+  assert.ok(err.deferMs >= atLeastMs && err.deferMs <= most, `deferMs ${err.deferMs} outside [${atLeastMs}, ${most}]`);
+}
+
+test('429 with Retry-After in seconds → deferred by that long, after a single call (no in-call retry)', async (t) => {
+  const provider = await fake(t, 'rate_limited', { retryAfter: '120' });
+  const err = await collectorError(collector(provider, { maxAttemptsPerCall: 3 }).collect(request()));
+  assert.equal(err.reason, 'provider answered 429');
+  assertDefer(err, 120_000);
+  assert.equal(provider.calls, 1);
 });
 
-test('persistent 429 ends as a retryable "provider answered 429"', async (t) => {
-  const provider = await fake(t, 'rate_limited', { retryAfterSeconds: 0 });
+test('429 with Retry-After as an HTTP date → deferred until that date', async (t) => {
+  // HTTP dates have whole seconds: the date is 89–90 s ahead when sent.
+  const provider = await fake(t, 'rate_limited', { retryAfter: new Date(Date.now() + 90_000).toUTCString() });
   const err = await collectorError(collector(provider).collect(request()));
-  assert.equal(err.reason, 'provider answered 429');
-  assert.equal(err.retryable, true);
-  assert.equal(provider.calls, 2);
+  assertDefer(err, 88_000, 90_000);
+  assert.equal(provider.calls, 1);
+});
+
+test('429 with Retry-After in the obsolete HTTP-date forms (RFC 850, asctime) → read as UTC', async (t) => {
+  const at = new Date(Date.now() + 60_000);
+  const [wkd, dd, mon, yyyy, time] = at.toUTCString().replace(',', '').split(' ');
+  const weekday = { Sun: 'Sunday', Mon: 'Monday', Tue: 'Tuesday', Wed: 'Wednesday', Thu: 'Thursday', Fri: 'Friday', Sat: 'Saturday' }[wkd];
+  const forms = [`${weekday}, ${dd}-${mon}-${yyyy.slice(2)} ${time} GMT`, `${wkd} ${mon} ${String(Number(dd)).padStart(2, ' ')} ${time} ${yyyy}`];
+  for (const retryAfter of forms) {
+    const provider = await fake(t, 'rate_limited', { retryAfter });
+    assertDefer(await collectorError(collector(provider).collect(request())), 58_000, 60_000);
+  }
+});
+
+test('429 with Retry-After in the past, or 0 → deferred by the minimum (1 s)', async (t) => {
+  for (const retryAfter of [new Date(Date.now() - 60_000).toUTCString(), '0']) {
+    const provider = await fake(t, 'rate_limited', { retryAfter });
+    assertDefer(await collectorError(collector(provider).collect(request())), PROVIDER_DEFER.minMs);
+  }
+});
+
+test('429 with a Retry-After beyond 15 minutes → deferred by the maximum (15 min)', async (t) => {
+  const provider = await fake(t, 'rate_limited', { retryAfter: '86400' });
+  const err = await collectorError(collector(provider).collect(request()));
+  assert.equal(err.deferMs, PROVIDER_DEFER.maxMs);
+  assert.equal(PROVIDER_DEFER.maxMs, 900_000);
+});
+
+test('429 without Retry-After, or with an unusable one → deferred by the default (30 s)', async (t) => {
+  for (const retryAfter of [null, '', 'soon', '-5', '1.5', '2030-01-01T00:00:00Z', 'Sun, 31 Feb 2030 00:00:00 GMT']) {
+    const provider = await fake(t, 'rate_limited', { retryAfter });
+    const err = await collectorError(collector(provider).collect(request()));
+    assert.equal(err.reason, 'provider answered 429');
+    assertDefer(err, PROVIDER_DEFER.defaultMs);
+    assert.equal(PROVIDER_DEFER.defaultMs, 30_000);
+    assert.equal(provider.calls, 1);
+  }
+});
+
+test('503 with Retry-After is deferred like a 429', async (t) => {
+  const provider = await fake(t, 'unavailable_503', { retryAfter: '5' });
+  const err = await collectorError(collector(provider).collect(request()));
+  assert.equal(err.reason, 'provider answered 503');
+  assertDefer(err, 5_000);
+  assert.equal(provider.calls, 1);
+});
+
+test('rateLimitedFirst: 429 twice per URL, then the answer; each 429 is a deferral, the third collect succeeds', async (t) => {
+  const provider = await fake(t, rateLimitedFirst(2, { retryAfter: '3' }));
+  const c = collector(provider);
+  for (let i = 0; i < 2; i++) assertDefer(await collectorError(c.collect(request())), 3_000);
+  // Another URL has its own count.
+  assertDefer(await collectorError(c.collect(request({ url: `${PERSON_URL}-2` }))), 3_000);
+  assert.equal((await c.collect(request())).outcome, 'ok');
+  assert.equal(provider.calls, 4);
+});
+
+test('failures other than 429 / 503 + Retry-After never carry deferMs', async (t) => {
+  for (const behavior of ['error_500', 'garbage', 'unauthorized', 'redirect'] as const) {
+    const provider = await fake(t, behavior);
+    assert.equal((await collectorError(collector(provider).collect(request()))).deferMs, undefined, behavior);
+  }
+});
+
+test('CollectorError accepts deferMs only as a positive integer with retryable: true', () => {
+  assert.equal(new CollectorError('x', { retryable: true, deferMs: 1_000 }).deferMs, 1_000);
+  assert.equal(new CollectorError('x', { retryable: true }).deferMs, undefined);
+  for (const options of [
+    { retryable: false, deferMs: 1_000 },
+    { retryable: true, deferMs: 0 },
+    { retryable: true, deferMs: 1.5 },
+    { retryable: true, deferMs: Number.NaN },
+  ]) {
+    assert.throws(() => new CollectorError('x', options), TypeError);
+  }
 });
 
 // --- Timeouts, connection faults, abort ------------------------------------
@@ -319,10 +413,10 @@ test('aborting the request signal stops a pending call promptly, without further
   assert.equal(provider.calls, 1);
 });
 
-test('aborting during a Retry-After pause stops promptly', async (t) => {
-  const provider = await fake(t, 'rate_limited', { retryAfterSeconds: 5 });
+test('aborting during an in-call pause stops promptly', async (t) => {
+  const provider = await fake(t, 'error_500');
   const controller = new AbortController();
-  const c = collector(provider, { maxRetryDelayMs: 5_000 });
+  const c = collector(provider, { backoffBaseMs: 5_000, maxRetryDelayMs: 5_000 });
   const started = performance.now();
   const pending = c.collect(request({ signal: controller.signal }));
   setTimeout(() => controller.abort(), 100);
@@ -477,6 +571,64 @@ test('no failure reason, message or cause mentions the API key or the person URL
   }
 });
 
+// --- Provider quota (in-process) ---------------------------------------------
+
+test('the quota bounds calls in flight: 8 concurrent collects with maxConcurrency 2 → the provider never sees more than 2', async (t) => {
+  const provider = await fake(t, 'slow', { slowMs: 100 });
+  const c = collector(provider, { quota: new LocalProviderQuota({ maxConcurrency: 2, maxPerSecond: 1_000 }) });
+  const results = await Promise.all(Array.from({ length: 8 }, () => c.collect(request())));
+  assert.deepEqual(results.map((r) => r.outcome), Array(8).fill('ok'));
+  assert.equal(provider.calls, 8);
+  assert.ok(provider.maxInFlight <= 2, `max in flight ${provider.maxInFlight}`);
+  assert.ok(provider.maxInFlight >= 1);
+});
+
+test('the quota spaces call starts: maxPerSecond 20 → consecutive starts at least ~50 ms apart', async (t) => {
+  const provider = await fake(t, 'ok');
+  const c = collector(provider, { quota: new LocalProviderQuota({ maxConcurrency: 16, maxPerSecond: 20 }) });
+  await Promise.all(Array.from({ length: 6 }, () => c.collect(request())));
+  const starts = provider.callLog.map((r) => r.startedAt);
+  assert.equal(starts.length, 6);
+  // Waiting only delays starts; 10 ms of allowance for delivery jitter between the limiter and the server.
+  for (let i = 1; i < starts.length; i++) assert.ok(starts[i] - starts[i - 1] >= 40, `starts ${i - 1}→${i}: ${starts[i] - starts[i - 1]} ms apart`);
+  assert.ok(starts[5] - starts[0] >= 5 * 50 - 10);
+});
+
+test('each in-call attempt takes its own permit, and releases it whatever the outcome', async (t) => {
+  const provider = await fake(t, ['error_500', 'ok']);
+  const c = collector(provider, { quota: new LocalProviderQuota({ maxConcurrency: 1, maxPerSecond: 1_000 }) });
+  assert.equal((await c.collect(request())).outcome, 'ok');
+  provider.setBehavior('garbage');
+  await collectorError(c.collect(request()));
+  provider.setBehavior('rate_limited');
+  await collectorError(c.collect(request()));
+  // A leaked permit would block this call forever (maxConcurrency 1).
+  provider.setBehavior('ok');
+  assert.equal((await c.collect(request({ signal: AbortSignal.timeout(2_000) }))).outcome, 'ok');
+  assert.equal(provider.calls, 5);
+});
+
+test('aborted while waiting for provider capacity (never reached the provider) → deferred, not an attempt', async (t) => {
+  const provider = await fake(t, 'slow', { slowMs: 1_000 });
+  const c = collector(provider, { timeoutMs: 3_000, quota: new LocalProviderQuota({ maxConcurrency: 1, maxPerSecond: 1_000 }) });
+  const first = c.collect(request());
+  const err = await collectorError(c.collect(request({ signal: AbortSignal.timeout(100) })));
+  assert.equal(err.reason, 'collection aborted while waiting for provider capacity');
+  assert.equal(err.retryable, true);
+  assert.equal(err.deferMs, PROVIDER_DEFER.capacityWaitMs);
+  assert.equal((await first).outcome, 'ok');
+  assert.equal(provider.calls, 1);
+});
+
+test('providerCollectorFromEnv without a database applies PROVIDER_MAX_CONCURRENCY within the process', async (t) => {
+  const provider = await fake(t, 'slow', { slowMs: 100 });
+  const c = providerCollectorFromEnv({ PROVIDER_BASE_URL: provider.url, PROVIDER_API_KEY: API_KEY, PROVIDER_MAX_CONCURRENCY: '3', PROVIDER_MAX_PER_SECOND: '1000' });
+  assert.ok(c);
+  await Promise.all(Array.from({ length: 9 }, () => c.collect(request())));
+  assert.equal(provider.calls, 9);
+  assert.ok(provider.maxInFlight <= 3, `max in flight ${provider.maxInFlight}`);
+});
+
 // --- Configuration ---------------------------------------------------------
 
 test('providerCollectorFromEnv returns null when PROVIDER_BASE_URL is unset or empty', () => {
@@ -513,7 +665,27 @@ const badEnvs: Array<[string, NodeJS.ProcessEnv, RegExp]> = [
   ['a fractional timeout', { PROVIDER_BASE_URL: 'https://provider.example', PROVIDER_API_KEY: API_KEY, PROVIDER_TIMEOUT_MS: '1.5' }, /PROVIDER_TIMEOUT_MS/],
   ['a non-numeric timeout', { PROVIDER_BASE_URL: 'https://provider.example', PROVIDER_API_KEY: API_KEY, PROVIDER_TIMEOUT_MS: '10s' }, /PROVIDER_TIMEOUT_MS/],
   ['a timeout beyond the timer range', { PROVIDER_BASE_URL: 'https://provider.example', PROVIDER_API_KEY: API_KEY, PROVIDER_TIMEOUT_MS: '9999999999' }, /PROVIDER_TIMEOUT_MS/],
+  ...['0', '-1', '2.5', 'many', '10001', '1e3'].map((value): [string, NodeJS.ProcessEnv, RegExp] => [
+    `PROVIDER_MAX_CONCURRENCY=${value}`,
+    { PROVIDER_BASE_URL: 'https://provider.example', PROVIDER_API_KEY: API_KEY, PROVIDER_MAX_CONCURRENCY: value },
+    /^PROVIDER_MAX_CONCURRENCY must be an integer between 1 and 10000$/,
+  ]),
+  ...['0', '0.000', '-2', '1.2345', 'fast', '10001', '1e2', '.5'].map((value): [string, NodeJS.ProcessEnv, RegExp] => [
+    `PROVIDER_MAX_PER_SECOND=${value}`,
+    { PROVIDER_BASE_URL: 'https://provider.example', PROVIDER_API_KEY: API_KEY, PROVIDER_MAX_PER_SECOND: value },
+    /^PROVIDER_MAX_PER_SECOND must be a positive number/,
+  ]),
 ];
+
+test('providerCollectorFromEnv accepts PROVIDER_MAX_CONCURRENCY and fractional PROVIDER_MAX_PER_SECOND', () => {
+  const c = providerCollectorFromEnv({
+    PROVIDER_BASE_URL: 'https://provider.example',
+    PROVIDER_API_KEY: API_KEY,
+    PROVIDER_MAX_CONCURRENCY: ' 4 ',
+    PROVIDER_MAX_PER_SECOND: '0.5',
+  });
+  assert.ok(c instanceof HttpProviderCollector);
+});
 
 for (const [name, env, pattern] of badEnvs) {
   test(`providerCollectorFromEnv rejects ${name} with a one-line error naming the setting, not its value`, () => {

@@ -107,15 +107,26 @@ export type CollectResult =
  * A failed attempt. `retryable: false` ends the item at once (failed), true
  * lets the queue retry it with backoff until the attempt budget is spent.
  * `reason` is a short, secret-free text stored on the item.
+ *
+ * `deferMs` (only with `retryable: true`) asks to DEFER the item instead:
+ * try it again no earlier than `deferMs` from now, and do not count this
+ * attempt (e.g. the provider answered 429 with Retry-After, or the attempt
+ * never reached the provider).
  */
 export class CollectorError extends Error {
   readonly retryable: boolean;
   readonly reason: string;
-  constructor(reason: string, options: { retryable: boolean; cause?: unknown }) {
+  /** Positive integer of milliseconds when the item is to be deferred; undefined otherwise. */
+  readonly deferMs: number | undefined;
+  constructor(reason: string, options: { retryable: boolean; cause?: unknown; deferMs?: number }) {
     super(reason, { cause: options.cause });
     this.name = 'CollectorError';
     this.reason = reason;
     this.retryable = options.retryable;
+    if (options.deferMs !== undefined && (!options.retryable || !Number.isSafeInteger(options.deferMs) || options.deferMs < 1)) {
+      throw new TypeError('CollectorError deferMs must be a positive integer of milliseconds, with retryable: true');
+    }
+    this.deferMs = options.deferMs;
   }
 }
 

@@ -6,8 +6,13 @@
  * It does: one bounded HTTP exchange per attempt (timeout covers connect,
  * headers and body), a few in-call retries for transient failures, a size cap
  * on the body, and strict validation of everything the provider returns.
- * It does not: log, store media, touch the database, or decide the item's
- * fate beyond `CollectorError.retryable` (the queue owns cross-attempt backoff).
+ * Each exchange first takes a permit from the provider quota (concurrency and
+ * calls per second, shared through PostgreSQL: provider-quota.ts). A 429, or
+ * a 503 with Retry-After, asks the queue to defer the item
+ * (`CollectorError.deferMs`) instead of spending an attempt.
+ * It does not: log, store media, store results, or decide the item's fate
+ * beyond `CollectorError.retryable` / `deferMs` (the queue owns cross-attempt
+ * backoff and deferral).
  *
  * Reasons are short fixed texts: they never carry the API key, the person's
  * URL or any part of the provider's answer.
@@ -29,6 +34,14 @@ import {
   type MediaType,
   type Screenshot,
 } from './collector.js';
+import type { Db } from '../../store/database.js';
+import {
+  DEFAULT_PROVIDER_LIMITS,
+  LocalProviderQuota,
+  SharedProviderQuota,
+  type ProviderPermit,
+  type ProviderQuota,
+} from './provider-quota.js';
 
 export const PROVIDER_LIMITS = {
   /** Whole response body, as read from the wire. */
@@ -44,6 +57,28 @@ const DEFAULT_MAX_RETRY_DELAY_MS = 2_000;
 /** setTimeout's ceiling; larger values fire at once. */
 const MAX_TIMER_MS = 2_147_483_647;
 
+/**
+ * Deferral on 429 (any) and 503 with Retry-After: the item comes back no
+ * earlier than Retry-After, clamped to [minMs, maxMs], plus up to 10 % jitter
+ * (at most 5 s) so deferred items do not return all at once; defaultMs when a
+ * 429 has no usable Retry-After. `capacityWaitMs`: an attempt aborted while
+ * waiting for a quota permit (it never reached the provider) is deferred too.
+ */
+export const PROVIDER_DEFER = {
+  defaultMs: 30_000,
+  minMs: 1_000,
+  maxMs: 15 * 60_000,
+  capacityWaitMs: 1_000,
+} as const;
+
+/**
+ * How long a quota slot stays leased after its call starts, beyond the
+ * per-attempt timeout: the time a killed process's slot stays taken.
+ */
+export const PROVIDER_SLOT_LEASE_MARGIN_MS = 15_000;
+const MAX_PROVIDER_CONCURRENCY = 10_000;
+const MAX_PROVIDER_PER_SECOND = 10_000;
+
 export interface HttpProviderOptions {
   /** http(s) URL of the provider; `/v1/collect` is appended. */
   baseUrl: string;
@@ -57,6 +92,8 @@ export interface HttpProviderOptions {
   backoffBaseMs?: number;
   /** Cap on any pause between in-call attempts, Retry-After included. Default 2000. */
   maxRetryDelayMs?: number;
+  /** Taken around each HTTP exchange (concurrency and rate limits). None: unlimited. */
+  quota?: ProviderQuota;
 }
 
 const REASONS = {
@@ -66,6 +103,8 @@ const REASONS = {
   timedOut: 'provider timed out',
   connection: 'provider connection failed',
   aborted: 'collection aborted',
+  capacityWait: 'collection aborted while waiting for provider capacity',
+  quotaUnavailable: 'provider quota unavailable',
   notFound: 'provider: not found',
 } as const;
 
@@ -97,9 +136,10 @@ export class HttpProviderCollector implements Collector {
   readonly #maxAttempts: number;
   readonly #backoffBaseMs: number;
   readonly #maxRetryDelayMs: number;
+  readonly #quota: ProviderQuota | null;
 
   constructor(options: HttpProviderOptions) {
-    this.#endpoint = `${checkBaseUrl(options.baseUrl).replace(/\/+$/, '')}/v1/collect`;
+    this.#endpoint = providerEndpoint(options.baseUrl);
     if (typeof options.apiKey !== 'string' || !/^[\x21-\x7e]+$/.test(options.apiKey)) {
       // Header-safe token only; the value itself is never echoed.
       throw new TypeError('provider apiKey must be a non-empty token of visible ASCII characters');
@@ -109,15 +149,35 @@ export class HttpProviderCollector implements Collector {
     this.#maxAttempts = positiveInt(options.maxAttemptsPerCall ?? DEFAULT_MAX_ATTEMPTS_PER_CALL, 'maxAttemptsPerCall', 10);
     this.#backoffBaseMs = nonNegativeInt(options.backoffBaseMs ?? DEFAULT_BACKOFF_BASE_MS, 'backoffBaseMs');
     this.#maxRetryDelayMs = nonNegativeInt(options.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS, 'maxRetryDelayMs');
+    this.#quota = options.quota ?? null;
   }
 
   async collect(request: CollectRequest): Promise<CollectResult> {
     for (let attempt = 1; ; attempt++) {
       if (request.signal.aborted) throw aborted(request.signal);
-      const outcome = await this.#attempt(request);
+      const permit = await this.#permit(request.signal, attempt > 1);
+      let outcome: AttemptOutcome;
+      try {
+        outcome = await this.#attempt(request);
+      } finally {
+        await permit?.release();
+      }
       if ('done' in outcome) return outcome.done;
       if (attempt >= this.#maxAttempts) throw outcome.transient.error;
       await this.#pause(attempt, outcome.transient.retryAfterMs, request.signal);
+    }
+  }
+
+  /** Waits for the quota (concurrency slot and start time) before an HTTP exchange. */
+  async #permit(signal: AbortSignal, reachedProvider: boolean): Promise<ProviderPermit | null> {
+    if (this.#quota === null) return null;
+    try {
+      return await this.#quota.acquire(signal);
+    } catch (err) {
+      if (!signal.aborted) throw new CollectorError(REASONS.quotaUnavailable, { retryable: true, cause: err });
+      // Out of time while the provider was busy: an attempt that never reached it is not spent.
+      if (reachedProvider) throw aborted(signal, err);
+      throw new CollectorError(REASONS.capacityWait, { retryable: true, deferMs: PROVIDER_DEFER.capacityWaitMs, cause: err });
     }
   }
 
@@ -163,11 +223,16 @@ export class HttpProviderCollector implements Collector {
     }
     if (status === 404 || status === 410) return { done: { outcome: 'inaccessible', reason: REASONS.notFound } };
     if (status === 401 || status === 403) throw new CollectorError(REASONS.credentials, { retryable: false });
-    if (status === 408 || status === 429 || (status >= 500 && status <= 599)) {
+    const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
+    if (status === 429 || (status === 503 && retryAfterMs !== null)) {
+      // The provider says when to come back: the queue defers the item; no attempt is spent.
+      throw new CollectorError(`provider answered ${status}`, { retryable: true, deferMs: deferDelayMs(retryAfterMs) });
+    }
+    if (status === 408 || (status >= 500 && status <= 599)) {
       return {
         transient: {
           error: new CollectorError(`provider answered ${status}`, { retryable: true }),
-          retryAfterMs: parseRetryAfter(response.headers.get('retry-after')),
+          retryAfterMs,
         },
       };
     }
@@ -189,12 +254,20 @@ export class HttpProviderCollector implements Collector {
   }
 }
 
+export interface ProviderCollectorDeps {
+  /**
+   * The service database: the provider limits are then shared by every
+   * process using it. Without it they hold within this process only.
+   */
+  db?: Db;
+}
+
 /**
  * Builds the live collector from the environment, or null when
  * PROVIDER_BASE_URL is unset (the caller then falls back to the simulator and
  * warns). Throws a one-line Error on invalid configuration.
  */
-export function providerCollectorFromEnv(env: NodeJS.ProcessEnv): HttpProviderCollector | null {
+export function providerCollectorFromEnv(env: NodeJS.ProcessEnv, deps: ProviderCollectorDeps = {}): HttpProviderCollector | null {
   const baseUrl = env.PROVIDER_BASE_URL?.trim();
   if (!baseUrl) return null;
   checkBaseUrl(baseUrl);
@@ -209,7 +282,36 @@ export function providerCollectorFromEnv(env: NodeJS.ProcessEnv): HttpProviderCo
     }
     timeoutMs = Number(rawTimeout);
   }
-  return new HttpProviderCollector({ baseUrl, apiKey, timeoutMs });
+  const limits = { ...DEFAULT_PROVIDER_LIMITS };
+  const rawConcurrency = env.PROVIDER_MAX_CONCURRENCY?.trim();
+  if (rawConcurrency !== undefined && rawConcurrency !== '') {
+    if (!/^[1-9][0-9]{0,4}$/.test(rawConcurrency) || Number(rawConcurrency) > MAX_PROVIDER_CONCURRENCY) {
+      throw new Error(`PROVIDER_MAX_CONCURRENCY must be an integer between 1 and ${MAX_PROVIDER_CONCURRENCY}`);
+    }
+    limits.maxConcurrency = Number(rawConcurrency);
+  }
+  const rawPerSecond = env.PROVIDER_MAX_PER_SECOND?.trim();
+  if (rawPerSecond !== undefined && rawPerSecond !== '') {
+    const perSecond = Number(rawPerSecond);
+    if (!/^[0-9]{1,5}(\.[0-9]{1,3})?$/.test(rawPerSecond) || perSecond <= 0 || perSecond > MAX_PROVIDER_PER_SECOND) {
+      throw new Error(`PROVIDER_MAX_PER_SECOND must be a positive number of calls per second (at most ${MAX_PROVIDER_PER_SECOND}, 3 decimals)`);
+    }
+    limits.maxPerSecond = perSecond;
+  }
+  const quota = deps.db
+    ? new SharedProviderQuota({
+        db: deps.db,
+        provider: providerEndpoint(baseUrl),
+        ...limits,
+        leaseMs: timeoutMs + PROVIDER_SLOT_LEASE_MARGIN_MS,
+      })
+    : new LocalProviderQuota(limits);
+  return new HttpProviderCollector({ baseUrl, apiKey, timeoutMs, quota });
+}
+
+/** `{baseUrl}/v1/collect`; also the provider's key in the shared quota tables. */
+export function providerEndpoint(baseUrl: string): string {
+  return `${checkBaseUrl(baseUrl).replace(/\/+$/, '')}/v1/collect`;
 }
 
 // ---------------------------------------------------------------------------
@@ -262,14 +364,47 @@ function transportFailure(err: unknown, requestSignal: AbortSignal, timeout: Abo
   return { error: new CollectorError(reason, { retryable: true, cause: err }), retryAfterMs: null };
 }
 
+/** How long a deferred item waits: Retry-After (or the default) clamped, plus jitter. */
+function deferDelayMs(retryAfterMs: number | null): number {
+  const base = Math.min(Math.max(retryAfterMs ?? PROVIDER_DEFER.defaultMs, PROVIDER_DEFER.minMs), PROVIDER_DEFER.maxMs);
+  const jitter = Math.random() * Math.min(base * 0.1, 5_000);
+  return Math.min(Math.ceil(base + jitter), PROVIDER_DEFER.maxMs);
+}
+
 /** Retry-After as delta-seconds or HTTP-date; null when absent or unusable. */
 function parseRetryAfter(value: string | null): number | null {
   if (value === null) return null;
   const trimmed = value.trim();
   if (/^[0-9]{1,9}$/.test(trimmed)) return Number(trimmed) * 1000;
-  const at = Date.parse(trimmed);
-  if (Number.isNaN(at)) return null;
-  return Math.max(0, at - Date.now());
+  const at = parseHttpDate(trimmed);
+  return at === null ? null : Math.max(0, at - Date.now());
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const HTTP_DATES: Array<[RegExp, (m: RegExpExecArray) => [string, string, string, string]]> = [
+  // IMF-fixdate: Sun, 06 Nov 1994 08:49:37 GMT
+  [/^[A-Z][a-z]{2}, ([0-9]{2}) ([A-Z][a-z]{2}) ([0-9]{4}) ([0-9]{2}:[0-9]{2}:[0-9]{2}) GMT$/, (m) => [m[1], m[2], m[3], m[4]]],
+  // RFC 850 (obsolete): Sunday, 06-Nov-94 08:49:37 GMT
+  [/^[A-Z][a-z]+, ([0-9]{2})-([A-Z][a-z]{2})-([0-9]{2}) ([0-9]{2}:[0-9]{2}:[0-9]{2}) GMT$/, (m) => [m[1], m[2], `${Number(m[3]) < 70 ? 20 : 19}${m[3]}`, m[4]]],
+  // asctime (obsolete): Sun Nov  6 08:49:37 1994
+  [/^[A-Z][a-z]{2} ([A-Z][a-z]{2}) ([ 0-9][0-9]) ([0-9]{2}:[0-9]{2}:[0-9]{2}) ([0-9]{4})$/, (m) => [m[2].trim(), m[1], m[4], m[3]]],
+];
+
+/** The three HTTP-date forms (RFC 9110 §5.6.7), always UTC; null for anything else. */
+function parseHttpDate(value: string): number | null {
+  for (const [pattern, parts] of HTTP_DATES) {
+    const m = pattern.exec(value);
+    if (!m) continue;
+    const [day, monthName, year, time] = parts(m);
+    const month = MONTHS.indexOf(monthName);
+    const [hour, minute, second] = time.split(':').map(Number);
+    const at = Date.UTC(Number(year), month, Number(day), hour, minute, second);
+    const check = new Date(at);
+    // Rejects unknown months and impossible dates such as 31 Feb.
+    if (month < 0 || check.getUTCDate() !== Number(day) || check.getUTCMonth() !== month || hour > 23 || minute > 59 || second > 60) return null;
+    return at;
+  }
+  return null;
 }
 
 async function readJson(response: Response): Promise<unknown> {
