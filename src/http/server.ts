@@ -24,6 +24,7 @@ import { contextRoutes } from './routes/context.js';
 import { reportRoutes } from './routes/reports.js';
 import { importRoutes } from './routes/imports.js';
 import { analysisRoutes } from './routes/analysis.js';
+import { completeOpenApiDocument, openApiBase } from './openapi.js';
 import { publicRoutes } from './routes/public.js';
 import { evidenceRoutes } from './routes/evidence.js';
 
@@ -113,18 +114,11 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
   const queryAjv = makeAjv({ allErrors: false, coerceTypes: true, useDefaults: true });
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? bodyAjv.compile(schema) : queryAjv.compile(schema)));
 
+  // Metadata the route schemas cannot carry (operationIds, statuses, headers, examples): ./openapi.ts.
   await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'profile-scan API',
-        version: '1.0.0-rc.1',
-        description: 'Workspace-scoped API for reports, rosters, scans and stored analysis. See docs/ in the repository.',
-      },
-      servers: [{ url: deps.config.publicBaseUrl }],
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
-      security: [{ bearer: [] }],
-    },
+    openapi: openApiBase(deps.config.publicBaseUrl),
+    convertConstToEnum: false,
+    transformObject: (documentObject) => completeOpenApiDocument(documentObject, deps.config.publicBaseUrl),
   });
 
   // Every response, errors included, carries the request id and no-store.
