@@ -7,7 +7,7 @@
  */
 
 import assert from 'node:assert/strict';
-import { test, type TestContext } from 'node:test';
+import { before, test, type TestContext } from 'node:test';
 import { CollectorError, type CollectRequest } from '../../src/scanning/collectors/collector.js';
 import {
   HttpProviderCollector,
@@ -79,6 +79,17 @@ function altered(mutate: (answer: any) => void): Behavior {
     return { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(answer) };
   };
 }
+
+// The first fetch() of a process loads and compiles undici: on a busy machine that alone can
+// exceed the 250 ms per-attempt timeout these tests use. Pay it once, outside any test.
+before(async () => {
+  const provider = await startFakeProvider({ behavior: 'ok' });
+  try {
+    await (await fetch(`${provider.url}/v1/collect`, { method: 'POST', body: '{}' })).arrayBuffer();
+  } finally {
+    await provider.close();
+  }
+});
 
 // --- Mapping --------------------------------------------------------------
 

@@ -86,7 +86,7 @@ export class SharedProviderQuota implements ProviderQuota {
         const { waitMs, held } = await reserveProviderStart(this.#db, { ...ref, intervalMs: this.#intervalMs, leaseMs: this.#leaseMs });
         // Lost between claim and reservation (only if that took longer than the lease): claim again.
         if (!held) continue;
-        if (waitMs > 0) await sleep(Math.ceil(waitMs), undefined, { signal });
+        if (waitMs > 0) await pause(waitMs, signal);
         granted = true;
         return { release: once(() => this.#release(ref)) };
       } finally {
@@ -103,7 +103,7 @@ export class SharedProviderQuota implements ProviderQuota {
         throw err;
       });
       await this.#slotsReady;
-      let pause = POLL_MIN_MS;
+      let delay = POLL_MIN_MS;
       for (;;) {
         signal.throwIfAborted();
         const slot = await claimProviderSlot(this.#db, {
@@ -113,21 +113,22 @@ export class SharedProviderQuota implements ProviderQuota {
           leaseMs: this.#leaseMs,
         });
         if (slot !== null) return slot;
-        await this.#pause(pause * (0.5 + Math.random() * 0.5), signal);
-        pause = Math.min(pause * 2, POLL_MAX_MS);
+        await this.#pollPause(delay * (0.5 + Math.random() * 0.5), signal);
+        delay = Math.min(delay * 2, POLL_MAX_MS);
       }
     } finally {
       this.#claimTurn.release();
     }
   }
 
-  async #pause(ms: number, signal: AbortSignal): Promise<void> {
+  async #pollPause(ms: number, signal: AbortSignal): Promise<void> {
     const woken = new AbortController();
     this.#wake = () => woken.abort();
     try {
       await sleep(Math.round(ms), undefined, { signal: AbortSignal.any([signal, woken.signal]) });
     } catch (err) {
-      if (signal.aborted) throw err;
+      if (signal.aborted) throw signal.reason;
+      if (!woken.signal.aborted) throw err;
       // Woken by a local release: try again at once.
     } finally {
       this.#wake = null;
@@ -162,7 +163,7 @@ export class LocalProviderQuota implements ProviderQuota {
       const now = performance.now();
       const start = Math.max(now, this.#nextStart);
       this.#nextStart = start + this.#intervalMs;
-      if (start > now) await sleep(Math.ceil(start - now), undefined, { signal });
+      if (start > now) await pause(start - now, signal);
     } catch (err) {
       this.#slots.release();
       throw err;
@@ -172,6 +173,15 @@ export class LocalProviderQuota implements ProviderQuota {
         this.#slots.release();
       }),
     };
+  }
+}
+
+/** Sleeps ms; rejects with the signal's reason when it aborts. */
+async function pause(ms: number, signal: AbortSignal): Promise<void> {
+  try {
+    await sleep(Math.ceil(ms), undefined, { signal });
+  } catch (err) {
+    throw signal.aborted ? signal.reason : err;
   }
 }
 
