@@ -30,7 +30,7 @@ import { systemClock } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
 import { buildServer } from '../src/http/server.js';
 import { openRuntime } from '../src/runtime.js';
-import { PgBossScanQueue } from '../src/scanning/queue.js';
+import { ScanItemQueue } from '../src/scanning/queue.js';
 import { startEmbeddedPostgres, type EmbeddedServer } from '../src/store/embedded-postgres.js';
 import { adminQuery, positiveInt, withDatabase } from './harness.js';
 import { createKey, createWorkspace, updateWorkspace } from '../src/store/workspace-repository.js';
@@ -113,7 +113,7 @@ async function dbStats(client: pg.Client, database: string) {
 async function tableReads(client: pg.Client): Promise<Map<string, { seq: number; seqRows: number; idxRows: number }>> {
   const { rows } = await client.query(
     `select schemaname || '.' || relname as name, coalesce(seq_scan, 0) as seq, coalesce(seq_tup_read, 0) as seq_rows, coalesce(idx_tup_fetch, 0) as idx_rows
-       from pg_stat_all_tables where schemaname in ('public', 'pgboss')`,
+       from pg_stat_all_tables where schemaname = 'public'`,
   );
   return new Map(rows.map((r) => [r.name, { seq: Number(r.seq), seqRows: Number(r.seq_rows), idxRows: Number(r.idx_rows) }]));
 }
@@ -133,13 +133,13 @@ async function runPhase(serverUrl: string, processes: number, tmp: string): Prom
     WORKER_CONCURRENCY: '0',
     SIMULATOR_DELAY_MS: '0',
   });
-  const runtime = await openRuntime(config, { supervise: true, poolSize: 10 });
+  const runtime = await openRuntime(config, { poolSize: 10 });
   const app = await buildServer({
     db: runtime.db,
     config,
     clock: systemClock,
     cursorSecret: randomBytes(32).toString('hex'),
-    queue: new PgBossScanQueue(runtime.boss),
+    queue: new ScanItemQueue(),
   });
   try {
     const address = await app.listen({ port: 0, host: '127.0.0.1' });

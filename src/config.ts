@@ -12,7 +12,7 @@ export interface Config {
   databaseUrl: string | null;
   publicBaseUrl: string;
   simulatorDelayMs: number;
-  /** Worker concurrency of the in-process worker of `serve` (0 disables it). */
+  /** Items in flight at once in the in-process worker of `serve` (0 disables it) and, by default, in `worker`. */
   workerConcurrency: number;
   /** Seconds after which an item claimed by a dead worker is offered again. */
   itemLeaseSeconds: number;
@@ -87,7 +87,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl,
     publicBaseUrl,
     simulatorDelayMs: integer(env, 'SIMULATOR_DELAY_MS', 300, 0, 60_000),
-    workerConcurrency: integer(env, 'WORKER_CONCURRENCY', 2, 0, 64),
+    workerConcurrency: integer(env, 'WORKER_CONCURRENCY', 32, 0, 1024),
     itemLeaseSeconds: integer(env, 'ITEM_LEASE_SECONDS', 60, 5, 3600),
     itemMaxAttempts: integer(env, 'ITEM_MAX_ATTEMPTS', 3, 1, 20),
     cursorSecret,

@@ -7,8 +7,8 @@ import { OffsetClock, systemClock, type Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import { buildServer } from '../http/server.js';
 import { openRuntime } from '../runtime.js';
-import { PgBossScanQueue } from '../scanning/queue.js';
-import { startScanWorker, type ScanWorker } from '../scanning/worker.js';
+import { ScanItemQueue } from '../scanning/queue.js';
+import { startScanWorker, workerPoolSize, type ScanWorker } from '../scanning/worker.js';
 import { pruneRateCounters } from '../store/rate-limit-repository.js';
 import { cursorSecret } from '../store/settings-repository.js';
 import { firstRun } from './first-run.js';
@@ -19,7 +19,7 @@ export function serviceClock(config: Config): Clock {
 
 export async function runServe(config: Config): Promise<number> {
   const log = (m: string) => console.error(`profile-scan: ${m}`);
-  const runtime = await openRuntime(config, { supervise: true, poolSize: 20, log });
+  const runtime = await openRuntime(config, { poolSize: 20 + (config.workerConcurrency > 0 ? workerPoolSize(config.workerConcurrency) : 0), log });
   const clock = serviceClock(config);
   let worker: ScanWorker | null = null;
   let app: Awaited<ReturnType<typeof buildServer>> | null = null;
@@ -38,7 +38,7 @@ export async function runServe(config: Config): Promise<number> {
 
   try {
     const secret = await cursorSecret(runtime.db, config.cursorSecret);
-    app = await buildServer({ db: runtime.db, config, clock, cursorSecret: secret, queue: new PgBossScanQueue(runtime.boss) });
+    app = await buildServer({ db: runtime.db, config, clock, cursorSecret: secret, queue: new ScanItemQueue() });
     const address = await app.listen({ port: config.port, host: config.host });
     if (!process.env.PUBLIC_BASE_URL) config.publicBaseUrl = address.replace('0.0.0.0', '127.0.0.1');
 

@@ -1,15 +1,27 @@
 /**
- * Processes one scan item: claim (pending → running), collect through the
- * run's collector, store evidence media, then — in one transaction — store
- * the analysis, finish the item and refresh the run and report roll-ups.
+ * Processes one claimed scan item: begin (the roll-ups count it as
+ * processing), collect through the run's collector, store evidence media,
+ * then — in one transaction — store the analysis, finish the item and
+ * refresh the run and report roll-ups.
  *
- * Idempotent: an item that is already finished (or cancelled) is left alone,
- * so a job delivered twice changes nothing visible twice. A retryable
- * collector failure is rethrown so the queue retries it with backoff; the
- * last attempt (or a non-retryable failure) ends the item `failed`.
+ * Idempotent: every step names the claim, so an item that is finished,
+ * cancelled, or claimed again by another worker after this one's lease
+ * expired is left alone. A retryable collector failure puts the item back in
+ * the queue with an exponential backoff; the last attempt (or a
+ * non-retryable failure) ends it `failed`. A provider that asks us to wait
+ * (429 with Retry-After: `CollectorError.deferMs`) puts it back without
+ * spending the attempt.
  */
 import type { Clock } from '../clock.js';
-import { analysisInputs, finishItem, markItemFailed, startItem, type ItemOutcome } from '../store/item-repository.js';
+import {
+  analysisInputs,
+  beginItem,
+  finishItem,
+  markItemFailed,
+  requeueItem,
+  type Claim,
+  type ItemOutcome,
+} from '../store/item-repository.js';
 import type { Db } from '../store/database.js';
 import { CollectorError, type Collector } from './collectors/collector.js';
 import { EvidenceError, prepareEvidence } from './media/evidence.js';
@@ -22,34 +34,59 @@ export interface HandlerContext {
   collectorFor(keyMode: 'test' | 'live'): Collector;
   /** Per-attempt time budget of a collection. */
   timeoutMs: number;
+  /** Attempts per item, the first included. */
+  maxAttempts: number;
   log: (message: string) => void;
 }
 
-export interface Attempt {
-  /** 1-based. */
-  number: number;
-  isLast: boolean;
+export type HandlerResult = ItemOutcome | 'skipped' | 'retry' | 'deferred';
+
+/** Seconds before attempt `n + 1` after attempt `n` failed: 1, 2, 4 … capped at 60. */
+export function retryBackoffSeconds(attempt: number): number {
+  return Math.min(60, 2 ** Math.max(0, attempt - 1));
 }
 
-export async function processItem(ctx: HandlerContext, itemId: string, attempt: Attempt): Promise<ItemOutcome | 'skipped'> {
-  const claimed = await startItem(ctx.db, itemId, ctx.clock.now());
+/**
+ * `lost` aborts when the worker learns that its claim was lost (its lease
+ * expired and the item was claimed elsewhere); the collection then stops
+ * early and nothing is stored.
+ */
+export async function processItem(ctx: HandlerContext, claim: Claim, lost: AbortSignal = new AbortController().signal): Promise<HandlerResult> {
+  if (claim.attempts > ctx.maxAttempts) {
+    // Every earlier claim ended with its worker gone (the lease ran out).
+    await markItemFailed(ctx.db, claim, 'worker lost the item on every attempt', ctx.clock.now());
+    return 'failed';
+  }
+  const claimed = await beginItem(ctx.db, claim, ctx.clock.now());
   if (!claimed) return 'skipped';
   const inputs = await analysisInputs(ctx.db, claimed);
   const collector = ctx.collectorFor(claimed.key_mode);
   const url = claimed.kind === 'company_page' ? inputs.companyUrl : inputs.profileUrl!;
+  const isLast = claim.attempts >= ctx.maxAttempts;
 
   let result;
   try {
-    result = await collector.collect({ kind: claimed.kind, mode: claimed.mode, url, attempt: attempt.number, signal: AbortSignal.timeout(ctx.timeoutMs) });
+    const signal = AbortSignal.any([AbortSignal.timeout(ctx.timeoutMs), lost]);
+    result = await collector.collect({ kind: claimed.kind, mode: claimed.mode, url, attempt: claim.attempts, signal });
   } catch (error) {
+    if (lost.aborted) return 'skipped';
     const reason = error instanceof CollectorError ? error.reason : 'collector crashed';
     const retryable = error instanceof CollectorError ? error.retryable : true;
-    if (retryable && !attempt.isLast) {
-      ctx.log(`item ${itemId} attempt ${attempt.number} failed (${reason}); will retry`);
-      throw error;
+    const deferMs = error instanceof CollectorError ? error.deferMs : undefined;
+    const now = ctx.clock.now();
+    if (retryable && deferMs !== undefined) {
+      await requeueItem(ctx.db, claim, { delayMs: deferMs, spendAttempt: false, reason }, now);
+      ctx.log(`item ${claim.itemId}: ${reason}; deferred ${Math.round(deferMs / 1000)} s without spending attempt ${claim.attempts}`);
+      return 'deferred';
     }
-    await markItemFailed(ctx.db, itemId, reason, ctx.clock.now());
-    ctx.log(`item ${itemId} failed after ${attempt.number} attempt(s): ${reason}`);
+    if (retryable && !isLast) {
+      const delay = retryBackoffSeconds(claim.attempts);
+      await requeueItem(ctx.db, claim, { delayMs: delay * 1000, spendAttempt: true, reason }, now);
+      ctx.log(`item ${claim.itemId} attempt ${claim.attempts} failed (${reason}); retry in ${delay} s`);
+      return 'retry';
+    }
+    await markItemFailed(ctx.db, claim, reason, now);
+    ctx.log(`item ${claim.itemId} failed after ${claim.attempts} attempt(s): ${reason}`);
     return 'failed';
   }
 
@@ -67,5 +104,6 @@ export async function processItem(ctx: HandlerContext, itemId: string, attempt: 
       missing.push(`evidence:${shot.section}`);
     }
   }
+  if (lost.aborted) return 'skipped';
   return finishItem(ctx.db, { item: claimed, inputs, outcome: 'succeeded', result: { ...result, missing_sections: missing }, evidence }, ctx.clock.now());
 }

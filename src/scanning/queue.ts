@@ -1,88 +1,95 @@
 /**
- * The scan queue, on pg-boss (chosen over graphile-worker: pg-boss sends
- * inside the caller's transaction through its `db` option, keeps job
- * history, and offers an expired job (a dead worker's lease) to another
- * worker without a reaper of ours; graphile-worker 0.18 also needs Node 22).
+ * The scan queue is the `scan_items` table itself (docs/scanning.md): a
+ * pending item is a queued job, a claim is a lease on it, and the order in
+ * which workers take items is decided by one SQL function, fair across
+ * workspaces and across the reports of one workspace (claim_scan_item,
+ * migration 0009). Admission writes items in the caller's transaction, so a
+ * crash leaves either the items (and so their jobs), or neither.
  *
- * One job per scan item; the job carries only the item id. Jobs are written
- * in the same transaction as the write that admits the work, so a crash
- * leaves either the items and their jobs, or neither.
+ * Why not pg-boss any more: pg-boss 10 has one FIFO per queue, so a small
+ * report waited behind every item queued before it; its group fairness
+ * (`group`/`groupConcurrency`) needs pg-boss 11+, which needs Node 22.
+ *
+ * This module only wakes workers up: admission notifies the `scan_items`
+ * channel at commit, and every worker process LISTENs to it (with a polling
+ * fallback, so a lost notification only costs a poll interval).
  */
-import { CompiledQuery, type Kysely } from 'kysely';
-import PgBoss from 'pg-boss';
+import { sql, type Kysely } from 'kysely';
 import type pg from 'pg';
 import type { Database } from '../store/schema.js';
 
-export const SCAN_ITEM_QUEUE = 'scan-item';
-/** Jobs that exhausted their attempts without the handler ending the item (e.g. every worker holding it died). */
-export const SCAN_ITEM_DEAD_QUEUE = 'scan-item-dead';
+export const SCAN_ITEMS_CHANNEL = 'scan_items';
 
 export interface QueueSettings {
-  /** Seconds before an active job of a dead worker is retried elsewhere. */
+  /** Seconds a claim holds an item without a heartbeat before another worker may take it. */
   leaseSeconds: number;
   /** Attempts per item, first one included. */
   maxAttempts: number;
 }
 
-export interface ScanItemJob {
-  item_id: string;
-}
-
-/** A pg-boss instance that runs its SQL on our pool. */
-export function createBoss(pool: pg.Pool, options: { supervise: boolean; maintenanceSeconds?: number }): PgBoss {
-  const boss = new PgBoss({
-    db: { executeSql: (text: string, values?: unknown[]) => pool.query(text, values as unknown[]) },
-    schema: 'pgboss',
-    supervise: options.supervise,
-    schedule: false,
-    migrate: true,
-    maintenanceIntervalSeconds: options.maintenanceSeconds ?? 30,
-  } as PgBoss.ConstructorOptions);
-  boss.on('error', () => {});
-  return boss;
-}
-
-/** Creates pg-boss's schema and our queue (idempotent; safe from several processes). */
-export async function prepareQueue(boss: PgBoss, settings: QueueSettings): Promise<void> {
-  await boss.start();
-  await ensureQueue(boss, SCAN_ITEM_DEAD_QUEUE, { retryLimit: 5, retryDelay: 5, retryBackoff: true, expireInSeconds: 300 });
-  await ensureQueue(boss, SCAN_ITEM_QUEUE, {
-    deadLetter: SCAN_ITEM_DEAD_QUEUE,
-    retryLimit: settings.maxAttempts - 1,
-    retryDelay: 1,
-    retryBackoff: true,
-    expireInSeconds: settings.leaseSeconds,
-    retentionMinutes: 60 * 24 * 14,
-  });
-}
-
-async function ensureQueue(boss: PgBoss, name: string, options: Omit<PgBoss.Queue, 'name' | 'policy'>): Promise<void> {
-  const queue = { name, policy: 'standard' as const, ...options };
-  if (!(await boss.getQueue(name))) {
-    try {
-      await boss.createQueue(name, queue);
-      return;
-    } catch (error) {
-      // Another process may have created it in between.
-      if (!(await boss.getQueue(name))) throw error;
-    }
-  }
-  await boss.updateQueue(name, queue);
-}
-
 export interface ScanQueue {
-  /** Adds one job per item, inside the caller's transaction. */
+  /** Announces new items, inside the caller's transaction (delivered at commit). */
   enqueueItems(trx: Kysely<Database>, itemIds: string[]): Promise<void>;
 }
 
-export class PgBossScanQueue implements ScanQueue {
-  constructor(private readonly boss: PgBoss) {}
-
+export class ScanItemQueue implements ScanQueue {
   async enqueueItems(trx: Kysely<Database>, itemIds: string[]): Promise<void> {
     if (itemIds.length === 0) return;
-    const jobs = itemIds.map((item_id) => ({ name: SCAN_ITEM_QUEUE, data: { item_id } satisfies ScanItemJob }));
-    await this.boss.insert(jobs, {
-      db: { executeSql: (text: string, values: unknown[]) => trx.executeQuery(CompiledQuery.raw(text, values)) as never },
-    });
+    await sql`select pg_notify(${SCAN_ITEMS_CHANNEL}, '')`.execute(trx);
   }
+}
+
+/**
+ * Calls `onWake` whenever items are announced, over one dedicated
+ * connection. Reconnects (after a pause) when the connection drops; wakes are
+ * hints only, so nothing is lost in between.
+ */
+export function listenForItems(pool: pg.Pool, onWake: () => void, log: (message: string) => void): { stop(): Promise<void> } {
+  let stopped = false;
+  let client: pg.PoolClient | null = null;
+  let retry: NodeJS.Timeout | null = null;
+
+  const connect = async () => {
+    if (stopped) return;
+    try {
+      const c = await pool.connect();
+      if (stopped) {
+        c.release();
+        return;
+      }
+      client = c;
+      c.on('notification', () => onWake());
+      c.on('error', () => {
+        // The connection is gone: drop it and listen again shortly.
+        if (client === c) {
+          client = null;
+          c.release(true);
+          if (!stopped) retry = setTimeout(() => void connect(), 1000);
+        }
+      });
+      await c.query(`listen ${SCAN_ITEMS_CHANNEL}`);
+      onWake();
+    } catch (error) {
+      log(`queue: cannot listen for new items (${error instanceof Error ? error.message : String(error)}); polling until it can`);
+      if (client) {
+        client.release(true);
+        client = null;
+      }
+      if (!stopped) retry = setTimeout(() => void connect(), 1000);
+    }
+  };
+  void connect();
+
+  return {
+    stop: async () => {
+      stopped = true;
+      if (retry) clearTimeout(retry);
+      const c = client;
+      client = null;
+      if (c) {
+        await c.query(`unlisten ${SCAN_ITEMS_CHANNEL}`).catch(() => {});
+        c.release();
+      }
+    },
+  };
 }

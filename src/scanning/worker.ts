@@ -1,26 +1,38 @@
 /**
- * Scan workers on pg-boss: `concurrency` polling loops take scan-item jobs
- * one at a time and run processItem. A job's lease is its pg-boss expiry
- * (ITEM_LEASE_SECONDS): when a worker dies mid-item, pg-boss's maintenance
- * fails the job by timeout and retries it on any live worker. A job that
- * runs out of attempts that way lands in the dead-letter queue, whose
- * handler ends the item `failed`, so no run waits forever.
+ * A scan worker process's loop: keep up to `concurrency` items in flight,
+ * claiming one item per free slot through the fair queue (claim_scan_item),
+ * and run processItem on each. Collection is I/O-bound (a provider answers
+ * in seconds), so many items run at once; the database pool bounds how many
+ * statements run at once, not how many items wait on a provider.
+ *
+ * Leases: a claim holds its item for ITEM_LEASE_SECONDS; a heartbeat extends
+ * the leases of every item in flight every lease/3, storing included, so a
+ * slow store never lets a healthy item be claimed twice. When this process
+ * dies, its leases run out and any other worker claims the items again (the
+ * attempt counts). A claim found lost at a heartbeat aborts that item's
+ * collection.
+ *
+ * Wake-ups: LISTEN on the queue channel (admission notifies at commit), a
+ * finished item (a slot freed), and a poll every second as a fallback (for
+ * items whose retry time came, and lost notifications).
  */
 import path from 'node:path';
-import type PgBoss from 'pg-boss';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Runtime } from '../runtime.js';
-import { markItemFailed } from '../store/item-repository.js';
+import { claimItem, extendLeases, type Claim } from '../store/item-repository.js';
 import type { Collector } from './collectors/collector.js';
 import { providerCollectorFromEnv } from './collectors/http-provider.js';
-import { SimulatorCollector } from './collectors/simulator.js';
+import { SimulatorCollector } from './collectors/simulator/index.js';
 import { processItem, type HandlerContext } from './item-handler.js';
 import { FileMediaStore } from './media/media-store.js';
-import { SCAN_ITEM_DEAD_QUEUE, SCAN_ITEM_QUEUE, type ScanItemJob } from './queue.js';
+import { listenForItems } from './queue.js';
 
 export interface ScanWorker {
+  /** Stops claiming, waits for the items in flight to finish. */
   stop(): Promise<void>;
+  /** Items in flight now. */
+  readonly inFlight: number;
 }
 
 export interface WorkerOptions {
@@ -31,6 +43,17 @@ export interface WorkerOptions {
   log: (message: string) => void;
   /** Where the provider settings (PROVIDER_BASE_URL, PROVIDER_API_KEY, PROVIDER_TIMEOUT_MS) are read; process.env by default. */
   providerEnv?: NodeJS.ProcessEnv;
+  /** Fallback poll interval (ms) when no notification arrives. */
+  pollMs?: number;
+}
+
+/**
+ * Connections a worker of `concurrency` items needs: items spend most of their
+ * time collecting, not in statements, so about one per two items in flight
+ * (plus the LISTEN connection and the heartbeat), at most 40.
+ */
+export function workerPoolSize(concurrency: number): number {
+  return Math.min(40, 4 + Math.ceil(concurrency / 2));
 }
 
 /** Test-mode work always runs on the simulator; live work on the provider when configured (decisions "Collectors"). */
@@ -47,42 +70,95 @@ export function collectorSelector(
 
 export async function startScanWorker(options: WorkerOptions): Promise<ScanWorker> {
   const { runtime, config, clock, log } = options;
-  const boss: PgBoss = runtime.boss;
+  const leaseSeconds = config.itemLeaseSeconds;
   const ctx: HandlerContext = {
     db: runtime.db,
     clock,
     media: new FileMediaStore(path.join(config.dataDir, 'media')),
     collectorFor: collectorSelector(config, log, options.providerEnv),
-    timeoutMs: Math.max(1000, Math.floor(config.itemLeaseSeconds * 1000 * 0.8)),
+    timeoutMs: Math.max(1000, Math.floor(leaseSeconds * 1000 * 0.8)),
+    maxAttempts: config.itemMaxAttempts,
     log,
   };
-  let active = 0;
-  let idle: (() => void) | null = null;
 
-  const work = async (jobs: PgBoss.JobWithMetadata<ScanItemJob>[]) => {
-    active++;
-    try {
-      for (const job of jobs) {
-        await processItem(ctx, job.data.item_id, { number: job.retryCount + 1, isLast: job.retryCount >= job.retryLimit });
-      }
-    } finally {
-      active--;
-      if (active === 0 && idle) idle();
-    }
+  const inFlight = new Map<string, { claim: Claim; lost: AbortController; done: Promise<void> }>();
+  let stopping = false;
+  let wake: (() => void) | null = null;
+  const wakeUp = () => {
+    const w = wake;
+    wake = null;
+    w?.();
   };
-  const workOptions = { batchSize: 1, pollingIntervalSeconds: 0.5, includeMetadata: true as const };
-  for (let i = 0; i < options.concurrency; i++) {
-    await boss.work<ScanItemJob>(SCAN_ITEM_QUEUE, workOptions, work);
-  }
-  await boss.work<ScanItemJob>(SCAN_ITEM_DEAD_QUEUE, workOptions, async (jobs) => {
-    for (const job of jobs) await markItemFailed(runtime.db, job.data.item_id, 'worker lost the item on every attempt', clock.now());
-  });
+
+  const run = (claim: Claim) => {
+    const lost = new AbortController();
+    const done = processItem(ctx, claim, lost.signal)
+      .then(() => undefined)
+      .catch((error: unknown) => {
+        // A store or database failure: the claim is kept until its lease runs
+        // out, then the item is claimed again (the attempt counts).
+        log(`item ${claim.itemId}: ${error instanceof Error ? error.message : String(error)}; it is retried after its lease`);
+      })
+      .finally(() => {
+        inFlight.delete(claim.claimId);
+        wakeUp();
+      });
+    inFlight.set(claim.claimId, { claim, lost, done });
+  };
+
+  const loop = (async () => {
+    while (!stopping) {
+      try {
+        while (!stopping && inFlight.size < options.concurrency) {
+          const claim = await claimItem(runtime.db, leaseSeconds);
+          if (!claim) break;
+          run(claim);
+        }
+      } catch (error) {
+        log(`queue: claim failed (${error instanceof Error ? error.message : String(error)}); trying again`);
+      }
+      if (stopping) break;
+      // Full, or nothing ready: sleep until woken (a notification, a freed slot) or the poll.
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+        setTimeout(wakeUp, options.pollMs ?? 1000).unref();
+      });
+    }
+  })();
+
+  const listener = listenForItems(runtime.pool, wakeUp, log);
+  const heartbeat = setInterval(
+    () => {
+      const claims = [...inFlight.keys()];
+      if (claims.length === 0) return;
+      extendLeases(runtime.db, claims, leaseSeconds).then(
+        (held) => {
+          for (const id of claims) {
+            const entry = inFlight.get(id);
+            if (entry && !held.has(id)) {
+              log(`item ${entry.claim.itemId}: lease lost; abandoning this attempt`);
+              entry.lost.abort();
+            }
+          }
+        },
+        (error: unknown) => log(`queue: heartbeat failed (${error instanceof Error ? error.message : String(error)})`),
+      );
+    },
+    Math.max(500, Math.floor((leaseSeconds * 1000) / 3)),
+  );
+  heartbeat.unref();
 
   return {
+    get inFlight() {
+      return inFlight.size;
+    },
     stop: async () => {
-      await boss.offWork(SCAN_ITEM_QUEUE).catch(() => {});
-      await boss.offWork(SCAN_ITEM_DEAD_QUEUE).catch(() => {});
-      if (active > 0) await new Promise<void>((resolve) => (idle = resolve));
+      stopping = true;
+      wakeUp();
+      await loop;
+      await listener.stop();
+      await Promise.all([...inFlight.values()].map((e) => e.done));
+      clearInterval(heartbeat);
     },
   };
 }

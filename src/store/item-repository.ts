@@ -1,15 +1,23 @@
 /**
- * The scan item lifecycle in the database: claim, finish (with the stored
- * analysis, in one transaction), fail. Each transition re-checks the item's
- * status under a row lock, so a duplicate delivery or a late worker whose
- * lease expired cannot finish an item twice.
+ * The scan item lifecycle in the database: claim (the fair queue's SQL
+ * function, migration 0009), begin, finish (with the stored analysis, in one
+ * transaction), requeue (retry backoff or a provider's Retry-After), fail.
+ *
+ * Queue times (`ready_at`, leases) are the database server's clock: one
+ * clock for every process, whatever the service clock (CLOCK_OFFSET_MS, a
+ * test's manual clock) says.
+ *
+ * Every transition after the claim names the claim (`claim_id`) it belongs
+ * to and re-checks it under a row lock, so a duplicate or a late worker whose
+ * lease expired (and whose item was claimed again elsewhere) changes nothing.
  *
  * Lock order is report → run → item everywhere (imports lock the report,
  * then the queued run). Holding the report and run locks before the run and
- * report roll-ups are recounted is what keeps them right: two items of one
- * run finishing at once would otherwise each count the other as still
- * running from their own snapshot, and the later write would leave the run
- * `running` forever.
+ * report roll-ups are recounted is what keeps them right. A finishing item
+ * first locks its attachment and writes what it observed (evidence,
+ * activity, findings: per-person rows), and takes the report lock only for
+ * the roll-up at the end, so items of one report do not wait on each other
+ * for their per-person writes (docs/scanning.md).
  */
 import { sql, type Kysely } from 'kysely';
 import type { CollectResult } from '../scanning/collectors/collector.js';
@@ -18,8 +26,17 @@ import { refreshReportRollup } from './rollup-repository.js';
 import { refreshRun } from './scan-repository.js';
 import type { Database, ItemStatus, ScanMode } from './schema.js';
 
+/** What a worker holds after a claim. */
+export interface Claim {
+  itemId: string;
+  claimId: string;
+  /** Attempts including this one. */
+  attempts: number;
+}
+
 export interface ClaimedItem {
   id: string;
+  claim_id: string;
   run_id: string;
   report_id: string;
   profile_id: string | null;
@@ -30,47 +47,135 @@ export interface ClaimedItem {
 
 export type ItemOutcome = 'succeeded' | 'inaccessible' | 'failed' | 'cancelled';
 
-interface LockedItem extends ClaimedItem {
+interface LockedItem extends Omit<ClaimedItem, 'claim_id'> {
   status: ItemStatus;
+  claim_id: string | null;
   archived: boolean;
+}
+
+/** Thrown inside a transaction to roll it back when the claim is no longer ours. */
+class ClaimLost extends Error {}
+
+const RETRYABLE_SQLSTATES = new Set(['40P01', '40001']);
+
+/** Runs `work` in a transaction, again (up to 5 times) when PostgreSQL aborts it for a deadlock or serialization failure. */
+async function transaction<T>(db: Kysely<Database>, work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.transaction().execute(work);
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (attempt >= 5 || !code || !RETRYABLE_SQLSTATES.has(code)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 5 * attempt + Math.random() * 20));
+    }
+  }
+}
+
+/** Claims one item fairly (see claim_scan_item in migration 0009); null when nothing is ready. */
+export async function claimItem(db: Kysely<Database>, leaseSeconds: number): Promise<Claim | null> {
+  const { rows } = await sql<{ item_id: string; claim_id: string; attempts: number }>`
+    select item_id, claim_id, attempts from claim_scan_item(${leaseSeconds}::int)`.execute(db);
+  const row = rows[0];
+  return row ? { itemId: row.item_id, claimId: row.claim_id, attempts: row.attempts } : null;
+}
+
+/** Extends the leases of the given claims; returns the claims still held (the others were lost). */
+export async function extendLeases(db: Kysely<Database>, claimIds: string[], leaseSeconds: number): Promise<Set<string>> {
+  if (claimIds.length === 0) return new Set();
+  const { rows } = await sql<{ claim_id: string }>`
+    update scan_items set lease_expires_at = now() + make_interval(secs => ${leaseSeconds}::int)
+    where status = 'running' and claim_id = any(${claimIds}::uuid[])
+    returning claim_id`.execute(db);
+  return new Set(rows.map((r) => r.claim_id));
 }
 
 /** Locks the item's report, run and item rows, in that order, inside `trx`. */
 async function lockItem(trx: Kysely<Database>, itemId: string): Promise<LockedItem | null> {
   const ids = await trx.selectFrom('scan_items').select(['run_id', 'report_id']).where('id', '=', itemId).executeTakeFirst();
   if (!ids) return null;
-  await sql`select 1 from reports where id = ${ids.report_id} for update`.execute(trx);
-  await sql`select 1 from scan_runs where id = ${ids.run_id} for update`.execute(trx);
+  await sql`select 1 from reports where id = ${ids.report_id} for no key update`.execute(trx);
+  await sql`select 1 from scan_runs where id = ${ids.run_id} for no key update`.execute(trx);
   const item = await trx
     .selectFrom('scan_items as i')
     .innerJoin('scan_runs as r', 'r.id', 'i.run_id')
     .innerJoin('reports as rep', 'rep.id', 'i.report_id')
-    .select(['i.id', 'i.run_id', 'i.report_id', 'i.profile_id', 'i.kind', 'i.status', 'r.mode', 'r.key_mode', 'rep.archived'])
+    .select(['i.id', 'i.claim_id', 'i.run_id', 'i.report_id', 'i.profile_id', 'i.kind', 'i.status', 'r.mode', 'r.key_mode', 'rep.archived'])
     .where('i.id', '=', itemId)
-    .forUpdate('i')
+    .forNoKeyUpdate('i')
     .executeTakeFirst();
   return item ?? null;
 }
 
-/** pending|running → running (attempts + 1); null when there is nothing to do. */
-export async function startItem(db: Kysely<Database>, itemId: string, now: Date): Promise<ClaimedItem | null> {
-  return db.transaction().execute(async (trx) => {
-    const item = await lockItem(trx, itemId);
-    if (!item || (item.status !== 'pending' && item.status !== 'running')) return null;
+/** Locks the report → run → item and checks that `claim` still holds the item (running, same claim id). */
+async function lockClaimed(trx: Kysely<Database>, claim: Pick<Claim, 'itemId' | 'claimId'>): Promise<LockedItem | null> {
+  const item = await lockItem(trx, claim.itemId);
+  return item && item.status === 'running' && item.claim_id === claim.claimId ? item : null;
+}
+
+/**
+ * Makes a fresh claim visible: the run and the report roll-up count the item
+ * as processing. An item of an archived report is cancelled instead. Null
+ * when the claim is no longer ours or the item was cancelled.
+ */
+export async function beginItem(db: Kysely<Database>, claim: Claim, now: Date): Promise<ClaimedItem | null> {
+  return transaction(db, async (trx) => {
+    const item = await lockClaimed(trx, claim);
+    if (!item) return null;
     if (item.archived) {
-      await trx.updateTable('scan_items').set({ status: 'cancelled', finished_at: now, reason: 'report archived' }).where('id', '=', itemId).execute();
+      await trx
+        .updateTable('scan_items')
+        .set({ status: 'cancelled', finished_at: now, reason: 'report archived', claim_id: null, lease_expires_at: null })
+        .where('id', '=', item.id)
+        .execute();
       await refreshRun(trx, item.run_id, now);
       await refreshReportRollup(trx, item.report_id, { profileIds: [item.profile_id] }, now);
       return null;
     }
-    await trx
-      .updateTable('scan_items')
-      .set((eb) => ({ status: 'running', attempts: eb('attempts', '+', 1), started_at: eb.fn.coalesce('started_at', eb.val(now)) }))
-      .where('id', '=', itemId)
-      .execute();
     const run = await refreshRun(trx, item.run_id, now);
     if (run.status === 'running') await refreshReportRollup(trx, item.report_id, { profileIds: [item.profile_id] }, now);
-    return { id: item.id, run_id: item.run_id, report_id: item.report_id, profile_id: item.profile_id, kind: item.kind, mode: item.mode, key_mode: item.key_mode };
+    return {
+      id: item.id,
+      claim_id: claim.claimId,
+      run_id: item.run_id,
+      report_id: item.report_id,
+      profile_id: item.profile_id,
+      kind: item.kind,
+      mode: item.mode,
+      key_mode: item.key_mode,
+    };
+  });
+}
+
+/**
+ * Hands a claimed item back to the queue, claimable `delayMs` from now (the
+ * database's clock, like every queue time). With
+ * `spendAttempt: false` (a provider asked us to wait) the attempt is not
+ * counted. False when the claim was already lost.
+ */
+export async function requeueItem(
+  db: Kysely<Database>,
+  claim: Pick<Claim, 'itemId' | 'claimId'>,
+  options: { delayMs: number; spendAttempt: boolean; reason: string },
+  now: Date,
+): Promise<boolean> {
+  return transaction(db, async (trx) => {
+    const item = await lockClaimed(trx, claim);
+    if (!item) return false;
+    await trx
+      .updateTable('scan_items')
+      .set((eb) => ({
+        status: 'pending',
+        ready_at: sql<Date>`now() + make_interval(secs => ${options.delayMs / 1000}::float8)`,
+        claim_id: null,
+        lease_expires_at: null,
+        reason: options.reason,
+        attempts: options.spendAttempt ? eb.ref('attempts') : eb('attempts', '-', 1),
+      }))
+      .where('id', '=', item.id)
+      .execute();
+    await refreshRun(trx, item.run_id, now);
+    await refreshReportRollup(trx, item.report_id, { profileIds: [item.profile_id] }, now);
+    return true;
   });
 }
 
@@ -102,52 +207,76 @@ type Finish =
 
 export async function finishItem(db: Kysely<Database>, finish: Finish, now: Date): Promise<ItemOutcome | 'skipped'> {
   const { item } = finish;
-  return db.transaction().execute(async (trx) => {
-    const current = await lockItem(trx, item.id);
-    if (!current || current.status !== 'running') return 'skipped';
-    if (finish.outcome === 'succeeded') {
-      const { result } = finish;
-      const capturedAt = new Date(result.captured_at);
-      await storeEvidence(trx, { reportId: item.report_id, profileId: item.profile_id, itemId: item.id, images: finish.evidence }, now);
-      if (result.activity !== null) {
-        await storeActivity(trx, { reportId: item.report_id, profileId: item.profile_id, itemId: item.id, events: result.activity, capturedAt }, now);
+  const claim = { itemId: item.id, claimId: item.claim_id };
+  try {
+    return await transaction(db, async (trx) => {
+      if (finish.outcome === 'succeeded') {
+        // Per-person serialization: the other mode's item of the same person
+        // must see what this one stores before it evaluates the findings.
+        if (item.profile_id !== null) await sql`select 1 from report_profiles where id = ${item.profile_id} for no key update`.execute(trx);
+        const stillOurs = await trx
+          .selectFrom('scan_items')
+          .select('id')
+          .where('id', '=', item.id)
+          .where('status', '=', 'running')
+          .where('claim_id', '=', item.claim_id)
+          .executeTakeFirst();
+        if (!stillOurs) throw new ClaimLost();
+        const { result } = finish;
+        const capturedAt = new Date(result.captured_at);
+        await storeEvidence(trx, { reportId: item.report_id, profileId: item.profile_id, itemId: item.id, images: finish.evidence }, now);
+        if (result.activity !== null) {
+          await storeActivity(trx, { reportId: item.report_id, profileId: item.profile_id, itemId: item.id, events: result.activity, capturedAt }, now);
+        }
+        if (item.kind === 'company_page' && result.company) {
+          await storeCompany(trx, { reportId: item.report_id, itemId: item.id, company: result.company, capturedAt }, now);
+        }
+        if (item.profile_id !== null) {
+          await refreshFindings(
+            trx,
+            {
+              reportId: item.report_id,
+              profileId: item.profile_id,
+              itemId: item.id,
+              profile: item.mode === 'full_profile' ? result.profile : null,
+              capturedAt,
+              company: finish.inputs.company,
+            },
+            now,
+          );
+        }
       }
-      if (item.kind === 'company_page' && result.company) {
-        await storeCompany(trx, { reportId: item.report_id, itemId: item.id, company: result.company, capturedAt }, now);
-      }
-      if (item.profile_id !== null) {
-        await refreshFindings(
-          trx,
-          {
-            reportId: item.report_id,
-            profileId: item.profile_id,
-            itemId: item.id,
-            profile: item.mode === 'full_profile' ? result.profile : null,
-            capturedAt,
-            company: finish.inputs.company,
-          },
-          now,
-        );
-      }
+      // The roll-up: report → run → item locks, held only from here to commit.
+      if (!(await lockClaimed(trx, claim))) throw new ClaimLost();
+      const done =
+        finish.outcome === 'succeeded'
+          ? { status: 'succeeded' as const, warning: finish.result.missing_sections.length > 0, reason: null }
+          : { status: 'inaccessible' as const, warning: false, reason: finish.reason };
       await trx
         .updateTable('scan_items')
-        .set({ status: 'succeeded', warning: result.missing_sections.length > 0, reason: null, finished_at: now })
+        .set({ ...done, finished_at: now, claim_id: null, lease_expires_at: null })
         .where('id', '=', item.id)
         .execute();
-    } else {
-      await trx.updateTable('scan_items').set({ status: 'inaccessible', reason: finish.reason, finished_at: now }).where('id', '=', item.id).execute();
-    }
-    await refreshRun(trx, item.run_id, now);
-    await refreshReportRollup(trx, item.report_id, { profileIds: [item.profile_id] }, now);
-    return finish.outcome;
-  });
+      await refreshRun(trx, item.run_id, now);
+      await refreshReportRollup(trx, item.report_id, { profileIds: [item.profile_id] }, now);
+      return finish.outcome;
+    });
+  } catch (error) {
+    if (error instanceof ClaimLost) return 'skipped';
+    throw error;
+  }
 }
 
-export async function markItemFailed(db: Kysely<Database>, itemId: string, reason: string, now: Date): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    const item = await lockItem(trx, itemId);
-    if (!item || (item.status !== 'running' && item.status !== 'pending')) return;
-    await trx.updateTable('scan_items').set({ status: 'failed', reason, finished_at: now }).where('id', '=', itemId).execute();
+/** Ends a claimed item `failed` (attempts spent, or a failure retrying cannot mend). */
+export async function markItemFailed(db: Kysely<Database>, claim: Pick<Claim, 'itemId' | 'claimId'>, reason: string, now: Date): Promise<void> {
+  await transaction(db, async (trx) => {
+    const item = await lockClaimed(trx, claim);
+    if (!item) return;
+    await trx
+      .updateTable('scan_items')
+      .set({ status: 'failed', reason, finished_at: now, claim_id: null, lease_expires_at: null })
+      .where('id', '=', item.id)
+      .execute();
     await refreshRun(trx, item.run_id, now);
     await refreshReportRollup(trx, item.report_id, { profileIds: [item.profile_id] }, now);
   });

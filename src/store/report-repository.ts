@@ -51,7 +51,7 @@ export async function findReport(db: Kysely<Database>, workspaceId: string, repo
     .selectAll()
     .where('workspace_id', '=', workspaceId)
     .where('id', '=', reportId)
-    .$if(options.forUpdate === true, (qb) => qb.forUpdate())
+    .$if(options.forUpdate === true, (qb) => qb.forNoKeyUpdate())
     .executeTakeFirst();
 }
 
@@ -218,7 +218,7 @@ export async function listActiveProfiles(db: Kysely<Database>, filter: RosterFil
 /** Marks an active attachment removed (admin/UI action); keeps id, details and history. */
 export async function removeProfile(db: Kysely<Database>, reportId: string, profileId: string, now: Date) {
   // Lock order report → attachment, as every roll-up writer.
-  await sql`select 1 from reports where id = ${reportId} for update`.execute(db);
+  await sql`select 1 from reports where id = ${reportId} for no key update`.execute(db);
   const row = await db
     .updateTable('report_profiles')
     .set({ status: 'removed', removed_at: now, updated_at: now })

@@ -51,7 +51,7 @@ export async function refreshReportRollup(
   now: Date,
   options: { touch?: boolean } = {},
 ): Promise<Totals> {
-  await sql`select 1 from reports where id = ${reportId} for update`.execute(db);
+  await sql`select 1 from reports where id = ${reportId} for no key update`.execute(db);
   const stored = await readAggregates(db, reportId);
   // Without a stored aggregate (a new report), everything is summed from scratch.
   const rebuild = !stored;

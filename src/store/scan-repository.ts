@@ -53,7 +53,7 @@ export async function admitScans(db: Kysely<Database>, queue: ScanQueue, input: 
       .where('status', '=', 'queued')
       .orderBy('created_at', 'desc')
       .limit(1)
-      .forUpdate()
+      .forNoKeyUpdate()
       .executeTakeFirst();
     if (!run) {
       run = await db
@@ -93,6 +93,7 @@ export async function admitScans(db: Kysely<Database>, queue: ScanQueue, input: 
       kind: profileId === null ? ('company_page' as const) : ('person' as const),
       status: 'pending' as const,
       created_at: now,
+      ready_at: sql<Date>`now()`,
     });
     const items = newPeople.map((profileId) => item(profileId));
     const addCompany = mode === 'activity' && !companyPending;
@@ -152,7 +153,9 @@ export async function refreshRun(db: Kysely<Database>, runId: string, now: Date)
   return db
     .updateTable('scan_runs')
     .set((eb) => ({
-      status,
+      // A started run whose claimed items went back to the queue (a retry's
+      // backoff, a provider's Retry-After) stays running: it is not joinable.
+      status: status === 'queued' ? sql<ScanStatus>`case when started_at is null then 'queued' else 'running' end` : status,
       requested: Object.values(counts).reduce((a, b) => a + b, 0),
       completed: counts.succeeded,
       warnings,
@@ -170,7 +173,7 @@ export async function refreshRun(db: Kysely<Database>, runId: string, now: Date)
 export async function cancelReportScans(db: Kysely<Database>, reportId: string, now: Date): Promise<number> {
   const cancelled = await db
     .updateTable('scan_items')
-    .set({ status: 'cancelled', finished_at: now, reason: 'report archived' })
+    .set({ status: 'cancelled', finished_at: now, reason: 'report archived', claim_id: null, lease_expires_at: null })
     .where('report_id', '=', reportId)
     .where('status', 'in', ['pending', 'running'])
     .returning('run_id')

@@ -154,6 +154,11 @@ export interface ScanItemsTable {
   created_at: Timestamp;
   started_at: Timestamp | null;
   finished_at: Timestamp | null;
+  /** Pending: claimable from this instant (admission, retry backoff or a provider's Retry-After). */
+  ready_at: Timestamp;
+  /** Running: the current claim, and until when its worker holds it (heartbeat-extended). */
+  claim_id: string | null;
+  lease_expires_at: Timestamp | null;
 }
 
 export interface EvidenceImagesTable {

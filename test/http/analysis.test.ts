@@ -338,8 +338,6 @@ describe('analysis reads', () => {
         const { rows } = await t.runtime.pool.query(`select md5(coalesce(string_agg(t::text, '|' order by t::text), '')) as h, count(*) as n from ${table} t`);
         out[table] = `${rows[0].n}:${rows[0].h}`;
       }
-      const jobs = await t.runtime.pool.query(`select count(*) as n from pgboss.job`);
-      out.jobs = jobs.rows[0].n;
       return out;
     };
     const before = await snapshot();

@@ -47,9 +47,13 @@ describe('POST /reports (4.4)', () => {
     assert.deepEqual(data.profiles.duplicate_in_input, 1);
     assert.deepEqual(data.profiles.rows[2], { row_number: 3, status: 'duplicate_in_input', first_row_number: 1 });
     assert.equal(data.profiles.rows[0].status, 'added');
-    // Queue records were committed with the report: one job per item.
-    const jobs = await t.runtime.boss.getQueueSize('scan-item');
-    assert.ok(jobs >= 5);
+    // The queue was committed with the report: every item is pending, claimable now.
+    const { rows } = await t.runtime.pool.query(
+      `select count(*)::int as n from scan_items i join scan_runs r on r.id = i.run_id
+       where r.report_id = $1 and i.status = 'pending' and i.ready_at <= now()`,
+      [data.report.id],
+    );
+    assert.equal(rows[0].n, 5);
   });
 
   test('section 3: with an empty profiles array no scans are queued', async () => {

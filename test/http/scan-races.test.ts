@@ -7,9 +7,10 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { processItem, type HandlerContext } from '../../src/scanning/item-handler.js';
-import { SimulatorCollector } from '../../src/scanning/collectors/simulator.js';
+import { SimulatorCollector } from '../../src/scanning/collectors/simulator/index.js';
 import { FileMediaStore } from '../../src/scanning/media/media-store.js';
 import type { Collector, CollectRequest, CollectResult } from '../../src/scanning/collectors/collector.js';
+import { claimItem, type Claim } from '../../src/store/item-repository.js';
 import { readAggregates, refreshReportRollup } from '../../src/store/rollup-repository.js';
 import { reportBody, startTestApp, type TestApp } from '../support/app.js';
 
@@ -39,9 +40,17 @@ describe('scan races', () => {
       media: new FileMediaStore(path.join(t.config.dataDir, 'media')),
       collectorFor: () => simulator,
       timeoutMs: 10_000,
+      maxAttempts: 1,
       log: () => {},
     };
   });
+
+  /** Claims every ready item through the queue, as workers would. */
+  async function claimAll(): Promise<Claim[]> {
+    const claims: Claim[] = [];
+    for (let claim = await claimItem(t.runtime.db, 30); claim; claim = await claimItem(t.runtime.db, 30)) claims.push(claim);
+    return claims;
+  }
   after(async () => t.close());
 
   test('decisions/run status: items of one run finished concurrently leave the run and report counts exact', async () => {
@@ -57,8 +66,10 @@ describe('scan races', () => {
       const reportId = res.body.data.report.id;
       const items = await t.runtime.db.selectFrom('scan_items').select('id').where('report_id', '=', reportId).execute();
       assert.equal(items.length, 6 + 6 + 1);
+      const claims = await claimAll();
+      assert.deepEqual(new Set(claims.map((c) => c.itemId)), new Set(items.map((i) => i.id)));
       // Every item of both runs at once: the same run and report rows are contended.
-      const outcomes = await Promise.all(items.map((i) => processItem(ctx, i.id, { number: 1, isLast: true })));
+      const outcomes = await Promise.all(claims.map((claim) => processItem(ctx, claim)));
       assert.ok(outcomes.every((o) => o === 'succeeded'));
 
       const runs = await t.runtime.db.selectFrom('scan_runs').selectAll().where('report_id', '=', reportId).execute();
@@ -92,7 +103,9 @@ describe('scan races', () => {
     });
     const reportId = res.body.data.report.id;
     const items = await t.runtime.db.selectFrom('scan_items').select('id').where('report_id', '=', reportId).execute();
-    for (const item of items) await processItem({ ...ctx, collectorFor: () => sharing }, item.id, { number: 1, isLast: true });
+    const claims = await claimAll();
+    assert.equal(claims.length, items.length);
+    for (const claim of claims) await processItem({ ...ctx, collectorFor: () => sharing }, claim);
     const shared = await t.runtime.db.selectFrom('activity_events').select(['profile_id']).where('report_id', '=', reportId).where('external_id', '=', 'shared-event-1').execute();
     assert.equal(new Set(shared.map((e) => e.profile_id)).size, 2);
     const page = await t.request('GET', `/api/v1/reports/${reportId}/analysis/activity?limit=100`, { key: secret });

@@ -1,9 +1,9 @@
 /**
  * A worker process killed mid-item loses nothing (decisions "Retries"): the
- * items it held stay `running` until their lease (ITEM_LEASE_SECONDS, the
- * pg-boss job expiry) runs out; the maintenance loop of another, live worker
- * process then fails the jobs by timeout and they are retried there. Every
- * item ends succeeded exactly once and no stored row is duplicated.
+ * items it held stay `running` until their lease (ITEM_LEASE_SECONDS, no
+ * heartbeat extends it any more) runs out; another, live worker process then
+ * claims them again (the fair queue takes expired leases first). Every item
+ * ends succeeded exactly once and no stored row is duplicated.
  *
  * Real processes: `node bin/profile-scan.js worker` children against the
  * test database, killed with SIGKILL (no drain, no cleanup).
@@ -86,10 +86,6 @@ describe('worker process killed mid-item', () => {
     const runs: Array<{ id: string; mode: string }> = res.body.data.scan_requests;
     runIds = { full: runs.find((r) => r.mode === 'full_profile')!.id, activity: runs.find((r) => r.mode === 'activity')!.id };
 
-    // From here on, only the worker processes run pg-boss maintenance: the
-    // recovery must not depend on the API process supervising.
-    await t.runtime.boss.stop({ graceful: false, close: false, wait: true });
-
     await eventually(async () => {
       const running = await t.runtime.db.selectFrom('scan_items').select('id').where('report_id', '=', reportId).where('status', '=', 'running').execute();
       return running.length === 2;
@@ -140,7 +136,7 @@ describe('worker process killed mid-item', () => {
     assert.equal(activity.counts.failed, 0);
   });
 
-  test('the killed items were retried by the live worker (attempts >= 2) within lease + maintenance time', async (ctx) => {
+  test('the killed items were retried by the live worker (attempts >= 2) soon after their lease ran out', async (ctx) => {
     const items = await t.runtime.db.selectFrom('scan_items').select(['id', 'status', 'attempts']).where('report_id', '=', reportId).execute();
     assert.equal(items.length, PEOPLE * 2 + 1);
     for (const item of items) {
@@ -148,10 +144,10 @@ describe('worker process killed mid-item', () => {
       if (killedItemIds.includes(item.id)) assert.ok(item.attempts >= 2, `killed item ${item.id} has ${item.attempts} attempt(s)`);
       else assert.equal(item.attempts, 1);
     }
-    // Lease (5 s) + at most two maintenance intervals (5 s each) + retry backoff (≤ 2 s) + start-up and polling.
+    // Lease (5 s) + worker B's start-up, a poll interval (1 s) and the work itself, with a margin for a loaded machine.
     const seconds = (recoveredAt - killedAt) / 1000;
     ctx.diagnostic(`runs terminal ${seconds.toFixed(1)} s after the kill`);
-    assert.ok(seconds < LEASE_SECONDS + 2 * 5 + 2 + 10, `recovery took ${seconds} s`);
+    assert.ok(seconds < LEASE_SECONDS + 25, `recovery took ${seconds} s`);
   });
 
   test('every item succeeded exactly once: one analysis per person, no duplicated activity or evidence', async () => {

@@ -13,7 +13,7 @@ import { loadConfig, type Config } from '../../src/config.js';
 import type { KeyMode, Scope } from '../../src/domain/keys.js';
 import { buildServer } from '../../src/http/server.js';
 import { openRuntime, type Runtime } from '../../src/runtime.js';
-import { PgBossScanQueue } from '../../src/scanning/queue.js';
+import { ScanItemQueue } from '../../src/scanning/queue.js';
 import { startScanWorker, type ScanWorker } from '../../src/scanning/worker.js';
 import { createKey, createWorkspace, updateWorkspace, type WorkspaceChanges } from '../../src/store/workspace-repository.js';
 import { createTestDatabase, type TestDatabase } from './db.js';
@@ -67,8 +67,8 @@ export async function startTestApp(options: { clock?: Clock; env?: Record<string
     ...options.env,
   });
   const clock = options.clock ?? new ManualClock(new Date());
-  const runtime = await openRuntime(config, { supervise: true, poolSize: 10 });
-  const app = await buildServer({ db: runtime.db, config, clock, cursorSecret: 'test-cursor-secret-0123456789abcdef', queue: new PgBossScanQueue(runtime.boss) });
+  const runtime = await openRuntime(config, { poolSize: 10 });
+  const app = await buildServer({ db: runtime.db, config, clock, cursorSecret: 'test-cursor-secret-0123456789abcdef', queue: new ScanItemQueue() });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   config.publicBaseUrl = address;
   const workers: ScanWorker[] = [];
