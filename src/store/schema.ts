@@ -271,4 +271,20 @@ export interface Database {
   company_context: CompanyContextTable;
   report_aggregates: ReportAggregatesTable;
   profile_contributions: ProfileContributionsTable;
+  provider_call_slots: ProviderCallSlotsTable;
+  provider_call_schedule: ProviderCallScheduleTable;
+}
+
+/** Leased provider concurrency slots (migration 0010; store/provider-quota-repository.ts). */
+export interface ProviderCallSlotsTable {
+  provider: string;
+  slot: number;
+  holder: string | null;
+  expires_at: Timestamp | null;
+}
+
+/** Earliest start of the next provider call (migration 0010). */
+export interface ProviderCallScheduleTable {
+  provider: string;
+  next_start_at: Timestamp;
 }
