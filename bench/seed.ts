@@ -15,7 +15,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { evaluateChecks, CATALOG_VERSION } from '../src/domain/checks/catalog.js';
 import { revisionOf } from '../src/domain/revision.js';
-import { SimulatorCollector } from '../src/scanning/collectors/simulator.js';
+import { SimulatorCollector } from '../src/scanning/collectors/simulator/index.js';
 import type { Db } from '../src/store/database.js';
 import { insertReport } from '../src/store/report-repository.js';
 import { refreshReportRollup } from '../src/store/rollup-repository.js';

@@ -1,12 +1,22 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { fileTypeFromBuffer } from 'file-type';
-import jpeg from 'jpeg-js';
-import pngjs from 'pngjs';
+import sharp from 'sharp';
 import { CHECKS, evaluateChecks } from '../../src/domain/checks/catalog.js';
 import { CollectorError, type CollectRequest, type CollectResult } from '../../src/scanning/collectors/collector.js';
-import { SIMULATOR_REFERENCE_TIME, SimulatorCollector } from '../../src/scanning/collectors/simulator.js';
+import { SIMULATOR_REFERENCE_TIME, SimulatorCollector } from '../../src/scanning/collectors/simulator/index.js';
+import {
+  aboutSvg,
+  activitySvg,
+  companySvg,
+  escapeXml,
+  experienceSvg,
+  skillsSvg,
+  topCardSvg,
+  wrap,
+} from '../../src/scanning/collectors/simulator/screenshots.js';
 
 const sim = new SimulatorCollector({ delayMs: 0 });
 const COMPANY = { name: 'Acme', domain: 'acme.example' };
@@ -236,14 +246,109 @@ describe('simulator: ordinary people', () => {
         for (const s of result.screenshots) {
           assert.equal((await fileTypeFromBuffer(s.bytes))?.mime, s.media_type, `${url} ${s.section}`);
           types.add(s.media_type);
-          const decoded = s.media_type === 'image/png' ? pngjs.PNG.sync.read(s.bytes) : jpeg.decode(s.bytes);
-          assert.equal(decoded.width, 800);
-          assert.equal(decoded.height, 450);
+          const { info } = await sharp(s.bytes).raw().toBuffer({ resolveWithObject: true });
+          assert.equal((await sharp(s.bytes).metadata()).format, s.media_type === 'image/png' ? 'png' : 'jpeg');
+          assert.deepEqual([info.width, info.height], [800, 450]);
           if (s.section === 'activity') assert.equal(s.media_type, 'image/jpeg');
         }
       }
     }
     assert.deepEqual([...types].sort(), ['image/jpeg', 'image/png']);
+  });
+});
+
+describe('simulator: screenshots show the section as text (SVG through sharp)', () => {
+  const look = { url: 'https://pronet.example/in/jane-doe' };
+  async function janeDoe() {
+    const full = ok(await sim.collect(request(look.url, 'full_profile')));
+    const activity = ok(await sim.collect(request(look.url, 'activity')));
+    return { profile: full.profile!, events: activity.activity! };
+  }
+
+  test('every screenshot is byte-identical when collected again, and different people give different screenshots', async () => {
+    const urls = [...ORDINARY_URLS.slice(0, 6), 'https://pronet.example/in/quiet-bob-smith'];
+    const seen = new Set<string>();
+    for (const url of urls) {
+      for (const mode of ['full_profile', 'activity'] as const) {
+        const first = ok(await sim.collect(request(url, mode)));
+        const again = ok(await new SimulatorCollector({ delayMs: 0 }).collect(request(url, mode)));
+        assert.deepEqual(
+          again.screenshots.map((s) => [s.section, s.media_type]),
+          first.screenshots.map((s) => [s.section, s.media_type]),
+        );
+        first.screenshots.forEach((s, i) => {
+          assert.ok(s.bytes.equals(again.screenshots[i]!.bytes), `${url} ${mode} ${s.section}`);
+          seen.add(createHash('sha256').update(s.bytes).digest('hex'));
+        });
+      }
+    }
+    const company = 'https://pronet.example/company/acme-corp';
+    const a = ok(await sim.collect(request(company, 'activity', 'company_page')));
+    const b = ok(await new SimulatorCollector({ delayMs: 0 }).collect(request(company, 'activity', 'company_page')));
+    assert.ok(a.screenshots[0]!.bytes.equals(b.screenshots[0]!.bytes));
+    const total = (await Promise.all(urls.map(async (url) => ok(await sim.collect(request(url, 'full_profile'))).screenshots.length + 1))).reduce((x, y) => x + y);
+    assert.equal(seen.size, total, 'no two screenshots of different people or sections are the same image');
+  });
+
+  test("the top card's SVG holds the person's name, headline and location", async () => {
+    const { profile } = await janeDoe();
+    const svg = topCardSvg(profile, look);
+    assert.ok(svg.includes('>Jane Doe</text>'), svg);
+    if (profile.headline) assert.ok(svg.includes(escapeXml(profile.headline.split(' ')[0]!)));
+    if (profile.location) assert.ok(svg.includes(escapeXml(profile.location)));
+    if (profile.connections !== null) assert.match(svg, /[\d,]+ connections?</);
+  });
+
+  test('the other sections hold their own text: about, positions, skills, activity, company', async () => {
+    const { profile, events } = await janeDoe();
+    const about = aboutSvg({ ...profile, about: 'Helping revenue teams grow pipeline. Reach out if you want to compare notes.' }, look);
+    for (const word of ['Helping', 'revenue', 'pipeline.', 'compare', 'notes.']) assert.ok(about.includes(word), word);
+    const positions = [
+      { title: 'Head of Partnerships', company: 'Globex', start: '2021-03', end: null, description: null },
+      { title: 'Recruiter', company: null, start: null, end: '2021-02', description: 'Hired the first ten engineers.' },
+    ];
+    const experience = experienceSvg({ ...profile, positions }, look);
+    for (const text of ['Head of Partnerships', 'Globex', '2021-03 – present', 'Recruiter', 'Hired the first ten engineers.']) assert.ok(experience.includes(text), text);
+    const skills = skillsSvg({ ...profile, skills: ['SQL', 'Public Speaking', 'Go-to-Market'] }, look);
+    for (const skill of ['>SQL<', '>Public Speaking<', '>Go-to-Market<', '3 skills listed']) assert.ok(skills.includes(skill), skill);
+    const activity = activitySvg(profile.name, events, look);
+    assert.ok(activity.includes('Jane Doe'));
+    for (const event of events.slice(0, 4)) if (event.text !== null) assert.ok(activity.includes(escapeXml(event.text).slice(0, 20)), event.text);
+    assert.ok(activitySvg('Jane Doe', [], look).includes('No recent activity.'));
+    const company = companySvg({ name: 'Acme Corp', tagline: 'Ship faster with Acme Corp', industry: 'Retail', follower_count: 12345, website: null }, null, look);
+    for (const text of ['>Acme Corp<', 'Ship faster with Acme Corp', 'Retail · 12,345 followers', '>AC<']) assert.ok(company.includes(text), text);
+  });
+
+  test('markup and characters XML cannot carry are escaped in every section, and the SVG still renders', async () => {
+    const { profile, events } = await janeDoe();
+    const hostile = '<script>alert("x")</script> & <b>Bob</b> O\'Brien \u0000\u0007\ud800';
+    const svgs = [
+      topCardSvg({ ...profile, name: hostile, headline: hostile, location: hostile }, look),
+      aboutSvg({ ...profile, name: hostile, about: hostile }, look),
+      experienceSvg({ ...profile, name: hostile, positions: [{ title: hostile, company: hostile, start: null, end: null, description: hostile }] }, look),
+      skillsSvg({ ...profile, name: hostile, skills: [hostile] }, look),
+      activitySvg(hostile, events.map((e) => ({ ...e, text: hostile, actor: { ...e.actor, name: hostile } })), look),
+      companySvg({ name: hostile, tagline: hostile, industry: hostile, follower_count: 1, website: hostile }, [{ ...events[0]!, text: hostile }], look),
+    ];
+    for (const svg of svgs) {
+      assert.ok(!svg.includes('<script') && !svg.includes('<b>') && !svg.includes('\u0000') && !svg.includes('\u0007'));
+      assert.ok(svg.includes('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp;') || svg.includes('&lt;script&gt;'), svg);
+      assert.doesNotMatch(svg, /[\ud800-\udfff]/u);
+      // librsvg refuses malformed XML: rendering proves the document is well-formed.
+      const { info } = await sharp(Buffer.from(svg)).raw().toBuffer({ resolveWithObject: true });
+      assert.deepEqual([info.width, info.height], [800, 450]);
+    }
+    assert.equal(escapeXml(`a<b>&"'`), 'a&lt;b&gt;&amp;&quot;&apos;');
+    assert.equal(escapeXml('x\u0000y\ud800z\uffff😀'), 'x\ufffdy\ufffdz\ufffd😀');
+  });
+
+  test('text is wrapped to the width and cut with an ellipsis when it does not fit', () => {
+    const lines = wrap('one two three four five six seven eight nine ten', 10, 3);
+    assert.deepEqual(lines, ['one two', 'three four', 'five six…']);
+    assert.ok(lines.every((l) => Array.from(l).length <= 10));
+    assert.deepEqual(wrap('short', 10, 3), ['short']);
+    assert.deepEqual(wrap('', 10, 3), []);
+    assert.deepEqual(wrap('abcdefghijklmnop', 10, 2), ['abcdefghi…']);
   });
 });
 
