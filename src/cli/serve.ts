@@ -1,14 +1,15 @@
 /**
- * `profile-scan serve` (npm start): the API server plus, by default, an
- * in-process scan worker. On an empty store it creates the workspace
- * "Default" and a `*`-scoped test key and prints the secret once.
+ * `profile-scan serve` (npm start): the API server plus, by default, a scan
+ * worker on a thread of its own (src/scanning/worker-thread.ts). On an empty
+ * store it creates the workspace "Default" and a `*`-scoped test key and
+ * prints the secret once.
  */
 import { OffsetClock, systemClock, type Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import { buildServer } from '../http/server.js';
 import { openRuntime } from '../runtime.js';
 import { ScanItemQueue } from '../scanning/queue.js';
-import { startScanWorker, workerPoolSize, type ScanWorker } from '../scanning/worker.js';
+import { startWorkerThread, type WorkerThreadHandle } from '../scanning/worker-thread.js';
 import { pruneRateCounters } from '../store/rate-limit-repository.js';
 import { cursorSecret } from '../store/settings-repository.js';
 import { firstRun } from './first-run.js';
@@ -19,9 +20,9 @@ export function serviceClock(config: Config): Clock {
 
 export async function runServe(config: Config): Promise<number> {
   const log = (m: string) => console.error(`profile-scan: ${m}`);
-  const runtime = await openRuntime(config, { poolSize: 20 + (config.workerConcurrency > 0 ? workerPoolSize(config.workerConcurrency) : 0), log });
+  const runtime = await openRuntime(config, { poolSize: 20, log });
   const clock = serviceClock(config);
-  let worker: ScanWorker | null = null;
+  let worker: WorkerThreadHandle | null = null;
   let app: Awaited<ReturnType<typeof buildServer>> | null = null;
   let pruneTimer: NodeJS.Timeout | null = null;
 
@@ -62,13 +63,13 @@ export async function runServe(config: Config): Promise<number> {
     }
 
     if (config.workerConcurrency > 0) {
-      worker = await startScanWorker({ runtime, config, clock, concurrency: config.workerConcurrency, log });
+      worker = await startWorkerThread({ config, databaseUrl: runtime.databaseUrl, concurrency: config.workerConcurrency, log });
     }
     pruneTimer = setInterval(() => {
       pruneRateCounters(runtime.db, new Date(clock.now().getTime() - 5 * 60_000)).catch(() => {});
     }, 60_000);
     pruneTimer.unref();
-    log(`API listening on ${address} (public base ${config.publicBaseUrl}); ${worker ? `in-process worker with concurrency ${config.workerConcurrency}` : 'no in-process worker'}`);
+    log(`API listening on ${address} (public base ${config.publicBaseUrl}); ${worker ? `scan worker thread with concurrency ${config.workerConcurrency}` : 'no in-process worker'}`);
   } catch (error) {
     await stop('start failed');
     throw error;
