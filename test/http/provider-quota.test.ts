@@ -5,7 +5,9 @@
  * the local fake provider. The fake observes the calls: never more in flight
  * than PROVIDER_MAX_CONCURRENCY, never more starts per second than
  * PROVIDER_MAX_PER_SECOND, all calls complete; and a slot held by a process
- * that died frees itself once its lease ends.
+ * that died frees itself once its lease ends. Then, through a live scan run:
+ * a provider answering 429 with Retry-After defers the items, which complete
+ * without spending an attempt.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,7 +17,9 @@ import { providerCollectorFromEnv } from '../../src/scanning/collectors/http-pro
 import { SharedProviderQuota } from '../../src/scanning/collectors/provider-quota.js';
 import { createDb, createPool, type Db } from '../../src/store/database.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
-import { startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
+import { startFakeProvider, rateLimitedFirst, type FakeProvider } from '../support/fake-provider.js';
+import { startScanWorker, type ScanWorker } from '../../src/scanning/worker.js';
+import { eventually, people, reportBody, startTestApp, type TestApp } from '../support/app.js';
 
 const API_KEY = 'pk_quota_test_key_5150';
 
@@ -121,5 +125,64 @@ describe('provider quota shared by two processes through PostgreSQL', () => {
     await permit.release();
     const released = await sql<{ holder: string | null }>`select holder from provider_call_slots where provider = ${provider}`.execute(survivorDb);
     assert.deepEqual(released.rows, [{ holder: null }]);
+  });
+});
+
+describe('provider 429 with Retry-After through a live scan run', () => {
+  let t: TestApp;
+  let provider: FakeProvider;
+  let worker: ScanWorker | undefined;
+
+  before(async () => {
+    // Every (kind, mode, url) is refused once with Retry-After: 1, then answered.
+    provider = await startFakeProvider({ apiKey: API_KEY, behavior: rateLimitedFirst(1, { retryAfter: '1' }) });
+    const providerEnv = { PROVIDER_BASE_URL: provider.url, PROVIDER_API_KEY: API_KEY, PROVIDER_TIMEOUT_MS: '5000' };
+    // One attempt per item: a 429 that spent it would fail the item at once.
+    t = await startTestApp({ env: { ...providerEnv, ITEM_MAX_ATTEMPTS: '1' } });
+    worker = await startScanWorker({ runtime: t.runtime, config: t.config, clock: t.clock, concurrency: 4, log: () => {}, providerEnv });
+  });
+  after(async () => {
+    await worker?.stop();
+    await t?.close();
+    await provider?.close();
+  });
+
+  test('the items are deferred, not failed: every run completes, each item on its one attempt, called again only after Retry-After', async () => {
+    const { secret } = await t.tenant({ mode: 'live' });
+    const res = await t.request('POST', '/api/v1/reports', {
+      key: secret,
+      headers: { 'idempotency-key': 'quota-429' },
+      body: reportBody({ profiles: people(2, 'limited') }),
+    });
+    assert.equal(res.status, 201, res.text);
+    const reportId: string = res.body.data.report.id;
+    for (const run of res.body.data.scan_requests as Array<{ id: string }>) {
+      const done = await eventually(
+        async () => {
+          const r = await t.request('GET', `/api/v1/reports/${reportId}/scans/${run.id}`, { key: secret });
+          return ['queued', 'running'].includes(r.body.data.status) ? null : r.body.data;
+        },
+        60_000,
+        200,
+      );
+      assert.equal(done.status, 'completed');
+      assert.equal(done.counts.failed, 0);
+    }
+    const items = await t.runtime.db.selectFrom('scan_items').select(['status', 'attempts']).where('report_id', '=', reportId).execute();
+    assert.equal(items.length, 5, 'two people in two modes, and the company page');
+    for (const item of items) assert.deepEqual(item, { status: 'succeeded', attempts: 1 });
+
+    // Two calls per item (the 429, then the answer), the second no earlier than Retry-After allows.
+    const byItem = new Map<string, number[]>();
+    provider.requests.forEach((r, i) => {
+      const body = JSON.parse(r.body);
+      const key = `${body.kind} ${body.mode} ${body.url}`;
+      byItem.set(key, [...(byItem.get(key) ?? []), provider.callLog[i].startedAt]);
+    });
+    assert.equal(byItem.size, 5);
+    for (const [key, starts] of byItem) {
+      assert.equal(starts.length, 2, key);
+      assert.ok(starts[1] - starts[0] >= 1_000, `${key}: called again ${Math.round(starts[1] - starts[0])} ms after a Retry-After of 1 s`);
+    }
   });
 });
