@@ -26,6 +26,8 @@ export const MAX_MEDIA_PIXELS = 40_000_000;
 export const PREVIEW_MAX_WIDTH = 320;
 export const PREVIEW_MEDIA_TYPE = 'image/webp' satisfies MediaType;
 const PREVIEW_WEBP_QUALITY = 80;
+/** libwebp effort 0–6: 2 costs about 30 % less CPU than the default 4, for previews about 5 % larger. */
+const PREVIEW_WEBP_EFFORT = 2;
 
 /** Options of every decoding pipeline: refuse oversized inputs from their header; fail on damaged data. */
 const DECODE_OPTIONS: SharpOptions = { limitInputPixels: MAX_MEDIA_PIXELS, failOn: 'warning' };
@@ -93,7 +95,7 @@ export async function makePreview(bytes: Buffer, mediaType: MediaType, knownSize
   const { data, info } = await sharp(bytes, DECODE_OPTIONS)
     .autoOrient()
     .resize({ width: PREVIEW_MAX_WIDTH, withoutEnlargement: true })
-    .webp({ quality: PREVIEW_WEBP_QUALITY })
+    .webp({ quality: PREVIEW_WEBP_QUALITY, effort: PREVIEW_WEBP_EFFORT })
     .toBuffer({ resolveWithObject: true });
   return { bytes: data, media_type: PREVIEW_MEDIA_TYPE, width: info.width, height: info.height };
 }
