@@ -20,6 +20,7 @@ import path from 'node:path';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Runtime } from '../runtime.js';
+import type { Db } from '../store/database.js';
 import { claimItem, extendLeases, type Claim } from '../store/item-repository.js';
 import type { Collector } from './collectors/collector.js';
 import { providerCollectorFromEnv } from './collectors/http-provider.js';
@@ -61,9 +62,11 @@ export function collectorSelector(
   config: Config,
   log: (m: string) => void,
   providerEnv: NodeJS.ProcessEnv = process.env,
+  db?: Db,
 ): (keyMode: 'test' | 'live') => Collector {
   const simulator = new SimulatorCollector({ delayMs: config.simulatorDelayMs });
-  const provider = providerCollectorFromEnv(providerEnv);
+  // With the database, the provider's limits hold across every worker process.
+  const provider = providerCollectorFromEnv(providerEnv, { db });
   if (!provider) log('WARNING: PROVIDER_BASE_URL is not set; work admitted by LIVE keys is collected by the built-in SIMULATOR (synthetic data)');
   return (keyMode) => (keyMode === 'live' && provider ? provider : simulator);
 }
@@ -75,7 +78,7 @@ export async function startScanWorker(options: WorkerOptions): Promise<ScanWorke
     db: runtime.db,
     clock,
     media: new FileMediaStore(path.join(config.dataDir, 'media')),
-    collectorFor: collectorSelector(config, log, options.providerEnv),
+    collectorFor: collectorSelector(config, log, options.providerEnv, runtime.db),
     timeoutMs: Math.max(1000, Math.floor(leaseSeconds * 1000 * 0.8)),
     maxAttempts: config.itemMaxAttempts,
     log,
