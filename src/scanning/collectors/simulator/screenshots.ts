@@ -5,10 +5,10 @@
  * SVG is rasterised and encoded by sharp (librsvg and libvips, off the event
  * loop) as PNG or JPEG at SCREENSHOT_WIDTH x SCREENSHOT_HEIGHT.
  *
- * Every piece of text is XML-escaped (escapeXml) — names and company names
- * come from URLs and may contain markup — and laid out here, by an estimate
- * of the glyph widths of DejaVu Sans, so the SVG is a pure function of the
- * data: the same data gives the same bytes (with the same sharp and fonts).
+ * Every piece of text is XML-escaped (escapeXml): a name may contain markup
+ * or characters XML cannot carry. Text is laid out here, by an estimate of
+ * the glyph widths of DejaVu Sans, so the SVG is a pure function of the data:
+ * the same data gives the same bytes (with the same sharp and fonts).
  * Colours are derived from hashes of the URL, never from a clock.
  */
 import { createHash } from 'node:crypto';
@@ -240,9 +240,9 @@ export function experienceSvg(profile: CollectedProfile, look: PageLook): string
   if (positions.length === 0) parts.push(emptyNote(112, 'No positions listed.'));
   let y = 88;
   for (const position of positions.slice(0, 4)) {
-    const logo = position.company ?? 'none';
-    parts.push(rect(LEFT, y, 48, 48, accentOf(logo), 'rx="6"'));
-    parts.push(text(LEFT + 24, y + 32, Array.from(logo)[0]?.toUpperCase() ?? '?', { size: 22, bold: true, fill: CARD_BG, anchor: 'middle' }));
+    const initial = position.company === null ? '?' : (Array.from(position.company)[0]?.toUpperCase() ?? '?');
+    parts.push(rect(LEFT, y, 48, 48, accentOf(position.company ?? 'none'), 'rx="6"'));
+    parts.push(text(LEFT + 24, y + 32, initial, { size: 22, bold: true, fill: CARD_BG, anchor: 'middle' }));
     parts.push(line(135, y + 14, position.title, { size: 15, bold: true }));
     parts.push(line(135, y + 33, position.company ?? 'Company not shown', { size: 13, fill: position.company === null ? FAINT : INK }));
     parts.push(text(135, y + 50, period(position.start, position.end), { size: 12, fill: MUTED }));
