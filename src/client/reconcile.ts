@@ -1,7 +1,9 @@
 /**
  * Keeps a local copy of a report's analysis collections (findings and
  * activity) in step with the service, following the reconciliation procedure
- * of the contract (4.13). Dependency-free; usable outside this repository.
+ * of the contract (4.13). Built on the typed client (./client.ts), whose
+ * `analysis.pages` traverses at one revision and restarts on 409; this module
+ * stages the pages, applies complete traversals and keeps the saved state.
  *
  * Procedure, per call of `reconcile`:
  *  1. Read the summary (4.10) and compare `collections.profiles_revision` and
@@ -16,9 +18,10 @@
  *     removed, within that collection and filter only.
  *  4. On 409 `results_changed` the staged pages are discarded, the summary is
  *     re-read and the traversal restarts after an exponential backoff with
- *     jitter, at most `maxAttempts` traversals in all (default 3).
+ *     jitter, at most `maxAttempts` traversals in all (default 3); when the
+ *     re-read summary shows the saved revision again, nothing is traversed.
  *  5. Any other failure (network, 5xx or 429 after the bounded per-request
- *     retries of `./http.ts`, another error status, an inconsistent page), or
+ *     retries of `./transport.ts`, another error status, an inconsistent page), or
  *     running out of attempts, leaves the saved collection exactly as it was:
  *     no deletion is inferred, the collection is reported `incomplete`, and
  *     the next call tries again.
@@ -32,32 +35,14 @@
  * Polling cadence (about 30 s with jitter while work is outstanding, then
  * 1-5 min) is the caller's choice.
  */
-import { ApiFailure, createHttpClient, jittered, type HttpClient, type HttpOptions } from './http.js';
+import { ProfileScanClient, type ClientOptions } from './client.js';
+import { ConnectionError, ProfileScanError, ProtocolError, RateLimitError, ResultsChangedError } from './errors.js';
+import type { ActivityEvent, AnalysisSummary, CollectionName, FindingsRecord, QueryOf, RecordOf } from './types.js';
 
-export { ApiFailure } from './http.js';
-export type { FetchLike } from './http.js';
+export type { FetchLike } from './transport.js';
+export type { ActivityEvent, AnalysisSummary, CollectionName, FindingsRecord, RecordOf } from './types.js';
 
-export type CollectionName = 'profiles' | 'activity';
 export const COLLECTIONS: readonly CollectionName[] = ['profiles', 'activity'];
-
-/** A per-person findings record (2.9), keyed by `profile_id`. Fields beyond these are kept as received. */
-export interface FindingsRecord {
-  profile_id: string;
-  revision: string;
-  [field: string]: unknown;
-}
-
-/** An activity event (2.9), keyed by `id`. Fields beyond these are kept as received. */
-export interface ActivityEvent {
-  id: string;
-  revision: string;
-  [field: string]: unknown;
-}
-
-export interface RecordOf {
-  profiles: FindingsRecord;
-  activity: ActivityEvent;
-}
 
 export interface CollectionState<R> {
   /** Revision the saved records were traversed at; null before the first complete traversal. */
@@ -72,53 +57,13 @@ export interface LocalState {
   activity: CollectionState<ActivityEvent>;
 }
 
-export interface ProfilesQuery {
-  /** 1-25 (default 25). */
-  limit?: number;
-  profile_id?: string;
-}
+export type ProfilesQuery = QueryOf['profiles'];
+export type ActivityQuery = QueryOf['activity'];
 
-export interface ActivityQuery {
-  /** 1-100 (default 100). */
-  limit?: number;
-  profile_id?: string;
-  event_type?: string;
-  occurred_from?: string;
-  occurred_to?: string;
-}
-
-export interface AnalysisClientOptions extends HttpOptions {
-  /** Traversals per collection per `reconcile` call, the first included (default 3, 4.13 rule 5). */
-  maxAttempts?: number;
-  /** Backoff before the first restart after a 409; doubled for each further restart (default 1000 ms). */
-  backoffMs?: number;
-  /** Cap of one restart backoff (default 30 s). */
-  maxBackoffMs?: number;
-}
-
-export interface AnalysisClient {
-  readonly maxAttempts: number;
-  readonly backoffMs: number;
-  readonly maxBackoffMs: number;
-  readonly http: HttpClient;
-  /** GET /reports/{id}/analysis, the `data` member. */
-  summary(reportId: string): Promise<AnalysisSummary>;
-  /** One page of a collection (the envelope without `request_id`). */
-  page<C extends CollectionName>(reportId: string, collection: C, query: Record<string, string | number | undefined>): Promise<CollectionPage<RecordOf[C]>>;
-}
-
-/** The members of the summary this module relies on; the rest is passed through untyped. */
-export interface AnalysisSummary {
-  results_revision: string;
-  collections: { profiles_revision: string; activity_revision: string };
-  [field: string]: unknown;
-}
-
-export interface CollectionPage<R> {
-  data: R[];
-  revision: string;
-  next_cursor: string | null;
-}
+/** The client's options; `maxAttempts`, `backoffMs` and `maxBackoffMs` are the restart policy (4.13 rule 5). */
+export type AnalysisClientOptions = ClientOptions;
+/** Reconciliation runs on the typed client. */
+export type AnalysisClient = ProfileScanClient;
 
 export type CollectionStatus = 'unchanged' | 'replaced' | 'incomplete';
 
@@ -135,7 +80,7 @@ export interface CollectionOutcome {
   /** What a replacement changed; present when `status` is `replaced`. */
   changes?: { added: number; updated: number; removed: number };
   /** Why the collection is `incomplete`. Never contains the key. */
-  failure?: { kind: 'results_changed' | 'network' | 'http' | 'rate_limited' | 'protocol'; message: string; status?: number; code?: string };
+  failure?: { kind: 'results_changed' | 'network' | 'http' | 'rate_limited' | 'protocol'; message: string; status?: number; code?: string; request_id?: string };
 }
 
 export interface ReconcileResult {
@@ -164,30 +109,9 @@ const REVISION_OF: Record<CollectionName, (summary: AnalysisSummary) => string> 
   activity: (summary) => summary.collections.activity_revision,
 };
 
+/** A client for `reconcile` (the typed client; any `ProfileScanClient` works too). */
 export function createAnalysisClient(options: AnalysisClientOptions): AnalysisClient {
-  const http = createHttpClient(options);
-  const base = (reportId: string) => `/reports/${encodeURIComponent(reportId)}/analysis`;
-  return {
-    http,
-    maxAttempts: Math.max(1, options.maxAttempts ?? 3),
-    backoffMs: options.backoffMs ?? 1000,
-    maxBackoffMs: options.maxBackoffMs ?? 30_000,
-    async summary(reportId) {
-      const body = await http.get<{ data?: AnalysisSummary }>(base(reportId));
-      const data = body.data;
-      if (!data || typeof data.collections?.profiles_revision !== 'string' || typeof data.collections?.activity_revision !== 'string') {
-        throw new ApiFailure('protocol', 'summary without collection revisions');
-      }
-      return data;
-    },
-    async page(reportId, collection, query) {
-      const body = await http.get<Partial<CollectionPage<RecordOf[typeof collection]>>>(`${base(reportId)}/${collection}`, query);
-      if (!Array.isArray(body.data) || typeof body.revision !== 'string' || (body.next_cursor !== null && typeof body.next_cursor !== 'string')) {
-        throw new ApiFailure('protocol', `${collection} page without data, revision or next_cursor`);
-      }
-      return { data: body.data, revision: body.revision, next_cursor: body.next_cursor };
-    },
-  };
+  return new ProfileScanClient(options);
 }
 
 export function emptyState(): LocalState {
@@ -237,44 +161,21 @@ function queryOf(collection: CollectionName, options: ReconcileOptions): Record<
 }
 
 function failureOf(error: unknown): NonNullable<CollectionOutcome['failure']> {
-  if (error instanceof ApiFailure) return { kind: error.kind, message: error.message, status: error.details.status, code: error.details.code };
-  return { kind: 'protocol', message: error instanceof Error ? error.message : String(error) };
-}
-
-/** 4.13 rule 5: a 409 `results_changed` restarts the traversal. */
-function isRestart(error: unknown): boolean {
-  return error instanceof ApiFailure && error.details.status === 409 && error.details.code === 'results_changed';
-}
-
-/**
- * Reads every page of one collection at `revision` (4.13 rules 2-3). Throws
- * on any failure; returns the staged records only when `next_cursor` was null.
- */
-async function traverse<C extends CollectionName>(
-  client: AnalysisClient,
-  reportId: string,
-  collection: C,
-  query: Record<string, string | number | undefined>,
-  revision: string,
-  onPage: () => void,
-): Promise<Map<string, RecordOf[C]>> {
-  const staged = new Map<string, RecordOf[C]>();
-  const keyOf = KEY_OF[collection] as (record: RecordOf[C]) => string;
-  let cursor: string | undefined;
-  for (;;) {
-    const page = await client.page(reportId, collection, { ...query, expected_revision: revision, cursor });
-    onPage();
-    // The service answers 409 when the revision moved; a page at another revision would mix snapshots.
-    if (page.revision !== revision) throw new ApiFailure('protocol', `${collection} page served at another revision than expected`);
-    for (const record of page.data) {
-      const key = record && typeof record === 'object' ? keyOf(record) : undefined;
-      if (typeof key !== 'string' || typeof record.revision !== 'string') throw new ApiFailure('protocol', `${collection} record without id or revision`);
-      staged.set(key, record);
-    }
-    if (page.next_cursor === null) return staged;
-    if (page.next_cursor === cursor) throw new ApiFailure('protocol', `${collection} traversal did not advance`);
-    cursor = page.next_cursor;
-  }
+  if (!(error instanceof ProfileScanError)) return { kind: 'protocol', message: error instanceof Error ? error.message : String(error) };
+  const kind =
+    error instanceof ResultsChangedError ? 'results_changed'
+    : error instanceof ConnectionError ? 'network'
+    : error instanceof RateLimitError ? 'rate_limited'
+    : error instanceof ProtocolError ? 'protocol'
+    : 'http';
+  const message = error instanceof ResultsChangedError && error.attempts > 1 ? `collection kept changing over ${error.attempts} traversals` : error.message;
+  return {
+    kind,
+    message,
+    ...(error.status !== null ? { status: error.status } : {}),
+    code: error.code,
+    ...(error.request_id ? { request_id: error.request_id } : {}),
+  };
 }
 
 /** Upsert by id and revision; records absent from the completed traversal are removed (4.13 rule 4). */
@@ -311,7 +212,7 @@ export async function reconcile(client: AnalysisClient, reportId: string, state:
 
   // 4.13 rule 1.
   try {
-    result.summary = await client.summary(reportId);
+    result.summary = await client.analysis.summary(reportId);
   } catch (error) {
     for (const collection of wanted) Object.assign(result[collection], { status: 'incomplete', failure: failureOf(error) });
     return result;
@@ -321,40 +222,49 @@ export async function reconcile(client: AnalysisClient, reportId: string, state:
     const out = result[collection];
     const query = queryOf(collection, options);
     const filter = filterOf(query);
-    for (let attempt = 1; ; attempt++) {
-      const saved = state[collection];
-      const target = REVISION_OF[collection](result.summary!);
-      if (saved.revision === target && saved.filter === filter) {
-        out.status = 'unchanged';
-        break;
-      }
-      out.attempts = attempt;
-      try {
-        const staged = await traverse(client, reportId, collection, query, target, () => out.pages++);
-        const { records, changes } = merge(saved.records as ReadonlyMap<string, { revision: string }>, staged as Map<string, { revision: string }>);
-        // The one place a saved collection changes: a complete traversal, in one assignment.
-        (state as unknown as Record<CollectionName, CollectionState<unknown>>)[collection] = { revision: target, filter, records };
-        Object.assign(out, { status: 'replaced', records: records.size, revision: target, changes });
-        break;
-      } catch (error) {
-        const restart = isRestart(error);
-        if (!restart || attempt >= client.maxAttempts) {
-          // Staged pages are dropped with the traversal; the saved collection is untouched (4.13 rule 5).
-          out.status = 'incomplete';
-          out.failure = restart ? { kind: 'results_changed', message: `collection kept changing over ${attempt} traversals` } : failureOf(error);
-          break;
+    const saved = state[collection] as CollectionState<{ revision: string }>;
+    const upToDate = (summary: AnalysisSummary) => saved.revision === REVISION_OF[collection](summary) && saved.filter === filter;
+    if (upToDate(result.summary!)) continue;
+
+    const keyOf = KEY_OF[collection] as (record: { revision: string }) => string;
+    let staged = new Map<string, { revision: string }>();
+    let servedAt = '';
+    let caughtUp = false;
+    try {
+      // 4.13 rules 2-3 and 5: the client traverses at the summary's revision and restarts on 409.
+      const pages = client.analysis.pages(reportId, collection, query as QueryOf[typeof collection], {
+        revision: REVISION_OF[collection](result.summary!),
+        onAttempt: (attempt, revision) => {
+          // A restart discards the staged pages.
+          out.attempts = attempt;
+          staged = new Map();
+          servedAt = revision;
+        },
+        onRestart: (summary) => {
+          result.summary = summary;
+          caughtUp = upToDate(summary);
+          return !caughtUp;
+        },
+      });
+      for await (const page of pages) {
+        out.pages++;
+        for (const record of page.data as { revision: string }[]) {
+          const key = record && typeof record === 'object' ? keyOf(record) : undefined;
+          if (typeof key !== 'string' || typeof record.revision !== 'string') throw new ProtocolError(`${collection} record without id or revision`);
+          staged.set(key, record);
         }
       }
-      // 4.13 rule 5: bounded exponential backoff with jitter, then a fresh summary.
-      await client.http.sleep(jittered(Math.min(client.maxBackoffMs, client.backoffMs * 2 ** (attempt - 1)), client.http.random));
-      try {
-        result.summary = await client.summary(reportId);
-      } catch (error) {
-        out.status = 'incomplete';
-        out.failure = failureOf(error);
-        break;
-      }
+    } catch (error) {
+      // Staged pages are dropped with the traversal; the saved collection is untouched (4.13 rule 5).
+      out.status = 'incomplete';
+      out.failure = failureOf(error);
+      continue;
     }
+    if (caughtUp) continue;
+    const { records, changes } = merge(saved.records, staged);
+    // The one place a saved collection changes: a complete traversal, in one assignment.
+    (state as unknown as Record<CollectionName, CollectionState<unknown>>)[collection] = { revision: servedAt, filter, records };
+    Object.assign(out, { status: 'replaced', records: records.size, revision: servedAt, changes });
   }
   return result;
 }
