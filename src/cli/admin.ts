@@ -8,10 +8,8 @@ import type { Config } from '../config.js';
 import { parseScopes, type KeyMode } from '../domain/keys.js';
 import { presentProfile, presentReport } from '../http/present.js';
 import { openRuntime, type Runtime } from '../runtime.js';
-import { findReportById, removeProfile, setArchived, setPublic } from '../store/report-repository.js';
-import { refreshReportRollup } from '../store/rollup-repository.js';
-import { cancelReportScans } from '../store/scan-repository.js';
 import { createKey, createWorkspace, revokeKey, updateWorkspace, type WorkspaceChanges } from '../store/workspace-repository.js';
+import { removePerson, setReportArchived, setReportSharing } from '../use-cases/manage-report.js';
 import { serviceClock } from './serve.js';
 
 export class UsageError extends Error {}
@@ -158,17 +156,7 @@ function prepare(command: string, args: string[], values: Record<string, string 
       const reportId = uuidArg(args[0], 'REPORT_ID');
       const archive = command === 'report archive';
       return async (rt, config) => {
-        const now = serviceClock(config).now();
-        const report = await rt.db.transaction().execute(async (trx) => {
-          const row = await setArchived(trx, reportId, archive, now);
-          if (!row) return null;
-          // Decisions: a report archived while its scans are queued has its runs cancelled.
-          if (archive) {
-            await cancelReportScans(trx, reportId, now);
-            await refreshReportRollup(trx, reportId, 'all', now);
-          }
-          return findReportById(trx, reportId);
-        });
+        const report = await setReportArchived({ db: rt.db, workspaceId: null, now: serviceClock(config).now() }, reportId, archive);
         if (!report) throw new Failure(`no report ${reportId}`);
         return { json: presentReport(report, config.publicBaseUrl), text: `${archive ? 'archived' : 'unarchived'} report ${reportId}` };
       };
@@ -177,7 +165,7 @@ function prepare(command: string, args: string[], values: Record<string, string 
       const reportId = uuidArg(args[0], 'REPORT_ID');
       const isPublic = onOff(str('public'), '--public');
       return async (rt, config) => {
-        const report = await setPublic(rt.db, reportId, isPublic, serviceClock(config).now());
+        const report = await setReportSharing({ db: rt.db, workspaceId: null, now: serviceClock(config).now() }, reportId, isPublic);
         if (!report) throw new Failure(`no report ${reportId}`);
         const shown = presentReport(report, config.publicBaseUrl);
         return { json: shown, text: isPublic ? `report ${reportId} is public at ${shown.public_url}` : `report ${reportId} is private` };
@@ -187,14 +175,7 @@ function prepare(command: string, args: string[], values: Record<string, string 
       const reportId = uuidArg(args[0], 'REPORT_ID');
       const profileId = uuidArg(args[1], 'PROFILE_ID');
       return async (rt, config) => {
-        const now = serviceClock(config).now();
-        const profile = await rt.db.transaction().execute(async (trx) => {
-          const row = await removeProfile(trx, reportId, profileId, now);
-          if (row) {
-            await refreshReportRollup(trx, reportId, { profileIds: [profileId] }, now, { touch: true });
-          }
-          return row;
-        });
+        const profile = await removePerson({ db: rt.db, workspaceId: null, now: serviceClock(config).now() }, reportId, profileId);
         if (!profile) throw new Failure(`no active profile ${profileId} on report ${reportId}`);
         return { json: { ...presentProfile(profile), status: 'removed' }, text: `removed profile ${profileId} from report ${reportId}` };
       };

@@ -5,7 +5,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { isTerminal, runStatus, terminalReason } from '../domain/scan-status.js';
-import type { ScanQueue } from '../scanning/queue.js';
 import type { Database, ItemStatus, ScanMode, ScanRunsTable, ScanStatus } from './schema.js';
 
 export type ScanRunRow = Selectable<ScanRunsTable>;
@@ -32,15 +31,21 @@ const MODES: ScanMode[] = ['full_profile', 'activity'];
 /** The company page's key in the scan_items_one_per_run index. */
 const NIL_UUID = '00000000-0000-0000-0000-000000000000';
 
+export interface Admission {
+  runs: AdmittedRun[];
+  /** The new items: the caller announces them to the queue in the same transaction. */
+  itemIds: string[];
+}
+
 /**
- * Queues a full_profile and an activity item for each person (the activity
+ * Admits a full_profile and an activity item for each person (the activity
  * run also covers the company page), joining the report's still-queued run
  * of each mode or creating one. Items already pending in the joined run are
- * coalesced. Items and their queue jobs are written in the caller's
- * transaction. Returns nothing when there are no people.
+ * coalesced. Items are written in the caller's transaction (a pending item
+ * is a queued job: docs/scanning.md). Returns no runs when there are no people.
  */
-export async function admitScans(db: Kysely<Database>, queue: ScanQueue, input: AdmissionInput, now: Date): Promise<AdmittedRun[]> {
-  if (input.profileIds.length === 0) return [];
+export async function admitScans(db: Kysely<Database>, input: AdmissionInput, now: Date): Promise<Admission> {
+  if (input.profileIds.length === 0) return { runs: [], itemIds: [] };
   const admitted: AdmittedRun[] = [];
   const jobIds: string[] = [];
   for (const mode of MODES) {
@@ -120,8 +125,7 @@ export async function admitScans(db: Kysely<Database>, queue: ScanQueue, input: 
       companyPageItems: addCompany ? 1 : 0,
     });
   }
-  await queue.enqueueItems(db, jobIds);
-  return admitted;
+  return { runs: admitted, itemIds: jobIds };
 }
 
 export async function findScanRun(db: Kysely<Database>, workspaceId: string, reportId: string, runId: string) {

@@ -104,12 +104,12 @@ export async function createReport(
       const plan = planRoster(profiles, urls, new Map());
       const ids = await applyRosterPlan(trx, { reportId: report.id, workspaceId: ctx.workspaceId, source: 'urls', importId: null, rows: plan }, now);
       const added = plan.filter((r) => r.status === 'add');
-      const runs = await admitScans(
+      const { runs, itemIds } = await admitScans(
         trx,
-        ctx.queue,
         { reportId: report.id, workspaceId: ctx.workspaceId, keyMode: ctx.keyMode, profileIds: added.map((r) => ids.get(r.row_number)!) },
         now,
       );
+      await ctx.queue.enqueueItems(trx, itemIds);
       await refreshReportRollup(trx, report.id, 'all', now);
       // Taken last: the workspace's rows counter stays locked until commit.
       if (profiles.length > 0) await takeSubmittedRows(trx, ctx.workspaceId, ctx.limits, profiles.length, now);

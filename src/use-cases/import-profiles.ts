@@ -92,12 +92,12 @@ export async function commitImport(
       const plan = planRoster(profiles, urls, await attachmentsByUrl(trx, reportId, [...new Set(urls)]));
       const ids = await applyRosterPlan(trx, { reportId, workspaceId: ctx.workspaceId, source: 'api_import', importId, rows: plan }, now);
       const queued = plan.filter((r) => r.status === 'add' || r.status === 'restore');
-      const runs = await admitScans(
+      const { runs, itemIds } = await admitScans(
         trx,
-        ctx.queue,
         { reportId, workspaceId: ctx.workspaceId, keyMode: ctx.keyMode, profileIds: queued.map((r) => ids.get(r.row_number)!) },
         now,
       );
+      await ctx.queue.enqueueItems(trx, itemIds);
       await refreshReportRollup(trx, reportId, { profileIds: queued.map((r) => ids.get(r.row_number)!) }, now, { touch: queued.length > 0 });
       // Taken last: the workspace's rows counter stays locked until commit, so
       // imports of one workspace wait for each other only this long.

@@ -1,0 +1,64 @@
+/**
+ * Report housekeeping stories shared by every interface (the admin CLI, the
+ * web workspace): archive, unarchive, share on/off, remove a person. Each
+ * owns its transaction and keeps the report's roll-ups exact.
+ *
+ * `workspaceId` scopes the lookup: a report of another workspace is "not
+ * found"; `null` is the operator's scope (the admin CLI), any workspace.
+ * Each returns null when there is nothing to act on (unknown report or
+ * person), and the interface says so in its own words.
+ */
+import type { Kysely } from 'kysely';
+import { findReport, findReportById, removeProfile, setArchived, setPublic, type ReportRow } from '../store/report-repository.js';
+import { refreshReportRollup } from '../store/rollup-repository.js';
+import { cancelReportScans } from '../store/scan-repository.js';
+import type { Database } from '../store/schema.js';
+
+export interface ReportScope {
+  db: Kysely<Database>;
+  /** null: any workspace (operator commands). */
+  workspaceId: string | null;
+  now: Date;
+}
+
+async function visible(trx: Kysely<Database>, scope: ReportScope, reportId: string): Promise<boolean> {
+  const report = scope.workspaceId === null ? await findReportById(trx, reportId) : await findReport(trx, scope.workspaceId, reportId, { forUpdate: true });
+  return report !== undefined;
+}
+
+/**
+ * Archives or unarchives a report. Archiving cancels its unfinished scans
+ * (decisions "Scans": a report archived while its scans are queued has its
+ * runs cancelled) and refreshes the roll-ups.
+ */
+export async function setReportArchived(scope: ReportScope, reportId: string, archived: boolean): Promise<ReportRow | null> {
+  return scope.db.transaction().execute(async (trx) => {
+    if (!(await visible(trx, scope, reportId))) return null;
+    const row = await setArchived(trx, reportId, archived, scope.now);
+    if (!row) return null;
+    if (archived) {
+      await cancelReportScans(trx, reportId, scope.now);
+      await refreshReportRollup(trx, reportId, 'all', scope.now);
+    }
+    return (await findReportById(trx, reportId)) ?? null;
+  });
+}
+
+/** Turns the report's public page on (a new unguessable token) or off. */
+export async function setReportSharing(scope: ReportScope, reportId: string, isPublic: boolean): Promise<ReportRow | null> {
+  return scope.db.transaction().execute(async (trx) => {
+    if (!(await visible(trx, scope, reportId))) return null;
+    return (await setPublic(trx, reportId, isPublic, scope.now)) ?? null;
+  });
+}
+
+/** Removes a person from a report's roster; the roll-ups drop what they contributed. */
+export async function removePerson(scope: ReportScope, reportId: string, profileId: string) {
+  return scope.db.transaction().execute(async (trx) => {
+    if (!(await visible(trx, scope, reportId))) return null;
+    const row = await removeProfile(trx, reportId, profileId, scope.now);
+    if (!row) return null;
+    await refreshReportRollup(trx, reportId, { profileIds: [profileId] }, scope.now, { touch: true });
+    return row;
+  });
+}
