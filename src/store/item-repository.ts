@@ -11,9 +11,7 @@
  * to and re-checks it under a row lock, so a duplicate or a late worker whose
  * lease expired (and whose item was claimed again elsewhere) changes nothing.
  *
- * Lock order is report → run → item everywhere (imports lock the report,
- * then the queued run). Holding the report and run locks before the run and
- * report roll-ups are recounted is what keeps them right. A finishing item
+ * Lock order is report → run → item (src/store/locks.ts). A finishing item
  * first locks its attachment and writes what it observed (evidence,
  * activity, findings: per-person rows), and takes the report lock only for
  * the roll-up at the end, so items of one report do not wait on each other
@@ -22,6 +20,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { CollectResult } from '../scanning/collectors/collector.js';
 import { refreshFindings, storeActivity, storeCompany, storeEvidence, type EvidenceToStore } from './analysis-repository.js';
+import { lockAttachment, lockReport, lockRun } from './locks.js';
 import { refreshReportRollup } from './rollup-repository.js';
 import { refreshRun } from './scan-repository.js';
 import type { Database, ItemStatus, ScanMode } from './schema.js';
@@ -89,12 +88,12 @@ export async function extendLeases(db: Kysely<Database>, claimIds: string[], lea
   return new Set(rows.map((r) => r.claim_id));
 }
 
-/** Locks the item's report, run and item rows, in that order, inside `trx`. */
+/** Locks the item's report, run and item rows, in that order (src/store/locks.ts), inside `trx`. */
 async function lockItem(trx: Kysely<Database>, itemId: string): Promise<LockedItem | null> {
   const ids = await trx.selectFrom('scan_items').select(['run_id', 'report_id']).where('id', '=', itemId).executeTakeFirst();
   if (!ids) return null;
-  await sql`select 1 from reports where id = ${ids.report_id} for no key update`.execute(trx);
-  await sql`select 1 from scan_runs where id = ${ids.run_id} for no key update`.execute(trx);
+  await lockReport(trx, ids.report_id);
+  await lockRun(trx, ids.run_id);
   const item = await trx
     .selectFrom('scan_items as i')
     .innerJoin('scan_runs as r', 'r.id', 'i.run_id')
@@ -213,7 +212,7 @@ export async function finishItem(db: Kysely<Database>, finish: Finish, now: Date
       if (finish.outcome === 'succeeded') {
         // Per-person serialization: the other mode's item of the same person
         // must see what this one stores before it evaluates the findings.
-        if (item.profile_id !== null) await sql`select 1 from report_profiles where id = ${item.profile_id} for no key update`.execute(trx);
+        if (item.profile_id !== null) await lockAttachment(trx, item.profile_id);
         const stillOurs = await trx
           .selectFrom('scan_items')
           .select('id')

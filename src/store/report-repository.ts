@@ -5,6 +5,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { PlannedRow } from '../domain/roster-plan.js';
+import { lockReport } from './locks.js';
 import type { Database, ProfileSource, ReportProfilesTable, ReportsTable } from './schema.js';
 
 export type ReportRow = Selectable<ReportsTable>;
@@ -217,8 +218,7 @@ export async function listActiveProfiles(db: Kysely<Database>, filter: RosterFil
 
 /** Marks an active attachment removed (admin/UI action); keeps id, details and history. */
 export async function removeProfile(db: Kysely<Database>, reportId: string, profileId: string, now: Date) {
-  // Lock order report → attachment, as every roll-up writer.
-  await sql`select 1 from reports where id = ${reportId} for no key update`.execute(db);
+  await lockReport(db, reportId);
   const row = await db
     .updateTable('report_profiles')
     .set({ status: 'removed', removed_at: now, updated_at: now })

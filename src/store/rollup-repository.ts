@@ -9,8 +9,8 @@
  * transaction. The contribution of each is recomputed with a fixed number of
  * set-based queries and `totals − old + new` is stored; nothing here scans
  * the whole roster unless asked to (`'all'`). The report row is locked first
- * (lock order report → run → item → attachment), so concurrent writers apply
- * their differences one after the other.
+ * (src/store/locks.ts), so concurrent writers apply their differences one
+ * after the other.
  */
 import { sql, type Kysely } from 'kysely';
 import {
@@ -25,6 +25,7 @@ import {
   type Totals,
 } from '../domain/analysis-aggregate.js';
 import { revisionOf } from '../domain/revision.js';
+import { lockReport } from './locks.js';
 import type { Database } from './schema.js';
 
 export type RollupScope = { profileIds: readonly (string | null)[] } | 'all';
@@ -51,7 +52,7 @@ export async function refreshReportRollup(
   now: Date,
   options: { touch?: boolean } = {},
 ): Promise<Totals> {
-  await sql`select 1 from reports where id = ${reportId} for no key update`.execute(db);
+  await lockReport(db, reportId);
   const stored = await readAggregates(db, reportId);
   // Without a stored aggregate (a new report), everything is summed from scratch.
   const rebuild = !stored;

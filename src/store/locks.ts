@@ -1,0 +1,28 @@
+/**
+ * The one lock order of every write that changes what a report shows:
+ * report → run → item → attachment (and the rows below them). Imports lock
+ * the report, then the queued run they join; a worker's transitions lock the
+ * report, the run and the item; the roll-up locks the report before it
+ * applies `totals − old + new`. Taking them in this order everywhere is what
+ * keeps concurrent writers from deadlocking and their counts exact.
+ *
+ * The locks are FOR NO KEY UPDATE: no write here changes a key, and the FOR
+ * KEY SHARE locks that foreign-key checks take (an item's rows referencing
+ * the report while it stores them) then never conflict with them, so two
+ * writers never deadlock upgrading a shared lock.
+ */
+import { sql, type Kysely } from 'kysely';
+import type { Database } from './schema.js';
+
+export async function lockReport(db: Kysely<Database>, reportId: string): Promise<void> {
+  await sql`select 1 from reports where id = ${reportId} for no key update`.execute(db);
+}
+
+export async function lockRun(db: Kysely<Database>, runId: string): Promise<void> {
+  await sql`select 1 from scan_runs where id = ${runId} for no key update`.execute(db);
+}
+
+/** An attachment alone: the full-profile and activity items of one person take turns storing. */
+export async function lockAttachment(db: Kysely<Database>, profileId: string): Promise<void> {
+  await sql`select 1 from report_profiles where id = ${profileId} for no key update`.execute(db);
+}
