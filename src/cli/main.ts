@@ -4,6 +4,7 @@
  */
 import { ConfigError, loadConfig } from '../config.js';
 import { runAdmin, UsageError } from './admin.js';
+import { runClient } from './client.js';
 import { runMigrate } from './migrate.js';
 import { runServe } from './serve.js';
 import { runWorker } from './worker.js';
@@ -23,6 +24,8 @@ commands:
   admin report share REPORT_ID --public on|off
   admin profile remove REPORT_ID PROFILE_ID
   (admin commands accept --json to print one JSON object)
+  client <command>              command-line client for API users: create, import CSV, watch,
+                                summary, export, evidence, mirror (profile-scan client --help)
 
 environment: PORT, HOST, DATA_DIR, DATABASE_URL, PUBLIC_BASE_URL, SIMULATOR_DELAY_MS,
   WORKER_CONCURRENCY, ITEM_LEASE_SECONDS, ITEM_MAX_ATTEMPTS, CURSOR_SECRET, LOG_LEVEL,
@@ -34,6 +37,8 @@ async function main(argv: string[]): Promise<number> {
     console.log(USAGE);
     return command ? 0 : 2;
   }
+  // The API client needs no server configuration or database (src/cli/client.ts).
+  if (command === 'client') return runClient(rest, process);
   const config = loadConfig(process.env);
   switch (command) {
     case 'serve':
