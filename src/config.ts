@@ -1,9 +1,59 @@
 /**
- * Configuration, from the environment only. Every value is validated at start;
- * an invalid one stops the process with a one-line explanation naming the
- * variable (never its value when it may be a secret).
+ * Configuration, from the environment only, for every role (serve, worker,
+ * migrate, admin). Every value is parsed and validated here, at start; an
+ * invalid one stops the process with a one-line message naming the variable,
+ * never its value (it may be a secret).
+ *
+ * Test-only switches (CLOCK_OFFSET_MS, PS_TEST_PAUSE_BEFORE_COMMIT_MS) are
+ * refused unless PROFILE_SCAN_TEST_HOOKS=1, and a process that has them
+ * enabled says so loudly at start (src/logger.ts: announceTestHooks).
  */
 import path from 'node:path';
+
+/** The HTTP data provider for live keys (docs/collectors.md); null when PROVIDER_BASE_URL is unset. */
+export interface ProviderSettings {
+  baseUrl: string;
+  apiKey: string;
+  timeoutMs: number;
+  maxConcurrency: number;
+  maxPerSecond: number;
+}
+
+/** Where evidence media is stored: a local directory (default) or an S3-compatible bucket. */
+export type MediaSettings =
+  | { kind: 'file'; dir: string }
+  | {
+      kind: 's3';
+      bucket: string;
+      /** Key prefix inside the bucket ('' or ending in '/'). */
+      prefix: string;
+      region: string;
+      /** null: the AWS endpoint of the region. */
+      endpoint: string | null;
+      forcePathStyle: boolean;
+      /** null: the SDK's default credential chain (AWS_* variables, instance roles…). */
+      credentials: { accessKeyId: string; secretAccessKey: string; sessionToken?: string } | null;
+    };
+
+/** Windows of the maintenance task (docs/operations.md, "Retention"); milliseconds. */
+export interface RetentionSettings {
+  /** How often a process tries to run maintenance (one runner at a time across all processes); 0 = never in this process. */
+  intervalMs: number;
+  /** Expired idempotency records are deleted this long after their expiry. */
+  expiredIdempotencyMs: number;
+  /** Expired import receipts lose their contents this long after their expiry (the tombstone still answers 410). */
+  receiptTombstoneMs: number;
+  /** Rate-limit counters of windows that started longer ago than this are deleted. */
+  rateCountersMs: number;
+  /** Obsolete evidence no stored finding refers to is deleted (with media nothing else uses) this long after it became obsolete. */
+  obsoleteMediaMs: number;
+}
+
+export interface TestHooks {
+  enabled: boolean;
+  /** Test-only: sleeps this long inside an idempotent write's transaction just before COMMIT. */
+  pauseBeforeCommitMs: number;
+}
 
 export interface Config {
   port: number;
@@ -21,10 +71,21 @@ export interface Config {
   /** Secret for signing cursors; when unset, one is created in the database. */
   cursorSecret: string | null;
   logLevel: string;
-  /** Test-only: shifts the service clock (ms). */
+  /** Test-only (PROFILE_SCAN_TEST_HOOKS=1): shifts the service clock (ms). */
   clockOffsetMs: number;
   /** Multiplier for the read limits, for benchmarks (workspace write limits are settings). */
   readLimitMultiplier: number;
+  provider: ProviderSettings | null;
+  media: MediaSettings;
+  /** Bearer token guarding GET /metrics on the API port; null = not served there (unless METRICS_PORT). */
+  metricsToken: string | null;
+  /** A separate listener (on HOST, or METRICS_HOST) for /metrics, /livez and /readyz; null = none. */
+  metricsPort: number | null;
+  metricsHost: string;
+  /** Upper bound of a graceful shutdown (drain requests and items), ms. */
+  shutdownTimeoutMs: number;
+  retention: RetentionSettings;
+  testHooks: TestHooks;
 }
 
 export class ConfigError extends Error {}
@@ -51,10 +112,154 @@ function url(name: string, raw: string, protocols: string[]): URL {
   return parsed;
 }
 
+function text(env: NodeJS.ProcessEnv, name: string): string | null {
+  const raw = env[name]?.trim();
+  return raw === undefined || raw === '' ? null : raw;
+}
+
+function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = text(env, name);
+  if (raw === null) return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(raw.toLowerCase())) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw.toLowerCase())) return false;
+  throw new ConfigError(`${name} must be true or false (1/0, yes/no, on/off)`);
+}
+
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** A duration like `30s`, `10m`, `24h`, `7d` (or `0`); a bare number is seconds. */
+function duration(env: NodeJS.ProcessEnv, name: string, fallbackMs: number, minMs = 0, maxMs = 3650 * UNIT_MS.d): number {
+  const raw = text(env, name);
+  if (raw === null) return fallbackMs;
+  const match = /^(\d{1,10})(ms|s|m|h|d)?$/.exec(raw);
+  const value = match ? Number(match[1]) * UNIT_MS[match[2] ?? 's'] : NaN;
+  if (!match || value < minMs || value > maxMs) {
+    throw new ConfigError(`${name} must be a duration like 30s, 10m, 24h or 7d${minMs > 0 ? ` (at least ${minMs / 1000} s)` : ''}`);
+  }
+  return value;
+}
+
+function hostname(name: string, raw: string): string {
+  if (!/^[A-Za-z0-9.:\-[\]]+$/.test(raw)) throw new ConfigError(`${name} must be a hostname or IP address`);
+  return raw;
+}
+
+/** setTimeout's ceiling; larger values fire at once. */
+const MAX_TIMER_MS = 2_147_483_647;
+const MAX_PROVIDER_CONCURRENCY = 10_000;
+const MAX_PROVIDER_PER_SECOND = 10_000;
+export const DEFAULT_PROVIDER_TIMEOUT_MS = 10_000;
+export const DEFAULT_PROVIDER_LIMITS = { maxConcurrency: 16, maxPerSecond: 10 } as const;
+
+/** Messages name the setting, never its value (it may hold credentials). */
+export function checkProviderBaseUrl(value: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(value);
+  } catch {
+    throw new ConfigError('PROVIDER_BASE_URL must be an absolute http(s) URL');
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new ConfigError('PROVIDER_BASE_URL must be an absolute http(s) URL');
+  }
+  if (parsed.username || parsed.password) {
+    throw new ConfigError('PROVIDER_BASE_URL must not contain credentials; use PROVIDER_API_KEY');
+  }
+  if (parsed.search || parsed.hash) throw new ConfigError('PROVIDER_BASE_URL must not have a query or fragment');
+  return value;
+}
+
+/**
+ * The PROVIDER_* settings, or null when PROVIDER_BASE_URL is unset (live work
+ * then runs on the simulator, with a warning). Throws a one-line ConfigError.
+ */
+export function parseProviderSettings(env: NodeJS.ProcessEnv): ProviderSettings | null {
+  const baseUrl = env.PROVIDER_BASE_URL?.trim();
+  if (!baseUrl) return null;
+  checkProviderBaseUrl(baseUrl);
+  const apiKey = env.PROVIDER_API_KEY?.trim();
+  if (!apiKey) throw new ConfigError('PROVIDER_API_KEY must be set when PROVIDER_BASE_URL is set');
+  if (!/^[\x21-\x7e]+$/.test(apiKey)) throw new ConfigError('PROVIDER_API_KEY must contain only visible ASCII characters');
+  let timeoutMs = DEFAULT_PROVIDER_TIMEOUT_MS;
+  const rawTimeout = env.PROVIDER_TIMEOUT_MS?.trim();
+  if (rawTimeout !== undefined && rawTimeout !== '') {
+    if (!/^[1-9][0-9]{0,9}$/.test(rawTimeout) || Number(rawTimeout) > MAX_TIMER_MS) {
+      throw new ConfigError(`PROVIDER_TIMEOUT_MS must be a positive integer of milliseconds (at most ${MAX_TIMER_MS})`);
+    }
+    timeoutMs = Number(rawTimeout);
+  }
+  let maxConcurrency: number = DEFAULT_PROVIDER_LIMITS.maxConcurrency;
+  const rawConcurrency = env.PROVIDER_MAX_CONCURRENCY?.trim();
+  if (rawConcurrency !== undefined && rawConcurrency !== '') {
+    if (!/^[1-9][0-9]{0,4}$/.test(rawConcurrency) || Number(rawConcurrency) > MAX_PROVIDER_CONCURRENCY) {
+      throw new ConfigError(`PROVIDER_MAX_CONCURRENCY must be an integer between 1 and ${MAX_PROVIDER_CONCURRENCY}`);
+    }
+    maxConcurrency = Number(rawConcurrency);
+  }
+  let maxPerSecond: number = DEFAULT_PROVIDER_LIMITS.maxPerSecond;
+  const rawPerSecond = env.PROVIDER_MAX_PER_SECOND?.trim();
+  if (rawPerSecond !== undefined && rawPerSecond !== '') {
+    const perSecond = Number(rawPerSecond);
+    if (!/^[0-9]{1,5}(\.[0-9]{1,3})?$/.test(rawPerSecond) || perSecond <= 0 || perSecond > MAX_PROVIDER_PER_SECOND) {
+      throw new ConfigError(`PROVIDER_MAX_PER_SECOND must be a positive number of calls per second (at most ${MAX_PROVIDER_PER_SECOND}, 3 decimals)`);
+    }
+    maxPerSecond = perSecond;
+  }
+  return { baseUrl, apiKey, timeoutMs, maxConcurrency, maxPerSecond };
+}
+
+/** S3_* settings; the local directory DATA_DIR/media when S3_BUCKET is unset. */
+function parseMedia(env: NodeJS.ProcessEnv, dataDir: string): MediaSettings {
+  const bucket = text(env, 'S3_BUCKET');
+  const s3Names = ['S3_ENDPOINT', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_SESSION_TOKEN', 'S3_FORCE_PATH_STYLE', 'S3_PREFIX'];
+  if (bucket === null) {
+    const stray = s3Names.find((name) => text(env, name) !== null);
+    if (stray) throw new ConfigError(`${stray} is set but S3_BUCKET is not; set S3_BUCKET to store evidence media in S3`);
+    return { kind: 'file', dir: path.join(dataDir, 'media') };
+  }
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) throw new ConfigError('S3_BUCKET must be a bucket name (3-63 lowercase letters, digits, dots and hyphens)');
+  let endpoint: string | null = null;
+  const rawEndpoint = text(env, 'S3_ENDPOINT');
+  if (rawEndpoint !== null) {
+    const parsed = url('S3_ENDPOINT', rawEndpoint, ['http:', 'https:']);
+    if (parsed.username || parsed.password) throw new ConfigError('S3_ENDPOINT must not contain credentials; use S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY');
+    if (parsed.search || parsed.hash) throw new ConfigError('S3_ENDPOINT must not have a query or fragment');
+    endpoint = parsed.toString().replace(/\/+$/, '');
+  }
+  const region = text(env, 'S3_REGION') ?? 'us-east-1';
+  if (!/^[a-z0-9-]{1,64}$/.test(region)) throw new ConfigError('S3_REGION must be a region name such as us-east-1');
+  const accessKeyId = text(env, 'S3_ACCESS_KEY_ID');
+  const secretAccessKey = text(env, 'S3_SECRET_ACCESS_KEY');
+  if ((accessKeyId === null) !== (secretAccessKey === null)) {
+    throw new ConfigError(`${accessKeyId === null ? 'S3_ACCESS_KEY_ID' : 'S3_SECRET_ACCESS_KEY'} must be set together with ${accessKeyId === null ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID'}`);
+  }
+  for (const [name, value] of [['S3_ACCESS_KEY_ID', accessKeyId], ['S3_SECRET_ACCESS_KEY', secretAccessKey]] as const) {
+    if (value !== null && !/^[\x21-\x7e]+$/.test(value)) throw new ConfigError(`${name} must contain only visible ASCII characters`);
+  }
+  const sessionToken = text(env, 'S3_SESSION_TOKEN');
+  if (sessionToken !== null && accessKeyId === null) throw new ConfigError('S3_SESSION_TOKEN needs S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY');
+  let prefix = text(env, 'S3_PREFIX') ?? '';
+  if (prefix !== '') {
+    if (!/^[A-Za-z0-9!_.*'()\-/]{1,512}$/.test(prefix) || prefix.startsWith('/') || prefix.includes('//')) {
+      throw new ConfigError('S3_PREFIX must be a key prefix of letters, digits and !_.*\'()-/ (no leading or double slash)');
+    }
+    if (!prefix.endsWith('/')) prefix += '/';
+  }
+  return {
+    kind: 's3',
+    bucket,
+    prefix,
+    region,
+    endpoint,
+    // Path-style by default with a custom endpoint: most S3-compatible servers want it.
+    forcePathStyle: flag(env, 'S3_FORCE_PATH_STYLE', endpoint !== null),
+    credentials: accessKeyId !== null && secretAccessKey !== null ? { accessKeyId, secretAccessKey, ...(sessionToken ? { sessionToken } : {}) } : null,
+  };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = integer(env, 'PORT', 8080, 0, 65535);
-  const host = (env.HOST ?? '127.0.0.1').trim() || '127.0.0.1';
-  if (!/^[A-Za-z0-9.:\-[\]]+$/.test(host)) throw new ConfigError('HOST must be a hostname or IP address');
+  const host = hostname('HOST', (env.HOST ?? '127.0.0.1').trim() || '127.0.0.1');
   const dataDir = path.resolve(env.DATA_DIR && env.DATA_DIR.trim() !== '' ? env.DATA_DIR : './data');
 
   let databaseUrl: string | null = null;
@@ -80,6 +285,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const cursorSecret = env.CURSOR_SECRET && env.CURSOR_SECRET !== '' ? env.CURSOR_SECRET : null;
   if (cursorSecret !== null && cursorSecret.length < 32) throw new ConfigError('CURSOR_SECRET must be at least 32 characters');
 
+  const metricsToken = text(env, 'METRICS_TOKEN');
+  if (metricsToken !== null && !/^[\x21-\x7e]{16,256}$/.test(metricsToken)) {
+    throw new ConfigError('METRICS_TOKEN must be 16 to 256 visible ASCII characters');
+  }
+  const metricsPortRaw = text(env, 'METRICS_PORT');
+  const metricsPort = metricsPortRaw === null ? null : integer(env, 'METRICS_PORT', 0, 0, 65535);
+  const metricsHost = hostname('METRICS_HOST', text(env, 'METRICS_HOST') ?? host);
+
+  // Test-only switches: refused unless explicitly enabled.
+  const testHooksEnabled = flag(env, 'PROFILE_SCAN_TEST_HOOKS', false);
+  for (const name of ['CLOCK_OFFSET_MS', 'PS_TEST_PAUSE_BEFORE_COMMIT_MS']) {
+    if (!testHooksEnabled && text(env, name) !== null) {
+      throw new ConfigError(`${name} is a test-only switch; it is refused unless PROFILE_SCAN_TEST_HOOKS=1`);
+    }
+  }
+
   return {
     port,
     host,
@@ -94,5 +315,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel,
     clockOffsetMs: integer(env, 'CLOCK_OFFSET_MS', 0, -1e13, 1e13),
     readLimitMultiplier: integer(env, 'READ_LIMIT_MULTIPLIER', 1, 1, 1_000_000),
+    provider: parseProviderSettings(env),
+    media: parseMedia(env, dataDir),
+    metricsToken,
+    metricsPort,
+    metricsHost,
+    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_SECONDS', 30, 1, 3600) * 1000,
+    retention: {
+      intervalMs: duration(env, 'MAINTENANCE_INTERVAL', 5 * UNIT_MS.m),
+      expiredIdempotencyMs: duration(env, 'RETENTION_EXPIRED_IDEMPOTENCY', UNIT_MS.d),
+      receiptTombstoneMs: duration(env, 'RETENTION_RECEIPT_TOMBSTONE', 0),
+      rateCountersMs: duration(env, 'RETENTION_RATE_COUNTERS', 10 * UNIT_MS.m, 2 * UNIT_MS.m),
+      obsoleteMediaMs: duration(env, 'RETENTION_OBSOLETE_MEDIA', 7 * UNIT_MS.d),
+    },
+    testHooks: {
+      enabled: testHooksEnabled,
+      pauseBeforeCommitMs: integer(env, 'PS_TEST_PAUSE_BEFORE_COMMIT_MS', 0, 0, 600_000),
+    },
   };
 }

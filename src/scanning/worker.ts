@@ -23,7 +23,7 @@ import type { Runtime } from '../runtime.js';
 import type { Db } from '../store/database.js';
 import { claimItem, extendLeases, type Claim } from '../store/item-repository.js';
 import type { Collector } from './collectors/collector.js';
-import { providerCollectorFromEnv } from './collectors/http-provider.js';
+import { providerCollectorFromEnv, providerCollectorFromSettings } from './collectors/http-provider.js';
 import { SimulatorCollector } from './collectors/simulator/index.js';
 import { processItem, type HandlerContext } from './item-handler.js';
 import { FileMediaStore } from './media/media-store.js';
@@ -42,7 +42,7 @@ export interface WorkerOptions {
   clock: Clock;
   concurrency: number;
   log: (message: string) => void;
-  /** Where the provider settings (PROVIDER_BASE_URL, PROVIDER_API_KEY, PROVIDER_TIMEOUT_MS) are read; process.env by default. */
+  /** Provider settings (PROVIDER_*) to use instead of `config.provider` (tests). */
   providerEnv?: NodeJS.ProcessEnv;
   /** Fallback poll interval (ms) when no notification arrives. */
   pollMs?: number;
@@ -61,12 +61,12 @@ export function workerPoolSize(concurrency: number): number {
 export function collectorSelector(
   config: Config,
   log: (m: string) => void,
-  providerEnv: NodeJS.ProcessEnv = process.env,
+  providerEnv?: NodeJS.ProcessEnv,
   db?: Db,
 ): (keyMode: 'test' | 'live') => Collector {
   const simulator = new SimulatorCollector({ delayMs: config.simulatorDelayMs });
   // With the database, the provider's limits hold across every worker process.
-  const provider = providerCollectorFromEnv(providerEnv, { db });
+  const provider = providerEnv ? providerCollectorFromEnv(providerEnv, { db }) : providerCollectorFromSettings(config.provider, { db });
   if (!provider) log('WARNING: PROVIDER_BASE_URL is not set; work admitted by LIVE keys is collected by the built-in SIMULATOR (synthetic data)');
   return (keyMode) => (keyMode === 'live' && provider ? provider : simulator);
 }

@@ -34,9 +34,9 @@ import {
   type MediaType,
   type Screenshot,
 } from './collector.js';
+import { checkProviderBaseUrl, parseProviderSettings, type ProviderSettings } from '../../config.js';
 import type { Db } from '../../store/database.js';
 import {
-  DEFAULT_PROVIDER_LIMITS,
   LocalProviderQuota,
   SharedProviderQuota,
   type ProviderPermit,
@@ -76,8 +76,6 @@ export const PROVIDER_DEFER = {
  * per-attempt timeout: the time a killed process's slot stays taken.
  */
 export const PROVIDER_SLOT_LEASE_MARGIN_MS = 15_000;
-const MAX_PROVIDER_CONCURRENCY = 10_000;
-const MAX_PROVIDER_PER_SECOND = 10_000;
 
 export interface HttpProviderOptions {
   /** http(s) URL of the provider; `/v1/collect` is appended. */
@@ -265,39 +263,18 @@ export interface ProviderCollectorDeps {
 /**
  * Builds the live collector from the environment, or null when
  * PROVIDER_BASE_URL is unset (the caller then falls back to the simulator and
- * warns). Throws a one-line Error on invalid configuration.
+ * warns). Throws a one-line error on invalid configuration (the settings are
+ * parsed by config.ts: parseProviderSettings).
  */
 export function providerCollectorFromEnv(env: NodeJS.ProcessEnv, deps: ProviderCollectorDeps = {}): HttpProviderCollector | null {
-  const baseUrl = env.PROVIDER_BASE_URL?.trim();
-  if (!baseUrl) return null;
-  checkBaseUrl(baseUrl);
-  const apiKey = env.PROVIDER_API_KEY?.trim();
-  if (!apiKey) throw new Error('PROVIDER_API_KEY must be set when PROVIDER_BASE_URL is set');
-  if (!/^[\x21-\x7e]+$/.test(apiKey)) throw new Error('PROVIDER_API_KEY must contain only visible ASCII characters');
-  let timeoutMs = DEFAULT_TIMEOUT_MS;
-  const rawTimeout = env.PROVIDER_TIMEOUT_MS?.trim();
-  if (rawTimeout !== undefined && rawTimeout !== '') {
-    if (!/^[1-9][0-9]{0,9}$/.test(rawTimeout) || Number(rawTimeout) > MAX_TIMER_MS) {
-      throw new Error(`PROVIDER_TIMEOUT_MS must be a positive integer of milliseconds (at most ${MAX_TIMER_MS})`);
-    }
-    timeoutMs = Number(rawTimeout);
-  }
-  const limits = { ...DEFAULT_PROVIDER_LIMITS };
-  const rawConcurrency = env.PROVIDER_MAX_CONCURRENCY?.trim();
-  if (rawConcurrency !== undefined && rawConcurrency !== '') {
-    if (!/^[1-9][0-9]{0,4}$/.test(rawConcurrency) || Number(rawConcurrency) > MAX_PROVIDER_CONCURRENCY) {
-      throw new Error(`PROVIDER_MAX_CONCURRENCY must be an integer between 1 and ${MAX_PROVIDER_CONCURRENCY}`);
-    }
-    limits.maxConcurrency = Number(rawConcurrency);
-  }
-  const rawPerSecond = env.PROVIDER_MAX_PER_SECOND?.trim();
-  if (rawPerSecond !== undefined && rawPerSecond !== '') {
-    const perSecond = Number(rawPerSecond);
-    if (!/^[0-9]{1,5}(\.[0-9]{1,3})?$/.test(rawPerSecond) || perSecond <= 0 || perSecond > MAX_PROVIDER_PER_SECOND) {
-      throw new Error(`PROVIDER_MAX_PER_SECOND must be a positive number of calls per second (at most ${MAX_PROVIDER_PER_SECOND}, 3 decimals)`);
-    }
-    limits.maxPerSecond = perSecond;
-  }
+  return providerCollectorFromSettings(parseProviderSettings(env), deps);
+}
+
+/** The live collector of validated settings (`config.provider`), or null when there are none. */
+export function providerCollectorFromSettings(settings: ProviderSettings | null, deps: ProviderCollectorDeps = {}): HttpProviderCollector | null {
+  if (!settings) return null;
+  const { baseUrl, apiKey, timeoutMs, maxConcurrency, maxPerSecond } = settings;
+  const limits = { maxConcurrency, maxPerSecond };
   const quota = deps.db
     ? new SharedProviderQuota({
         db: deps.db,
@@ -311,29 +288,11 @@ export function providerCollectorFromEnv(env: NodeJS.ProcessEnv, deps: ProviderC
 
 /** `{baseUrl}/v1/collect`; also the provider's key in the shared quota tables. */
 export function providerEndpoint(baseUrl: string): string {
-  return `${checkBaseUrl(baseUrl).replace(/\/+$/, '')}/v1/collect`;
+  return `${checkProviderBaseUrl(baseUrl).replace(/\/+$/, '')}/v1/collect`;
 }
 
 // ---------------------------------------------------------------------------
 // Configuration checks
-
-/** Messages name the setting, never its value (it may hold credentials). */
-function checkBaseUrl(value: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new Error('PROVIDER_BASE_URL must be an absolute http(s) URL');
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new Error('PROVIDER_BASE_URL must be an absolute http(s) URL');
-  }
-  if (url.username || url.password) {
-    throw new Error('PROVIDER_BASE_URL must not contain credentials; use PROVIDER_API_KEY');
-  }
-  if (url.search || url.hash) throw new Error('PROVIDER_BASE_URL must not have a query or fragment');
-  return value;
-}
 
 function positiveInt(value: number, name: string, max: number): number {
   if (!Number.isSafeInteger(value) || value < 1 || value > max) {
