@@ -104,6 +104,17 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
+    // Errors the router raises before any route runs (a malformed
+    // percent-encoding, an overlong path parameter) get the one envelope too,
+    // with a request id, and never echo the path.
+    frameworkErrors: (error, request, reply) => {
+      const mapped =
+        error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? apiError('not_found', 404, 'No such resource.')
+          : apiError('invalid_request', 400, 'The request URL is not valid (malformed percent-encoding).');
+      const raw = reply as unknown as FastifyReply;
+      void raw.status(mapped.status).type('application/json').send(errorBody(mapped, request.id));
+    },
   });
   app.decorate('deps', deps);
   // JSON only (415 for anything else, including Fastify's default text/plain).

@@ -3,12 +3,22 @@
  * (TypeBox) drives request validation, response serialization, its
  * TypeScript type (Static<>) and the OpenAPI document.
  */
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type, type StringOptions, type TSchema } from '@sinclair/typebox';
 
 export const Uuid = Type.String({ format: 'uuid' });
 export const DateTime = Type.String({ format: 'date-time' });
 export const Uri = Type.String({ format: 'uri' });
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/**
+ * Text PostgreSQL can store: no NUL character and no lone surrogate. Ajv
+ * compiles patterns with the `u` flag, so a surrogate pair (one code point
+ * above U+FFFF) passes and only an unpaired half matches the range. A value
+ * that fails is refused at validation (`invalid_format`, naming the field,
+ * echoing nothing) instead of failing in the database.
+ */
+export const STORABLE_TEXT = '^[^\\u0000\\uD800-\\uDFFF]*$';
+export const Text = (options: StringOptions = {}) => Type.String({ ...options, pattern: STORABLE_TEXT });
 
 export const RequestId = Uuid;
 

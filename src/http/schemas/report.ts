@@ -1,6 +1,6 @@
 /** Report (2.4), Profile (2.5), Scan (2.6), CreateReport (2.7) and the write responses (2.8). */
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, ListEnvelope, Nullable, SingleEnvelope, Uri, Uuid } from './common.js';
+import { DateTime, ListEnvelope, Nullable, SingleEnvelope, Text, Uri, Uuid } from './common.js';
 
 const strict = { additionalProperties: false } as const;
 const ScanMode = Type.Union([Type.Literal('full_profile'), Type.Literal('activity')]);
@@ -70,10 +70,10 @@ export type Scan = Static<typeof Scan>;
 
 export const CreateProfile = Type.Object(
   {
-    pronet_url: Type.String({ maxLength: 2048, format: 'uri' }),
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-    title: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-    headline: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+    pronet_url: Text({ maxLength: 2048, format: 'uri' }),
+    name: Type.Optional(Text({ minLength: 1, maxLength: 200 })),
+    title: Type.Optional(Text({ minLength: 1, maxLength: 200 })),
+    headline: Type.Optional(Text({ minLength: 1, maxLength: 500 })),
   },
   strict,
 );
@@ -83,10 +83,10 @@ export type CreateProfile = Static<typeof CreateProfile>;
 // are checked by the domain's URL normalization, so the body validator skips it.
 export const CreateProfileBody = Type.Object(
   {
-    pronet_url: Type.String({ maxLength: 2048 }),
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-    title: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-    headline: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+    pronet_url: Text({ maxLength: 2048 }),
+    name: Type.Optional(Text({ minLength: 1, maxLength: 200 })),
+    title: Type.Optional(Text({ minLength: 1, maxLength: 200 })),
+    headline: Type.Optional(Text({ minLength: 1, maxLength: 500 })),
   },
   strict,
 );
@@ -95,13 +95,13 @@ export const CreateReport = Type.Object(
   {
     company: Type.Object(
       {
-        name: Type.String({ minLength: 1, maxLength: 200 }),
-        domain: Type.String({ maxLength: 2048 }),
-        pronet_company_url: Type.String({ maxLength: 2048, format: 'uri' }),
+        name: Text({ minLength: 1, maxLength: 200 }),
+        domain: Text({ maxLength: 2048 }),
+        pronet_company_url: Text({ maxLength: 2048, format: 'uri' }),
       },
       strict,
     ),
-    name: Type.String({ minLength: 1, maxLength: 200 }),
+    name: Text({ minLength: 1, maxLength: 200 }),
     visibility: Type.Optional(Type.Union([Type.Literal('private'), Type.Literal('public')], { default: 'private' })),
     on_existing: Type.Optional(Type.Union([Type.Literal('create'), Type.Literal('return_existing')], { default: 'create' })),
     profiles: Type.Optional(Type.Array(CreateProfileBody, { maxItems: 100, default: [] })),
@@ -176,7 +176,7 @@ export const ReportListQuery = Type.Object(
   {
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
     cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
-    company_root_domain: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
+    company_root_domain: Type.Optional(Text({ minLength: 1, maxLength: 2048 })),
     include_archived: Type.Optional(Type.Boolean({ default: false })),
   },
   strict,
