@@ -110,7 +110,7 @@ export async function admitScans(db: Kysely<Database>, input: AdmissionInput, no
       run = await db
         .with('inserted', (qb) => qb.insertInto('scan_items').values(items).returning('id'))
         .updateTable('scan_runs')
-        .set((eb) => ({ requested: eb('requested', '+', items.length) }))
+        .set((eb) => ({ requested: eb('requested', '+', items.length), unfinished: eb('unfinished', '+', items.length) }))
         .where('id', '=', run.id)
         .returningAll()
         .executeTakeFirstOrThrow();
@@ -138,7 +138,39 @@ export async function findScanRun(db: Kysely<Database>, workspaceId: string, rep
     .executeTakeFirst();
 }
 
-/** Recomputes a run's counts, status and timestamps from its items. */
+/** What one item's transition changes in its run. */
+export type RunChange =
+  /** An item was claimed: the run has begun (its counts do not change). */
+  | { kind: 'started' }
+  /** An unfinished item ended. */
+  | { kind: 'finished'; status: 'succeeded' | 'failed' | 'inaccessible' | 'cancelled'; warning?: boolean };
+
+/**
+ * Applies one item's transition to its run's maintained counts (O(1), under
+ * the run lock the caller holds) and settles the run's status.
+ */
+export async function applyRunChange(db: Kysely<Database>, runId: string, change: RunChange, now: Date): Promise<ScanRunRow> {
+  const run = await db
+    .updateTable('scan_runs')
+    .set((eb) => {
+      if (change.kind === 'started') return { started_at: eb.fn.coalesce('started_at', eb.val(now)) };
+      const one = (yes: boolean) => (yes ? 1 : 0);
+      return {
+        unfinished: eb('unfinished', '-', 1),
+        completed: eb('completed', '+', one(change.status === 'succeeded')),
+        warnings: eb('warnings', '+', one(change.status === 'succeeded' && change.warning === true)),
+        failed: eb('failed', '+', one(change.status === 'failed' || change.status === 'inaccessible')),
+        inaccessible: eb('inaccessible', '+', one(change.status === 'inaccessible')),
+        cancelled: eb('cancelled', '+', one(change.status === 'cancelled')),
+      };
+    })
+    .where('id', '=', runId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return settleRunStatus(db, run, now);
+}
+
+/** Recomputes a run's counts from its items (bulk changes such as a cancellation), and settles its status. */
 export async function refreshRun(db: Kysely<Database>, runId: string, now: Date): Promise<ScanRunRow> {
   const rows = await db
     .selectFrom('scan_items')
@@ -152,23 +184,47 @@ export async function refreshRun(db: Kysely<Database>, runId: string, now: Date)
     counts[row.status] = Number(row.n);
     if (row.status === 'succeeded') warnings = Number(row.warnings);
   }
-  const status = runStatus(counts);
-  const terminal = isTerminal(status);
-  return db
+  const run = await db
     .updateTable('scan_runs')
-    .set((eb) => ({
-      // A started run whose claimed items went back to the queue (a retry's
-      // backoff, a provider's Retry-After) stays running: it is not joinable.
-      status: status === 'queued' ? sql<ScanStatus>`case when started_at is null then 'queued' else 'running' end` : status,
+    .set({
       requested: Object.values(counts).reduce((a, b) => a + b, 0),
+      unfinished: counts.pending + counts.running,
       completed: counts.succeeded,
       warnings,
       failed: counts.failed + counts.inaccessible,
+      inaccessible: counts.inaccessible,
+      cancelled: counts.cancelled,
+    })
+    .where('id', '=', runId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return settleRunStatus(db, run, now);
+}
+
+/** The run's status from its counts (decisions "Run status"), and its timestamps; one more statement only when they change. */
+async function settleRunStatus(db: Kysely<Database>, run: ScanRunRow, now: Date): Promise<ScanRunRow> {
+  let status = runStatus({
+    pending: run.unfinished,
+    running: 0,
+    succeeded: run.completed,
+    failed: run.failed - run.inaccessible,
+    inaccessible: run.inaccessible,
+    cancelled: run.cancelled,
+  });
+  // A started run whose claimed items went back to the queue (a retry's
+  // backoff, a provider's Retry-After) stays running: it is not joinable.
+  if (status === 'queued' && run.started_at !== null) status = 'running';
+  const terminal = isTerminal(status);
+  if (status === run.status && (!terminal || run.completed_at !== null) && (status === 'queued' || run.started_at !== null)) return run;
+  return db
+    .updateTable('scan_runs')
+    .set((eb) => ({
+      status,
       started_at: status === 'queued' ? eb.ref('started_at') : eb.fn.coalesce('started_at', eb.val(now)),
       completed_at: terminal ? eb.fn.coalesce('completed_at', eb.val(now)) : null,
       terminal_reason: terminalReason(status),
     }))
-    .where('id', '=', runId)
+    .where('id', '=', run.id)
     .returningAll()
     .executeTakeFirstOrThrow();
 }

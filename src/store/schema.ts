@@ -31,6 +31,11 @@ export interface UsersTable {
   name: string;
   role: 'owner' | 'admin' | 'member';
   created_at: Timestamp;
+  /** Migration 0020 (web workspace): sign-in email, argon2id hash, removal. */
+  email: Generated<string | null>;
+  password_hash: Generated<string | null>;
+  password_changed_at: Generated<Date | null>;
+  removed_at: Generated<Date | null>;
 }
 
 export interface ApiKeysTable {
@@ -43,6 +48,8 @@ export interface ApiKeysTable {
   secret_prefix: string;
   created_at: Timestamp;
   revoked_at: Timestamp | null;
+  /** Migration 0020: recorded at most once a minute per key and process. */
+  last_used_at: Generated<Date | null>;
 }
 
 export interface RateCountersTable {
@@ -135,6 +142,10 @@ export interface ScanRunsTable {
   completed: Generated<number>;
   warnings: Generated<number>;
   failed: Generated<number>;
+  /** Maintained counts (migration 0019): pending + running, inaccessible, cancelled. */
+  unfinished: Generated<number>;
+  inaccessible: Generated<number>;
+  cancelled: Generated<number>;
   created_at: Timestamp;
   started_at: Timestamp | null;
   completed_at: Timestamp | null;
@@ -273,6 +284,34 @@ export interface Database {
   profile_contributions: ProfileContributionsTable;
   provider_call_slots: ProviderCallSlotsTable;
   provider_call_schedule: ProviderCallScheduleTable;
+  web_sessions: WebSessionsTable;
+  access_links: AccessLinksTable;
+}
+
+/** Web workspace sessions (migration 0020; store/session-repository.ts). */
+export interface WebSessionsTable {
+  token_hash: Buffer;
+  user_id: string;
+  workspace_id: string;
+  created_at: Timestamp;
+  last_seen_at: Timestamp;
+  expires_at: Timestamp;
+}
+
+/** One-time sign-in and invitation links (migration 0020; store/member-repository.ts). */
+export interface AccessLinksTable {
+  id: string;
+  token_hash: Buffer;
+  workspace_id: string;
+  purpose: 'sign_in' | 'invitation';
+  user_id: string | null;
+  role: 'owner' | 'admin' | 'member' | null;
+  label: string | null;
+  created_by: string | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+  revoked_at: Timestamp | null;
 }
 
 /** Leased provider concurrency slots (migration 0010; store/provider-quota-repository.ts). */

@@ -76,6 +76,13 @@ describe('scan races', () => {
       for (const run of runs) {
         assert.equal(run.status, 'completed', `round ${round}: run ${run.mode} is ${run.status}`);
         assert.equal(run.completed, run.requested);
+        // Counts maintained by each transition equal a recount of the run's items.
+        const recount = await t.runtime.db.selectFrom('scan_items').select(['status', 'warning']).where('run_id', '=', run.id).execute();
+        assert.equal(run.requested, recount.length);
+        assert.equal(run.unfinished, recount.filter((i) => i.status === 'pending' || i.status === 'running').length);
+        assert.equal(run.completed, recount.filter((i) => i.status === 'succeeded').length);
+        assert.equal(run.warnings, recount.filter((i) => i.status === 'succeeded' && i.warning).length);
+        assert.equal(run.failed, recount.filter((i) => i.status === 'failed' || i.status === 'inaccessible').length);
       }
       const report = await t.request('GET', `/api/v1/reports/${reportId}`, { key: secret });
       assert.equal(report.body.data.analysis_state, 'available');
