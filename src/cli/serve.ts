@@ -2,7 +2,7 @@
  * `profile-scan serve` (npm start): the API server plus, by default, a scan
  * worker on a thread of its own (src/scanning/worker-thread.ts). On an empty
  * store it creates the workspace "Default" and a `*`-scoped test key and
- * prints the secret once.
+ * prints the secret once, with a one-time sign-in link for the first owner.
  */
 import { OffsetClock, systemClock, type Clock } from '../clock.js';
 import type { Config } from '../config.js';
@@ -13,6 +13,7 @@ import { startWorkerThread, type WorkerThreadHandle } from '../scanning/worker-t
 import { pruneRateCounters } from '../store/rate-limit-repository.js';
 import { cursorSecret } from '../store/settings-repository.js';
 import { firstRun } from './first-run.js';
+import { accessLinkPath } from '../use-cases/workspace-members.js';
 
 export function serviceClock(config: Config): Clock {
   return config.clockOffsetMs !== 0 ? new OffsetClock(config.clockOffsetMs) : systemClock;
@@ -57,6 +58,11 @@ export async function runServe(config: Config): Promise<number> {
           'Try it:',
           '',
           `  ${curl}`,
+          '',
+          'Sign in to the web workspace as its first owner with this one-time link',
+          '(it sets your name, email and password; valid for 3 days):',
+          '',
+          `  ${config.publicBaseUrl}${accessLinkPath(created.signInToken)}`,
           '',
         ].join('\n'),
       );

@@ -10,6 +10,11 @@ export function reportUrl(base: string, reportId: string): string {
   return `${base}/api/v1/reports/${reportId}`;
 }
 
+/** The report's page in the web workspace (src/web): `workspace_url`, which needs normal workspace access (5.5). */
+export function workspaceReportUrl(base: string, reportId: string): string {
+  return `${base}/reports/${reportId}`;
+}
+
 export function publicReportUrl(base: string, token: string): string {
   return `${base}/public/reports/${token}`;
 }
@@ -31,7 +36,7 @@ export function presentReport(row: ReportRow, base: string): Report {
     profile_count: row.profile_count,
     analyzed_profile_count: row.analyzed_profile_count,
     public_url: row.visibility === 'public' && row.public_token ? publicReportUrl(base, row.public_token) : null,
-    workspace_url: reportUrl(base, row.id),
+    workspace_url: workspaceReportUrl(base, row.id),
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };

@@ -27,6 +27,7 @@ import { analysisRoutes } from './routes/analysis.js';
 import { completeOpenApiDocument, openApiBase } from './openapi.js';
 import { publicRoutes } from './routes/public.js';
 import { evidenceRoutes } from './routes/evidence.js';
+import { webPlugin } from '../web/plugin.js';
 
 export interface AppDeps {
   db: Db;
@@ -177,6 +178,8 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   await app.register(publicRoutes);
+  // The web workspace (src/web): its own body parsers, sessions, CSRF and HTML errors, encapsulated.
+  await app.register(webPlugin);
   await app.register(
     async (api) => {
       await api.register(authorizePlugin);

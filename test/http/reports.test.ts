@@ -34,7 +34,7 @@ describe('POST /reports (4.4)', () => {
     assert.equal(data.report.profile_count, 2);
     assert.equal(data.report.analysis_state, 'queued');
     assert.equal(data.report.public_url, null);
-    assert.equal(data.report.workspace_url, `${t.baseUrl}/api/v1/reports/${data.report.id}`);
+    assert.equal(data.report.workspace_url, `${t.baseUrl}/reports/${data.report.id}`, '2.4: workspace_url is the report page in the web workspace');
     assert.deepEqual(
       data.scan_requests.map((s: any) => [s.mode, s.status, s.person_count, s.company_page_count]),
       [

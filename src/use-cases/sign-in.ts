@@ -1,0 +1,185 @@
+/**
+ * Signing in and out of the web workspace, sessions and one-time links.
+ *
+ * - Sign-in: throttled per client address and per account (429 with a
+ *   retry time), argon2id verification (an unknown email costs the same),
+ *   then a brand-new session: the token is never one the client supplied,
+ *   so a planted cookie cannot be promoted (session fixation).
+ * - Sessions live in PostgreSQL; the cookie holds a random token whose
+ *   SHA-256 is the key. They end at sign-out, after 7 days, after 12 idle
+ *   hours, when the user is removed, and all at once when the password
+ *   changes.
+ * - One-time links (first owner, `admin user link`, invitations) are shown
+ *   with GET and redeemed only by POST, so a link preview does not burn one.
+ */
+import type { Clock } from '../clock.js';
+import { signInBuckets } from '../domain/web-limits.js';
+import { isTokenShaped, newToken, normalizeEmail, passwordProblem, tokenHash, type Role } from '../domain/web-tokens.js';
+import { apiError } from '../http/errors.js';
+import type { Db } from '../store/database.js';
+import { findUsableLink, findUserByEmail, findUserById, insertUser, markLinkUsed, setCredentials } from '../store/member-repository.js';
+import { deleteSession, deleteUserSessions, findSessionUser, insertSession, touchSession, type SessionUser } from '../store/session-repository.js';
+import { throttle } from './client-limits.js';
+import { hashPassword, verifyPassword } from './passwords.js';
+
+export type { SessionUser };
+
+export interface AuthContext {
+  db: Db;
+  clock: Clock;
+}
+
+export const SESSION_LIFETIME_MS = 7 * 24 * 3600_000;
+export const SESSION_IDLE_MS = 12 * 3600_000;
+/** last_seen_at is written at most this often per session. */
+const TOUCH_EVERY_MS = 5 * 60_000;
+
+const invalid = (message: string) => apiError('validation_failed', 422, message);
+
+async function startSession(ctx: AuthContext, user: { id: string; workspace_id: string }): Promise<string> {
+  const token = newToken();
+  const now = ctx.clock.now();
+  await insertSession(ctx.db, { tokenHash: tokenHash(token), userId: user.id, workspaceId: user.workspace_id, expiresAt: new Date(now.getTime() + SESSION_LIFETIME_MS) }, now);
+  return token;
+}
+
+/**
+ * Checks the credentials and opens a new session. `previousToken` (the
+ * cookie the browser had) is ended, never reused.
+ */
+export async function signIn(
+  ctx: AuthContext,
+  input: { email: string; password: string; clientAddress: string; previousToken?: string | null },
+): Promise<{ token: string; user: SessionUser }> {
+  const email = input.email.trim().toLowerCase();
+  await throttle(ctx.db, ctx.clock.now(), signInBuckets(input.clientAddress, email), 'Too many sign-in attempts.');
+  const user = email !== '' && email.length <= 254 ? await findUserByEmail(ctx.db, email) : undefined;
+  const ok = await verifyPassword(user?.password_hash ?? null, input.password.slice(0, 1024));
+  if (!user || !ok) throw apiError('unauthorized', 401, 'That email and password do not match an account.');
+  if (input.previousToken && isTokenShaped(input.previousToken)) await deleteSession(ctx.db, tokenHash(input.previousToken));
+  const token = await startSession(ctx, user);
+  const session = await resolveSession(ctx, token);
+  return { token, user: session! };
+}
+
+/** The signed-in user of a session cookie, or null. */
+export async function resolveSession(ctx: AuthContext, token: string | null | undefined): Promise<SessionUser | null> {
+  if (!isTokenShaped(token)) return null;
+  const now = ctx.clock.now();
+  const hash = tokenHash(token);
+  const user = await findSessionUser(ctx.db, hash, now, new Date(now.getTime() - SESSION_IDLE_MS));
+  if (!user) return null;
+  if (now.getTime() - user.lastSeenAt.getTime() > TOUCH_EVERY_MS) await touchSession(ctx.db, hash, now);
+  return user;
+}
+
+export async function signOut(ctx: AuthContext, token: string | null | undefined): Promise<void> {
+  if (isTokenShaped(token)) await deleteSession(ctx.db, tokenHash(token));
+}
+
+/**
+ * Changes the signed-in user's password after checking the current one;
+ * ends every session of the user and returns a new one for this browser.
+ */
+export async function changePassword(
+  ctx: AuthContext,
+  user: { userId: string },
+  input: { current: string; next: string; clientAddress: string },
+): Promise<string> {
+  const row = await findUserById(ctx.db, user.userId);
+  if (!row) throw apiError('unauthorized', 401, 'Sign in again.');
+  await throttle(ctx.db, ctx.clock.now(), signInBuckets(input.clientAddress, row.email ?? row.id), 'Too many password attempts.');
+  if (!(await verifyPassword(row.password_hash, input.current.slice(0, 1024)))) throw invalid('The current password is not right.');
+  const problem = passwordProblem(input.next);
+  if (problem) throw invalid(problem);
+  const passwordHash = await hashPassword(input.next);
+  await ctx.db.transaction().execute(async (trx) => {
+    await setCredentials(trx, row.id, { passwordHash }, ctx.clock.now());
+    await deleteUserSessions(trx, row.id);
+  });
+  return startSession(ctx, row);
+}
+
+export interface LinkDescription {
+  purpose: 'sign_in' | 'invitation';
+  workspaceName: string;
+  role: Role;
+  /** The form must ask for a name and an email (an invitation, or a user who has none yet). */
+  asksForProfile: boolean;
+  name: string | null;
+  email: string | null;
+}
+
+/** What a one-time link will do, or null when it cannot be used (unknown, used, revoked, expired). */
+export async function describeLink(ctx: AuthContext, token: string): Promise<LinkDescription | null> {
+  if (!isTokenShaped(token)) return null;
+  const link = await findUsableLink(ctx.db, tokenHash(token), ctx.clock.now());
+  if (!link) return null;
+  if (link.purpose === 'invitation') {
+    return { purpose: 'invitation', workspaceName: link.workspace_name, role: link.role!, asksForProfile: true, name: null, email: null };
+  }
+  const user = await findUserById(ctx.db, link.user_id!);
+  if (!user) return null;
+  return { purpose: 'sign_in', workspaceName: link.workspace_name, role: user.role, asksForProfile: user.email === null, name: user.name, email: user.email };
+}
+
+/**
+ * Redeems a one-time link: sets the password (and name and email when the
+ * link asks for them), marks the link used and opens a session, all or
+ * nothing. Returns the new session's token.
+ */
+export async function redeemLink(
+  ctx: AuthContext,
+  token: string,
+  input: { name?: string; email?: string; password: string; previousToken?: string | null },
+): Promise<string> {
+  const gone = () => apiError('not_found', 404, 'This link was already used, has expired or was revoked. Ask an owner or admin for a new one.');
+  if (!isTokenShaped(token)) throw gone();
+  const problem = passwordProblem(input.password);
+  if (problem) throw invalid(problem);
+  const passwordHash = await hashPassword(input.password);
+  const now = ctx.clock.now();
+  const user = await redeemInTransaction(ctx, token, input, passwordHash, now, gone).catch((error: unknown) => {
+    // Two redemptions racing for one email: the unique index decides.
+    if ((error as { code?: string }).code === '23505') throw invalid('That email already belongs to an account; sign in with it, or use another email.');
+    throw error;
+  });
+  if (input.previousToken && isTokenShaped(input.previousToken)) await deleteSession(ctx.db, tokenHash(input.previousToken));
+  return startSession(ctx, user);
+}
+
+async function redeemInTransaction(
+  ctx: AuthContext,
+  token: string,
+  input: { name?: string; email?: string },
+  passwordHash: string,
+  now: Date,
+  gone: () => Error,
+) {
+  return ctx.db.transaction().execute(async (trx) => {
+    const link = await findUsableLink(trx, tokenHash(token), now, { forUpdate: true });
+    if (!link) throw gone();
+    const existing = link.purpose === 'sign_in' ? await findUserById(trx, link.user_id!) : undefined;
+    if (link.purpose === 'sign_in' && !existing) throw gone();
+    const asksForProfile = link.purpose === 'invitation' || existing!.email === null;
+    let name: string | undefined;
+    let email: string | undefined;
+    if (asksForProfile) {
+      name = (input.name ?? '').trim();
+      if (name.length < 1 || name.length > 200) throw invalid('Enter your name (1 to 200 characters).');
+      const normalized = normalizeEmail(input.email ?? '');
+      if (!normalized) throw invalid('Enter a valid email address.');
+      email = normalized;
+      const taken = await findUserByEmail(trx, email);
+      if (taken && taken.id !== existing?.id) throw invalid('That email already belongs to an account; sign in with it, or use another email.');
+    }
+    if (!(await markLinkUsed(trx, link.id, now))) throw gone();
+    if (link.purpose === 'invitation') {
+      return insertUser(trx, { workspaceId: link.workspace_id, name: name!, email: email!, role: link.role!, passwordHash }, now);
+    }
+    const updated = await setCredentials(trx, existing!.id, { name, email, passwordHash }, now);
+    // A reset: every other session of the user ends.
+    await deleteUserSessions(trx, existing!.id);
+    return updated!;
+  });
+}

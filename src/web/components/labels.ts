@@ -1,0 +1,65 @@
+/** Words for the contract's enumerations, as people read them. */
+export const ANALYSIS_STATE: Record<string, string> = {
+  not_requested: 'No scans yet',
+  queued: 'Queued',
+  running: 'Scanning',
+  available: 'Results available',
+  failed: 'Scans failed',
+};
+
+export const RUN_STATUS: Record<string, string> = {
+  queued: 'Queued',
+  running: 'Running',
+  completed: 'Completed',
+  partial: 'Partly completed',
+  failed: 'Failed',
+  inaccessible: 'Inaccessible',
+  cancelled: 'Cancelled',
+};
+
+export const RUN_MODE: Record<string, string> = {
+  full_profile: 'Profiles',
+  activity: 'Activity and company page',
+};
+
+export const WORK_STATE: Record<string, string> = {
+  not_requested: 'No work requested',
+  queued: 'Queued',
+  processing: 'Processing',
+  completed: 'Completed',
+  completed_with_issues: 'Completed with issues',
+  failed: 'Failed',
+  unknown: 'Unknown',
+};
+
+export const AVAILABILITY: Record<string, string> = { none: 'None yet', partial: 'Partial', available: 'Available' };
+
+export const FRESHNESS: Record<string, string> = { current: 'Current', stale: 'Stale', unknown: 'Unknown' };
+
+export const FRESHNESS_REASON: Record<string, string> = {
+  incomplete_profile_coverage: 'not every person has a finished profile scan',
+  incomplete_activity_coverage: 'not every person has a finished activity scan',
+  latest_attempt_failed: 'the latest attempt for someone failed',
+  refresh_in_progress: 'a refresh is in progress',
+};
+
+export const PERSON_REASON: Record<string, string> = {
+  not_requested: 'Not scanned',
+  scan_queued: 'Queued',
+  scan_in_progress: 'Scanning',
+  scan_failed: 'Scan failed',
+  profile_inaccessible: 'Profile inaccessible',
+  scan_cancelled: 'Scan cancelled',
+  no_usable_analysis: 'No usable analysis',
+};
+
+export const OUTCOME: Record<string, string> = { good: 'Good', optimize: 'Optimize', unknown: 'Unknown' };
+
+export function label(map: Record<string, string>, value: string | null | undefined): string {
+  if (value === null || value === undefined) return '—';
+  return map[value] ?? value.replace(/_/g, ' ');
+}
+
+export function pct(value: number | null | undefined): string {
+  return value === null || value === undefined ? '—' : `${Math.round(value)}%`;
+}

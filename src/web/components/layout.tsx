@@ -1,0 +1,121 @@
+/**
+ * The frame of every page: document head (own stylesheet only, no external
+ * asset), a skip link, the signed-in header with navigation and sign-out,
+ * and the main landmark.
+ */
+import type { ComponentChildren } from 'preact';
+import { paths } from '../paths.js';
+
+export interface Viewer {
+  name: string;
+  workspaceName: string;
+  role: 'owner' | 'admin' | 'member';
+}
+
+export interface PageFrame {
+  title: string;
+  /** The CSRF token for the header's sign-out form; absent on signed-out pages. */
+  csrf?: string;
+  viewer?: Viewer | null;
+  current?: 'reports' | 'settings' | 'account';
+  /** Scripts of this page, served from /assets (live progress only). */
+  scripts?: string[];
+  noindex?: boolean;
+}
+
+export function Layout(props: PageFrame & { children: ComponentChildren }) {
+  const { viewer } = props;
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        {props.noindex ? <meta name="robots" content="noindex" /> : null}
+        <title>{`${props.title} · profile-scan`}</title>
+        <link rel="stylesheet" href={paths.asset('app.css')} />
+        {(props.scripts ?? []).map((s) => (
+          <script src={paths.asset(s)} defer />
+        ))}
+      </head>
+      <body>
+        <a class="skip" href="#main">
+          Skip to content
+        </a>
+        <header class="site">
+          <a class="brand" href={viewer ? paths.reports : '/'}>
+            profile-scan
+          </a>
+          {viewer ? (
+            <nav aria-label="Workspace">
+              <ul>
+                <li>
+                  <a href={paths.reports} aria-current={props.current === 'reports' ? 'page' : undefined}>
+                    Reports
+                  </a>
+                </li>
+                <li>
+                  <a href={paths.settings} aria-current={props.current === 'settings' ? 'page' : undefined}>
+                    Settings
+                  </a>
+                </li>
+                <li>
+                  <a href={paths.account} aria-current={props.current === 'account' ? 'page' : undefined}>
+                    {viewer.name}
+                  </a>
+                </li>
+                <li>
+                  <form method="post" action={paths.signOut} class="inline">
+                    <input type="hidden" name="_csrf" value={props.csrf} />
+                    <button type="submit" class="link">
+                      Sign out
+                    </button>
+                  </form>
+                </li>
+              </ul>
+            </nav>
+          ) : null}
+          {viewer ? <p class="workspace-name">{viewer.workspaceName}</p> : null}
+        </header>
+        <main id="main" tabIndex={-1}>
+          {props.children}
+        </main>
+      </body>
+    </html>
+  );
+}
+
+/** A message box: errors are announced by screen readers. */
+export function Notice(props: { kind: 'error' | 'ok' | 'info'; children: ComponentChildren }) {
+  return (
+    <div class={`notice ${props.kind}`} role={props.kind === 'error' ? 'alert' : 'status'}>
+      {props.children}
+    </div>
+  );
+}
+
+export function CsrfField(props: { token: string }) {
+  return <input type="hidden" name="_csrf" value={props.token} />;
+}
+
+/** A one-button POST form (archive, revoke, remove…). */
+export function ActionButton(props: { action: string; csrf: string; label: string; fields?: Record<string, string>; danger?: boolean; ariaLabel?: string }) {
+  return (
+    <form method="post" action={props.action} class="inline">
+      <CsrfField token={props.csrf} />
+      {Object.entries(props.fields ?? {}).map(([name, value]) => (
+        <input type="hidden" name={name} value={value} />
+      ))}
+      <button type="submit" class={props.danger ? 'danger' : 'secondary'} aria-label={props.ariaLabel}>
+        {props.label}
+      </button>
+    </form>
+  );
+}
+
+const dateFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
+
+export function When(props: { at: Date | string | null }) {
+  if (props.at === null) return <span class="muted">—</span>;
+  const date = new Date(props.at);
+  return <time dateTime={date.toISOString()}>{`${dateFormat.format(date)} UTC`}</time>;
+}

@@ -1,0 +1,207 @@
+/**
+ * The web workspace as one Fastify plugin (registered by src/http/server.ts):
+ * sign-in, reports, a report's page, a person's page, settings, the public
+ * share page and the static assets. Pages call the same use-cases as the
+ * API, never the store.
+ *
+ * What it does, for every page of this scope:
+ * - Parses form bodies (urlencoded; multipart for CSV upload), only in this
+ *   encapsulated scope: the JSON API keeps refusing other media types.
+ * - Resolves the session cookie (server-side sessions in PostgreSQL).
+ * - State-changing requests (POST) must carry the CSRF token of their form
+ *   (@fastify/csrf-protection, bound to the session) and, when the browser
+ *   says where they come from (Origin, else Referer), come from this site.
+ * - Security headers: a strict Content-Security-Policy (no inline script or
+ *   style, nothing from another origin), nosniff, no framing, and
+ *   `Referrer-Policy: same-origin`.
+ * - Errors become HTML pages in the contract's words (never a stack trace).
+ *
+ * What it does not do: authorize API keys (src/http/plugins/authorize.ts),
+ * or decide roles (the use-cases do: a member is refused there).
+ */
+import { createHash, createHmac } from 'node:crypto';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import cookie from '@fastify/cookie';
+import csrf from '@fastify/csrf-protection';
+import formbody from '@fastify/formbody';
+import multipart from '@fastify/multipart';
+import { ApiError } from '../http/errors.js';
+import { resolveSession, type SessionUser } from '../use-cases/sign-in.js';
+import { ErrorPage } from './pages/error.js';
+import { paths } from './paths.js';
+import { sendPage } from './render.js';
+import { assetRoutes } from './routes/asset-routes.js';
+import { authRoutes } from './routes/auth-routes.js';
+import { reportRoutes } from './routes/report-routes.js';
+
+export const SESSION_COOKIE = 'ps_session';
+export const CSRF_COOKIE = 'ps_csrf';
+/** Body limit of forms: the API's 1 MiB (a CSV of 100 people is far smaller). */
+export const FORM_BODY_LIMIT = 1024 * 1024;
+
+export interface WebState {
+  user: SessionUser | null;
+  /** The session cookie's token when it named a live session. */
+  token: string | null;
+  /** A CSRF token for this page's forms, bound to the session. */
+  csrf(): string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    web: WebState;
+  }
+  interface FastifyContextConfig {
+    /** Web page that needs a signed-in user (GET: redirect to sign-in; POST: 401 page). */
+    signedIn?: boolean;
+    /** Web route without session or CSRF handling (assets, the public page). */
+    stateless?: boolean;
+  }
+}
+
+export const CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+function sessionBinding(token: string | null): string {
+  return token ? createHash('sha256').update(token).digest('hex') : 'anonymous';
+}
+
+export function isSecure(publicBaseUrl: string): boolean {
+  return publicBaseUrl.startsWith('https:');
+}
+
+export function sessionCookieOptions(publicBaseUrl: string) {
+  return { path: '/', httpOnly: true, sameSite: 'lax' as const, secure: isSecure(publicBaseUrl) };
+}
+
+export function setSessionCookie(reply: FastifyReply, publicBaseUrl: string, token: string): void {
+  reply.setCookie(SESSION_COOKIE, token, sessionCookieOptions(publicBaseUrl));
+}
+
+export function clearSessionCookie(reply: FastifyReply, publicBaseUrl: string): void {
+  reply.clearCookie(SESSION_COOKIE, sessionCookieOptions(publicBaseUrl));
+}
+
+/** Origins a form may be posted from: the public base URL's, and the one the browser used to reach us. */
+function allowedOrigins(request: FastifyRequest, publicBaseUrl: string): Set<string> {
+  const origins = new Set<string>([new URL(publicBaseUrl).origin]);
+  const host = request.headers.host;
+  if (host) origins.add(`${request.protocol}://${host}`);
+  return origins;
+}
+
+function sourceOrigin(request: FastifyRequest): string | null {
+  const origin = request.headers.origin;
+  if (typeof origin === 'string' && origin !== '') return origin;
+  const referer = request.headers.referer;
+  if (typeof referer === 'string' && referer !== '') {
+    try {
+      return new URL(referer).origin;
+    } catch {
+      return 'invalid';
+    }
+  }
+  return null;
+}
+
+export async function webPlugin(app: FastifyInstance): Promise<void> {
+  const { db, clock, config, cursorSecret } = app.deps;
+  const auth = { db, clock };
+
+  await app.register(cookie);
+  await app.register(formbody, { bodyLimit: FORM_BODY_LIMIT });
+  await app.register(multipart, {
+    attachFieldsToBody: 'keyValues',
+    limits: { fileSize: FORM_BODY_LIMIT, files: 1, fields: 40, parts: 41, fieldSize: 256 * 1024 },
+  });
+  await app.register(csrf, {
+    sessionPlugin: '@fastify/cookie',
+    cookieKey: CSRF_COOKIE,
+    cookieOpts: sessionCookieOptions(config.publicBaseUrl),
+    // Tokens are bound to the session: signing in (a new session) voids the old ones.
+    getUserInfo: (request) => sessionBinding(request.web?.token ?? null),
+    csrfOpts: { hmacKey: createHmac('sha256', cursorSecret).update('web csrf').digest() },
+  });
+
+  app.decorateRequest('web', null as unknown as WebState);
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('Content-Security-Policy', CSP);
+    reply.header('X-Content-Type-Options', 'nosniff');
+    reply.header('X-Frame-Options', 'DENY');
+    reply.header('Referrer-Policy', 'same-origin');
+    reply.header('Cross-Origin-Opener-Policy', 'same-origin');
+    if (request.routeOptions.config?.stateless) return;
+    const raw = request.cookies[SESSION_COOKIE];
+    const user = await resolveSession(auth, raw);
+    const token = user ? raw! : null;
+    let csrfToken: string | null = null;
+    request.web = {
+      user,
+      token,
+      csrf: () => (csrfToken ??= reply.generateCsrf({ userInfo: sessionBinding(token) })),
+    };
+  });
+
+  // preHandler: after the form body is parsed (the token travels in it).
+  // 1. Where the form comes from, when the browser says so.
+  app.addHook('preHandler', async (request) => {
+    if (request.routeOptions.config?.stateless || request.method !== 'POST') return;
+    const origin = sourceOrigin(request);
+    if (origin !== null && !allowedOrigins(request, config.publicBaseUrl).has(origin)) {
+      throw new ApiError('forbidden', 403, 'This form was sent from another site and was refused. Nothing was changed.');
+    }
+  });
+  // 2. The form's CSRF token (the plugin answers 403 itself when it is missing or wrong).
+  app.addHook('preHandler', (request, reply, done) => {
+    if (request.routeOptions.config?.stateless || request.method !== 'POST') return done();
+    app.csrfProtection(request, reply, done);
+  });
+  // 3. Pages for signed-in users only.
+  app.addHook('preHandler', async (request, reply) => {
+    if (!request.routeOptions.config?.signedIn || request.web.user) return;
+    if (request.method === 'GET') {
+      const next = request.url === paths.reports ? '' : `?next=${encodeURIComponent(request.url)}`;
+      return reply.redirect(`${paths.signIn}${next}`, 303);
+    }
+    throw new ApiError('unauthorized', 401, 'Your session has ended. Sign in again, then repeat what you were doing.');
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    let status = 500;
+    let message = 'Something went wrong on our side. Try again in a moment.';
+    if (error instanceof ApiError) {
+      status = error.status;
+      message = error.message;
+      if (error.headers) reply.headers(error.headers);
+    } else if (error.code === 'FST_CSRF_INVALID_TOKEN' || error.code === 'FST_CSRF_MISSING_SECRET') {
+      status = 403;
+      message = 'This form has expired or did not come from this site, so nothing was changed. Go back, reload the page and try again.';
+    } else if (error.code === 'FST_REQ_FILE_TOO_LARGE' || error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || error.statusCode === 413) {
+      status = 413;
+      message = 'The upload is larger than 1 MiB.';
+    } else if (error.validation || (error.statusCode && error.statusCode >= 400 && error.statusCode < 500)) {
+      status = error.validationContext === 'params' ? 404 : 400;
+      message = status === 404 ? 'This page does not exist or is not visible to you.' : 'The request was not understood.';
+    }
+    if (status >= 500) request.log.error({ err: error }, 'web page error');
+    const viewer = request.web?.user ?? null;
+    return sendPage(
+      reply,
+      ErrorPage({ status, message, viewer, csrf: viewer ? safeCsrf(request) : undefined, signInNext: status === 401 ? request.url : undefined }),
+      status,
+    );
+  });
+
+  await app.register(assetRoutes);
+  await app.register(authRoutes);
+  await app.register(reportRoutes);
+}
+
+function safeCsrf(request: FastifyRequest): string | undefined {
+  try {
+    return request.web?.csrf();
+  } catch {
+    return undefined;
+  }
+}
