@@ -142,11 +142,11 @@ export async function beginItem(db: Kysely<Database>, claim: Claim, now: Date): 
         .where('id', '=', item.id)
         .execute();
       await applyRunChange(trx, item.run_id, { kind: 'finished', status: 'cancelled' }, now);
-      await refreshReportRollup(trx, item.report_id, { profileIds: [item.profile_id] }, now);
+      await refreshReportRollup(trx, item.report_id, { profileIds: [item.profile_id] }, now, { companyUnchanged: item.profile_id !== null });
       return null;
     }
     const run = await applyRunChange(trx, item.run_id, { kind: 'started' }, now);
-    if (run.status === 'running') await refreshReportRollup(trx, item.report_id, { profileIds: [item.profile_id] }, now);
+    if (run.status === 'running') await refreshReportRollup(trx, item.report_id, { profileIds: [item.profile_id] }, now, { companyUnchanged: item.profile_id !== null });
     return {
       id: item.id,
       claim_id: claim.claimId,
@@ -188,7 +188,7 @@ export async function requeueItem(
       .where('id', '=', item.id)
       .execute();
     // The run's counts do not change (the item is still unfinished).
-    await refreshReportRollup(trx, item.report_id, { profileIds: [item.profile_id] }, now);
+    await refreshReportRollup(trx, item.report_id, { profileIds: [item.profile_id] }, now, { companyUnchanged: item.profile_id !== null });
     return true;
   });
 }
@@ -272,7 +272,7 @@ export async function finishItem(db: Kysely<Database>, finish: Finish, now: Date
         .where('id', '=', item.id)
         .execute();
       await applyRunChange(trx, item.run_id, { kind: 'finished', status: done.status, warning: done.warning }, now);
-      await refreshReportRollup(trx, item.report_id, { profileIds: [item.profile_id] }, now);
+      await refreshReportRollup(trx, item.report_id, { profileIds: [item.profile_id] }, now, { companyUnchanged: item.profile_id !== null });
       return finish.outcome;
     });
   } catch (error) {
@@ -292,6 +292,6 @@ export async function markItemFailed(db: Kysely<Database>, claim: Pick<Claim, 'i
       .where('id', '=', item.id)
       .execute();
     await applyRunChange(trx, item.run_id, { kind: 'finished', status: 'failed' }, now);
-    await refreshReportRollup(trx, item.report_id, { profileIds: [item.profile_id] }, now);
+    await refreshReportRollup(trx, item.report_id, { profileIds: [item.profile_id] }, now, { companyUnchanged: item.profile_id !== null });
   });
 }

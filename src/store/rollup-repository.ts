@@ -43,14 +43,15 @@ export async function readAggregates(db: Kysely<Database>, reportId: string): Pr
 /**
  * Recomputes the contributions of `scope`'s attachments and of the company
  * page, and applies the differences. `touch` also sets the report's
- * `updated_at` (a write that changed the roster), in the same statement.
+ * `updated_at` (a write that changed the roster), in the same statement;
+ * `companyUnchanged` (a person item's transition) skips the company page.
  */
 export async function refreshReportRollup(
   db: Kysely<Database>,
   reportId: string,
   scope: RollupScope,
   now: Date,
-  options: { touch?: boolean } = {},
+  options: { touch?: boolean; companyUnchanged?: boolean } = {},
 ): Promise<Totals> {
   await lockReport(db, reportId);
   const stored = await readAggregates(db, reportId);
@@ -69,8 +70,11 @@ export async function refreshReportRollup(
       changed.push({ id: facts.facts.profileId, contribution: after, activeChanged: before ? before.persons !== after.persons : after.persons === 0 });
     }
   }
-  const company = companyContribution(await companyFacts(db, reportId));
+  // A person item's transition cannot change the company page's facts (its
+  // item, context and events): the worker says so and saves the query.
   const companyBefore = rebuild ? null : stored.company;
+  const company =
+    options.companyUnchanged && companyBefore ? companyBefore : companyContribution(await companyFacts(db, reportId));
   if (!companyBefore || revisionOf(companyBefore) !== revisionOf(company)) totals = applyContribution(totals, companyBefore, company);
 
   if (changed.length > 0) {
@@ -184,7 +188,7 @@ async function companyFacts(db: Kysely<Database>, reportId: string) {
     select
       (select json_build_object('status', i.status, 'warning', i.warning)
          from scan_items i join scan_runs r on r.id = i.run_id
-         where i.report_id = ${reportId} and i.kind = 'company_page'
+         where i.report_id = ${reportId} and i.profile_id is null and i.kind = 'company_page'
          order by r.created_at desc, i.created_at desc limit 1) as item,
       exists (select 1 from company_context where report_id = ${reportId}) as observed,
       (select json_object_agg(e.id, e.revision) from activity_events e
