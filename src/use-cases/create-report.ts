@@ -11,12 +11,11 @@ import type { WorkspaceLimits } from '../domain/rate-limits.js';
 import { rootDomain } from '../domain/root-domain.js';
 import { normalizeRows, planRoster } from '../domain/roster-plan.js';
 import type { ErrorDetail } from '../http/errors.js';
-import { presentReport } from '../http/present.js';
-import type { CreatedReport, CreateReport, ExistingReports } from '../http/schemas/report.js';
+import type { CreatedReport, CreateReport, ExistingReports, Report } from '../http/schemas/report.js';
 import type { ScanQueue } from '../scanning/queue.js';
 import type { Db } from '../store/database.js';
 import { withIdempotency } from '../store/idempotency-repository.js';
-import { applyRosterPlan, findReport, insertReport, listReports } from '../store/report-repository.js';
+import { applyRosterPlan, findReport, insertReport, listReports, type ReportRow } from '../store/report-repository.js';
 import { refreshReportRollup } from '../store/rollup-repository.js';
 import { admitScans } from '../store/scan-repository.js';
 import { takeSubmittedRows } from './submitted-rows.js';
@@ -27,7 +26,8 @@ export interface CreateReportContext {
   clock: Clock;
   queue: ScanQueue;
   cursors: CursorCodec;
-  publicBaseUrl: string;
+  /** The contract's Report of a stored row (its links depend on the interface's base address). */
+  presentReport(row: ReportRow): Report;
   workspaceId: string;
   keyMode: 'test' | 'live';
   limits: WorkspaceLimits;
@@ -83,7 +83,7 @@ export async function createReport(
               : null;
           return {
             status: 200,
-            data: { outcome: 'existing', existing_reports: page.map((r) => presentReport(r, ctx.publicBaseUrl)), next_cursor },
+            data: { outcome: 'existing', existing_reports: page.map((r) => ctx.presentReport(r)), next_cursor },
           };
         }
       }
@@ -116,7 +116,7 @@ export async function createReport(
       const fresh = (await findReport(trx, ctx.workspaceId, report.id))!;
       const data: CreatedReport = {
         outcome: 'created',
-        report: presentReport(fresh, ctx.publicBaseUrl),
+        report: ctx.presentReport(fresh),
         scan_requests: runs.map((r) => ({
           id: r.run.id,
           mode: r.mode,

@@ -72,7 +72,7 @@ export async function reportRoutes(app: FastifyInstance): Promise<void> {
           clock,
           queue,
           cursors: app.cursors,
-          publicBaseUrl: config.publicBaseUrl,
+          presentReport: (row) => presentReport(row, config.publicBaseUrl),
           workspaceId: request.auth.workspaceId,
           keyMode: request.auth.mode,
           limits: request.auth.limits,
