@@ -31,7 +31,9 @@ export async function importRoutes(app: FastifyInstance): Promise<void> {
       const validationError = request.validationError as (Error & { validationContext?: string }) | undefined;
       if (validationError && validationError.validationContext !== 'body') throw validationError;
       requireJsonObject(request);
-      const validationOnly = request.query.validation_only === true;
+      // When the body fails its schema, Fastify stops before coercing the query: `validation_only` is still the raw string.
+      const rawValidationOnly: unknown = request.query.validation_only;
+      const validationOnly = rawValidationOnly === true || rawValidationOnly === 'true';
       const key = validationOnly ? null : idempotencyKey(request);
       const body = request.body;
       const { urls, problems } = normalizeRows(Array.isArray(body.profiles) ? body.profiles.slice(0, 100) : []);
