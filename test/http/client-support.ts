@@ -87,6 +87,8 @@ export interface RecordingProxy {
   url: string;
   /** `METHOD /path?query` of every forwarded request, in order. */
   requests: string[];
+  /** The Idempotency-Key of each request (null without one), in the same order. */
+  idempotencyKeys: (string | null)[];
   close(): Promise<void>;
 }
 
@@ -94,9 +96,11 @@ export interface RecordingProxy {
 export async function startRecordingProxy(target: string): Promise<RecordingProxy> {
   const { hostname, port } = new URL(target);
   const requests: string[] = [];
+  const idempotencyKeys: (string | null)[] = [];
   const agent = new http.Agent({ keepAlive: true });
   const server = http.createServer((req, res) => {
     requests.push(`${req.method} ${req.url}`);
+    idempotencyKeys.push((req.headers['idempotency-key'] as string | undefined) ?? null);
     const upstream = http.request({ host: hostname, port: Number(port), method: req.method, path: req.url, headers: req.headers, agent }, (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(res);
@@ -108,6 +112,7 @@ export async function startRecordingProxy(target: string): Promise<RecordingProx
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     requests,
+    idempotencyKeys,
     close: async () => {
       server.closeAllConnections();
       agent.destroy();

@@ -180,6 +180,14 @@ describe('typed client: iteration, waiting, evidence and errors (worker running)
       ],
     );
 
+    // 4.8 rules 1-2: a preview of rows that fail the schema is the same 422 (no key needed, nothing changed).
+    const previewInvalid = await client.imports
+      .validate(reportId, [{ pronet_url: 'https://pronet.example/in/fine' }, { pronet_url: 'https://pronet.example/in/y', name: 'x'.repeat(201) }])
+      .then(() => null, (e: unknown) => e);
+    assert.ok(previewInvalid instanceof ValidationError, String(previewInvalid));
+    assert.equal(previewInvalid.code, 'import_validation_failed');
+    assert.deepEqual(previewInvalid.details.map((d) => [d.row_number, d.field, d.code]), [[2, 'name', 'too_long']]);
+
     const key = `reuse-${Date.now()}`;
     await client.imports.commit(reportId, [{ pronet_url: 'https://pronet.example/in/reuse-a' }], { idempotencyKey: key });
     const reused = await client.imports.commit(reportId, [{ pronet_url: 'https://pronet.example/in/reuse-b' }], { idempotencyKey: key }).then(() => null, (e: unknown) => e);
