@@ -25,7 +25,9 @@ import cookie from '@fastify/cookie';
 import csrf from '@fastify/csrf-protection';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
-import { ApiError } from '../http/errors.js';
+import path from 'node:path';
+import { ApiError } from '../domain/errors.js';
+import { FileMediaStore, type MediaStore } from '../scanning/media/media-store.js';
 import { resolveSession, type SessionUser } from '../use-cases/sign-in.js';
 import { ErrorPage } from './pages/error.js';
 import { paths } from './paths.js';
@@ -195,7 +197,9 @@ export async function webPlugin(app: FastifyInstance): Promise<void> {
 
   await app.register(assetRoutes);
   await app.register(authRoutes);
-  await app.register(reportRoutes);
+  // Evidence media: the store the server was given (DATA_DIR/media or S3), else the files under DATA_DIR.
+  const media = (app.deps as { media?: MediaStore }).media ?? new FileMediaStore(path.join(config.dataDir, 'media'));
+  await app.register(reportRoutes, { media });
 }
 
 function safeCsrf(request: FastifyRequest): string | undefined {

@@ -1,6 +1,6 @@
 /** Sign-in, sign-out, one-time links and the account page. */
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from '../../http/errors.js';
+import { ApiError } from '../../domain/errors.js';
 import { changePassword, describeLink, redeemLink, signIn, signOut } from '../../use-cases/sign-in.js';
 import { clearSessionCookie, setSessionCookie } from '../plugin.js';
 import { AccountPage } from '../pages/account.js';

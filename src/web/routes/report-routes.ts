@@ -5,19 +5,80 @@
  * Every read and write goes through the use-cases the API uses, scoped to the
  * signed-in user's workspace: another workspace's report is "not found".
  */
-import type { FastifyInstance } from 'fastify';
-import { ApiError } from '../../http/errors.js';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ApiError, notFound } from '../../domain/errors.js';
+import { publicReportUrl } from '../../http/present.js';
+import type { MediaStore } from '../../scanning/media/media-store.js';
 import { pageOfReports } from '../../use-cases/list-reports.js';
+import { removePerson, setReportArchived, setReportSharing } from '../../use-cases/manage-report.js';
+import { readAllFindings, readEvidenceImage, readPerson, readProgress, readReportOverview, type FindingsRecord, type ViewContext } from '../../use-cases/report-view.js';
+import { label, PERSON_REASON, RUN_STATUS, WORK_STATE } from '../components/labels.js';
+import { runCountsLabel, runFinished } from '../components/runs.js';
+import { PersonPage } from '../pages/person.js';
+import { ReportPage, type PeopleQuery, type PersonRow } from '../pages/report.js';
 import { ReportsListPage } from '../pages/reports-list.js';
 import { paths } from '../paths.js';
+import { peopleCsv } from '../people-csv.js';
 import { sendPage } from '../render.js';
-import { viewerOf } from '../forms.js';
+import { field, viewerOf } from '../forms.js';
+
+const UUID = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+const idParams = (...names: string[]) => ({
+  type: 'object',
+  properties: Object.fromEntries(names.map((n) => [n, { type: 'string', pattern: UUID }])),
+  required: names,
+  additionalProperties: false,
+});
+
+export const PEOPLE_PAGE_SIZE = 50;
+
+const STATUS_ORDER: Record<string, number> = { analyzed: 0 };
+
+function personRow(record: FindingsRecord): PersonRow {
+  const counts = record.analysis?.counts;
+  return {
+    profile_id: record.profile_id,
+    name: record.name,
+    headline: record.headline,
+    pronet_url: record.pronet_url,
+    status: record.analysis ? 'Analyzed' : label(PERSON_REASON, record.reason),
+    score_pct: counts?.score_pct ?? null,
+    good: counts?.good ?? 0,
+    optimize: counts?.optimize ?? 0,
+    unknown: counts?.unknown ?? 0,
+  };
+}
+
+function peopleQuery(query: Record<string, string | undefined>): PeopleQuery {
+  const sort = query.sort === 'score' || query.sort === 'status' ? query.sort : 'name';
+  const outcome = query.outcome === 'good' || query.outcome === 'optimize' || query.outcome === 'unknown' ? query.outcome : '';
+  const page = /^\d{1,6}$/.test(query.page ?? '') ? Math.max(1, Number(query.page)) : 1;
+  return { sort, check: (query.check ?? '').slice(0, 100), outcome, page };
+}
+
+function sortPeople(rows: PersonRow[], sort: PeopleQuery['sort']): PersonRow[] {
+  const byName = (a: PersonRow, b: PersonRow) => (a.name ?? a.pronet_url).localeCompare(b.name ?? b.pronet_url);
+  const sorted = [...rows];
+  if (sort === 'name') sorted.sort(byName);
+  if (sort === 'score') sorted.sort((a, b) => (a.score_pct ?? Infinity) - (b.score_pct ?? Infinity) || byName(a, b));
+  if (sort === 'status') sorted.sort((a, b) => (STATUS_ORDER[a.status] ?? 1) - (STATUS_ORDER[b.status] ?? 1) || a.status.localeCompare(b.status) || byName(a, b));
+  return sorted;
+}
 
 export const LIST_PAGE_SIZE = 25;
 
-export async function reportRoutes(app: FastifyInstance): Promise<void> {
-  const { db, clock } = app.deps;
+export async function reportRoutes(app: FastifyInstance, options: { media: Pick<MediaStore, 'get'> }): Promise<void> {
+  const { db, clock, config } = app.deps;
   const listCtx = (workspaceId: string) => ({ db, clock, cursors: app.cursors, workspaceId });
+  const view = (request: FastifyRequest): ViewContext => ({
+    db,
+    clock,
+    cursors: app.cursors,
+    workspaceId: request.web.user!.workspaceId,
+    publicBaseUrl: config.publicBaseUrl,
+    imageUrl: (reportId, imageId, variant) => paths.evidence(reportId, imageId, variant),
+  });
+  const scope = (request: FastifyRequest) => ({ db, workspaceId: request.web.user!.workspaceId, now: clock.now() });
 
   app.get<{ Querystring: { domain?: string; archived?: string; cursor?: string } }>(
     '/reports',
@@ -57,6 +118,138 @@ export async function reportRoutes(app: FastifyInstance): Promise<void> {
         reply,
         ReportsListPage({ csrf: request.web.csrf(), viewer: viewerOf(request), reports: page.rows, domain, includeArchived, nextUrl, isFirstPage: !cursor, error }),
       );
+    },
+  );
+
+  app.get<{ Params: { report_id: string }; Querystring: Record<string, string | undefined> }>(
+    '/reports/:report_id',
+    { schema: { hide: true, params: idParams('report_id') }, config: { signedIn: true } },
+    async (request, reply) => {
+      const ctx = view(request);
+      const [overview, records] = await Promise.all([readReportOverview(ctx, request.params.report_id), readAllFindings(ctx, request.params.report_id)]);
+      const query = peopleQuery(request.query);
+      let rows = records;
+      if (query.check !== '' && query.outcome !== '') {
+        rows = records.filter((r) => (r.analysis?.checks.find((c) => c.key === query.check)?.outcome ?? 'unknown') === query.outcome);
+      }
+      const sorted = sortPeople(rows.map(personRow), query.sort);
+      const pageCount = Math.max(1, Math.ceil(sorted.length / PEOPLE_PAGE_SIZE));
+      query.page = Math.min(query.page, pageCount);
+      const { report, summary, runs } = overview;
+      const notices: Record<string, string> = {
+        shared: 'The report is shared: the public link shows its aggregate picture only.',
+        unshared: 'The report is no longer shared; the old public link stopped working.',
+        archived: 'The report is archived.',
+        unarchived: 'The report is active again.',
+        removed: 'The person was removed from the report.',
+      };
+      return sendPage(
+        reply,
+        ReportPage({
+          csrf: request.web.csrf(),
+          viewer: viewerOf(request),
+          report: {
+            ...report,
+            public_url: report.visibility === 'public' && report.public_token ? publicReportUrl(config.publicBaseUrl, report.public_token) : null,
+          },
+          summary,
+          runs,
+          people: sorted.slice((query.page - 1) * PEOPLE_PAGE_SIZE, query.page * PEOPLE_PAGE_SIZE),
+          totalPeople: records.length,
+          matchingPeople: rows.length,
+          query,
+          pageCount,
+          live: runs.some((r) => r.status === 'queued' || r.status === 'running'),
+          notice: notices[request.query.done ?? ''],
+        }),
+      );
+    },
+  );
+
+  // Live progress for live.js (the page itself works without it).
+  app.get<{ Params: { report_id: string } }>(
+    '/reports/:report_id/progress',
+    { schema: { hide: true, params: idParams('report_id') }, config: { signedIn: true } },
+    async (request, reply) => {
+      const progress = await readProgress(view(request), request.params.report_id);
+      return reply.type('application/json; charset=utf-8').send({
+        done: progress.done,
+        work_label: label(WORK_STATE, progress.workState),
+        runs: progress.runs.map((r) => ({
+          id: r.id,
+          status: r.status,
+          status_label: label(RUN_STATUS, r.status),
+          counts_label: runCountsLabel(r),
+          requested: r.requested,
+          finished: runFinished(r),
+        })),
+      });
+    },
+  );
+
+  app.get<{ Params: { report_id: string } }>(
+    '/reports/:report_id/people.csv',
+    { schema: { hide: true, params: idParams('report_id') }, config: { signedIn: true } },
+    async (request, reply) => {
+      const ctx = view(request);
+      const { report } = await readReportOverview(ctx, request.params.report_id);
+      const records = await readAllFindings(ctx, request.params.report_id);
+      const fileName = `${report.name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'report'}-people.csv`;
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('Content-Disposition', `attachment; filename="${fileName}"`)
+        .send(peopleCsv(records, report.company_name));
+    },
+  );
+
+  app.get<{ Params: { report_id: string; profile_id: string } }>(
+    '/reports/:report_id/people/:profile_id',
+    { schema: { hide: true, params: idParams('report_id', 'profile_id') }, config: { signedIn: true } },
+    async (request, reply) => {
+      const person = await readPerson(view(request), request.params.report_id, request.params.profile_id);
+      return sendPage(reply, PersonPage({ csrf: request.web.csrf(), viewer: viewerOf(request), ...person }));
+    },
+  );
+
+  app.get<{ Params: { report_id: string; image_id: string }; Querystring: { variant?: string } }>(
+    '/reports/:report_id/evidence/:image_id',
+    { schema: { hide: true, params: idParams('report_id', 'image_id') }, config: { signedIn: true } },
+    async (request, reply) => {
+      const variant = request.query.variant === 'preview' ? 'preview' : 'original';
+      const image = await readEvidenceImage(view(request), options.media, request.params.report_id, request.params.image_id, variant);
+      return reply.type(image.type).header('Cache-Control', 'private, no-store').header('Content-Length', String(image.bytes.length)).send(image.bytes);
+    },
+  );
+
+  app.post<{ Params: { report_id: string } }>(
+    '/reports/:report_id/archive',
+    { schema: { hide: true, params: idParams('report_id') }, config: { signedIn: true } },
+    async (request, reply) => {
+      const archive = field(request, 'archived') === '1';
+      const report = await setReportArchived(scope(request), request.params.report_id, archive);
+      if (!report) throw notFound('report');
+      return reply.redirect(`${paths.report(report.id)}?done=${archive ? 'archived' : 'unarchived'}`, 303);
+    },
+  );
+
+  app.post<{ Params: { report_id: string } }>(
+    '/reports/:report_id/share',
+    { schema: { hide: true, params: idParams('report_id') }, config: { signedIn: true } },
+    async (request, reply) => {
+      const share = field(request, 'public') === '1';
+      const report = await setReportSharing(scope(request), request.params.report_id, share);
+      if (!report) throw notFound('report');
+      return reply.redirect(`${paths.report(report.id)}?done=${share ? 'shared' : 'unshared'}`, 303);
+    },
+  );
+
+  app.post<{ Params: { report_id: string; profile_id: string } }>(
+    '/reports/:report_id/people/:profile_id/remove',
+    { schema: { hide: true, params: idParams('report_id', 'profile_id') }, config: { signedIn: true } },
+    async (request, reply) => {
+      const removed = await removePerson(scope(request), request.params.report_id, request.params.profile_id);
+      if (!removed) throw notFound('person');
+      return reply.redirect(`${paths.report(request.params.report_id)}?done=removed`, 303);
     },
   );
 }

@@ -1,0 +1,184 @@
+/**
+ * The stories behind the web workspace's report pages, built from the API's
+ * own reads (read-analysis.ts, list-reports.ts, the report repository): the
+ * overview (report, analysis summary, scan runs), every findings record of a
+ * report, one person's findings and activity, live progress, an evidence
+ * image, and the public share page's aggregate picture. Reads only; each is
+ * scoped by workspace, so another workspace's report is "not found".
+ */
+import type { Clock } from '../clock.js';
+import type { ActivityRecord, FindingsRecord } from '../domain/analysis-records.js';
+import type { AnalysisSummary } from '../domain/analysis-summary.js';
+import type { CursorCodec } from '../domain/cursor.js';
+import { ApiError, apiError, notFound } from '../domain/errors.js';
+import { publicReportUrl, workspaceReportUrl } from '../http/present.js';
+import type { MediaStore } from '../scanning/media/media-store.js';
+import type { Db } from '../store/database.js';
+import { findDownloadableEvidence } from '../store/evidence-repository.js';
+import { findReport, findReportByPublicToken, type ReportRow } from '../store/report-repository.js';
+import { listReportRuns } from '../store/report-view-repository.js';
+import type { ScanRunRow } from '../store/scan-repository.js';
+import { pageOfActivity, pageOfFindings, readSummary, type AnalysisContext } from './read-analysis.js';
+
+export interface ViewContext {
+  db: Db;
+  clock: Clock;
+  cursors: CursorCodec;
+  workspaceId: string;
+  publicBaseUrl: string;
+  /** Where the pages show an evidence image (the web's own, session-checked address). */
+  imageUrl(reportId: string, imageId: string, variant?: 'preview'): string;
+}
+
+export type { ReportRow, ScanRunRow, AnalysisSummary, FindingsRecord, ActivityRecord };
+
+const RUNS_SHOWN = 10;
+/** Findings records per page of the traversal (the API caps callers at 25; this is the server reading itself). */
+const TRAVERSAL_PAGE = 100;
+
+function analysisContext(ctx: ViewContext): AnalysisContext {
+  return {
+    db: ctx.db,
+    clock: ctx.clock,
+    cursors: ctx.cursors,
+    workspaceId: ctx.workspaceId,
+    links: (report) => ({
+      workspace_url: workspaceReportUrl(ctx.publicBaseUrl, report.id),
+      public_url: report.visibility === 'public' && report.public_token ? publicReportUrl(ctx.publicBaseUrl, report.public_token) : null,
+    }),
+    imageUrl: ctx.imageUrl,
+  };
+}
+
+export async function readReport(ctx: Pick<ViewContext, 'db' | 'workspaceId'>, reportId: string): Promise<ReportRow> {
+  const report = await findReport(ctx.db, ctx.workspaceId, reportId);
+  if (!report) throw notFound('report');
+  return report;
+}
+
+export interface ReportOverview {
+  report: ReportRow;
+  summary: AnalysisSummary;
+  runs: ScanRunRow[];
+}
+
+export async function readReportOverview(ctx: ViewContext, reportId: string): Promise<ReportOverview> {
+  const report = await readReport(ctx, reportId);
+  const [summary, runs] = await Promise.all([readSummary(analysisContext(ctx), reportId), listReportRuns(ctx.db, ctx.workspaceId, reportId, RUNS_SHOWN)]);
+  return { report, summary, runs };
+}
+
+/** Every findings record of the report, in the API's stable order; a traversal that sees the collection change restarts (4.13). */
+export async function readAllFindings(ctx: ViewContext, reportId: string): Promise<FindingsRecord[]> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const records: FindingsRecord[] = [];
+      let cursor: string | undefined;
+      let revision: string | undefined;
+      do {
+        const page = await pageOfFindings(analysisContext(ctx), reportId, { limit: TRAVERSAL_PAGE, cursor, expected_revision: revision });
+        records.push(...page.data);
+        revision = page.revision;
+        cursor = page.next_cursor ?? undefined;
+      } while (cursor !== undefined);
+      return records;
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'results_changed' && attempt < 3) continue;
+      throw error;
+    }
+  }
+}
+
+export interface PersonView {
+  report: ReportRow;
+  record: FindingsRecord;
+  activity: ActivityRecord[];
+  activityTruncated: boolean;
+}
+
+const ACTIVITY_SHOWN = 200;
+
+export async function readPerson(ctx: ViewContext, reportId: string, profileId: string): Promise<PersonView> {
+  const report = await readReport(ctx, reportId);
+  const findings = await pageOfFindings(analysisContext(ctx), reportId, { limit: 1, profile_id: profileId });
+  const record = findings.data[0];
+  if (!record) throw notFound('person');
+  const activity: ActivityRecord[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await pageOfActivity(analysisContext(ctx), reportId, { limit: 100, cursor, profile_id: profileId });
+    activity.push(...page.data);
+    cursor = page.next_cursor ?? undefined;
+  } while (cursor !== undefined && activity.length < ACTIVITY_SHOWN);
+  const byTime = (e: ActivityRecord) => e.occurred_at ?? e.captured_at ?? '';
+  activity.sort((a, b) => (byTime(a) < byTime(b) ? 1 : byTime(a) > byTime(b) ? -1 : 0));
+  return { report, record, activity: activity.slice(0, ACTIVITY_SHOWN), activityTruncated: cursor !== undefined };
+}
+
+export interface Progress {
+  runs: ScanRunRow[];
+  workState: AnalysisSummary['work']['state'];
+  done: boolean;
+}
+
+export async function readProgress(ctx: ViewContext, reportId: string): Promise<Progress> {
+  const { summary, runs } = await readReportOverview(ctx, reportId);
+  const done = runs.every((r) => r.status !== 'queued' && r.status !== 'running');
+  return { runs, workState: summary.work.state, done };
+}
+
+/**
+ * An evidence image's bytes, checked like the API's download (4.12): the
+ * reference must be downloadable for this workspace (else not found), and the
+ * stored media must still hash to what was recorded (else unavailable).
+ */
+export async function readEvidenceImage(
+  ctx: Pick<ViewContext, 'db' | 'workspaceId'>,
+  media: Pick<MediaStore, 'get'>,
+  reportId: string,
+  imageId: string,
+  variant: 'original' | 'preview',
+): Promise<{ bytes: Buffer; type: string }> {
+  const image = await findDownloadableEvidence(ctx.db, ctx.workspaceId, reportId, imageId);
+  if (!image) throw notFound('evidence image');
+  const stored = variant === 'preview' ? image.preview : image.original;
+  const bytes = await media.get(stored.sha256).catch(() => null);
+  if (!bytes) throw apiError('evidence_unavailable', 404, 'The media of this evidence image is no longer available.');
+  return { bytes, type: stored.type };
+}
+
+/**
+ * The public share page (contract 2.4 `public_url`, 5.5): the aggregate
+ * picture only. What it returns holds no person, profile URL, finding of a
+ * person, evidence or id: only report and company names, counts, score,
+ * per-category scores and freshness.
+ */
+export interface PublicReportView {
+  name: string;
+  companyName: string;
+  personCount: number;
+  analyzedCount: number;
+  scorePct: number | null;
+  counts: { good: number; optimize: number; unknown: number; answered: number };
+  categories: { key: string; good: number; optimize: number; answered: number; score_pct: number | null }[];
+  freshness: AnalysisSummary['freshness'];
+  availability: AnalysisSummary['availability'];
+}
+
+export async function readPublicReport(ctx: Omit<ViewContext, 'workspaceId' | 'imageUrl'>, token: string): Promise<PublicReportView> {
+  const report = await findReportByPublicToken(ctx.db, token);
+  if (!report || report.archived || report.visibility !== 'public') throw notFound('report');
+  const summary = await readSummary(analysisContext({ ...ctx, workspaceId: report.workspace_id, imageUrl: () => '' }), report.id);
+  const o = summary.optimization_summary;
+  return {
+    name: report.name,
+    companyName: report.company_name,
+    personCount: summary.coverage.person_profiles,
+    analyzedCount: summary.coverage.optimization.analyzed_profiles,
+    scorePct: o.counts.score_pct,
+    counts: { good: o.counts.good, optimize: o.counts.optimize, unknown: o.counts.unknown, answered: o.counts.answered },
+    categories: o.categories.map((c) => ({ key: c.key, good: c.good, optimize: c.optimize, answered: c.answered, score_pct: c.score_pct })),
+    freshness: summary.freshness,
+    availability: summary.availability,
+  };
+}

@@ -1,0 +1,162 @@
+/**
+ * A person's page: findings by category with outcome, observed value,
+ * recommendation (company placeholders filled in), source link and the
+ * screenshot evidence (preview inline, original on click), then the
+ * person's activity timeline. Every value from a scanned profile is text.
+ */
+import { CATEGORIES } from '../../domain/checks/catalog.js';
+import type { ActivityRecord, FindingsRecord } from '../../domain/analysis-records.js';
+import { fillCompanyPlaceholders } from '../../domain/recommendation-text.js';
+import { label, OUTCOME, PERSON_REASON, pct } from '../components/labels.js';
+import { ActionButton, Layout, When, type Viewer } from '../components/layout.js';
+import { paths } from '../paths.js';
+
+export interface PersonPageProps {
+  csrf: string;
+  viewer: Viewer;
+  report: { id: string; name: string; company_name: string; archived: boolean };
+  record: FindingsRecord;
+  activity: ActivityRecord[];
+  activityTruncated: boolean;
+}
+
+type Check = NonNullable<FindingsRecord['analysis']>['checks'][number];
+
+function observedText(value: unknown): string {
+  if (value === null || value === undefined) return 'not observed';
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  return String(value);
+}
+
+const EVENT: Record<string, string> = { post: 'Posted', repost: 'Reposted', comment: 'Commented', reaction: 'Reacted' };
+
+export function PersonPage(props: PersonPageProps) {
+  const { record, report } = props;
+  const name = record.name ?? record.pronet_url;
+  const checks = record.analysis?.checks ?? [];
+  const byCategory = CATEGORIES.map((category) => ({ category, checks: checks.filter((c: Check) => c.category.key === category.key) })).filter((g) => g.checks.length > 0);
+  return (
+    <Layout title={`${name} · ${report.name}`} viewer={props.viewer} csrf={props.csrf} current="reports">
+      <p class="muted">
+        <a href={paths.reports}>Reports</a> / <a href={paths.report(report.id)}>{report.name}</a> /
+      </p>
+      <h1>{name}</h1>
+      <dl class="facts">
+        {record.title ? (
+          <>
+            <dt>Title</dt>
+            <dd>{record.title}</dd>
+          </>
+        ) : null}
+        {record.headline ? (
+          <>
+            <dt>Headline</dt>
+            <dd>{record.headline}</dd>
+          </>
+        ) : null}
+        <dt>Profile</dt>
+        <dd>
+          <a href={record.pronet_url} rel="noopener noreferrer">
+            {record.pronet_url}
+          </a>
+        </dd>
+        <dt>Score</dt>
+        <dd>{record.analysis ? `${pct(record.analysis.counts.score_pct)} (${record.analysis.counts.good} good, ${record.analysis.counts.optimize} to optimize, ${record.analysis.counts.unknown} unknown)` : label(PERSON_REASON, record.reason)}</dd>
+        {record.analysis ? (
+          <>
+            <dt>Captured</dt>
+            <dd>
+              <When at={record.analysis.captured_at} />
+            </dd>
+          </>
+        ) : null}
+      </dl>
+
+      <section aria-labelledby="findings-heading">
+        <h2 id="findings-heading">Findings</h2>
+        {byCategory.length === 0 ? <p class="card">No analysis for this person yet ({label(PERSON_REASON, record.reason).toLowerCase()}).</p> : null}
+        {byCategory.map(({ category, checks: own }) => (
+          <section aria-labelledby={`cat-${category.key}`}>
+            <h3 id={`cat-${category.key}`}>{category.title}</h3>
+            <ul class="checks">
+              {own.map((check: Check) => (
+                <li class={`outcome-${check.outcome}`}>
+                  <div class="check-head">
+                    <h4>{check.title}</h4>
+                    <span class={`badge ${check.outcome}`}>{label(OUTCOME, check.outcome)}</span>
+                  </div>
+                  <p>
+                    <span class="muted">Observed:</span> {observedText(check.observed_value)}
+                  </p>
+                  {check.recommendation && check.outcome !== 'good' ? (
+                    <p>
+                      <span class="muted">Recommendation:</span> {fillCompanyPlaceholders(check.recommendation, report.company_name)}
+                    </p>
+                  ) : null}
+                  <p>
+                    <a href={check.source_url} rel="noopener noreferrer">
+                      Source
+                    </a>
+                  </p>
+                  {check.evidence.images.length > 0 ? (
+                    <div class="evidence">
+                      {check.evidence.images.map((image, i) => (
+                        <a href={image.url} aria-label={`Screenshot ${i + 1} for “${check.title}”, full size`}>
+                          <img src={image.preview_url} alt={`Screenshot ${i + 1} for “${check.title}”`} loading="lazy" />
+                        </a>
+                      ))}
+                    </div>
+                  ) : null}
+                </li>
+              ))}
+            </ul>
+          </section>
+        ))}
+      </section>
+
+      <section aria-labelledby="activity-heading">
+        <h2 id="activity-heading">Activity</h2>
+        {props.activity.length === 0 ? (
+          <p class="muted">No stored activity. An empty list does not prove there is none: see the report's coverage.</p>
+        ) : (
+          <ol class="timeline">
+            {props.activity.map((event) => (
+              <li>
+                <p>
+                  <strong>{EVENT[event.event_type] ?? event.event_type}</strong> · <When at={event.occurred_at} />
+                  {event.source_url ? (
+                    <>
+                      {' · '}
+                      <a href={event.source_url} rel="noopener noreferrer">
+                        source
+                      </a>
+                    </>
+                  ) : null}
+                </p>
+                {event.text ? <p class="text">{event.text}</p> : null}
+                <p class="muted">
+                  {[
+                    event.counts.reactions !== null ? `${event.counts.reactions} reactions` : null,
+                    event.counts.comments !== null ? `${event.counts.comments} comments` : null,
+                    event.counts.reposts !== null ? `${event.counts.reposts} reposts` : null,
+                  ]
+                    .filter(Boolean)
+                    .join(' · ')}
+                </p>
+              </li>
+            ))}
+          </ol>
+        )}
+        {props.activityTruncated ? <p class="muted">Showing the latest {props.activity.length} events.</p> : null}
+      </section>
+
+      {!report.archived ? (
+        <section class="card" aria-labelledby="remove-heading">
+          <h2 id="remove-heading">Remove from the report</h2>
+          <p class="hint">The person's details and history are kept; importing the same profile again restores them.</p>
+          <ActionButton action={paths.personRemove(report.id, record.profile_id)} csrf={props.csrf} label="Remove this person" danger />
+        </section>
+      ) : null}
+    </Layout>
+  );
+}

@@ -1,0 +1,305 @@
+/**
+ * A report's page (its `workspace_url`): the summary with a per-category
+ * chart, the scan runs with live progress, and the people with status and
+ * score (sortable, filterable by check outcome), plus the report's actions.
+ */
+import { CHECKS } from '../../domain/checks/catalog.js';
+import type { AnalysisSummary } from '../../domain/analysis-summary.js';
+import { CategoryChart } from '../components/category-chart.js';
+import { AVAILABILITY, FRESHNESS, FRESHNESS_REASON, label, OUTCOME, pct, WORK_STATE } from '../components/labels.js';
+import { ActionButton, Layout, Notice, When, type Viewer } from '../components/layout.js';
+import { RunList, type RunView } from '../components/runs.js';
+import { paths } from '../paths.js';
+
+export interface PersonRow {
+  profile_id: string;
+  name: string | null;
+  headline: string | null;
+  pronet_url: string;
+  status: string;
+  score_pct: number | null;
+  good: number;
+  optimize: number;
+  unknown: number;
+}
+
+export interface PeopleQuery {
+  sort: 'name' | 'score' | 'status';
+  check: string;
+  outcome: '' | 'good' | 'optimize' | 'unknown';
+  page: number;
+}
+
+export interface ReportPageProps {
+  csrf: string;
+  viewer: Viewer;
+  report: {
+    id: string;
+    name: string;
+    company_name: string;
+    supplied_domain: string;
+    pronet_company_url: string;
+    archived: boolean;
+    public_url: string | null;
+    created_at: Date;
+  };
+  summary: AnalysisSummary;
+  runs: RunView[];
+  people: PersonRow[];
+  totalPeople: number;
+  matchingPeople: number;
+  query: PeopleQuery;
+  pageCount: number;
+  live: boolean;
+  notice?: string;
+}
+
+export function peopleQueryString(q: PeopleQuery, page = q.page): string {
+  const params = new URLSearchParams();
+  if (q.sort !== 'name') params.set('sort', q.sort);
+  if (q.check) params.set('check', q.check);
+  if (q.outcome) params.set('outcome', q.outcome);
+  if (page > 1) params.set('page', String(page));
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+export function ReportPage(props: ReportPageProps) {
+  const { report, summary, query } = props;
+  const o = summary.optimization_summary;
+  const filtered = query.check !== '' && query.outcome !== '';
+  return (
+    <Layout title={report.name} viewer={props.viewer} csrf={props.csrf} current="reports" scripts={props.live ? ['live.js'] : []}>
+      <p class="muted">
+        <a href={paths.reports}>Reports</a> /
+      </p>
+      <div class="toolbar">
+        <h1>{report.name}</h1>
+        {report.archived ? <span class="badge archived">Archived</span> : null}
+        {report.public_url ? <span class="badge public">Shared</span> : null}
+      </div>
+      <p class="muted">
+        {report.company_name} · {report.supplied_domain} ·{' '}
+        <a href={report.pronet_company_url} rel="noopener noreferrer">
+          company page
+        </a>{' '}
+        · created <When at={report.created_at} />
+      </p>
+      {props.notice ? <Notice kind="ok">{props.notice}</Notice> : null}
+
+      <div id="report-content">
+        <section aria-labelledby="summary-heading">
+          <h2 id="summary-heading" class="visually-hidden">
+            Summary
+          </h2>
+          <div class="summary">
+            <div class="card">
+              <p class="stat-label">Score</p>
+              <p class="score">
+                {pct(o.counts.score_pct)} <small>good of answered checks</small>
+              </p>
+              <p class="muted">
+                {o.counts.good} good · {o.counts.optimize} to optimize · {o.counts.unknown} unknown
+              </p>
+            </div>
+            <div class="card">
+              <p class="stat-label">Work</p>
+              <p>
+                <strong id="work-state">{label(WORK_STATE, summary.work.state)}</strong>
+              </p>
+              <p class="muted">Results: {label(AVAILABILITY, summary.availability)}</p>
+            </div>
+            <div class="card">
+              <p class="stat-label">Freshness</p>
+              <p>
+                <strong>{label(FRESHNESS, summary.freshness.state)}</strong>
+              </p>
+              {summary.freshness.reasons.length > 0 ? (
+                <p class="muted">Because {summary.freshness.reasons.map((r) => label(FRESHNESS_REASON, r)).join('; ')}.</p>
+              ) : null}
+              {summary.freshness.newest_captured_at ? (
+                <p class="muted">
+                  Newest data <When at={summary.freshness.newest_captured_at} />
+                </p>
+              ) : null}
+            </div>
+            <div class="card">
+              <p class="stat-label">Coverage</p>
+              <p>
+                <strong>
+                  {summary.coverage.optimization.analyzed_profiles} of {summary.coverage.person_profiles}
+                </strong>{' '}
+                people analyzed
+              </p>
+              <p class="muted">
+                Activity observed for {summary.coverage.activity.observed_person_profiles}; company page{' '}
+                {summary.coverage.activity.company_page_observed ? 'observed' : 'not observed yet'}
+              </p>
+            </div>
+          </div>
+          {summary.limitations.length > 0 ? (
+            <div class="notice info">
+              <p>
+                <strong>Limitations</strong>
+              </p>
+              <ul>
+                {summary.limitations.map((l) => (
+                  <li>{l.message}</li>
+                ))}
+              </ul>
+            </div>
+          ) : null}
+        </section>
+
+        <section aria-labelledby="chart-heading">
+          <h2 id="chart-heading">Scores by category</h2>
+          {o.counts.answered === 0 ? <p class="muted">No answered checks yet.</p> : <CategoryChart id="categories" categories={o.categories} />}
+        </section>
+
+        <section aria-labelledby="runs-heading" data-progress-url={props.live ? paths.reportProgress(report.id) : undefined}>
+          <h2 id="runs-heading">Scans</h2>
+          <p id="live-status" role="status" aria-live="polite" class="muted"></p>
+          <RunList runs={props.runs} />
+        </section>
+
+        <section aria-labelledby="people-heading">
+          <div class="toolbar">
+            <h2 id="people-heading">People</h2>
+            <span class="spacer" />
+            <a class="button secondary" href={paths.reportCsv(report.id)} download>
+              Download CSV
+            </a>
+            {!report.archived ? (
+              <a class="button secondary" href={paths.reportImport(report.id)}>
+                Add people
+              </a>
+            ) : null}
+          </div>
+          <form method="get" action={paths.report(report.id)} class="filters" aria-label="Filter and sort people">
+            <div>
+              <label for="check">Check</label>
+              <select id="check" name="check">
+                <option value="">Any check</option>
+                {CHECKS.map((c) => (
+                  <option value={c.key} selected={c.key === query.check}>
+                    {c.title}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <div>
+              <label for="outcome">Outcome</label>
+              <select id="outcome" name="outcome">
+                <option value="">Any outcome</option>
+                {(['good', 'optimize', 'unknown'] as const).map((v) => (
+                  <option value={v} selected={v === query.outcome}>
+                    {OUTCOME[v]}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <div>
+              <label for="sort">Sort by</label>
+              <select id="sort" name="sort">
+                <option value="name" selected={query.sort === 'name'}>
+                  Name
+                </option>
+                <option value="score" selected={query.sort === 'score'}>
+                  Score, lowest first
+                </option>
+                <option value="status" selected={query.sort === 'status'}>
+                  Status
+                </option>
+              </select>
+            </div>
+            <button type="submit" class="secondary">
+              Apply
+            </button>
+          </form>
+          <p class="muted">
+            {filtered ? `${props.matchingPeople} of ${props.totalPeople} people match.` : `${props.totalPeople} people.`}
+          </p>
+          {props.people.length === 0 ? (
+            <p class="card">{props.totalPeople === 0 ? 'Nobody is on this report yet.' : 'Nobody matches this filter.'}</p>
+          ) : (
+            <div class="table-wrap">
+              <table>
+                <caption class="visually-hidden">People on this report</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Person</th>
+                    <th scope="col">Status</th>
+                    <th scope="col" class="num">
+                      Score
+                    </th>
+                    <th scope="col" class="num hide-narrow">
+                      Good
+                    </th>
+                    <th scope="col" class="num hide-narrow">
+                      Optimize
+                    </th>
+                    <th scope="col" class="num hide-narrow">
+                      Unknown
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {props.people.map((p) => (
+                    <tr>
+                      <td>
+                        <a href={paths.person(report.id, p.profile_id)}>{p.name ?? p.pronet_url}</a>
+                        {p.headline ? <span class="sub">{p.headline}</span> : null}
+                      </td>
+                      <td>{p.status}</td>
+                      <td class="num">{pct(p.score_pct)}</td>
+                      <td class="num hide-narrow">{p.good}</td>
+                      <td class="num hide-narrow">{p.optimize}</td>
+                      <td class="num hide-narrow">{p.unknown}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+          {props.pageCount > 1 ? (
+            <nav class="pager" aria-label="People pages">
+              {query.page > 1 ? <a href={`${paths.report(report.id)}${peopleQueryString(query, query.page - 1)}`}>Previous</a> : null}
+              <span>
+                Page {query.page} of {props.pageCount}
+              </span>
+              {query.page < props.pageCount ? <a href={`${paths.report(report.id)}${peopleQueryString(query, query.page + 1)}`}>Next</a> : null}
+            </nav>
+          ) : null}
+        </section>
+      </div>
+
+      <section aria-labelledby="actions-heading" class="card">
+        <h2 id="actions-heading">Sharing and archive</h2>
+        {report.public_url ? (
+          <p>
+            Anyone with this link sees the report's aggregate picture (no names, profiles or findings of a person):{' '}
+            <a href={report.public_url}>{report.public_url}</a>
+          </p>
+        ) : (
+          <p class="muted">Not shared. Sharing creates a link that shows only the aggregate picture: score, categories and counts.</p>
+        )}
+        <div class="toolbar">
+          <ActionButton
+            action={paths.reportShare(report.id)}
+            csrf={props.csrf}
+            fields={{ public: report.public_url ? '0' : '1' }}
+            label={report.public_url ? 'Stop sharing' : 'Share a public link'}
+          />
+          <ActionButton
+            action={paths.reportArchive(report.id)}
+            csrf={props.csrf}
+            fields={{ archived: report.archived ? '0' : '1' }}
+            label={report.archived ? 'Unarchive' : 'Archive'}
+            danger={!report.archived}
+          />
+        </div>
+        {!report.archived ? <p class="hint">Archiving hides the report from the list, cancels unfinished scans and refuses new people; nothing is deleted.</p> : null}
+      </section>
+    </Layout>
+  );
+}
