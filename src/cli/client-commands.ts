@@ -308,7 +308,7 @@ export async function downloadTo(client: ProfileScanClient, url: string, file: (
         done(null, chunk);
       },
     });
-    await pipeline(Readable.fromWeb(download.body as import('node:stream/web').ReadableStream<Uint8Array>), counter, createWriteStream(tmp));
+    await pipeline(Readable.fromWeb(download.body), counter, createWriteStream(tmp));
     if (download.content_length !== null && bytes !== download.content_length) throw new Error(`evidence download truncated (${bytes} of ${download.content_length} bytes)`);
     await fs.rename(tmp, target);
   } catch (error) {

@@ -23,6 +23,7 @@
  * - Failures are typed exceptions (./errors.ts) with `code`, `request_id`
  *   and `retryable`.
  */
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { ProtocolError, ResultsChangedError, WaitTimeoutError } from './errors.js';
 import { Transport, jittered, type TransportOptions } from './transport.js';
 import {
@@ -133,8 +134,8 @@ export interface EvidenceDownload {
   /** Bytes, from Content-Length (null when absent). */
   content_length: number | null;
   request_id: string | null;
-  /** The image bytes; read it once (e.g. `Readable.fromWeb(body).pipe(file)` in Node). */
-  body: ReadableStream<Uint8Array>;
+  /** The image bytes, a web stream; read it once (in Node: `pipeline(Readable.fromWeb(body), file)`). */
+  body: WebReadableStream<Uint8Array>;
 }
 
 /** A new Idempotency-Key: `<prefix>-<uuid>` (within the contract's 1-128 `[A-Za-z0-9._:-]`). */
@@ -370,7 +371,7 @@ export class ProfileScanClient {
         content_type: res.headers.get('content-type') ?? 'application/octet-stream',
         content_length: length === null ? null : Number(length),
         request_id: res.headers.get('x-request-id'),
-        body: res.body as ReadableStream<Uint8Array>,
+        body: res.body as unknown as WebReadableStream<Uint8Array>,
       };
     },
   };
