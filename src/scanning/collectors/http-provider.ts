@@ -1,11 +1,13 @@
 /**
  * The HTTP provider collector: asks the external data provider to collect one
- * scan item (`POST {baseUrl}/v1/collect`) and maps its answer to a
- * `CollectResult`. The provider contract is documented in docs/collectors.md.
+ * scan item (`POST {baseUrl}/v1/collect`). The provider contract is documented
+ * in docs/collectors.md.
  *
- * It does: one bounded HTTP exchange per attempt (timeout covers connect,
- * headers and body), a few in-call retries for transient failures, a size cap
- * on the body, and strict validation of everything the provider returns.
+ * This module is the transport: one bounded HTTP exchange per attempt
+ * (timeout covers connect, headers and body), a few in-call retries for
+ * transient failures, status handling, a size cap on the body, and decoding
+ * the body as UTF-8 JSON. The answer's validation and its mapping to a
+ * `CollectResult` live in provider-answer.ts (a TypeBox schema checked by Ajv).
  * Each exchange first takes a permit from the provider quota (concurrency and
  * calls per second, shared through PostgreSQL: provider-quota.ts). A 429, or
  * a 503 with Retry-After, asks the queue to defer the item
@@ -20,20 +22,8 @@
 
 import { createRequire } from 'node:module';
 import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  CollectorError,
-  type ActivityEventType,
-  type CollectRequest,
-  type CollectResult,
-  type CollectedActivityEvent,
-  type CollectedCompany,
-  type CollectedPosition,
-  type CollectedProfile,
-  type Collector,
-  type ItemKind,
-  type MediaType,
-  type Screenshot,
-} from './collector.js';
+import { CollectorError, type CollectRequest, type CollectResult, type Collector } from './collector.js';
+import { MAX_SCREENSHOT_BYTES, malformedAnswer, parseProviderAnswer } from './provider-answer.js';
 import { checkProviderBaseUrl, parseProviderSettings, type ProviderSettings } from '../../config.js';
 import type { Db } from '../../store/database.js';
 import {
@@ -46,8 +36,8 @@ import {
 export const PROVIDER_LIMITS = {
   /** Whole response body, as read from the wire. */
   maxResponseBytes: 50 * 1024 * 1024,
-  /** One decoded screenshot. */
-  maxScreenshotBytes: 10 * 1024 * 1024,
+  /** One decoded screenshot (checked by provider-answer.ts). */
+  maxScreenshotBytes: MAX_SCREENSHOT_BYTES,
 } as const;
 
 const DEFAULT_TIMEOUT_MS = 10_000;
@@ -92,10 +82,13 @@ export interface HttpProviderOptions {
   maxRetryDelayMs?: number;
   /** Taken around each HTTP exchange (concurrency and rate limits). None: unlimited. */
   quota?: ProviderQuota;
+  /** Told of each HTTP exchange: its outcome, duration and, for failures, the (fixed-text) reason. Metrics. */
+  onCall?: (outcome: ProviderCallOutcome, seconds: number, reason: string | null) => void;
 }
 
+export type ProviderCallOutcome = 'ok' | 'inaccessible' | 'retryable' | 'deferred' | 'error';
+
 const REASONS = {
-  malformed: 'provider returned a malformed answer',
   tooLarge: 'provider answer too large',
   credentials: 'provider rejected credentials',
   timedOut: 'provider timed out',
@@ -110,8 +103,8 @@ const USER_AGENT = `profile-scan/${packageVersion()}`;
 
 function packageVersion(): string {
   try {
-    const pkg: unknown = createRequire(import.meta.url)('../../../package.json');
-    if (isRecord(pkg) && typeof pkg.version === 'string') return pkg.version;
+    const pkg = createRequire(import.meta.url)('../../../package.json') as { version?: unknown } | null;
+    if (typeof pkg?.version === 'string') return pkg.version;
   } catch {
     // Running from an unusual layout: the UA still identifies the product.
   }
@@ -135,6 +128,7 @@ export class HttpProviderCollector implements Collector {
   readonly #backoffBaseMs: number;
   readonly #maxRetryDelayMs: number;
   readonly #quota: ProviderQuota | null;
+  readonly #onCall: HttpProviderOptions['onCall'] | null;
 
   constructor(options: HttpProviderOptions) {
     this.#endpoint = providerEndpoint(options.baseUrl);
@@ -148,6 +142,7 @@ export class HttpProviderCollector implements Collector {
     this.#backoffBaseMs = nonNegativeInt(options.backoffBaseMs ?? DEFAULT_BACKOFF_BASE_MS, 'backoffBaseMs');
     this.#maxRetryDelayMs = nonNegativeInt(options.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS, 'maxRetryDelayMs');
     this.#quota = options.quota ?? null;
+    this.#onCall = options.onCall ?? null;
   }
 
   async collect(request: CollectRequest): Promise<CollectResult> {
@@ -155,15 +150,30 @@ export class HttpProviderCollector implements Collector {
       if (request.signal.aborted) throw aborted(request.signal);
       const permit = await this.#permit(request.signal, attempt > 1);
       let outcome: AttemptOutcome;
+      const began = performance.now();
       try {
         outcome = await this.#attempt(request);
+      } catch (err) {
+        this.#observe(began, err);
+        throw err;
       } finally {
         await permit?.release();
       }
+      this.#observe(began, outcome);
       if ('done' in outcome) return outcome.done;
       if (attempt >= this.#maxAttempts) throw outcome.transient.error;
       await this.#pause(attempt, outcome.transient.retryAfterMs, request.signal);
     }
+  }
+
+  #observe(began: number, result: AttemptOutcome | unknown): void {
+    if (!this.#onCall) return;
+    const seconds = (performance.now() - began) / 1000;
+    const r = result as Partial<{ done: CollectResult; transient: Transient }>;
+    if (r && typeof r === 'object' && 'done' in r && r.done) this.#onCall(r.done.outcome === 'ok' ? 'ok' : 'inaccessible', seconds, null);
+    else if (r && typeof r === 'object' && 'transient' in r && r.transient) this.#onCall('retryable', seconds, r.transient.error.reason);
+    else if (result instanceof CollectorError) this.#onCall(result.deferMs !== undefined ? 'deferred' : 'error', seconds, result.reason);
+    else this.#onCall('error', seconds, 'unexpected failure');
   }
 
   /** Waits for the quota (concurrency slot and start time) before an HTTP exchange. */
@@ -217,7 +227,7 @@ export class HttpProviderCollector implements Collector {
     const status = response.status;
     if (status === 200) {
       const json = await readJson(response);
-      return { done: parseAnswer(json, request.kind) };
+      return { done: parseProviderAnswer(json, request.kind) };
     }
     if (status === 404 || status === 410) return { done: { outcome: 'inaccessible', reason: REASONS.notFound } };
     if (status === 401 || status === 403) throw new CollectorError(REASONS.credentials, { retryable: false });
@@ -234,7 +244,7 @@ export class HttpProviderCollector implements Collector {
         },
       };
     }
-    if (status >= 200 && status <= 299) throw malformed(`unexpected status ${status}`);
+    if (status >= 200 && status <= 299) throw malformedAnswer(`unexpected status ${status}`);
     // Other 3xx/4xx: our request or configuration is wrong; retrying cannot help.
     throw new CollectorError(`provider answered ${status}`, { retryable: false });
   }
@@ -258,6 +268,8 @@ export interface ProviderCollectorDeps {
    * process using it. Without it they hold within this process only.
    */
   db?: Db;
+  /** See HttpProviderOptions.onCall (metrics). */
+  onCall?: HttpProviderOptions['onCall'];
 }
 
 /**
@@ -283,7 +295,7 @@ export function providerCollectorFromSettings(settings: ProviderSettings | null,
         leaseMs: timeoutMs + PROVIDER_SLOT_LEASE_MARGIN_MS,
       })
     : new LocalProviderQuota(limits);
-  return new HttpProviderCollector({ baseUrl, apiKey, timeoutMs, quota });
+  return new HttpProviderCollector({ baseUrl, apiKey, timeoutMs, quota, onCall: deps.onCall });
 }
 
 /** `{baseUrl}/v1/collect`; also the provider's key in the shared quota tables. */
@@ -369,18 +381,18 @@ function parseHttpDate(value: string): number | null {
 async function readJson(response: Response): Promise<unknown> {
   const contentType = response.headers.get('content-type') ?? '';
   const mediaType = contentType.split(';')[0].trim().toLowerCase();
-  if (mediaType !== 'application/json') throw malformed('content type');
+  if (mediaType !== 'application/json') throw malformedAnswer('content type');
   const bytes = await readCapped(response, PROVIDER_LIMITS.maxResponseBytes);
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    throw malformed('not UTF-8');
+    throw malformedAnswer('not UTF-8');
   }
   try {
     return JSON.parse(text) as unknown;
   } catch {
-    throw malformed('not JSON');
+    throw malformedAnswer('not JSON');
   }
 }
 
@@ -399,261 +411,4 @@ async function readCapped(response: Response, limit: number): Promise<Buffer> {
     chunks.push(chunk);
   }
   return Buffer.concat(chunks, size);
-}
-
-// ---------------------------------------------------------------------------
-// Answer validation. Builds fresh objects member by member: unknown members
-// are ignored (additive provider changes stay compatible) and never copied.
-
-/** Carries the JSON path of the first violation; paths name members, never values. */
-class ShapeError extends Error {}
-
-function malformed(detail: string): CollectorError {
-  return new CollectorError(REASONS.malformed, { retryable: true, cause: new ShapeError(detail) });
-}
-
-function parseAnswer(json: unknown, kind: ItemKind): CollectResult {
-  try {
-    return answer(json, kind);
-  } catch (err) {
-    if (err instanceof ShapeError) throw malformed(err.message);
-    throw err;
-  }
-}
-
-function fail(path: string): never {
-  throw new ShapeError(`invalid ${path}`);
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function record(value: unknown, path: string): Record<string, unknown> {
-  if (!isRecord(value)) fail(path);
-  return value;
-}
-
-function array(value: unknown, path: string): unknown[] {
-  if (!Array.isArray(value)) fail(path);
-  return value;
-}
-
-function string(value: unknown, path: string, maxLength = 100_000): string {
-  if (typeof value !== 'string' || value.length > maxLength) fail(path);
-  return value;
-}
-
-function nonEmptyString(value: unknown, path: string, maxLength?: number): string {
-  const s = string(value, path, maxLength);
-  if (s.trim() === '') fail(path);
-  return s;
-}
-
-function stringOrNull(value: unknown, path: string): string | null {
-  return value === null ? null : string(value, path);
-}
-
-function booleanOrNull(value: unknown, path: string): boolean | null {
-  if (value === null) return null;
-  if (typeof value !== 'boolean') fail(path);
-  return value;
-}
-
-function countOrNull(value: unknown, path: string): number | null {
-  if (value === null) return null;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) fail(path);
-  return value;
-}
-
-function oneOf<T extends string>(value: unknown, allowed: readonly T[], path: string): T {
-  if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) fail(path);
-  return value as T;
-}
-
-function stringListOrNull(value: unknown, path: string): string[] | null {
-  if (value === null) return null;
-  return array(value, path).map((item, i) => string(item, `${path}[${i}]`));
-}
-
-function yearMonthOrNull(value: unknown, path: string): string | null {
-  if (value === null) return null;
-  if (typeof value !== 'string' || !/^[0-9]{4}-(0[1-9]|1[0-2])$/.test(value)) fail(path);
-  return value;
-}
-
-function httpUrl(value: unknown, path: string): string {
-  const s = string(value, path, 2048);
-  let url: URL;
-  try {
-    url = new URL(s);
-  } catch {
-    fail(path);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') fail(path);
-  return s;
-}
-
-const RFC3339 =
-  /^([0-9]{4})-([0-9]{2})-([0-9]{2})[Tt]([0-9]{2}):([0-9]{2}):([0-9]{2})(\.[0-9]+)?([Zz]|[+-]([0-9]{2}):([0-9]{2}))$/;
-
-function isRfc3339(value: string): boolean {
-  const m = RFC3339.exec(value);
-  if (!m) return false;
-  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number);
-  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  if (month < 1 || month > 12 || day < 1 || day > daysInMonth) return false;
-  if (hour > 23 || minute > 59 || second > 60) return false;
-  if (m[9] !== undefined && (Number(m[9]) > 23 || Number(m[10]) > 59)) return false;
-  return true;
-}
-
-function instant(value: unknown, path: string): string {
-  if (typeof value !== 'string' || !isRfc3339(value)) fail(path);
-  return value;
-}
-
-function answer(json: unknown, kind: ItemKind): CollectResult {
-  const body = record(json, '$');
-  if (body.status === 'inaccessible') {
-    const reason = nonEmptyString(body.reason, 'reason', 500);
-    // The provider's text is content: only a plain code-like token is passed on.
-    return {
-      outcome: 'inaccessible',
-      reason: /^[a-z][a-z0-9_]{0,63}$/.test(reason) ? `provider: ${reason}` : 'provider: inaccessible',
-    };
-  }
-  if (body.status !== 'ok') fail('status');
-
-  const captured_at = instant(body.captured_at, 'captured_at');
-  const profile = body.profile === null ? null : parseProfile(body.profile);
-  const activity = body.activity === null ? null : parseActivity(body.activity);
-  const company = body.company === null ? null : parseCompany(body.company);
-  // Which member belongs to which item kind is part of the contract.
-  if (kind === 'company_page' && profile !== null) fail('profile');
-  if (kind === 'person' && company !== null) fail('company');
-
-  const missing_sections = array(body.missing_sections, 'missing_sections').map((item, i) => {
-    const s = string(item, `missing_sections[${i}]`, 64);
-    if (!/^[a-z][a-z0-9_]*$/.test(s)) fail(`missing_sections[${i}]`);
-    return s;
-  });
-  if (new Set(missing_sections).size !== missing_sections.length) fail('missing_sections');
-
-  const screenshots = array(body.screenshots, 'screenshots').map((item, i) => parseScreenshot(item, `screenshots[${i}]`));
-  return { outcome: 'ok', profile, activity, company, screenshots, missing_sections, captured_at };
-}
-
-function parseProfile(value: unknown): CollectedProfile {
-  const p = record(value, 'profile');
-  return {
-    name: stringOrNull(p.name, 'profile.name'),
-    headline: stringOrNull(p.headline, 'profile.headline'),
-    about: stringOrNull(p.about, 'profile.about'),
-    location: stringOrNull(p.location, 'profile.location'),
-    has_photo: booleanOrNull(p.has_photo, 'profile.has_photo'),
-    has_banner: booleanOrNull(p.has_banner, 'profile.has_banner'),
-    custom_url: booleanOrNull(p.custom_url, 'profile.custom_url'),
-    connections: countOrNull(p.connections, 'profile.connections'),
-    followers: countOrNull(p.followers, 'profile.followers'),
-    positions:
-      p.positions === null
-        ? null
-        : array(p.positions, 'profile.positions').map((item, i) => parsePosition(item, `profile.positions[${i}]`)),
-    skills: stringListOrNull(p.skills, 'profile.skills'),
-    featured_count: countOrNull(p.featured_count, 'profile.featured_count'),
-    education_count: countOrNull(p.education_count, 'profile.education_count'),
-    recommendations_received: countOrNull(p.recommendations_received, 'profile.recommendations_received'),
-    languages: stringListOrNull(p.languages, 'profile.languages'),
-    certifications_count: countOrNull(p.certifications_count, 'profile.certifications_count'),
-  };
-}
-
-function parsePosition(value: unknown, path: string): CollectedPosition {
-  const p = record(value, path);
-  const start = yearMonthOrNull(p.start, `${path}.start`);
-  const end = yearMonthOrNull(p.end, `${path}.end`);
-  // 'YYYY-MM' compares correctly as text.
-  if (start !== null && end !== null && end < start) fail(`${path}.end`);
-  return {
-    title: string(p.title, `${path}.title`),
-    company: stringOrNull(p.company, `${path}.company`),
-    start,
-    end,
-    description: stringOrNull(p.description, `${path}.description`),
-  };
-}
-
-const EVENT_TYPES: readonly ActivityEventType[] = ['post', 'repost', 'comment', 'reaction', 'unknown'];
-const ACTOR_KINDS: readonly ItemKind[] = ['person', 'company_page'];
-
-function parseActivity(value: unknown): CollectedActivityEvent[] {
-  const events = array(value, 'activity').map((item, i) => parseEvent(item, `activity[${i}]`));
-  // external_id keys idempotent upserts: duplicates would be ambiguous.
-  if (new Set(events.map((e) => e.external_id)).size !== events.length) fail('activity.external_id');
-  return events;
-}
-
-function parseEvent(value: unknown, path: string): CollectedActivityEvent {
-  const e = record(value, path);
-  const actor = record(e.actor, `${path}.actor`);
-  const counts = record(e.counts, `${path}.counts`);
-  return {
-    external_id: nonEmptyString(e.external_id, `${path}.external_id`, 512),
-    event_type: oneOf(e.event_type, EVENT_TYPES, `${path}.event_type`),
-    actor: {
-      kind: oneOf(actor.kind, ACTOR_KINDS, `${path}.actor.kind`),
-      url: httpUrl(actor.url, `${path}.actor.url`),
-      name: stringOrNull(actor.name, `${path}.actor.name`),
-    },
-    source_url: e.source_url === null ? null : httpUrl(e.source_url, `${path}.source_url`),
-    text: stringOrNull(e.text, `${path}.text`),
-    occurred_at: e.occurred_at === null ? null : instant(e.occurred_at, `${path}.occurred_at`),
-    counts: {
-      reactions: countOrNull(counts.reactions, `${path}.counts.reactions`),
-      comments: countOrNull(counts.comments, `${path}.counts.comments`),
-      reposts: countOrNull(counts.reposts, `${path}.counts.reposts`),
-    },
-  };
-}
-
-function parseCompany(value: unknown): CollectedCompany {
-  const c = record(value, 'company');
-  return {
-    name: stringOrNull(c.name, 'company.name'),
-    tagline: stringOrNull(c.tagline, 'company.tagline'),
-    industry: stringOrNull(c.industry, 'company.industry'),
-    follower_count: countOrNull(c.follower_count, 'company.follower_count'),
-    website: stringOrNull(c.website, 'company.website'),
-  };
-}
-
-const SECTIONS = ['top_card', 'about', 'experience', 'skills', 'activity', 'company'] as const;
-const MEDIA_TYPES: readonly MediaType[] = ['image/png', 'image/jpeg', 'image/webp'];
-
-function parseScreenshot(value: unknown, path: string): Screenshot {
-  const s = record(value, path);
-  const section = oneOf(s.section, SECTIONS, `${path}.section`);
-  const media_type = oneOf(s.media_type, MEDIA_TYPES, `${path}.media_type`);
-  const data = s.data_base64;
-  if (typeof data !== 'string' || data.length === 0) fail(`${path}.data_base64`);
-  // Check the size before decoding so an oversized image costs no allocation.
-  const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
-  if ((data.length / 4) * 3 - padding > PROVIDER_LIMITS.maxScreenshotBytes) fail(`${path}.data_base64 size`);
-  // Node's decoder skips invalid characters; a canonical round trip proves strict base64.
-  const bytes = Buffer.from(data, 'base64');
-  if (data.length % 4 !== 0 || bytes.toString('base64') !== data) fail(`${path}.data_base64`);
-  if (!hasSignature(bytes, media_type)) fail(`${path}.media_type does not match the bytes`);
-  return { section, media_type, bytes };
-}
-
-function hasSignature(bytes: Buffer, mediaType: MediaType): boolean {
-  switch (mediaType) {
-    case 'image/png':
-      return bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
-    case 'image/jpeg':
-      return bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff;
-    case 'image/webp':
-      return bytes.subarray(0, 4).toString('latin1') === 'RIFF' && bytes.subarray(8, 12).toString('latin1') === 'WEBP';
-  }
 }
