@@ -599,6 +599,8 @@ export function completeOpenApiDocument(documentObject: Parameters<NonNullable<F
   // The server's address is known only once it listens (PORT=0); the document is built on first request.
   if (serverUrl) doc.servers = [{ ...doc.servers?.[0], url: serverUrl }];
   doc.components = { ...doc.components, headers: HEADERS };
+  // The document describes API v1; web pages and operational endpoints (/livez, /metrics, …) are not part of it.
+  for (const path of Object.keys(doc.paths ?? {})) if (!path.startsWith('/api/v1/')) delete doc.paths[path];
   hoistSchemas(doc);
   for (const [path, item] of Object.entries<Json>(doc.paths ?? {})) {
     for (const [method, op] of Object.entries<Json>(item)) {
