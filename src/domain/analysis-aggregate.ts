@@ -17,7 +17,9 @@
 import { createHash } from 'node:crypto';
 import { revisionOf } from './revision.js';
 
-export type ItemStatus = 'pending' | 'running' | 'succeeded' | 'failed' | 'inaccessible' | 'cancelled';
+import type { ItemStatus } from './scan-status.js';
+
+export type { ItemStatus };
 export type Outcome = 'good' | 'optimize' | 'unknown';
 
 export interface LatestItem {

@@ -5,6 +5,7 @@
  * were inaccessible), failed (none succeeded otherwise), or cancelled (work
  * was cancelled before finishing, e.g. the report was archived).
  */
+export type ScanMode = 'full_profile' | 'activity';
 export type ItemStatus = 'pending' | 'running' | 'succeeded' | 'failed' | 'inaccessible' | 'cancelled';
 export type RunStatus = 'queued' | 'running' | 'completed' | 'partial' | 'failed' | 'inaccessible' | 'cancelled';
 export type ItemCounts = Record<ItemStatus, number>;

@@ -5,7 +5,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { ErrorObject } from 'ajv';
-import type { ErrorDetail } from './errors.js';
+import type { ErrorDetail } from '../domain/errors.js';
 
 const CODES: Record<string, string> = {
   required: 'required',

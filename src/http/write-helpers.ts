@@ -4,7 +4,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { IDEMPOTENCY_KEY_PATTERN } from '../domain/fingerprint.js';
-import { apiError, type ErrorCode, type ErrorDetail } from './errors.js';
+import { apiError, type ErrorCode, type ErrorDetail } from '../domain/errors.js';
 import { bodySchemaErrors, detailsFromSchemaErrors } from './validation.js';
 
 export function idempotencyKey(request: FastifyRequest): string {

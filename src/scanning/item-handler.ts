@@ -26,12 +26,13 @@ import type { Db } from '../store/database.js';
 import { CollectorError, type Collector } from './collectors/collector.js';
 import { EvidenceError, prepareEvidence } from './media/evidence.js';
 import type { MediaStore } from './media/media-store.js';
+import type { KeyMode } from '../domain/keys.js';
 
 export interface HandlerContext {
   db: Db;
   clock: Clock;
   media: MediaStore;
-  collectorFor(keyMode: 'test' | 'live'): Collector;
+  collectorFor(keyMode: KeyMode): Collector;
   /** Per-attempt time budget of a collection. */
   timeoutMs: number;
   /** Attempts per item, the first included. */

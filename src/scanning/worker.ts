@@ -28,6 +28,7 @@ import { SimulatorCollector } from './collectors/simulator/index.js';
 import { processItem, type HandlerContext } from './item-handler.js';
 import { FileMediaStore } from './media/media-store.js';
 import { listenForItems } from './queue.js';
+import type { KeyMode } from '../domain/keys.js';
 
 export interface ScanWorker {
   /** Stops claiming, waits for the items in flight to finish. */
@@ -63,7 +64,7 @@ export function collectorSelector(
   log: (m: string) => void,
   providerEnv?: NodeJS.ProcessEnv,
   db?: Db,
-): (keyMode: 'test' | 'live') => Collector {
+): (keyMode: KeyMode) => Collector {
   const simulator = new SimulatorCollector({ delayMs: config.simulatorDelayMs });
   // With the database, the provider's limits hold across every worker process.
   const provider = providerEnv ? providerCollectorFromEnv(providerEnv, { db }) : providerCollectorFromSettings(config.provider, { db });

@@ -8,7 +8,7 @@ import type { Kysely } from 'kysely';
 import { CATALOG_VERSION, evaluateChecks } from '../domain/checks/catalog.js';
 import { activityRecord } from '../domain/analysis-records.js';
 import { revisionOf } from '../domain/revision.js';
-import type { CollectedActivityEvent, CollectedCompany, CollectedProfile } from '../scanning/collectors/collector.js';
+import type { CollectedActivityEvent, CollectedCompany, CollectedProfile } from '../domain/collected.js';
 import type { PreparedEvidence } from '../scanning/media/evidence.js';
 import type { Database } from './schema.js';
 

@@ -3,13 +3,13 @@
  *
  * The whole write runs in one transaction that first takes a transaction
  * advisory lock on the key: a second request with the key while the first is
- * running gets 409 idempotency_request_in_progress instead of waiting. A
- * saved success replays (same status and data); a different fingerprint is
- * 409 idempotency_key_reused. The record is inserted in the same transaction
- * as the write, so a crash leaves neither; failures save nothing.
+ * running is refused (IdempotencyConflict 'in_progress') instead of waiting.
+ * A saved success replays (same status and data); a different fingerprint is
+ * refused ('key_reused'). The record is inserted in the same transaction as
+ * the write, so a crash leaves neither; failures save nothing. What a refusal
+ * means to a client (the contract's 409s) is the use-case's to say.
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { apiError } from '../http/errors.js';
 import { IDEMPOTENCY_TTL_MS } from '../domain/fingerprint.js';
 import type { Database } from './schema.js';
 
@@ -19,6 +19,14 @@ export interface IdempotencyScope {
   scope: string;
   key: string;
   fingerprint: string;
+}
+
+/** The key is busy with another request, or was used for a different request. */
+export class IdempotencyConflict extends Error {
+  constructor(readonly kind: 'in_progress' | 'key_reused') {
+    super(`idempotency conflict: ${kind}`);
+    this.name = 'IdempotencyConflict';
+  }
 }
 
 export interface WriteResult<T> {
@@ -35,11 +43,7 @@ export async function withIdempotency<T>(
   return db.transaction().execute(async (trx) => {
     const lockKey = `${scope.workspaceId}|${scope.operation}|${scope.scope}|${scope.key}`;
     const { rows } = await sql<{ ok: boolean }>`select pg_try_advisory_xact_lock(hashtextextended(${lockKey}, 0)) as ok`.execute(trx);
-    if (!rows[0].ok) {
-      throw apiError('idempotency_request_in_progress', 409, 'A request with this Idempotency-Key is still being processed; retry shortly with the same key and body.', {
-        retryable: true,
-      });
-    }
+    if (!rows[0].ok) throw new IdempotencyConflict('in_progress');
     const saved = await trx
       .selectFrom('idempotency_records')
       .select(['fingerprint', 'status_code', 'response', 'expires_at'])
@@ -50,11 +54,7 @@ export async function withIdempotency<T>(
       .executeTakeFirst();
     const at = now();
     if (saved && saved.expires_at.getTime() > at.getTime()) {
-      if (saved.fingerprint !== scope.fingerprint) {
-        throw apiError('idempotency_key_reused', 409, 'This Idempotency-Key was already used with a different request; use a new key for a new intent.', {
-          retryable: false,
-        });
-      }
+      if (saved.fingerprint !== scope.fingerprint) throw new IdempotencyConflict('key_reused');
       return { status: saved.status_code, data: saved.response as T, replayed: true };
     }
     const result = await work(trx);

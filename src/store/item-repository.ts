@@ -18,12 +18,13 @@
  * for their per-person writes (docs/scanning.md).
  */
 import { sql, type Kysely } from 'kysely';
-import type { CollectResult } from '../scanning/collectors/collector.js';
+import type { CollectResult } from '../domain/collected.js';
 import { refreshFindings, storeActivity, storeCompany, storeEvidence, type EvidenceToStore } from './analysis-repository.js';
 import { lockAttachment, lockReport, lockRun } from './locks.js';
 import { refreshReportRollup } from './rollup-repository.js';
 import { applyRunChange } from './scan-repository.js';
 import type { Database, ItemStatus, ScanMode } from './schema.js';
+import type { KeyMode } from '../domain/keys.js';
 
 /** What a worker holds after a claim. */
 export interface Claim {
@@ -41,7 +42,7 @@ export interface ClaimedItem {
   profile_id: string | null;
   kind: 'person' | 'company_page';
   mode: ScanMode;
-  key_mode: 'test' | 'live';
+  key_mode: KeyMode;
 }
 
 export type ItemOutcome = 'succeeded' | 'inaccessible' | 'failed' | 'cancelled';

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { isTerminal, runStatus, terminalReason } from '../domain/scan-status.js';
 import type { Database, ItemStatus, ScanMode, ScanRunsTable, ScanStatus } from './schema.js';
+import type { KeyMode } from '../domain/keys.js';
 
 export type ScanRunRow = Selectable<ScanRunsTable>;
 
@@ -23,7 +24,7 @@ export interface AdmittedRun {
 export interface AdmissionInput {
   reportId: string;
   workspaceId: string;
-  keyMode: 'test' | 'live';
+  keyMode: KeyMode;
   profileIds: string[];
 }
 

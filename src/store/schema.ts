@@ -3,6 +3,8 @@
  * ./migrations are the source of truth; keep this file in step with them.
  */
 import type { ColumnType, Generated, GeneratedAlways } from 'kysely';
+import type { KeyMode } from '../domain/keys.js';
+import type { ItemStatus, ScanMode } from '../domain/scan-status.js';
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 type Json<T = unknown> = ColumnType<T, string, string>;
@@ -42,7 +44,7 @@ export interface ApiKeysTable {
   id: string;
   workspace_id: string;
   user_id: string;
-  mode: 'test' | 'live';
+  mode: KeyMode;
   scopes: string[];
   secret_hash: Buffer;
   secret_prefix: string;
@@ -127,16 +129,15 @@ export interface ImportReceiptsTable {
   expires_at: Timestamp;
 }
 
-export type ScanMode = 'full_profile' | 'activity';
+export type { ItemStatus, KeyMode, ScanMode };
 export type ScanStatus = 'queued' | 'running' | 'completed' | 'partial' | 'failed' | 'inaccessible' | 'cancelled';
-export type ItemStatus = 'pending' | 'running' | 'succeeded' | 'failed' | 'inaccessible' | 'cancelled';
 
 export interface ScanRunsTable {
   id: string;
   report_id: string;
   workspace_id: string;
   mode: ScanMode;
-  key_mode: 'test' | 'live';
+  key_mode: KeyMode;
   status: ScanStatus;
   requested: Generated<number>;
   completed: Generated<number>;

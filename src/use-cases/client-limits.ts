@@ -3,7 +3,7 @@
  * refuses with 429 `rate_limited` and a Retry-After when one is full.
  */
 import { minuteWindow, type Bucket } from '../domain/rate-limits.js';
-import { apiError } from '../http/errors.js';
+import { apiError } from '../domain/errors.js';
 import type { Db } from '../store/database.js';
 import { takeRate } from '../store/rate-limit-repository.js';
 

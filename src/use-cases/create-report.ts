@@ -10,16 +10,17 @@ import { normalizeProfileUrl } from '../domain/profile-url.js';
 import type { WorkspaceLimits } from '../domain/rate-limits.js';
 import { rootDomain } from '../domain/root-domain.js';
 import { normalizeRows, planRoster } from '../domain/roster-plan.js';
-import type { ErrorDetail } from '../http/errors.js';
+import type { ErrorDetail } from '../domain/errors.js';
 import type { CreatedReport, CreateReport, ExistingReports, Report } from '../http/schemas/report.js';
 import type { ScanQueue } from '../scanning/queue.js';
 import type { Db } from '../store/database.js';
-import { withIdempotency } from '../store/idempotency-repository.js';
+import { idempotentWrite } from './idempotent-write.js';
 import { applyRosterPlan, findReport, insertReport, listReports, type ReportRow } from '../store/report-repository.js';
 import { refreshReportRollup } from '../store/rollup-repository.js';
 import { admitScans } from '../store/scan-repository.js';
 import { takeSubmittedRows } from './submitted-rows.js';
 import { reportListBinding } from './list-reports.js';
+import type { KeyMode } from '../domain/keys.js';
 
 export interface CreateReportContext {
   db: Db;
@@ -29,7 +30,7 @@ export interface CreateReportContext {
   /** The contract's Report of a stored row (its links depend on the interface's base address). */
   presentReport(row: ReportRow): Report;
   workspaceId: string;
-  keyMode: 'test' | 'live';
+  keyMode: KeyMode;
   limits: WorkspaceLimits;
 }
 
@@ -55,7 +56,7 @@ export async function createReport(
 ) {
   const profiles = body.profiles ?? [];
   const root = rootDomain(body.company.domain);
-  return withIdempotency<CreatedReport | ExistingReports>(
+  return idempotentWrite<CreatedReport | ExistingReports>(
     ctx.db,
     { workspaceId: ctx.workspaceId, operation: 'create_report', scope: '', key: idempotency.key, fingerprint: idempotency.fingerprint },
     () => ctx.clock.now(),

@@ -13,23 +13,24 @@ import type { Clock } from '../clock.js';
 import { IDEMPOTENCY_TTL_MS } from '../domain/fingerprint.js';
 import type { WorkspaceLimits } from '../domain/rate-limits.js';
 import { planRoster, type PlannedRow, type SubmittedProfile } from '../domain/roster-plan.js';
-import { apiError, notFound } from '../http/errors.js';
+import { apiError, notFound } from '../domain/errors.js';
 import type { ImportReceipt, ImportValidation } from '../http/schemas/import.js';
 import type { ScanQueue } from '../scanning/queue.js';
 import type { Db } from '../store/database.js';
-import { withIdempotency } from '../store/idempotency-repository.js';
+import { idempotentWrite } from './idempotent-write.js';
 import { findReceipt, insertReceipt } from '../store/import-repository.js';
 import { applyRosterPlan, attachmentsByUrl, findReport } from '../store/report-repository.js';
 import { refreshReportRollup } from '../store/rollup-repository.js';
 import { admitScans } from '../store/scan-repository.js';
 import { takeSubmittedRows } from './submitted-rows.js';
+import type { KeyMode } from '../domain/keys.js';
 
 export interface ImportContext {
   db: Db;
   clock: Clock;
   queue: ScanQueue;
   workspaceId: string;
-  keyMode: 'test' | 'live';
+  keyMode: KeyMode;
   limits: WorkspaceLimits;
 }
 
@@ -78,7 +79,7 @@ export async function commitImport(
 ) {
   // 404 before anything else: a foreign or unknown report reveals nothing.
   if (!(await findReport(ctx.db, ctx.workspaceId, reportId))) throw notFound('report');
-  return withIdempotency<ImportReceipt>(
+  return idempotentWrite<ImportReceipt>(
     ctx.db,
     { workspaceId: ctx.workspaceId, operation: 'import_profiles', scope: reportId, key: idempotency.key, fingerprint: idempotency.fingerprint },
     () => ctx.clock.now(),

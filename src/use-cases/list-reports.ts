@@ -7,7 +7,7 @@
 import type { Clock } from '../clock.js';
 import { CursorError, type CursorBinding, type CursorCodec } from '../domain/cursor.js';
 import { rootDomain } from '../domain/root-domain.js';
-import { apiError } from '../http/errors.js';
+import { apiError } from '../domain/errors.js';
 import type { Db } from '../store/database.js';
 import { listActiveProfiles, listReports, type ProfileRow, type ReportRow } from '../store/report-repository.js';
 

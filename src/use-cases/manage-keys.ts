@@ -6,7 +6,7 @@
  */
 import type { Clock } from '../clock.js';
 import { parseScopes, type KeyMode } from '../domain/keys.js';
-import { apiError, notFound } from '../http/errors.js';
+import { apiError, notFound } from '../domain/errors.js';
 import type { Db } from '../store/database.js';
 import { listWorkspaceKeys, revokeWorkspaceKey, type KeyListRow } from '../store/key-repository.js';
 import { createKey, type CreatedKey } from '../store/workspace-repository.js';

@@ -15,7 +15,7 @@ import { collectionRevision, emptyTotals, type Totals } from '../domain/analysis
 import { activityRecord, findingsRecord, type ActivityRecord, type FindingsRecord } from '../domain/analysis-records.js';
 import { summarize, type AnalysisSummary } from '../domain/analysis-summary.js';
 import { CursorError, type CursorBinding, type CursorCodec } from '../domain/cursor.js';
-import { apiError, notFound } from '../http/errors.js';
+import { apiError, notFound } from '../domain/errors.js';
 import {
   activityPage,
   findingsPage,

@@ -15,7 +15,7 @@
 import type { Clock } from '../clock.js';
 import { signInBuckets } from '../domain/web-limits.js';
 import { isTokenShaped, newToken, normalizeEmail, passwordProblem, tokenHash, type Role } from '../domain/web-tokens.js';
-import { apiError } from '../http/errors.js';
+import { apiError } from '../domain/errors.js';
 import type { Db } from '../store/database.js';
 import { findUsableLink, findUserByEmail, findUserById, insertUser, markLinkUsed, setCredentials } from '../store/member-repository.js';
 import { deleteSession, deleteUserSessions, findSessionUser, insertSession, touchSession, type SessionUser } from '../store/session-repository.js';

@@ -5,7 +5,7 @@
  */
 import type { Kysely } from 'kysely';
 import { minuteWindow, rowsBucket, type WorkspaceLimits } from '../domain/rate-limits.js';
-import { apiError } from '../http/errors.js';
+import { apiError } from '../domain/errors.js';
 import { takeRate } from '../store/rate-limit-repository.js';
 import type { Database } from '../store/schema.js';
 

@@ -10,7 +10,7 @@
  */
 import type { Clock } from '../clock.js';
 import { canAssign, canManage, newToken, normalizeEmail, tokenHash, type Role } from '../domain/web-tokens.js';
-import { apiError, notFound } from '../http/errors.js';
+import { apiError, notFound } from '../domain/errors.js';
 import type { Db } from '../store/database.js';
 import { revokeUserKeys } from '../store/key-repository.js';
 import {

@@ -5,7 +5,7 @@
  */
 import type { Clock } from '../clock.js';
 import { effectiveLimits, type WorkspaceLimits } from '../domain/rate-limits.js';
-import { apiError, notFound } from '../http/errors.js';
+import { apiError, notFound } from '../domain/errors.js';
 import type { Db } from '../store/database.js';
 import { findWorkspace, updateWorkspace, type WorkspaceChanges, type WorkspaceRow } from '../store/workspace-repository.js';
 import { requireManager, type Actor } from './workspace-members.js';

@@ -11,7 +11,7 @@ import {
   type CheckDefinition,
   type CheckInput,
 } from '../../src/domain/checks/catalog.js';
-import type { CollectedActivityEvent, CollectedProfile } from '../../src/scanning/collectors/collector.js';
+import type { CollectedActivityEvent, CollectedProfile } from '../../src/domain/collected.js';
 
 const NOW = new Date('2026-11-01T12:00:00Z');
 const COMPANY: CheckInput['company'] = { name: 'Acme Inc.', domain: 'https://www.acme.com' };

@@ -5,7 +5,8 @@ import fc from 'fast-check';
 import { fileTypeFromBuffer } from 'file-type';
 import sharp from 'sharp';
 import { CHECKS, evaluateChecks } from '../../src/domain/checks/catalog.js';
-import { CollectorError, type CollectRequest, type CollectResult } from '../../src/scanning/collectors/collector.js';
+import { CollectorError, type CollectRequest } from '../../src/scanning/collectors/collector.js';
+import type { CollectResult } from '../../src/domain/collected.js';
 import { SIMULATOR_REFERENCE_TIME, SimulatorCollector } from '../../src/scanning/collectors/simulator/index.js';
 import {
   aboutSvg,

@@ -14,7 +14,7 @@
  * the outcome (2.9); they may contain `[company name]` or `{company}`.
  */
 import { v5 as uuidv5 } from 'uuid';
-import type { CollectedActivityEvent, CollectedProfile } from '../../scanning/collectors/collector.js';
+import type { CollectedActivityEvent, CollectedProfile } from '../collected.js';
 import {
   UNKNOWN,
   countAtLeast,

@@ -5,7 +5,7 @@
  *
  * No I/O and no clock: every time-dependent helper takes `now`.
  */
-import type { ActivityEventType, CollectedActivityEvent, CollectedPosition } from '../../scanning/collectors/collector.js';
+import type { ActivityEventType, CollectedActivityEvent, CollectedPosition } from '../collected.js';
 
 export type Outcome = 'good' | 'optimize' | 'unknown';
 export type Observed = string | number | boolean | null;

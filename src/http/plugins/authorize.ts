@@ -13,7 +13,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { missingScopes, type KeyMode, type Scope } from '../../domain/keys.js';
 import { effectiveLimits, minuteWindow, rateLimitHeaders, requestBuckets, type RequestKind, type WorkspaceLimits } from '../../domain/rate-limits.js';
 import { authorizeAndTake } from '../../store/rate-limit-repository.js';
-import { apiError } from '../errors.js';
+import { apiError } from '../../domain/errors.js';
 
 export interface AccessConfig {
   kind: RequestKind;

@@ -1,7 +1,7 @@
 /** GET /context (4.1) and GET /workspace (4.2). */
 import type { FastifyInstance } from 'fastify';
 import { findWorkspace } from '../../store/workspace-repository.js';
-import { notFound } from '../errors.js';
+import { notFound } from '../../domain/errors.js';
 import { ContextResponse, WorkspaceResponse } from '../schemas/workspace.js';
 
 export async function contextRoutes(app: FastifyInstance): Promise<void> {

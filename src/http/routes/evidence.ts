@@ -16,7 +16,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { FileMediaStore } from '../../scanning/media/media-store.js';
 import { findDownloadableEvidence } from '../../store/evidence-repository.js';
-import { apiError, notFound } from '../errors.js';
+import { apiError, notFound } from '../../domain/errors.js';
 import { ErrorEnvelope, Uuid } from '../schemas/common.js';
 
 export type EvidenceVariant = 'original' | 'preview';

@@ -14,7 +14,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { findReportByPublicToken, type ReportRow } from '../../store/report-repository.js';
-import { notFound } from '../errors.js';
+import { notFound } from '../../domain/errors.js';
 
 /** Tokens are base64url (newPublicToken); anything else cannot match and is 404 via params validation. */
 const PublicTokenParams = Type.Object({ token: Type.String({ pattern: '^[A-Za-z0-9_-]{1,128}$' }) }, { additionalProperties: false });

@@ -6,7 +6,7 @@ import { findReport } from '../../store/report-repository.js';
 import { findScanRun } from '../../store/scan-repository.js';
 import { createReport, createReportProblems } from '../../use-cases/create-report.js';
 import { pageOfProfiles, pageOfReports } from '../../use-cases/list-reports.js';
-import { notFound } from '../errors.js';
+import { notFound } from '../../domain/errors.js';
 import { requireScopes } from '../plugins/authorize.js';
 import { presentProfile, presentReport, presentScan, reportUrl } from '../present.js';
 import { ErrorEnvelope, ReportIdParams, Uuid } from '../schemas/common.js';

@@ -7,7 +7,7 @@
  * declares another supported type is trusted for nothing but the section.
  * Decoding and encoding happen in sharp (media-types.ts), off the event loop.
  */
-import type { Screenshot } from '../collectors/collector.js';
+import type { Screenshot } from '../../domain/collected.js';
 import type { MediaStore } from './media-store.js';
 import { MAX_MEDIA_BYTES, MAX_MEDIA_PIXELS, detectMediaType, makePreview, readImageSize, type MediaType } from './media-types.js';
 

@@ -16,9 +16,9 @@
  */
 import { fileTypeFromBuffer } from 'file-type';
 import sharp, { type Metadata, type SharpOptions } from 'sharp';
-import type { MediaType } from '../collectors/collector.js';
+import type { MediaType } from '../../domain/collected.js';
 
-export type { MediaType } from '../collectors/collector.js';
+export type { MediaType } from '../../domain/collected.js';
 
 export const MAX_MEDIA_BYTES = 10 * 1024 * 1024;
 /** Decoded size limit: 40 megapixels (160 MB of RGBA). */

@@ -1,0 +1,91 @@
+/**
+ * What a collector observed of one scan item, as plain data: a person's
+ * profile, activity events, a company page, screenshots. Every collector
+ * (simulator, HTTP provider) returns these shapes; the check catalog, the
+ * aggregates and the store read them. No I/O, no behaviour.
+ */
+import type { ScanMode } from './scan-status.js';
+
+export type { ScanMode };
+export type ItemKind = 'person' | 'company_page';
+
+export interface CollectedPosition {
+  title: string;
+  company: string | null;
+  /** 'YYYY-MM' or null when unknown. */
+  start: string | null;
+  /** 'YYYY-MM', or null for a current position. */
+  end: string | null;
+  description: string | null;
+}
+
+/** What a profile page shows. null for any member means "not observed". */
+export interface CollectedProfile {
+  name: string | null;
+  headline: string | null;
+  about: string | null;
+  location: string | null;
+  has_photo: boolean | null;
+  has_banner: boolean | null;
+  /** true when the profile uses a vanity URL instead of a generated id. */
+  custom_url: boolean | null;
+  connections: number | null;
+  followers: number | null;
+  positions: CollectedPosition[] | null;
+  skills: string[] | null;
+  featured_count: number | null;
+  education_count: number | null;
+  recommendations_received: number | null;
+  languages: string[] | null;
+  certifications_count: number | null;
+}
+
+export type ActivityEventType = 'post' | 'repost' | 'comment' | 'reaction' | 'unknown';
+
+export interface CollectedActivityEvent {
+  /** Stable identifier of the event at the source; used for idempotent upserts. */
+  external_id: string;
+  event_type: ActivityEventType;
+  actor: { kind: 'person' | 'company_page'; url: string; name: string | null };
+  /** Link to the post/comment at the source, when known. */
+  source_url: string | null;
+  text: string | null;
+  /** RFC 3339 instant, or null when the source gives no date. */
+  occurred_at: string | null;
+  /** null means unknown, never zero. */
+  counts: { reactions: number | null; comments: number | null; reposts: number | null };
+}
+
+export interface CollectedCompany {
+  name: string | null;
+  tagline: string | null;
+  industry: string | null;
+  follower_count: number | null;
+  website: string | null;
+}
+
+export type MediaType = 'image/png' | 'image/jpeg' | 'image/webp';
+
+export interface Screenshot {
+  /** Which part of the page it shows: 'top_card', 'about', 'experience', 'skills', 'activity', 'company'. */
+  section: string;
+  media_type: MediaType;
+  bytes: Buffer;
+}
+
+export type CollectResult =
+  | {
+      outcome: 'ok';
+      /** Person items in either mode; null for company pages. */
+      profile: CollectedProfile | null;
+      /** Activity mode: the events seen ([] = verified empty). null = not collected. */
+      activity: CollectedActivityEvent[] | null;
+      /** Company-page items only. */
+      company: CollectedCompany | null;
+      screenshots: Screenshot[];
+      /** Sections the collector could not read; non-empty makes the item a warning. */
+      missing_sections: string[];
+      /** RFC 3339 instant of the observation at the source. */
+      captured_at: string;
+    }
+  | { outcome: 'inaccessible'; reason: string };
