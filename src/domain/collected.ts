@@ -89,3 +89,18 @@ export type CollectResult =
       captured_at: string;
     }
   | { outcome: 'inaccessible'; reason: string };
+
+/** Where a stored image's bytes are (content-addressed) and what they are. */
+export interface StoredImage {
+  sha256: string;
+  size: number;
+  media_type: MediaType;
+  width: number;
+  height: number;
+}
+
+export interface PreparedEvidence {
+  original: StoredImage;
+  /** A WebP at most PREVIEW_MAX_WIDTH wide; equal to `original` when that is a narrow WebP already. */
+  preview: StoredImage;
+}

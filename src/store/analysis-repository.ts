@@ -9,7 +9,7 @@ import { CATALOG_VERSION, evaluateChecks } from '../domain/checks/catalog.js';
 import { activityRecord } from '../domain/analysis-records.js';
 import { revisionOf } from '../domain/revision.js';
 import type { CollectedActivityEvent, CollectedCompany, CollectedProfile } from '../domain/collected.js';
-import type { PreparedEvidence } from '../scanning/media/evidence.js';
+import type { PreparedEvidence } from '../domain/collected.js';
 import type { Database } from './schema.js';
 
 /** `activity_events.subject` of company-page events. */

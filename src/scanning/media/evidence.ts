@@ -7,23 +7,11 @@
  * declares another supported type is trusted for nothing but the section.
  * Decoding and encoding happen in sharp (media-types.ts), off the event loop.
  */
-import type { Screenshot } from '../../domain/collected.js';
+import type { PreparedEvidence, Screenshot } from '../../domain/collected.js';
 import type { MediaStore } from './media-store.js';
 import { MAX_MEDIA_BYTES, MAX_MEDIA_PIXELS, detectMediaType, makePreview, readImageSize, type MediaType } from './media-types.js';
 
-export interface StoredImage {
-  sha256: string;
-  size: number;
-  media_type: MediaType;
-  width: number;
-  height: number;
-}
-
-export interface PreparedEvidence {
-  original: StoredImage;
-  /** A WebP at most PREVIEW_MAX_WIDTH wide; equal to `original` when that is a narrow WebP already. */
-  preview: StoredImage;
-}
+export type { PreparedEvidence, StoredImage } from '../../domain/collected.js';
 
 export type EvidenceErrorCode = 'media_too_large' | 'unsupported_media_type' | 'image_unreadable' | 'image_too_large';
 
