@@ -1,353 +1,289 @@
 /**
- * `npm run bench:pipeline`: scan pipeline throughput with 1 and 2 worker
- * processes.
+ * `npm run bench:pipeline`: the scan pipeline figures of issue 9
+ * ("Performance"), each next to its target, on stdout and in
+ * bench/results/pipeline.json (progress on stderr):
  *
- * For each process count: a fresh database (migrated through openRuntime), a
- * workspace with a test key (simulator, SIMULATOR_DELAY_MS=0) and raised write
- * limits, an in-process API server without a worker, N real
- * `node bin/profile-scan.js worker --concurrency C` children, then 10
- * POST /reports of 100 people each through HTTP. Both scan modes run for
- * every person (full_profile + activity items) plus one company-page item per
- * report. Measured: from the first admission until every run is terminal
- * (polled in the database). While it runs, pg_stat_activity is sampled to see
- * what the database sessions wait on.
+ * 1. throughput: SIMULATOR_DELAY_MS=0, 1,000 people in one report (both scan
+ *    modes: 2,001 items), ONE `profile-scan worker` process with its default
+ *    concurrency: items/s (target ≥ 100), CPU per item of the worker and of
+ *    PostgreSQL, transactions, statements and rows per item, what the
+ *    database sessions waited on. Then the same with 2 worker processes
+ *    (ratio to 1).
+ * 2. slow provider: SIMULATOR_DELAY_MS=2000, 1,000 people, one worker
+ *    process: seconds until terminal (target ≤ 90).
+ * 3. fairness: workspace A queues 2,000 people while one worker process
+ *    (SIMULATOR_DELAY_MS=300) drains them; workspace B then creates a
+ *    2-person report: seconds until B's runs are terminal (target ≤ 10), and
+ *    A's items still pending then.
+ * 4. API while draining: `GET /reports/{id}` through `profile-scan serve`
+ *    (in-process worker on, SIMULATOR_DELAY_MS=0): p50/p99 idle, then while
+ *    its worker drains 1,000 newly imported people (target: p99 ≤ 3 × idle).
  *
- * Uses DATABASE_URL (a role that may CREATE DATABASE) when set, else starts
- * the embedded PostgreSQL under a temporary DATA_DIR.
- * Results: printed table and bench/results/pipeline.json.
+ * Each scenario runs on a fresh database of one PostgreSQL server: a scratch
+ * database on DATABASE_URL's server (the role needs CREATE DATABASE), else an
+ * embedded server in a temporary directory. See bench/pipeline-scenarios.ts
+ * for how each is driven and docs/benchmarks.md ("Scan pipeline").
  *
- * Knobs (env): BENCH_WORKER_CONCURRENCY (default 4), BENCH_REPORTS (10),
- * BENCH_PEOPLE_PER_REPORT (100), BENCH_PROCESSES ("1,2").
+ * Knobs (env; defaults are the issue's figures): BENCH_SCENARIOS
+ * ("throughput,slow,fair,api"), BENCH_PEOPLE (1000), BENCH_PROCESSES ("1,2",
+ * throughput), BENCH_SLOW_DELAY_MS (2000), BENCH_FAIR_PEOPLE (2000),
+ * BENCH_FAIR_DELAY_MS (300), BENCH_FAIR_TIMEOUT_SECONDS (120),
+ * BENCH_API_SECONDS (5), BENCH_API_CONNECTIONS (10), BENCH_API_RATE (100
+ * requests/s; 0 = unpaced), BENCH_PROFILE=1 (one more 1-process throughput
+ * run with the worker under `node --cpu-prof`, summarized; not a target
+ * figure, the profiler slows it), BENCH_WORKER_CONCURRENCY (unset: the service's
+ * default), BENCH_PG_STAT_STATEMENTS=0 (embedded server without
+ * pg_stat_statements), DATABASE_URL.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
-import pg from 'pg';
-import { systemClock } from '../src/clock.js';
-import { loadConfig } from '../src/config.js';
-import { buildServer } from '../src/http/server.js';
-import { openRuntime } from '../src/runtime.js';
-import { ScanItemQueue } from '../src/scanning/queue.js';
-import { startEmbeddedPostgres, type EmbeddedServer } from '../src/store/embedded-postgres.js';
-import { adminQuery, positiveInt, withDatabase } from './harness.js';
-import { createKey, createWorkspace, updateWorkspace } from '../src/store/workspace-repository.js';
-
-const root = path.resolve(import.meta.dirname, '..');
-
-const CONCURRENCY = positiveInt('BENCH_WORKER_CONCURRENCY', 4);
-const REPORTS = positiveInt('BENCH_REPORTS', 10);
-const PEOPLE_PER_REPORT = positiveInt('BENCH_PEOPLE_PER_REPORT', 100);
-const PROCESS_COUNTS = (process.env.BENCH_PROCESSES ?? '1,2').split(',').map((s) => Number(s.trim()));
-if (PROCESS_COUNTS.some((n) => !Number.isInteger(n) || n < 1 || n > 16)) throw new Error('BENCH_PROCESSES must be a list of integers from 1 to 16');
+import { formatSummary } from './cpu-profile-summary.js';
+import { positiveInt, prepareRun, ROOT } from './harness.js';
+import { apiWhileDraining, drain, fairness, type ApiResult, type Context, type DrainResult, type FairnessResult } from './pipeline-scenarios.js';
+import { openServer } from './pipeline-setup.js';
+import { round } from './pipeline-stats.js';
 
 const log = (m: string) => console.error(`[bench:pipeline] ${m}`);
 
-interface PhaseResult {
-  processes: number;
-  concurrency_per_process: number;
-  reports: number;
-  people: number;
-  runs: number;
-  items: number;
-  admission_seconds: number;
-  seconds: number;
-  people_per_second: number;
-  items_per_second: number;
-  run_statuses: Record<string, number>;
-  item_statuses: Record<string, number>;
-  /** The tables with the most rows read per item (pg_stat_all_tables deltas). */
-  table_reads_per_item: Array<{ table: string; seq_scans: number; seq_rows: number; index_rows: number }>;
-  /** pg_stat_database deltas over the measured interval, per item. */
-  per_item: { transactions: number; rows_read: number; rows_written: number };
-  /** Average over samples of this database's sessions: running a query, waiting on a lock, idle in transaction. */
-  sessions: { samples: number; active: number; waiting_on_lock: number; idle_in_transaction: number; lock_waits_by_relation: Record<string, number> };
+const ALL = ['throughput', 'slow', 'fair', 'api'] as const;
+type ScenarioName = (typeof ALL)[number];
+
+function scenarioList(): ScenarioName[] {
+  const raw = process.env.BENCH_SCENARIOS?.trim();
+  if (!raw) return [...ALL];
+  const names = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const n of names) if (!(ALL as readonly string[]).includes(n)) throw new Error(`BENCH_SCENARIOS: unknown scenario ${n} (known: ${ALL.join(', ')})`);
+  return ALL.filter((n) => names.includes(n));
 }
 
-interface WorkerChild {
-  child: ChildProcess;
-  exited: Promise<void>;
-  output(): string;
+function nonNegativeInt(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer`);
+  return value;
 }
 
-async function spawnWorker(env: Record<string, string>): Promise<WorkerChild> {
-  const child = spawn(process.execPath, ['bin/profile-scan.js', 'worker', '--concurrency', String(CONCURRENCY)], {
-    cwd: root,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (c) => (output += c));
-  child.stderr!.on('data', (c) => (output += c));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const deadline = Date.now() + 60_000;
-  while (!output.includes('started with concurrency')) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`worker exited during start:\n${output}`);
-    if (Date.now() > deadline) throw new Error(`worker did not start in 60 s:\n${output}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return { child, exited, output: () => output };
+const settings = {
+  scenarios: scenarioList(),
+  people: positiveInt('BENCH_PEOPLE', 1000),
+  processes: (process.env.BENCH_PROCESSES ?? '1,2').split(',').map((s) => Number(s.trim())),
+  slow_delay_ms: positiveInt('BENCH_SLOW_DELAY_MS', 2000),
+  fair_people: positiveInt('BENCH_FAIR_PEOPLE', 2000),
+  fair_delay_ms: positiveInt('BENCH_FAIR_DELAY_MS', 300),
+  fair_timeout_seconds: positiveInt('BENCH_FAIR_TIMEOUT_SECONDS', 120),
+  api_seconds: positiveInt('BENCH_API_SECONDS', 5),
+  api_connections: positiveInt('BENCH_API_CONNECTIONS', 10),
+  api_rate: nonNegativeInt('BENCH_API_RATE', 100),
+  profile: process.env.BENCH_PROFILE === '1',
+  worker_concurrency: process.env.BENCH_WORKER_CONCURRENCY ? positiveInt('BENCH_WORKER_CONCURRENCY', 32) : null,
+};
+if (settings.processes.some((n) => !Number.isInteger(n) || n < 1 || n > 16)) throw new Error('BENCH_PROCESSES must be a list of integers from 1 to 16');
+
+interface Target {
+  figure: string;
+  measured: string;
+  target: string;
+  met: boolean | null;
 }
 
-async function stopWorker(w: WorkerChild): Promise<void> {
-  if (w.child.exitCode !== null || w.child.signalCode !== null) return;
-  w.child.kill('SIGTERM');
-  const timer = setTimeout(() => w.child.kill('SIGKILL'), 30_000);
-  await w.exited;
-  clearTimeout(timer);
+interface Output {
+  throughput: { runs: DrainResult[]; ratio_2_vs_1_items_per_second: number | null } | null;
+  slow: DrainResult | null;
+  fairness: FairnessResult | null;
+  api: ApiResult | null;
+  /** BENCH_PROFILE=1: one more 1-process throughput run with the worker under --cpu-prof (not a target figure). */
+  profiled: DrainResult | null;
+  errors: Record<string, string>;
 }
 
-async function dbStats(client: pg.Client, database: string) {
-  const { rows } = await client.query(
-    `select xact_commit + xact_rollback as xacts, tup_returned + tup_fetched as rows_read,
-            tup_inserted + tup_updated + tup_deleted as rows_written
-       from pg_stat_database where datname = $1`,
-    [database],
-  );
-  return { xacts: Number(rows[0].xacts), rowsRead: Number(rows[0].rows_read), rowsWritten: Number(rows[0].rows_written) };
-}
-
-/** Rows read per table (sequential + index fetches), to see which tables the per-item work scans. */
-async function tableReads(client: pg.Client): Promise<Map<string, { seq: number; seqRows: number; idxRows: number }>> {
-  const { rows } = await client.query(
-    `select schemaname || '.' || relname as name, coalesce(seq_scan, 0) as seq, coalesce(seq_tup_read, 0) as seq_rows, coalesce(idx_tup_fetch, 0) as idx_rows
-       from pg_stat_all_tables where schemaname = 'public'`,
-  );
-  return new Map(rows.map((r) => [r.name, { seq: Number(r.seq), seqRows: Number(r.seq_rows), idxRows: Number(r.idx_rows) }]));
-}
-
-async function runPhase(serverUrl: string, processes: number, tmp: string): Promise<PhaseResult> {
-  const database = `ps_bench_${processes}p_${randomBytes(4).toString('hex')}`;
-  await adminQuery(serverUrl, `create database ${database}`);
-  const databaseUrl = withDatabase(serverUrl, database);
-  const dataDir = await fs.mkdtemp(path.join(tmp, `phase-${processes}-`));
-  const workers: WorkerChild[] = [];
-  const stats = new pg.Client({ connectionString: databaseUrl });
-  const config = loadConfig({
-    DATABASE_URL: databaseUrl,
-    DATA_DIR: dataDir,
-    PORT: '0',
-    LOG_LEVEL: 'silent',
-    WORKER_CONCURRENCY: '0',
-    SIMULATOR_DELAY_MS: '0',
-  });
-  const runtime = await openRuntime(config, { poolSize: 10 });
-  const app = await buildServer({
-    db: runtime.db,
-    config,
-    clock: systemClock,
-    cursorSecret: randomBytes(32).toString('hex'),
-    queue: new ScanItemQueue(),
-  });
-  try {
-    const address = await app.listen({ port: 0, host: '127.0.0.1' });
-    config.publicBaseUrl = address;
-    const now = new Date();
-    const ws = await createWorkspace(runtime.db, `Bench ${processes}p`, now);
-    await updateWorkspace(
-      runtime.db,
-      ws.id,
-      { writes_per_minute_per_key: 100_000, writes_per_minute_per_workspace: 100_000, submitted_profiles_per_minute_per_workspace: 1_000_000 },
-      now,
-    );
-    const key = await createKey(runtime.db, { workspaceId: ws.id, scopes: ['*'], mode: 'test' }, now);
-
-    for (let i = 0; i < processes; i++) {
-      workers.push(
-        await spawnWorker({ DATABASE_URL: databaseUrl, DATA_DIR: dataDir, SIMULATOR_DELAY_MS: '0', LOG_LEVEL: 'silent', WORKER_CONCURRENCY: String(CONCURRENCY) }),
-      );
-    }
-    log(`${processes} worker process(es) × concurrency ${CONCURRENCY} started; admitting ${REPORTS} × ${PEOPLE_PER_REPORT} people`);
-    await stats.connect();
-    const before = await dbStats(stats, database);
-    const tablesBefore = await tableReads(stats);
-
-    const started = performance.now();
-    const sessions = { samples: 0, active: 0, waiting_on_lock: 0, idle_in_transaction: 0, lock_waits_by_relation: {} as Record<string, number> };
-    const sample = async () => {
-      const { rows } = await stats.query(
-        `select a.state, a.wait_event_type, (select l.relation::regclass::text from pg_locks l where l.pid = a.pid and not l.granted limit 1) as relation
-           from pg_stat_activity a where a.datname = $1 and a.pid <> pg_backend_pid()`,
-        [database],
-      );
-      sessions.samples++;
-      for (const r of rows) {
-        if (r.state === 'active') sessions.active++;
-        if (r.state === 'idle in transaction') sessions.idle_in_transaction++;
-        if (r.wait_event_type === 'Lock') {
-          sessions.waiting_on_lock++;
-          const rel = r.relation ?? 'transaction/other';
-          sessions.lock_waits_by_relation[rel] = (sessions.lock_waits_by_relation[rel] ?? 0) + 1;
-        }
-      }
-    };
-
-    let admitted = 0;
-    const admission = (async () => {
-      for (let r = 0; r < REPORTS; r++) {
-        const res = await fetch(`${address}/api/v1/reports`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${key.secret}`, 'content-type': 'application/json', 'idempotency-key': `bench-${processes}-${r}` },
-          body: JSON.stringify({
-            name: `Bench report ${r + 1}`,
-            company: { name: `Bench Co ${r + 1}`, domain: `bench-co-${r + 1}.example.com`, pronet_company_url: `https://pronet.example/company/bench-co-${r + 1}` },
-            profiles: Array.from({ length: PEOPLE_PER_REPORT }, (_, i) => ({ pronet_url: `https://pronet.example/in/bench-${r + 1}-person-${i + 1}` })),
-          }),
-        });
-        if (res.status !== 201) throw new Error(`POST /reports answered ${res.status}: ${await res.text()}`);
-        await res.arrayBuffer().catch(() => {});
-        admitted++;
-      }
-      return (performance.now() - started) / 1000;
-    })();
-    const expectedRuns = REPORTS * 2;
-    let admissionSeconds = 0;
-    let admissionDone = false;
-    let admissionError: unknown = null;
-    admission.then(
-      (s) => {
-        admissionSeconds = s;
-        admissionDone = true;
-      },
-      (error) => (admissionError = error),
-    );
-    for (;;) {
-      if (admissionError) throw admissionError;
-      await sample();
-      const { rows } = await stats.query(
-        `select count(*)::int as runs, count(*) filter (where status in ('queued', 'running'))::int as open from scan_runs`,
-      );
-      if (admissionDone && rows[0].runs === expectedRuns && rows[0].open === 0) break;
-      if (performance.now() - started > 30 * 60_000) throw new Error('runs not terminal after 30 minutes');
-      for (const w of workers) {
-        if (w.child.exitCode !== null || w.child.signalCode !== null) throw new Error(`a worker died:\n${w.output()}`);
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    const seconds = (performance.now() - started) / 1000;
-    const after = await dbStats(stats, database);
-    // Table statistics reach the view up to a second late.
-    await new Promise((r) => setTimeout(r, 1500));
-    const tablesAfter = await tableReads(stats);
-
-    const runStatuses = Object.fromEntries(
-      (await stats.query(`select status, count(*)::int as n from scan_runs group by status order by status`)).rows.map((r) => [r.status, r.n]),
-    );
-    const itemStatuses = Object.fromEntries(
-      (await stats.query(`select status, count(*)::int as n from scan_items group by status order by status`)).rows.map((r) => [r.status, r.n]),
-    );
-    const items = Object.values(itemStatuses).reduce((a: number, b) => a + Number(b), 0);
-    const people = admitted * PEOPLE_PER_REPORT;
-    const reads = [...tablesAfter].map(([name, a]) => {
-      const b = tablesBefore.get(name) ?? { seq: 0, seqRows: 0, idxRows: 0 };
-      return { table: name, seq_scans: round((a.seq - b.seq) / items), seq_rows: round((a.seqRows - b.seqRows) / items), index_rows: round((a.idxRows - b.idxRows) / items) };
+function targets(out: Output): Target[] {
+  const list: Target[] = [];
+  const one = out.throughput?.runs.find((r) => r.processes === 1);
+  if (one) {
+    list.push({
+      figure: `throughput, SIMULATOR_DELAY_MS=0, ${one.people} people (${one.items} items), 1 worker process`,
+      measured: `${one.items_per_second.toFixed(1)} items/s`,
+      target: '≥ 100 items/s',
+      met: one.items_per_second >= 100,
     });
-    reads.sort((x, y) => y.seq_rows + y.index_rows - (x.seq_rows + x.index_rows));
-    const avg = (n: number) => Math.round((n / Math.max(1, sessions.samples)) * 100) / 100;
-    return {
-      processes,
-      concurrency_per_process: CONCURRENCY,
-      reports: admitted,
-      people,
-      runs: expectedRuns,
-      items,
-      admission_seconds: round(admissionSeconds),
-      seconds: round(seconds),
-      people_per_second: round(people / seconds),
-      items_per_second: round(items / seconds),
-      run_statuses: runStatuses,
-      item_statuses: itemStatuses,
-      table_reads_per_item: reads.slice(0, 6),
-      per_item: {
-        transactions: round((after.xacts - before.xacts) / items),
-        rows_read: round((after.rowsRead - before.rowsRead) / items),
-        rows_written: round((after.rowsWritten - before.rowsWritten) / items),
-      },
-      sessions: {
-        samples: sessions.samples,
-        active: avg(sessions.active),
-        waiting_on_lock: avg(sessions.waiting_on_lock),
-        idle_in_transaction: avg(sessions.idle_in_transaction),
-        lock_waits_by_relation: Object.fromEntries(Object.entries(sessions.lock_waits_by_relation).map(([k, v]) => [k, avg(v)])),
-      },
-    };
-  } finally {
-    for (const w of workers) await stopWorker(w);
-    await stats.end().catch(() => {});
-    await app.close().catch(() => {});
-    await runtime.close();
-    await adminQuery(serverUrl, `drop database if exists ${database} with (force)`).catch((e) => log(`could not drop ${database}: ${e}`));
   }
+  if (out.slow) {
+    list.push({
+      figure: `slow provider, SIMULATOR_DELAY_MS=${out.slow.simulator_delay_ms}, ${out.slow.people} people (${out.slow.items} items), 1 worker process`,
+      measured: `${out.slow.seconds.toFixed(1)} s`,
+      target: '≤ 90 s',
+      met: out.slow.seconds <= 90,
+    });
+  }
+  if (out.fairness) {
+    const f = out.fairness;
+    list.push({
+      figure: `fairness: 2-person report of B while A has ${f.a_people} people queued`,
+      measured: f.b_terminal_seconds === null ? `not terminal in ${f.timeout_seconds} s` : `${f.b_terminal_seconds.toFixed(1)} s`,
+      target: '≤ 10 s',
+      met: f.b_terminal_seconds !== null && f.b_terminal_seconds <= 10,
+    });
+  }
+  if (out.api) {
+    const a = out.api;
+    list.push({
+      figure: `API: GET /reports/{id} p99 while serve's worker drains ${a.people_admitted} people / idle p99`,
+      measured: `×${a.p99_ratio.toFixed(2)} (${a.draining.p99_ms.toFixed(1)} ms vs ${a.idle.p99_ms.toFixed(1)} ms)`,
+      target: '≤ ×3',
+      met: a.p99_ratio <= 3,
+    });
+  }
+  for (const [name, error] of Object.entries(out.errors)) list.push({ figure: name, measured: `failed: ${error.split('\n')[0].slice(0, 80)}`, target: '', met: null });
+  return list;
 }
 
-function round(n: number): number {
-  return Math.round(n * 100) / 100;
-}
-
-function table(results: PhaseResult[]): string {
-  const header = ['processes', 'people', 'items', 'seconds', 'people/s', 'items/s'];
-  const rows = results.map((r) => [r.processes, r.people, r.items, r.seconds.toFixed(2), r.people_per_second.toFixed(1), r.items_per_second.toFixed(1)].map(String));
+function textTable(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padStart(widths[i])).join(' | ')} |`;
+  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
   return [line(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)].join('\n');
 }
 
+const fmt = (n: number | null, unit = '') => (n === null ? 'n/a' : `${n}${unit}`);
+
+function details(out: Output): string[] {
+  const lines: string[] = [];
+  for (const r of out.throughput?.runs ?? []) {
+    const p = r.per_item;
+    lines.push(
+      `throughput, ${r.processes} process(es) × ${r.concurrency_per_process}: ${r.items} items in ${r.seconds} s = ${r.items_per_second} items/s ` +
+        `(${r.people_per_second} people/s; ${r.average_running} running on average; admission before the window took ${r.admission_seconds} s)`,
+      `  CPU per item: worker ${fmt(p.cpu.worker_ms_per_item, ' ms')} (${fmt(p.cpu.worker_cpu_percent_of_one_core, '%')} of a core), ` +
+        `PostgreSQL ${fmt(p.cpu.postgres_ms_per_item, ' ms')} (${fmt(p.cpu.postgres_cpu_percent_of_one_core, '%')} of a core; ${p.cpu.postgres_scope})`,
+      `  per item: ${p.statements_per_item === null ? 'statements not counted (pg_stat_statements not loaded)' : `${p.statements_per_item} statements (${p.transaction_control_per_item} of them BEGIN/COMMIT/ROLLBACK)`}, ` +
+        `${p.transactions_per_item} transactions, ${p.rows_read_per_item} rows read, ${p.rows_written_per_item} rows written`,
+      `  sessions on average: ${p.sessions.active} active, ${p.sessions.waiting_on_lock} waiting on a lock ${JSON.stringify(p.sessions.lock_waits_by_relation)}, ${p.sessions.idle_in_transaction} idle in transaction`,
+    );
+    for (const s of p.top_statements.slice(0, 5)) lines.push(`  ${s.exec_ms_per_item} ms/item, ${s.calls_per_item} calls/item, ${s.mean_ms} ms each: ${s.query.slice(0, 100)}`);
+  }
+  if (out.throughput?.ratio_2_vs_1_items_per_second != null) lines.push(`throughput, 2 processes vs 1: ×${out.throughput.ratio_2_vs_1_items_per_second.toFixed(2)} items/s`);
+  if (out.slow) {
+    const s = out.slow;
+    lines.push(
+      `slow provider: ${s.items} items in ${s.seconds} s = ${s.items_per_second} items/s with ${s.average_running} running on average; ` +
+        `concurrency ${s.concurrency_per_process} × ${s.simulator_delay_ms} ms per call bounds it at ≥ ${s.concurrency_bound_seconds} s; worker CPU ${fmt(s.per_item.cpu.worker_ms_per_item, ' ms')}/item`,
+    );
+  }
+  if (out.fairness) {
+    const f = out.fairness;
+    lines.push(
+      `fairness: B terminal after ${fmt(f.b_terminal_seconds, ' s')} (first item claimed after ${fmt(f.b_first_item_started_seconds, ' s')}); ` +
+        `A then: ${f.a_pending_then} pending, ${f.a_running_then} running, ${f.a_done_then} done of ${f.a_items} (worker × ${f.concurrency}, SIMULATOR_DELAY_MS=${f.simulator_delay_ms}; A admitted in ${f.a_admission_seconds} s; ${f.a_running_when_b_arrived} of A's items running when B posted)`,
+    );
+  }
+  if (out.api) {
+    const a = out.api;
+    const w = (x: typeof a.idle) => `p50 ${x.p50_ms} ms, p99 ${x.p99_ms} ms (uncorrected ${x.raw_p99_ms} ms), max ${x.max_ms} ms, ${x.rps} req/s, serve CPU ${fmt(x.serve_cpu_percent, '%')}`;
+    lines.push(
+      `API (${a.connections} connections, ${a.rate ? `${a.rate} req/s` : 'unpaced'}; worker × ${a.worker_concurrency}): idle ${w(a.idle)}`,
+      `  draining: ${w(a.draining)}; ${a.items_done_in_window} items done in the window (${a.items_per_second_in_window} items/s), ${a.items_pending_at_end} still pending at its end`,
+    );
+  }
+  if (out.profiled?.profile) {
+    const p = out.profiled;
+    lines.push(`worker CPU profile (${p.profile!.file}; that run: ${p.items_per_second} items/s, worker ${fmt(p.per_item.cpu.worker_ms_per_item, ' ms')} CPU per item):`);
+    lines.push(formatSummary(p.profile!.summary));
+  }
+  for (const [name, error] of Object.entries(out.errors)) lines.push(`${name} failed: ${error}`);
+  return lines;
+}
+
 async function main(): Promise<void> {
-  const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'ps-bench-pipeline-'));
-  let embedded: EmbeddedServer | null = null;
-  const results: PhaseResult[] = [];
+  const startedAt = new Date().toISOString();
+  const loadAtStart = os.loadavg();
+  const { tempDir, onCleanup, cleanup } = await prepareRun('ps-bench-pipeline-', log);
+  const out: Output = { throughput: null, slow: null, fairness: null, api: null, profiled: null, errors: {} };
+  let postgres = 'unknown';
+  let database = 'embedded';
   try {
-    let serverUrl: string;
-    if (process.env.DATABASE_URL && process.env.DATABASE_URL.trim() !== '') {
-      serverUrl = process.env.DATABASE_URL.trim();
-      log('using DATABASE_URL');
-    } else {
-      embedded = await startEmbeddedPostgres({ dataDir: path.join(tmp, 'data'), database: 'postgres', log });
-      serverUrl = embedded.url;
+    const server = await openServer(tempDir, log);
+    onCleanup(() => server.close());
+    postgres = server.postgresVersion;
+    database = server.embedded ? `embedded PostgreSQL${server.statements ? ' with pg_stat_statements' : ''}` : "DATABASE_URL's server";
+    const ctx: Context = { server, tempDir, log, concurrency: settings.worker_concurrency };
+    const attempt = async (name: string, run: () => Promise<void>) => {
+      try {
+        await run();
+      } catch (error) {
+        out.errors[name] = error instanceof Error ? (error.stack ?? error.message) : String(error);
+        log(`${name} failed: ${out.errors[name]}`);
+      }
+    };
+
+    if (settings.scenarios.includes('throughput')) {
+      const runs: DrainResult[] = [];
+      for (const processes of settings.processes) {
+        await attempt(`throughput-${processes}p`, async () => {
+          const r = await drain(ctx, { label: `throughput_${processes}p`, processes, delayMs: 0, people: settings.people });
+          log(`throughput, ${processes} process(es): ${r.items} items in ${r.seconds} s = ${r.items_per_second} items/s`);
+          runs.push(r);
+        });
+      }
+      if (settings.profile) {
+        await attempt('throughput-profiled', async () => {
+          const file = path.join(ROOT, 'bench/results/profiles/worker-throughput.cpuprofile');
+          const r = await drain(ctx, { label: 'throughput_profiled', processes: 1, delayMs: 0, people: settings.people, profile: file });
+          log(`throughput under --cpu-prof: ${r.items_per_second} items/s`);
+          out.profiled = r;
+        });
+      }
+      const one = runs.find((r) => r.processes === 1);
+      const two = runs.find((r) => r.processes === 2);
+      out.throughput = { runs, ratio_2_vs_1_items_per_second: one && two ? round(two.items_per_second / one.items_per_second) : null };
     }
-    for (const processes of PROCESS_COUNTS) {
-      const result = await runPhase(serverUrl, processes, tmp);
-      log(`${processes} process(es): ${result.items} items in ${result.seconds} s`);
-      results.push(result);
+    if (settings.scenarios.includes('slow')) {
+      await attempt('slow', async () => {
+        out.slow = await drain(ctx, { label: 'slow', processes: 1, delayMs: settings.slow_delay_ms, people: settings.people });
+        log(`slow provider: ${out.slow.items} items in ${out.slow.seconds} s`);
+      });
+    }
+    if (settings.scenarios.includes('fair')) {
+      await attempt('fair', async () => {
+        out.fairness = await fairness(ctx, { people: settings.fair_people, delayMs: settings.fair_delay_ms, timeoutSeconds: settings.fair_timeout_seconds });
+        log(`fairness: B terminal after ${out.fairness.b_terminal_seconds} s; A pending ${out.fairness.a_pending_then}`);
+      });
+    }
+    if (settings.scenarios.includes('api')) {
+      await attempt('api', async () => {
+        out.api = await apiWhileDraining(ctx, { people: settings.people, seconds: settings.api_seconds, connections: settings.api_connections, rate: settings.api_rate });
+        log(`api: p99 idle ${out.api.idle.p99_ms} ms, draining ${out.api.draining.p99_ms} ms`);
+      });
     }
   } finally {
-    await embedded?.stop().catch(() => {});
-    await fs.rm(tmp, { recursive: true, force: true }).catch(() => {});
+    await cleanup();
   }
 
-  const one = results.find((r) => r.processes === 1);
-  const two = results.find((r) => r.processes === 2);
-  const ratio = one && two ? round(two.items_per_second / one.items_per_second) : null;
-  console.log(table(results));
-  if (ratio !== null) console.log(`\n2 processes vs 1: ×${ratio.toFixed(2)} items/s`);
-  for (const r of results) {
-    console.log(
-      `${r.processes} process(es): admission ${r.admission_seconds} s; per item ${r.per_item.transactions} transactions, ` +
-        `${r.per_item.rows_read} rows read, ${r.per_item.rows_written} rows written; sessions on average ${r.sessions.active} active, ` +
-        `${r.sessions.waiting_on_lock} waiting on a lock ${JSON.stringify(r.sessions.lock_waits_by_relation)}, ${r.sessions.idle_in_transaction} idle in transaction`,
-    );
-    console.log(`  most rows read per item: ${r.table_reads_per_item.map((t) => `${t.table} ${t.seq_rows} seq (${t.seq_scans} scans) + ${t.index_rows} index`).join('; ')}`);
-  }
-  const output = {
-    benchmark: 'pipeline',
-    generated_at: new Date().toISOString(),
-    node: process.version,
+  const list = targets(out);
+  const machine = {
     cpus: os.cpus().length,
-    database: process.env.DATABASE_URL ? 'DATABASE_URL' : 'embedded',
-    settings: { reports: REPORTS, people_per_report: PEOPLE_PER_REPORT, worker_concurrency: CONCURRENCY, simulator_delay_ms: 0 },
-    results,
-    ratio_2_vs_1_items_per_second: ratio,
+    cpu_model: os.cpus()[0]?.model.trim() ?? 'unknown',
+    node: process.version,
+    postgres,
+    database,
+    load_average_at_start: loadAtStart.map((l) => round(l)),
+    load_average_at_end: os.loadavg().map((l) => round(l)),
   };
-  await fs.mkdir(path.join(root, 'bench/results'), { recursive: true });
-  await fs.writeFile(path.join(root, 'bench/results/pipeline.json'), `${JSON.stringify(output, null, 2)}\n`);
+  console.log(`\n${machine.cpus} × ${machine.cpu_model}; Node ${machine.node}; ${postgres} (${database}); load average ${machine.load_average_at_start.join(' ')} at start, ${machine.load_average_at_end.join(' ')} at end\n`);
+  console.log(textTable(['figure', 'measured', 'target', 'met'], list.map((t) => [t.figure, t.measured, t.target, t.met === null ? '' : t.met ? 'yes' : 'NO'])));
+  console.log(`\n${details(out).join('\n')}`);
+  await fs.mkdir(path.join(ROOT, 'bench/results'), { recursive: true });
+  await fs.writeFile(
+    path.join(ROOT, 'bench/results/pipeline.json'),
+    `${JSON.stringify({ benchmark: 'pipeline', generated_at: startedAt, machine, settings, targets: list, ...out }, null, 2)}\n`,
+  );
   log('wrote bench/results/pipeline.json');
+  if (Object.keys(out.errors).length > 0) process.exitCode = 1;
 }
 
 main().then(
-  () => process.exit(0),
-  (error) => {
+  () => process.exit(),
+  (error: unknown) => {
     console.error(error);
     process.exit(1);
   },

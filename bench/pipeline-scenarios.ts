@@ -1,0 +1,473 @@
+/**
+ * The four scenarios of the scan pipeline benchmark (issue 9, "Performance"),
+ * each on a fresh database, through the service's own processes:
+ *
+ * - drain (throughput and slow provider): people admitted through the API
+ *   (POST /reports of 100, then imports of 100), held back, then released at
+ *   once to N `profile-scan worker` processes already started and idle, and
+ *   timed until every run of the report is terminal;
+ * - fairness: workspace A queues a large report while a worker drains it,
+ *   then workspace B creates a 2-person report, timed until B's runs are
+ *   terminal (read through the API, as a client would);
+ * - API while draining: `GET /reports/{id}` latency through `profile-scan
+ *   serve` (its in-process worker on), idle and then while that worker drains
+ *   a large import.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { createHistogram } from 'node:perf_hooks';
+import autocannon from 'autocannon';
+import { summarizeProfile, type CpuProfile, type ProfileSummary } from './cpu-profile-summary.js';
+import { ROOT, startService } from './harness.js';
+import { freePort } from './processes.js';
+import {
+  createScenarioDatabase,
+  processTicks,
+  startServiceProcess,
+  startWorker,
+  ticksToMs,
+  type BenchServer,
+  type Log,
+  type ScenarioDatabase,
+  type ServiceProcess,
+  type Tenant,
+} from './pipeline-setup.js';
+import { Observer, round, startWindow, sum, type WindowStats } from './pipeline-stats.js';
+
+declare module 'autocannon' {
+  interface Options {
+    /** Requests per second from all connections together (autocannon ≥ 7). */
+    overallRate?: number;
+  }
+}
+
+export interface Context {
+  server: BenchServer;
+  tempDir: string;
+  log: Log;
+  /** --concurrency for workers (WORKER_CONCURRENCY for serve), or null for the service's default. */
+  concurrency: number | null;
+}
+
+// ---- admission through the API ----
+
+interface Api {
+  origin: string;
+  tenant: Tenant;
+}
+
+async function post(api: Api, urlPath: string, body: unknown, idempotencyKey: string): Promise<Record<string, any>> {
+  const res = await fetch(api.origin + urlPath, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${api.tenant.secret}`, 'content-type': 'application/json', 'idempotency-key': idempotencyKey },
+    body: JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (res.status !== 201) throw new Error(`POST ${urlPath} answered ${res.status}: ${text.slice(0, 500)}`);
+  return JSON.parse(text) as Record<string, any>;
+}
+
+function people(label: string, from: number, to: number): Array<{ pronet_url: string }> {
+  return Array.from({ length: to - from }, (_, i) => ({ pronet_url: `https://pronet.example/in/bench-${label}-person-${from + i + 1}` }));
+}
+
+/** Creates a report with its first (up to) 100 people; returns the report and its scan runs. */
+async function createReport(api: Api, label: string, count: number): Promise<{ reportId: string; runIds: string[] }> {
+  const body = await post(
+    api,
+    '/api/v1/reports',
+    {
+      name: `Pipeline ${label}`,
+      company: { name: `Bench Co ${label}`, domain: `bench-co-${label}.example.com`, pronet_company_url: `https://pronet.example/company/bench-co-${label}` },
+      profiles: people(label, 0, Math.min(100, count)),
+    },
+    `bench-${label}-create`,
+  );
+  return { reportId: body.data.report.id as string, runIds: (body.data.scan_requests as Array<{ id: string }>).map((r) => r.id) };
+}
+
+/** Adds people `from`..`to` (exclusive) to a report, 100 per import. */
+async function importPeople(api: Api, reportId: string, label: string, from: number, to: number): Promise<void> {
+  for (let i = from; i < to; i += 100) {
+    await post(api, `/api/v1/reports/${reportId}/profile-imports`, { profiles: people(label, i, Math.min(to, i + 100)) }, `bench-${label}-import-${i}`);
+  }
+}
+
+/** A report of `count` people: POST /reports with the first 100, imports of 100 for the rest. */
+async function admitReport(api: Api, label: string, count: number): Promise<string> {
+  const { reportId } = await createReport(api, label, count);
+  await importPeople(api, reportId, label, Math.min(100, count), count);
+  return reportId;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Scratch directory, database and processes of one scenario, cleaned up last first. */
+async function scenario<T>(ctx: Context, label: string, tenants: number, body: (db: ScenarioDatabase, dataDir: string, cleanup: (step: () => Promise<void>) => void) => Promise<T>): Promise<T> {
+  const dataDir = await fs.mkdtemp(path.join(ctx.tempDir, `${label}-`));
+  const steps: Array<() => Promise<void>> = [];
+  try {
+    const db = await createScenarioDatabase(ctx.server, label, tenants, dataDir, ctx.log);
+    steps.push(() => db.drop());
+    return await body(db, dataDir, (step) => steps.push(step));
+  } finally {
+    for (const step of steps.reverse()) await step().catch((e: unknown) => ctx.log(`cleanup: ${String(e)}`));
+    await fs.rm(dataDir, { recursive: true, force: true }).catch(() => {});
+  }
+}
+
+async function openRuns(o: Observer, reportId: string): Promise<{ runs: number; open: number }> {
+  return o.one<{ runs: number; open: number }>(
+    `select count(*)::int as runs, count(*) filter (where status in ('queued', 'running'))::int as open from scan_runs where report_id = $1`,
+    [reportId],
+  );
+}
+
+// ---- throughput and slow provider ----
+
+export interface DrainResult {
+  processes: number;
+  concurrency_per_process: number;
+  simulator_delay_ms: number;
+  people: number;
+  items: number;
+  admission_seconds: number;
+  seconds: number;
+  items_per_second: number;
+  people_per_second: number;
+  /** Items running at once, averaged over samples. */
+  average_running: number;
+  /** Lower bound of the time set by concurrency alone: items × delay / (processes × concurrency). */
+  concurrency_bound_seconds: number;
+  run_statuses: Record<string, number>;
+  item_statuses: Record<string, number>;
+  per_item: WindowStats;
+  /** With `profile`: the worker's V8 CPU profile over the window (its main thread; libuv and sharp threads are not in it). */
+  profile: { file: string; summary: ProfileSummary } | null;
+}
+
+/**
+ * `people` admitted through the API (no worker running), held back
+ * (ready_at a day later), then `processes` workers started and idle; the
+ * clock starts when the items are released (ready again, plus the queue's
+ * notification), and stops when every run of the report is terminal.
+ */
+export function drain(
+  ctx: Context,
+  options: { label: string; processes: number; delayMs: number; people: number; profile?: string },
+): Promise<DrainResult> {
+  return scenario(ctx, options.label, 1, async (db, dataDir, cleanup) => {
+    const api = await startService({ databaseUrl: db.url, port: await freePort(), dataDir, logFile: path.join(dataDir, 'service.log') });
+    cleanup(() => api.stop());
+    const o = await Observer.open(db);
+    cleanup(() => o.close());
+    const admitStarted = performance.now();
+    const reportId = await admitReport({ origin: api.origin, tenant: db.tenants[0] }, options.label, options.people);
+    const admissionSeconds = (performance.now() - admitStarted) / 1000;
+    await api.stop();
+    await o.query(`update scan_items set ready_at = ready_at + interval '1 day' where status = 'pending'`);
+
+    const workers: ServiceProcess[] = [];
+    let concurrency = 0;
+    for (let i = 0; i < options.processes; i++) {
+      const flags = options.profile && i === 0 ? ['--cpu-prof', `--cpu-prof-dir=${path.dirname(options.profile)}`, `--cpu-prof-name=${path.basename(options.profile)}`] : [];
+      if (flags.length > 0) {
+        await fs.mkdir(path.dirname(options.profile!), { recursive: true });
+        await fs.rm(options.profile!, { force: true });
+      }
+      const started = await startWorker(db, dataDir, options.delayMs, ctx.concurrency, flags);
+      workers.push(started.worker);
+      cleanup(() => started.worker.stop());
+      concurrency = started.concurrency;
+    }
+    ctx.log(`${options.label}: ${options.processes} worker process(es) × concurrency ${concurrency}, SIMULATOR_DELAY_MS=${options.delayMs}; releasing ${options.people} people`);
+    // Let the workers' start-up statistics reach pg_stat_database before the window opens.
+    await sleep(2000);
+    const window = await startWindow(o, ctx.server, workers.map((w) => w.pid));
+    await o.query(`update scan_items set ready_at = ready_at - interval '1 day' where status = 'pending'`);
+    await o.query(`select pg_notify('scan_items', '')`);
+    const started = performance.now();
+    const fromUs = Number(process.hrtime.bigint() / 1000n);
+    let polls = 0;
+    let runningSamples = 0;
+    let runningSum = 0;
+    for (;;) {
+      const runs = await openRuns(o, reportId);
+      if (runs.open === 0) break;
+      if (++polls % 5 === 0) {
+        await window.sample();
+        runningSum += (await o.one<{ n: number }>(`select count(*)::int as n from scan_items where status = 'running'`)).n;
+        runningSamples++;
+      }
+      for (const w of workers) if (!w.alive()) throw new Error(`a worker exited:\n${w.output().slice(-2000)}`);
+      if (performance.now() - started > 60 * 60_000) throw new Error(`${options.label}: runs not terminal after an hour`);
+      await sleep(100);
+    }
+    const seconds = (performance.now() - started) / 1000;
+    const toUs = Number(process.hrtime.bigint() / 1000n);
+    const itemStatuses = await o.itemCounts(reportId);
+    const items = sum(itemStatuses);
+    const perItem = await window.finish(items, seconds);
+    const runStatuses = await o.runCounts();
+    let profile: DrainResult['profile'] = null;
+    if (options.profile) {
+      // The profile is written when the worker exits.
+      await workers[0].stop();
+      const cpuProfile = JSON.parse(await fs.readFile(options.profile, 'utf8')) as CpuProfile;
+      profile = { file: path.relative(ROOT, options.profile), summary: summarizeProfile(cpuProfile, { fromUs, toUs }, 20) };
+    }
+    return {
+      processes: options.processes,
+      concurrency_per_process: concurrency,
+      simulator_delay_ms: options.delayMs,
+      people: options.people,
+      items,
+      admission_seconds: round(admissionSeconds),
+      seconds: round(seconds),
+      items_per_second: round(items / seconds),
+      people_per_second: round(options.people / seconds),
+      average_running: round(runningSum / Math.max(1, runningSamples), 1),
+      concurrency_bound_seconds: round((items * options.delayMs) / 1000 / (options.processes * concurrency)),
+      run_statuses: runStatuses,
+      item_statuses: itemStatuses,
+      per_item: perItem,
+      profile,
+    };
+  });
+}
+
+// ---- fairness ----
+
+export interface FairnessResult {
+  concurrency: number;
+  simulator_delay_ms: number;
+  a_people: number;
+  a_items: number;
+  a_admission_seconds: number;
+  /** A's items running when B posted. */
+  a_running_when_b_arrived: number;
+  /** From the start of B's POST /reports until both of B's runs read terminal through the API; null when not within the timeout. */
+  b_terminal_seconds: number | null;
+  timeout_seconds: number;
+  /** From B's POST until B's first item was claimed (started_at). */
+  b_first_item_started_seconds: number | null;
+  b_items: Record<string, number>;
+  /** A's items at the moment B's runs were read terminal. */
+  a_pending_then: number;
+  a_running_then: number;
+  a_done_then: number;
+}
+
+export function fairness(ctx: Context, options: { people: number; delayMs: number; timeoutSeconds: number }): Promise<FairnessResult> {
+  return scenario(ctx, 'fair', 2, async (db, dataDir, cleanup) => {
+    const api = await startService({ databaseUrl: db.url, port: await freePort(), dataDir, logFile: path.join(dataDir, 'service.log') });
+    cleanup(() => api.stop());
+    const o = await Observer.open(db);
+    cleanup(() => o.close());
+    const { worker, concurrency } = await startWorker(db, dataDir, options.delayMs, ctx.concurrency);
+    cleanup(() => worker.stop());
+    ctx.log(`fair: worker × concurrency ${concurrency}, SIMULATOR_DELAY_MS=${options.delayMs}; workspace A queues ${options.people} people`);
+    const a: Api = { origin: api.origin, tenant: db.tenants[0] };
+    const b: Api = { origin: api.origin, tenant: db.tenants[1] };
+    const admitted = performance.now();
+    const aReport = await admitReport(a, 'fair-a', options.people);
+    const aAdmission = (performance.now() - admitted) / 1000;
+    // B arrives while the worker is busy with A's items: all its slots taken, or A's items running for 3 s.
+    const admittedAt = performance.now();
+    let aRunning = 0;
+    for (;;) {
+      aRunning = (await o.one<{ n: number }>(`select count(*)::int as n from scan_items where status = 'running'`)).n;
+      if (aRunning >= concurrency || (aRunning > 0 && performance.now() - admittedAt > 3000)) break;
+      if (performance.now() - admittedAt > 60_000) throw new Error('fair: no item of A ran within 60 s');
+      await sleep(50);
+    }
+    ctx.log(`fair: A admitted in ${aAdmission.toFixed(1)} s, ${aRunning} of its items running; workspace B creates a 2-person report`);
+
+    const bStartedAt = new Date();
+    const t0 = performance.now();
+    const small = await createReport(b, 'fair-b', 2);
+    let seconds: number | null = null;
+    while (performance.now() - t0 < options.timeoutSeconds * 1000) {
+      let terminal = true;
+      for (const runId of small.runIds) {
+        const res = await fetch(`${b.origin}/api/v1/reports/${small.reportId}/scans/${runId}`, { headers: { authorization: `Bearer ${b.tenant.secret}` } });
+        const text = await res.text();
+        if (res.status !== 200) throw new Error(`GET scan run answered ${res.status}: ${text.slice(0, 300)}`);
+        if (['queued', 'running'].includes((JSON.parse(text) as { data: { status: string } }).data.status)) terminal = false;
+      }
+      if (terminal) {
+        seconds = (performance.now() - t0) / 1000;
+        break;
+      }
+      if (!worker.alive()) throw new Error(`the worker exited:\n${worker.output().slice(-2000)}`);
+      await sleep(100);
+    }
+    const aItems = await o.itemCounts(aReport);
+    const first = await o.one<{ first: Date | null }>(`select min(started_at) as first from scan_items where report_id = $1`, [small.reportId]);
+    return {
+      concurrency,
+      simulator_delay_ms: options.delayMs,
+      a_people: options.people,
+      a_items: sum(aItems),
+      a_admission_seconds: round(aAdmission),
+      a_running_when_b_arrived: aRunning,
+      b_terminal_seconds: seconds === null ? null : round(seconds),
+      timeout_seconds: options.timeoutSeconds,
+      b_first_item_started_seconds: first.first ? round((first.first.getTime() - bStartedAt.getTime()) / 1000) : null,
+      b_items: await o.itemCounts(small.reportId),
+      a_pending_then: aItems.pending ?? 0,
+      a_running_then: aItems.running ?? 0,
+      a_done_then: sum(aItems) - (aItems.pending ?? 0) - (aItems.running ?? 0),
+    };
+  });
+}
+
+// ---- API while draining ----
+
+export interface LatencyWindow {
+  seconds: number;
+  requests: number;
+  rps: number;
+  non_2xx: number;
+  errors: number;
+  p50_ms: number;
+  p99_ms: number;
+  max_ms: number;
+  /** Without the coordinated-omission correction (see measureReads). */
+  raw_p99_ms: number;
+  /** CPU of the serve process over the window, in % of one core. */
+  serve_cpu_percent: number | null;
+}
+
+export interface ApiResult {
+  worker_concurrency: number;
+  connections: number;
+  /** Requests per second asked of autocannon (all connections); 0 = as fast as they can. */
+  rate: number;
+  idle: LatencyWindow;
+  draining: LatencyWindow;
+  p99_ratio: number;
+  people_admitted: number;
+  admission_seconds: number;
+  /** Items that reached a terminal status during the draining window, and how many were still pending at its end. */
+  items_done_in_window: number;
+  items_pending_at_end: number;
+  items_per_second_in_window: number;
+}
+
+/**
+ * GET `urlPath` for `seconds`. With a rate, each connection sends at its share
+ * of it, and a response later than that interval also records the samples of
+ * the requests it held back (HdrHistogram's coordinated-omission correction:
+ * latency − k × interval for k = 1, 2, … while positive), so a stall of the
+ * event loop counts for every request that would have met it.
+ */
+async function measureReads(origin: string, urlPath: string, secret: string, seconds: number, connections: number, rate: number, servePid: number): Promise<LatencyWindow> {
+  const corrected = createHistogram();
+  const raw = createHistogram();
+  let non2xx = 0;
+  let requests = 0;
+  const intervalUs = rate > 0 ? (connections / rate) * 1e6 : 0;
+  const cpuBefore = processTicks(servePid);
+  const started = performance.now();
+  const instance = autocannon({
+    url: origin,
+    connections,
+    duration: seconds,
+    timeout: 30,
+    requests: [{ method: 'GET', path: urlPath, headers: { authorization: `Bearer ${secret}` } }],
+    ...(rate > 0 ? { overallRate: rate } : {}),
+  });
+  instance.on('response', (_client, status, _bytes, responseTime) => {
+    requests++;
+    if (status < 200 || status >= 300) {
+      non2xx++;
+      return;
+    }
+    const us = Math.max(1, Math.round(responseTime * 1000));
+    raw.record(us);
+    corrected.record(us);
+    if (intervalUs > 0) for (let missed = us - intervalUs; missed > 0; missed -= intervalUs) corrected.record(Math.max(1, Math.round(missed)));
+  });
+  const result = await instance;
+  const elapsed = (performance.now() - started) / 1000;
+  const cpuAfter = processTicks(servePid);
+  const ms = (us: number) => round(us / 1000, 3);
+  return {
+    seconds: round(elapsed),
+    requests,
+    rps: round(raw.count / elapsed, 1),
+    non_2xx: non2xx,
+    errors: result.errors,
+    p50_ms: raw.count ? ms(corrected.percentile(50)) : NaN,
+    p99_ms: raw.count ? ms(corrected.percentile(99)) : NaN,
+    max_ms: raw.count ? ms(corrected.max) : NaN,
+    raw_p99_ms: raw.count ? ms(raw.percentile(99)) : NaN,
+    serve_cpu_percent: cpuBefore !== null && cpuAfter !== null ? round((ticksToMs(cpuAfter - cpuBefore) / 1000 / elapsed) * 100, 0) : null,
+  };
+}
+
+export function apiWhileDraining(ctx: Context, options: { people: number; seconds: number; connections: number; rate: number }): Promise<ApiResult> {
+  return scenario(ctx, 'api', 1, async (db, dataDir, cleanup) => {
+    const port = await freePort();
+    const { process: serve, match } = await startServiceProcess(
+      'serve',
+      ['serve'],
+      {
+        DATABASE_URL: db.url,
+        DATA_DIR: dataDir,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        SIMULATOR_DELAY_MS: '0',
+        LOG_LEVEL: 'warn',
+        READ_LIMIT_MULTIPLIER: '1000000',
+        ...(ctx.concurrency === null ? {} : { WORKER_CONCURRENCY: String(ctx.concurrency) }),
+      },
+      /API listening on [^\n]*concurrency (\d+)/,
+    );
+    cleanup(() => serve.stop());
+    const o = await Observer.open(db);
+    cleanup(() => o.close());
+    const api: Api = { origin: `http://127.0.0.1:${port}`, tenant: db.tenants[0] };
+    const concurrency = Number(match[1]);
+
+    // The report read in both windows: 2 people, scanned before the idle window.
+    const { reportId } = await createReport(api, 'api', 2);
+    const readyBy = performance.now() + 60_000;
+    while ((await openRuns(o, reportId)).open > 0) {
+      if (performance.now() > readyBy) throw new Error('api: the first 2 people were not scanned in 60 s');
+      await sleep(100);
+    }
+    const urlPath = `/api/v1/reports/${reportId}`;
+    const secret = api.tenant.secret;
+    ctx.log(`api: serve with an in-process worker × ${concurrency}; GET ${urlPath} idle for ${options.seconds} s (${options.connections} connections, ${options.rate || 'unpaced'} req/s)`);
+    await measureReads(api.origin, urlPath, secret, 1, options.connections, options.rate, serve.pid);
+    const idle = await measureReads(api.origin, urlPath, secret, options.seconds, options.connections, options.rate, serve.pid);
+
+    const admitted = performance.now();
+    await importPeople(api, reportId, 'api', 2, 2 + options.people);
+    const admission = (performance.now() - admitted) / 1000;
+    const terminal = async () => {
+      const counts = await o.itemCounts(reportId);
+      return { done: sum(counts) - (counts.pending ?? 0) - (counts.running ?? 0), pending: counts.pending ?? 0 };
+    };
+    const before = await terminal();
+    ctx.log(`api: ${options.people} people admitted in ${admission.toFixed(1)} s; GET ${urlPath} while the worker drains them`);
+    const draining = await measureReads(api.origin, urlPath, secret, options.seconds, options.connections, options.rate, serve.pid);
+    const after = await terminal();
+    if (!serve.alive()) throw new Error(`serve exited:\n${serve.output().slice(-2000)}`);
+    return {
+      worker_concurrency: concurrency,
+      connections: options.connections,
+      rate: options.rate,
+      idle,
+      draining,
+      p99_ratio: round(draining.p99_ms / idle.p99_ms),
+      people_admitted: options.people,
+      admission_seconds: round(admission),
+      items_done_in_window: after.done - before.done,
+      items_pending_at_end: after.pending,
+      items_per_second_in_window: round((after.done - before.done) / draining.seconds, 1),
+    };
+  });
+}

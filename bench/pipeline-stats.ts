@@ -1,0 +1,260 @@
+/**
+ * What the scan pipeline benchmark observes in PostgreSQL over a measured
+ * window, per scan item: transactions and rows (pg_stat_database),
+ * statements (pg_stat_statements, when loaded; top-level statements, BEGIN
+ * and COMMIT included), the tables read most, what the database's sessions
+ * were doing (pg_stat_activity samples: running, waiting on a lock, idle in
+ * a transaction) and CPU time of the worker processes and of PostgreSQL.
+ *
+ * The benchmark's own statements run as the observer role (when statements
+ * are counted): pg_stat_statements leaves them out by `userid`, and their
+ * number is subtracted from the transactions.
+ */
+import pg from 'pg';
+import { processTicks, serverTicks, TAG, ticksToMs, type BenchServer, type ScenarioDatabase } from './pipeline-setup.js';
+
+/** A connection of the benchmark to a scenario's database; counts its own statements. */
+export class Observer {
+  statementsSent = 0;
+  private constructor(
+    private readonly client: pg.Client,
+    readonly database: ScenarioDatabase,
+  ) {}
+
+  static async open(database: ScenarioDatabase): Promise<Observer> {
+    const client = new pg.Client({ connectionString: database.observerUrl, application_name: 'bench:pipeline' });
+    await client.connect();
+    return new Observer(client, database);
+  }
+
+  async query<R extends pg.QueryResultRow = Record<string, unknown>>(text: string, params: unknown[] = []): Promise<R[]> {
+    this.statementsSent++;
+    return (await this.client.query<R>(`${TAG} ${text}`, params)).rows;
+  }
+
+  async one<R extends pg.QueryResultRow = Record<string, unknown>>(text: string, params: unknown[] = []): Promise<R> {
+    const rows = await this.query<R>(text, params);
+    if (rows.length !== 1) throw new Error(`expected one row from: ${text}`);
+    return rows[0];
+  }
+
+  close(): Promise<void> {
+    return this.client.end().catch(() => {});
+  }
+
+  /** Item counts by status, for one report or every report. */
+  async itemCounts(reportId?: string): Promise<Record<string, number>> {
+    const rows = await this.query<{ status: string; n: number }>(
+      `select status, count(*)::int as n from scan_items ${reportId ? 'where report_id = $1' : ''} group by status order by status`,
+      reportId ? [reportId] : [],
+    );
+    return Object.fromEntries(rows.map((r) => [r.status, r.n]));
+  }
+
+  async runCounts(): Promise<Record<string, number>> {
+    const rows = await this.query<{ status: string; n: number }>(`select status, count(*)::int as n from scan_runs group by status order by status`);
+    return Object.fromEntries(rows.map((r) => [r.status, r.n]));
+  }
+}
+
+export function sum(counts: Record<string, number>): number {
+  return Object.values(counts).reduce((a, b) => a + b, 0);
+}
+
+export function round(n: number, digits = 2): number {
+  const f = 10 ** digits;
+  return Math.round(n * f) / f;
+}
+
+interface DatabaseCounters {
+  xacts: number;
+  rowsRead: number;
+  rowsWritten: number;
+}
+
+async function databaseCounters(o: Observer): Promise<DatabaseCounters> {
+  const r = await o.one<{ xacts: string; rows_read: string; rows_written: string }>(
+    `select xact_commit + xact_rollback as xacts, tup_returned + tup_fetched as rows_read,
+            tup_inserted + tup_updated + tup_deleted as rows_written
+       from pg_stat_database where datname = current_database()`,
+  );
+  return { xacts: Number(r.xacts), rowsRead: Number(r.rows_read), rowsWritten: Number(r.rows_written) };
+}
+
+interface StatementCounters {
+  query: string;
+  calls: number;
+  ms: number;
+}
+
+async function statementCounters(o: Observer, observerRole: string): Promise<Map<string, StatementCounters>> {
+  const rows = await o.query<{ id: string; query: string; calls: string; ms: number }>(
+    `select queryid::text || '/' || userid::text || '/' || toplevel::text as id, query, calls, total_exec_time as ms
+       from pg_stat_statements
+      where dbid = (select oid from pg_database where datname = current_database())
+        and userid <> (select oid from pg_roles where rolname = $1)`,
+    [observerRole],
+  );
+  return new Map(rows.map((r) => [r.id, { query: r.query, calls: Number(r.calls), ms: Number(r.ms) }]));
+}
+
+async function tableCounters(o: Observer): Promise<Map<string, { seq: number; seqRows: number; idxRows: number }>> {
+  const rows = await o.query<{ name: string; seq: string; seq_rows: string; idx_rows: string }>(
+    `select relname as name, coalesce(seq_scan, 0) as seq, coalesce(seq_tup_read, 0) as seq_rows, coalesce(idx_tup_fetch, 0) as idx_rows
+       from pg_stat_user_tables`,
+  );
+  return new Map(rows.map((r) => [r.name, { seq: Number(r.seq), seqRows: Number(r.seq_rows), idxRows: Number(r.idx_rows) }]));
+}
+
+export interface WindowStats {
+  /** Transactions (commits + rollbacks) per item, the benchmark's own left out. */
+  transactions_per_item: number;
+  rows_read_per_item: number;
+  rows_written_per_item: number;
+  /** Top-level statements per item (pg_stat_statements), null when it is not loaded. */
+  statements_per_item: number | null;
+  /** Of which BEGIN / COMMIT / ROLLBACK. */
+  transaction_control_per_item: number | null;
+  /** The statements that took the most execution time in PostgreSQL. */
+  top_statements: Array<{ query: string; calls_per_item: number; exec_ms_per_item: number; mean_ms: number }>;
+  table_reads_per_item: Array<{ table: string; seq_scans: number; seq_rows: number; index_rows: number }>;
+  /** Average number of this database's sessions in each state over the samples. */
+  sessions: { samples: number; active: number; waiting_on_lock: number; idle_in_transaction: number; lock_waits_by_relation: Record<string, number> };
+  cpu: {
+    /** CPU of the worker processes, together. */
+    worker_ms_per_item: number | null;
+    postgres_ms_per_item: number | null;
+    /** What the PostgreSQL figure covers. */
+    postgres_scope: string;
+    worker_cpu_percent_of_one_core: number | null;
+    postgres_cpu_percent_of_one_core: number | null;
+  };
+}
+
+/**
+ * A measured window: `sample()` during it (sessions, and, on a server the
+ * bench did not start, the CPU of this database's backends), `finish(items,
+ * seconds)` at its end.
+ */
+export async function startWindow(o: Observer, server: BenchServer, workerPids: number[]) {
+  const db = await databaseCounters(o);
+  const observerRole = o.database.statements?.observerRole ?? null;
+  const statements = observerRole ? await statementCounters(o, observerRole) : null;
+  const tables = await tableCounters(o);
+  const sentBefore = o.statementsSent;
+  const workerTicks = () => {
+    const ticks = workerPids.map(processTicks);
+    return ticks.every((t) => t !== null) ? (ticks as number[]).reduce((a, b) => a + b, 0) : null;
+  };
+  const workerBefore = workerTicks();
+  const serverBefore = server.postmasterPid === null ? null : serverTicks(server.postmasterPid);
+  // Backends of this database (when the bench did not start the server): ticks at first and last sight.
+  const backends = new Map<number, { first: number; last: number }>();
+  let backendsSeen = false;
+  const sessions = { samples: 0, active: 0, waiting_on_lock: 0, idle_in_transaction: 0, lock_waits_by_relation: {} as Record<string, number> };
+
+  const sample = async (initial = false) => {
+    const rows = await o.query<{ pid: number; state: string | null; wait_event_type: string | null; relation: string | null }>(
+      `select a.pid, a.state, a.wait_event_type,
+              (select l.relation::regclass::text from pg_locks l where l.pid = a.pid and not l.granted limit 1) as relation
+         from pg_stat_activity a where a.datname = current_database() and a.pid <> pg_backend_pid()`,
+    );
+    if (server.postmasterPid === null) {
+      for (const r of rows) {
+        const ticks = processTicks(r.pid);
+        if (ticks === null) continue;
+        backendsSeen = true;
+        const seen = backends.get(r.pid);
+        if (seen) seen.last = ticks;
+        // A backend first seen after the start began during the window: all its ticks count.
+        else backends.set(r.pid, { first: initial ? ticks : 0, last: ticks });
+      }
+    }
+    if (initial) return;
+    sessions.samples++;
+    for (const r of rows) {
+      if (r.state === 'active') sessions.active++;
+      if (r.state === 'idle in transaction') sessions.idle_in_transaction++;
+      if (r.wait_event_type === 'Lock') {
+        sessions.waiting_on_lock++;
+        const rel = r.relation ?? 'transaction/other';
+        sessions.lock_waits_by_relation[rel] = (sessions.lock_waits_by_relation[rel] ?? 0) + 1;
+      }
+    }
+  };
+  await sample(true);
+
+  const finish = async (items: number, seconds: number): Promise<WindowStats> => {
+    await sample();
+    const workerAfter = workerTicks();
+    const serverAfter = server.postmasterPid === null ? null : serverTicks(server.postmasterPid);
+    let postgresTicks: number | null = null;
+    let scope: string;
+    if (serverBefore !== null && serverAfter !== null) {
+      postgresTicks = serverAfter - serverBefore;
+      scope = 'the whole embedded server (postmaster, backends, background processes)';
+    } else if (server.postmasterPid === null && backendsSeen) {
+      postgresTicks = [...backends.values()].reduce((a, b) => a + (b.last - b.first), 0);
+      scope = "this database's backends on DATABASE_URL's server, sampled (background processes and ticks after a backend's last sample not counted)";
+    } else {
+      scope = 'not measured (the server is not on this machine)';
+    }
+    const sent = o.statementsSent - sentBefore;
+    const statementsAfter = observerRole ? await statementCounters(o, observerRole) : null;
+    // pg_stat_database and table counters reach the views up to a second after a backend goes idle.
+    await new Promise((r) => setTimeout(r, 2000));
+    const dbAfter = await databaseCounters(o);
+    const tablesAfter = await tableCounters(o);
+    const per = (n: number) => round(n / Math.max(1, items));
+
+    let statementsPerItem: number | null = null;
+    let controlPerItem: number | null = null;
+    const top: WindowStats['top_statements'] = [];
+    if (statements && statementsAfter) {
+      const deltas = [...statementsAfter].map(([id, a]) => {
+        const b = statements.get(id);
+        return { query: a.query, calls: a.calls - (b?.calls ?? 0), ms: a.ms - (b?.ms ?? 0) };
+      });
+      statementsPerItem = per(deltas.reduce((s, d) => s + d.calls, 0));
+      controlPerItem = per(deltas.filter((d) => /^\s*(begin|commit|rollback)\b/i.test(d.query)).reduce((s, d) => s + d.calls, 0));
+      deltas.sort((x, y) => y.ms - x.ms);
+      for (const d of deltas.slice(0, 8)) {
+        if (d.calls <= 0) continue;
+        top.push({ query: d.query.replace(/\s+/g, ' ').slice(0, 160), calls_per_item: per(d.calls), exec_ms_per_item: round(d.ms / Math.max(1, items), 3), mean_ms: round(d.ms / d.calls, 3) });
+      }
+    }
+    const reads = [...tablesAfter].map(([name, a]) => {
+      const b = tables.get(name) ?? { seq: 0, seqRows: 0, idxRows: 0 };
+      return { table: name, seq_scans: per(a.seq - b.seq), seq_rows: per(a.seqRows - b.seqRows), index_rows: per(a.idxRows - b.idxRows) };
+    });
+    reads.sort((x, y) => y.seq_rows + y.index_rows - (x.seq_rows + x.index_rows));
+    const avg = (n: number) => round(n / Math.max(1, sessions.samples));
+    const workerTicksUsed = workerBefore !== null && workerAfter !== null ? workerAfter - workerBefore : null;
+    const percent = (ticks: number | null) => (ticks === null ? null : round((ticksToMs(ticks) / 1000 / seconds) * 100, 0));
+    return {
+      // Each of the benchmark's own statements (sampling, polling) is a transaction of its own.
+      transactions_per_item: per(dbAfter.xacts - db.xacts - sent),
+      rows_read_per_item: per(dbAfter.rowsRead - db.rowsRead),
+      rows_written_per_item: per(dbAfter.rowsWritten - db.rowsWritten),
+      statements_per_item: statementsPerItem,
+      transaction_control_per_item: controlPerItem,
+      top_statements: top,
+      table_reads_per_item: reads.slice(0, 6),
+      sessions: {
+        samples: sessions.samples,
+        active: avg(sessions.active),
+        waiting_on_lock: avg(sessions.waiting_on_lock),
+        idle_in_transaction: avg(sessions.idle_in_transaction),
+        lock_waits_by_relation: Object.fromEntries(Object.entries(sessions.lock_waits_by_relation).map(([k, v]) => [k, avg(v)])),
+      },
+      cpu: {
+        worker_ms_per_item: workerTicksUsed === null ? null : round(ticksToMs(workerTicksUsed) / Math.max(1, items)),
+        postgres_ms_per_item: postgresTicks === null ? null : round(ticksToMs(postgresTicks) / Math.max(1, items)),
+        postgres_scope: scope,
+        worker_cpu_percent_of_one_core: percent(workerTicksUsed),
+        postgres_cpu_percent_of_one_core: percent(postgresTicks),
+      },
+    };
+  };
+  return { sample: () => sample(), finish };
+}
