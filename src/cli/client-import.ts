@@ -131,7 +131,7 @@ export async function runImport(ctx: CommandContext): Promise<number> {
     ctx.out.say(`Preview of ${rows.length} rows into "${report.name}" (${chunks.length} import${chunks.length === 1 ? '' : 's'} of at most ${ROWS_PER_IMPORT}):`);
     ctx.out.say(table(['would_add', 'would_restore', 'already_present', 'duplicate_in_input', 'would_queue'], [[preview.would_add, preview.would_restore, preview.already_present, preview.duplicate_in_input, preview.would_queue_profiles]]));
   }
-  if (!(await confirm(ctx, `Import ${rows.length} rows into "${report.name}"?`))) {
+  if (!(await confirm(ctx, `Import ${rows.length} row${rows.length === 1 ? '' : 's'} into "${report.name}"?`))) {
     if (ctx.out.json) ctx.out.result({ ...plan, committed: false, error: { code: 'not_confirmed', message: 'not confirmed: pass --yes to commit', exit_code: EXIT.notConfirmed } });
     else ctx.out.note(ctx.io.stdin.isTTY ? 'Not imported.' : 'Not imported: confirm with --yes when not at a terminal.');
     return EXIT.notConfirmed;

@@ -119,7 +119,7 @@ export async function runMirror(ctx: CommandContext): Promise<number> {
   });
   ctx.out.say(table(['collection', 'status', 'records', 'pages', 'changes', 'failure'], [describe('findings', result.profiles), describe('activity', result.activity)]));
   if (evidence) ctx.out.say(`evidence: ${evidence.downloaded} downloaded, ${evidence.skipped} already present`);
-  ctx.out.say(`${ctx.requests()} requests; ${summary ? `work ${summary.work.state}${summary.work.all_requested_work_terminal ? '' : ' (run mirror again later: about every 30 s while work is outstanding)'}` : 'the summary could not be read'}. Files in ${dir}.`);
+  ctx.out.say(`${ctx.requests()} request${ctx.requests() === 1 ? '' : 's'}; ${summary ? `work ${summary.work.state}${summary.work.all_requested_work_terminal ? '' : ' (run mirror again later: about every 30 s while work is outstanding)'}` : 'the summary could not be read'}. Files in ${dir}.`);
 
   const failure = result.profiles.failure ?? result.activity.failure;
   if (!failure) return EXIT.ok;
