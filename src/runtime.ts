@@ -5,6 +5,7 @@
  */
 import type pg from 'pg';
 import type { Config } from './config.js';
+import type { Logger } from './logger.js';
 import { createDb, createPool, migrateToLatest, type Db } from './store/database.js';
 import { startEmbeddedPostgres, type EmbeddedServer } from './store/embedded-postgres.js';
 
@@ -20,6 +21,8 @@ export interface Runtime {
 export interface RuntimeOptions {
   poolSize?: number;
   log?: (message: string) => void;
+  /** Where errors of the pool (an idle connection lost, a failed close) are logged. */
+  logger?: Logger;
 }
 
 export async function openRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
@@ -27,6 +30,11 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
   const embedded = config.databaseUrl ? null : await startEmbeddedPostgres({ dataDir: config.dataDir, log });
   const databaseUrl = config.databaseUrl ?? embedded!.url;
   const pool = createPool(databaseUrl, options.poolSize ?? 10);
+  // An idle connection's error (the server restarting, a network cut) is logged, not fatal: the pool replaces it.
+  pool.on('error', (error) => {
+    if (options.logger) options.logger.warn({ err: error }, 'database pool: an idle connection failed; it is replaced on demand');
+    else log(`database pool: an idle connection failed (${error.message}); it is replaced on demand`);
+  });
   try {
     const db = createDb(pool);
     const appliedMigrations = await migrateToLatest(db);
@@ -40,12 +48,15 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
       close: async () => {
         if (closed) return;
         closed = true;
-        await db.destroy().catch(() => {});
+        await db.destroy().catch((error: unknown) => {
+          if (options.logger) options.logger.warn({ err: error }, 'database pool: closing failed');
+          else log(`database pool: closing failed (${error instanceof Error ? error.message : String(error)})`);
+        });
         await embedded?.stop();
       },
     };
   } catch (error) {
-    await pool.end().catch(() => {});
+    await pool.end().catch((closeError: unknown) => log(`database pool: closing failed (${closeError instanceof Error ? closeError.message : String(closeError)})`));
     await embedded?.stop();
     throw error;
   }

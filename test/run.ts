@@ -8,7 +8,7 @@
  * It builds one migrated template database; each test file clones it
  * (CREATE DATABASE … TEMPLATE …) so every file starts clean in milliseconds.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -48,6 +48,13 @@ async function main(): Promise<number> {
   let files = [...testFiles(path.join(root, 'test/unit')), ...testFiles(path.join(root, 'test/http'))];
   if (filter.length > 0) files = files.filter((f) => filter.some((x) => f.includes(x)));
 
+  // Tests that start real processes run the compiled build (bin/profile-scan.js → dist/): build it
+  // first (incremental). Type errors fail `npm test` in its own tsc step; here they only warn.
+  if (files.some((f) => fs.readFileSync(f, 'utf8').includes('bin/profile-scan.js'))) {
+    const build = spawnSync(process.execPath, [path.join(root, 'scripts/build.mjs')], { stdio: ['ignore', 'ignore', 'inherit'] });
+    if (build.status !== 0) console.error('# warning: the build reported errors (tests run the JavaScript it emitted)');
+  }
+
   const embedded = process.env.DATABASE_URL
     ? null
     : await startEmbeddedPostgres({ dataDir: path.join(root, '.test-data'), database: 'postgres', log: (m) => console.error(`# ${m}`) });
@@ -65,7 +72,8 @@ async function main(): Promise<number> {
         ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=300000', ...files],
         {
           stdio: 'inherit',
-          env: { ...process.env, PS_TEST_SERVER_URL: serverUrl, PS_TEST_TEMPLATE: template, SIMULATOR_DELAY_MS: '0' },
+          // Test hooks (CLOCK_OFFSET_MS, PS_TEST_PAUSE_BEFORE_COMMIT_MS) are refused without PROFILE_SCAN_TEST_HOOKS=1.
+          env: { ...process.env, PS_TEST_SERVER_URL: serverUrl, PS_TEST_TEMPLATE: template, SIMULATOR_DELAY_MS: '0', PROFILE_SCAN_TEST_HOOKS: '1' },
         },
       );
       child.on('close', (c) => resolve(c ?? 1));

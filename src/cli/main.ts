@@ -29,7 +29,11 @@ commands:
 
 environment: PORT, HOST, DATA_DIR, DATABASE_URL, PUBLIC_BASE_URL, SIMULATOR_DELAY_MS,
   WORKER_CONCURRENCY, ITEM_LEASE_SECONDS, ITEM_MAX_ATTEMPTS, CURSOR_SECRET, LOG_LEVEL,
-  PROVIDER_BASE_URL, PROVIDER_API_KEY, PROVIDER_TIMEOUT_MS (see README.md)`;
+  PROVIDER_*, S3_*, METRICS_TOKEN, METRICS_PORT, SHUTDOWN_TIMEOUT_SECONDS,
+  MAINTENANCE_INTERVAL, RETENTION_* (see README.md and docs/operations.md)`;
+
+/** serve and worker run until a signal; they exit as soon as they have shut down (nothing may linger). */
+const LONG_RUNNING = new Set(['serve', 'worker']);
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -57,6 +61,7 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
+    if (LONG_RUNNING.has(process.argv[2] ?? '')) process.exit(code);
   },
   (error: unknown) => {
     if (error instanceof ConfigError) {
@@ -69,5 +74,6 @@ main(process.argv.slice(2)).then(
       console.error(`profile-scan: ${error instanceof Error ? error.message : String(error)}`);
       process.exitCode = 1;
     }
+    if (LONG_RUNNING.has(process.argv[2] ?? '')) process.exit(process.exitCode);
   },
 );

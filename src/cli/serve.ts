@@ -3,49 +3,80 @@
  * worker on a thread of its own (src/scanning/worker-thread.ts). On an empty
  * store it creates the workspace "Default" and a `*`-scoped test key and
  * prints the secret once, with a one-time sign-in link for the first owner.
+ *
+ * Lifecycle (docs/operations.md): signal handlers are in place before
+ * anything starts (src/cli/lifecycle.ts). On SIGTERM / SIGINT: /readyz turns
+ * 503, the listener stops accepting, requests in flight and the worker's
+ * items drain for at most SHUTDOWN_TIMEOUT_SECONDS, items still in flight
+ * then go back to the queue, and the process exits.
  */
 import { OffsetClock, systemClock, type Clock } from '../clock.js';
 import type { Config } from '../config.js';
+import { Health, startOpsServer } from '../http/ops.js';
 import { buildServer } from '../http/server.js';
-import { openRuntime } from '../runtime.js';
+import { announceTestHooks, createLogger, lifecycle, type Logger } from '../logger.js';
+import { MaintenanceRunner } from '../maintenance.js';
+import { Metrics } from '../metrics.js';
+import { openRuntime, type Runtime } from '../runtime.js';
+import { createMediaStore } from '../scanning/media/media-store.js';
 import { ScanItemQueue } from '../scanning/queue.js';
 import { startWorkerThread, type WorkerThreadHandle } from '../scanning/worker-thread.js';
-import { pruneRateCounters } from '../store/rate-limit-repository.js';
+import { setTestPauseBeforeCommit } from '../store/idempotency-repository.js';
 import { cursorSecret } from '../store/settings-repository.js';
-import { firstRun } from './first-run.js';
 import { accessLinkPath } from '../use-cases/workspace-members.js';
+import { firstRun } from './first-run.js';
+import { onShutdown, withDeadline } from './lifecycle.js';
 
 export function serviceClock(config: Config): Clock {
   return config.clockOffsetMs !== 0 ? new OffsetClock(config.clockOffsetMs) : systemClock;
 }
 
-export async function runServe(config: Config): Promise<number> {
-  const log = (m: string) => console.error(`profile-scan: ${m}`);
-  const runtime = await openRuntime(config, { poolSize: 20, log });
+/** Logs test hooks loudly and applies them (every role calls this at start). */
+export function applyTestHooks(config: Config, logger: Logger): void {
+  announceTestHooks(logger, config.testHooks, {
+    CLOCK_OFFSET_MS: config.clockOffsetMs,
+    PS_TEST_PAUSE_BEFORE_COMMIT_MS: config.testHooks.pauseBeforeCommitMs,
+  });
+  setTestPauseBeforeCommit(config.testHooks.pauseBeforeCommitMs);
+}
+
+export async function runServe(config: Config, logger: Logger = createLogger(config.logLevel, 'serve')): Promise<number> {
+  let resolveStop!: (reason: string) => void;
+  const stopRequested = new Promise<string>((resolve) => (resolveStop = resolve));
+  onShutdown((signal) => resolveStop(`received ${signal}`));
+  applyTestHooks(config, logger);
+
   const clock = serviceClock(config);
-  let worker: WorkerThreadHandle | null = null;
+  const metrics = new Metrics({ role: 'serve' });
+  const log = (message: string) => logger.info(message);
+  let runtime: Runtime | null = null;
+  let health: Health | null = null;
   let app: Awaited<ReturnType<typeof buildServer>> | null = null;
-  let pruneTimer: NodeJS.Timeout | null = null;
+  let worker: WorkerThreadHandle | null = null;
+  let ops: Awaited<ReturnType<typeof startOpsServer>> | null = null;
+  let maintenance: MaintenanceRunner | null = null;
 
-  let stopping: Promise<void> | null = null;
-  const stop = (reason: string) =>
-    (stopping ??= (async () => {
-      log(`${reason}: shutting down (draining requests and workers)`);
-      if (pruneTimer) clearInterval(pruneTimer);
-      await app?.close().catch(() => {});
-      await worker?.stop().catch(() => {});
-      await runtime.close();
-      log('stopped');
-    })());
-
-  try {
-    const secret = await cursorSecret(runtime.db, config.cursorSecret);
-    app = await buildServer({ db: runtime.db, config, clock, cursorSecret: secret, queue: new ScanItemQueue() });
+  const start = async () => {
+    runtime = await openRuntime(config, { poolSize: 20, log, logger });
+    const db = runtime.db;
+    metrics.useDatabase(db);
+    metrics.watchPool('api', runtime.pool);
+    health = new Health(db);
+    if (config.workerConcurrency > 0) health.queue = 'starting';
+    const media = await createMediaStore(config.media);
+    await media.check();
+    const secret = await cursorSecret(db, config.cursorSecret);
+    app = await buildServer({ db, config, clock, cursorSecret: secret, queue: new ScanItemQueue(), media, logger, health, metrics });
     const address = await app.listen({ port: config.port, host: config.host });
     if (!process.env.PUBLIC_BASE_URL) config.publicBaseUrl = address.replace('0.0.0.0', '127.0.0.1');
+    if (config.metricsPort !== null) {
+      ops = await startOpsServer({ host: config.metricsHost, port: config.metricsPort, logger, health, metrics, metricsToken: config.metricsToken });
+      lifecycle(logger).info({ address: ops.address }, 'metrics and health listener started');
+    }
 
-    const created = await firstRun(runtime.db, clock);
+    const created = await firstRun(db, clock);
     if (created) {
+      // Shown once, on the terminal (stdout), not as a log record.
       const curl = `curl -s -H 'Authorization: Bearer ${created.secret}' ${config.publicBaseUrl}/api/v1/context`;
       console.log(
         [
@@ -69,22 +100,60 @@ export async function runServe(config: Config): Promise<number> {
     }
 
     if (config.workerConcurrency > 0) {
-      worker = await startWorkerThread({ config, databaseUrl: runtime.databaseUrl, concurrency: config.workerConcurrency, log });
+      const state = health;
+      worker = await startWorkerThread({
+        config,
+        databaseUrl: runtime.databaseUrl,
+        concurrency: config.workerConcurrency,
+        logger,
+        metrics,
+        onUnexpectedExit: () => (state.queue = 'failed'),
+      });
+      health.queue = 'ready';
     }
-    pruneTimer = setInterval(() => {
-      pruneRateCounters(runtime.db, new Date(clock.now().getTime() - 5 * 60_000)).catch(() => {});
-    }, 60_000);
-    pruneTimer.unref();
-    log(`API listening on ${address} (public base ${config.publicBaseUrl}); ${worker ? `scan worker thread with concurrency ${config.workerConcurrency}` : 'no in-process worker'}`);
-  } catch (error) {
-    await stop('start failed');
-    throw error;
-  }
+    maintenance = new MaintenanceRunner({ db, media, retention: config.retention, clock, logger, metrics });
+    maintenance.start();
+    lifecycle(logger).info(
+      { address, public_base_url: config.publicBaseUrl, worker_concurrency: worker ? config.workerConcurrency : 0, media: media.description },
+      `API listening on ${address} (${worker ? `scan worker thread with concurrency ${config.workerConcurrency}` : 'no in-process worker'})`,
+    );
+  };
 
-  await new Promise<void>((resolve) => {
-    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-      process.once(signal, () => void stop(`received ${signal}`).then(resolve));
+  const shutdown = async (reason: string) => {
+    const deadline = Date.now() + config.shutdownTimeoutMs;
+    const remaining = () => Math.max(0, deadline - Date.now());
+    lifecycle(logger).info({ reason, timeout_seconds: config.shutdownTimeoutMs / 1000 }, 'shutting down: draining requests and items in flight');
+    if (health) health.draining = true;
+    const steps: Promise<unknown>[] = [];
+    if (maintenance) steps.push(withDeadline(maintenance.stop(), remaining(), 'the maintenance run').catch((error: unknown) => logger.warn({ err: error }, 'shutdown: maintenance still running')));
+    if (app) {
+      const server = app;
+      steps.push(
+        withDeadline(server.close(), remaining(), 'draining HTTP requests').catch((error: unknown) => {
+          logger.warn({ err: error }, 'shutdown: closing the connections still open');
+          server.server.closeAllConnections();
+        }),
+      );
     }
+    // The thread hands back what it has not finished a little before the deadline.
+    if (worker) steps.push(worker.stop(Math.max(0, remaining() - Math.min(3000, config.shutdownTimeoutMs / 5))).catch((error: unknown) => logger.error({ err: error }, 'shutdown: stopping the scan worker failed')));
+    await Promise.all(steps);
+    await ops?.close().catch((error: unknown) => logger.warn({ err: error }, 'shutdown: closing the metrics listener failed'));
+    await runtime?.close();
+    lifecycle(logger).info('stopped');
+  };
+
+  const started = start().then(() => null);
+  const first = await Promise.race([started.then(() => 'started' as const), stopRequested]).catch(async (error: unknown) => {
+    await shutdown('start failed');
+    throw error;
   });
+  if (first !== 'started') {
+    // A signal during start-up: stop what has started so far (the start itself is abandoned).
+    started.catch(() => undefined);
+    await shutdown(`${first} while starting`);
+    return 0;
+  }
+  await shutdown(await stopRequested);
   return 0;
 }

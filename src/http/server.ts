@@ -9,7 +9,7 @@
  * limits and scopes live in ./plugins/authorize.ts; resources in ./routes.
  */
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import swagger from '@fastify/swagger';
 import { Ajv, type Options as AjvOptions } from 'ajv';
 import addFormatsModule from 'ajv-formats';
@@ -28,6 +28,10 @@ import { analysisRoutes } from './routes/analysis.js';
 import { completeOpenApiDocument, openApiBase } from './openapi.js';
 import { publicRoutes } from './routes/public.js';
 import { evidenceRoutes } from './routes/evidence.js';
+import { Health, opsPlugin } from './ops.js';
+import { createLogger, type Logger } from '../logger.js';
+import type { Metrics } from '../metrics.js';
+import { createMediaStore, type MediaStore } from '../scanning/media/media-store.js';
 import { webPlugin } from '../web/plugin.js';
 
 export interface AppDeps {
@@ -36,6 +40,14 @@ export interface AppDeps {
   clock: Clock;
   cursorSecret: string;
   queue: ScanQueue;
+  /** Evidence media (DATA_DIR/media or S3 by configuration, when not given). */
+  media?: MediaStore;
+  /** The process's logger (src/logger.ts); one is made from config.logLevel when not given. */
+  logger?: Logger;
+  /** Readiness state (/readyz); draining is set on shutdown. */
+  health?: Health;
+  /** Metrics registry; null or absent: no /metrics and no request metrics. */
+  metrics?: Metrics | null;
 }
 
 declare module 'fastify' {
@@ -96,10 +108,8 @@ function toApiError(error: FastifyError & { validationContext?: string }): ApiEr
 
 export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: {
-      level: deps.config.logLevel,
-      redact: { paths: ['req.headers.authorization'], censor: '[redacted]' },
-    },
+    // One logger (src/logger.ts): request ids, redaction of keys, cookies and the public token.
+    loggerInstance: (deps.logger ?? createLogger(deps.config.logLevel, 'serve')) as FastifyBaseLogger,
     genReqId: () => randomUUID(),
     requestIdHeader: false,
     bodyLimit: MAX_BODY_BYTES,
@@ -118,7 +128,16 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
       void raw.status(mapped.status).type('application/json').send(errorBody(mapped, request.id));
     },
   });
+  deps.media ??= await createMediaStore(deps.config.media);
+  deps.health ??= new Health(deps.db);
   app.decorate('deps', deps);
+  // /livez, /readyz, /metrics (outside /api/v1, no key) and the request metrics: ./ops.ts.
+  await app.register(opsPlugin, {
+    health: deps.health,
+    metrics: deps.metrics ?? null,
+    serveMetrics: deps.config.metricsToken !== null,
+    metricsToken: deps.config.metricsToken,
+  });
   // JSON only (415 for anything else, including Fastify's default text/plain).
   app.removeContentTypeParser('text/plain');
   app.decorate('cursors', new CursorCodec(deps.cursorSecret));

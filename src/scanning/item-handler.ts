@@ -26,6 +26,8 @@ import type { Db } from '../store/database.js';
 import { CollectorError, type Collector } from './collectors/collector.js';
 import { EvidenceError, prepareEvidence } from './media/evidence.js';
 import type { MediaStore } from './media/media-store.js';
+import type { WorkerMetrics } from '../metrics.js';
+import { MediaCollected, mediaGeneration } from '../store/maintenance-repository.js';
 import type { KeyMode } from '../domain/keys.js';
 
 export interface HandlerContext {
@@ -38,6 +40,8 @@ export interface HandlerContext {
   /** Attempts per item, the first included. */
   maxAttempts: number;
   log: (message: string) => void;
+  /** Items processed and their duration (src/metrics.ts); none in tests that do not care. */
+  metrics?: WorkerMetrics;
 }
 
 export type HandlerResult = ItemOutcome | 'skipped' | 'retry' | 'deferred';
@@ -53,6 +57,19 @@ export function retryBackoffSeconds(attempt: number): number {
  * early and nothing is stored.
  */
 export async function processItem(ctx: HandlerContext, claim: Claim, lost: AbortSignal = new AbortController().signal): Promise<HandlerResult> {
+  const started = performance.now();
+  const seen = { mode: 'unknown' };
+  let outcome = 'error';
+  try {
+    const result = await processClaim(ctx, claim, lost, seen);
+    outcome = result;
+    return result;
+  } finally {
+    ctx.metrics?.itemProcessed(seen.mode, outcome, (performance.now() - started) / 1000);
+  }
+}
+
+async function processClaim(ctx: HandlerContext, claim: Claim, lost: AbortSignal, seen: { mode: string }): Promise<HandlerResult> {
   if (claim.attempts > ctx.maxAttempts) {
     // Every earlier claim ended with its worker gone (the lease ran out).
     await markItemFailed(ctx.db, claim, 'worker lost the item on every attempt', ctx.clock.now());
@@ -60,6 +77,7 @@ export async function processItem(ctx: HandlerContext, claim: Claim, lost: Abort
   }
   const claimed = await beginItem(ctx.db, claim, ctx.clock.now());
   if (!claimed) return 'skipped';
+  seen.mode = claimed.mode;
   const inputs = await analysisInputs(ctx.db, claimed);
   const collector = ctx.collectorFor(claimed.key_mode);
   const url = claimed.kind === 'company_page' ? inputs.companyUrl : inputs.profileUrl!;
@@ -94,17 +112,31 @@ export async function processItem(ctx: HandlerContext, claim: Claim, lost: Abort
   if (result.outcome === 'inaccessible') {
     return finishItem(ctx.db, { item: claimed, inputs, outcome: 'inaccessible', reason: result.reason }, ctx.clock.now());
   }
-  const evidence = [];
-  const missing = [...result.missing_sections];
-  for (const shot of result.screenshots) {
+  // A media collection (maintenance) may delete a blob this item found already stored before the
+  // item records its evidence: then the blobs are stored again (maintenance-repository.ts).
+  for (let round = 1; ; round++) {
+    const generation = result.screenshots.length > 0 ? await mediaGeneration(ctx.db) : undefined;
+    const evidence = [];
+    const missing = [...result.missing_sections];
+    for (const shot of result.screenshots) {
+      try {
+        evidence.push({ section: shot.section, prepared: await prepareEvidence(ctx.media, shot) });
+      } catch (error) {
+        if (!(error instanceof EvidenceError)) throw error;
+        // Unusable media is not a failed collection; the section is incomplete.
+        missing.push(`evidence:${shot.section}`);
+      }
+    }
+    if (lost.aborted) return 'skipped';
     try {
-      evidence.push({ section: shot.section, prepared: await prepareEvidence(ctx.media, shot) });
+      return await finishItem(
+        ctx.db,
+        { item: claimed, inputs, outcome: 'succeeded', result: { ...result, missing_sections: missing }, evidence, mediaGeneration: generation },
+        ctx.clock.now(),
+      );
     } catch (error) {
-      if (!(error instanceof EvidenceError)) throw error;
-      // Unusable media is not a failed collection; the section is incomplete.
-      missing.push(`evidence:${shot.section}`);
+      if (!(error instanceof MediaCollected) || round >= 3) throw error;
+      ctx.log(`item ${claim.itemId}: ${error.message}`);
     }
   }
-  if (lost.aborted) return 'skipped';
-  return finishItem(ctx.db, { item: claimed, inputs, outcome: 'succeeded', result: { ...result, missing_sections: missing }, evidence }, ctx.clock.now());
 }

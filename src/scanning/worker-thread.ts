@@ -10,10 +10,21 @@
  * connects to the database URL the main thread already resolved (the
  * embedded PostgreSQL is started once, by the main thread).
  *
+ * What crosses the thread boundary (messages): the thread's log records,
+ * already serialized and redacted by its own logger, which the main thread
+ * writes to its destination (one log stream per process); its metrics
+ * (items, provider calls, its pool and event-loop lag), recorded in the main
+ * thread's registry (src/metrics.ts); and start / stop. `stop` carries the
+ * shutdown budget: the thread drains its items for at most that long, then
+ * hands the rest back to the queue (ScanWorker.stop).
+ *
  * It knows nothing of HTTP; it is `profile-scan worker` inside `serve`.
  */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import type { Config } from '../config.js';
+import type { Logger } from '../logger.js';
+import type { Metrics, ThreadMetric } from '../metrics.js';
 
 interface ThreadData {
   config: Config;
@@ -21,11 +32,17 @@ interface ThreadData {
   concurrency: number;
 }
 
-type ToThread = { type: 'stop' };
-type FromThread = { type: 'log'; message: string } | { type: 'started' } | { type: 'stopped' } | { type: 'failed'; message: string };
+type ToThread = { type: 'stop'; timeoutMs: number };
+type FromThread =
+  | { type: 'log'; line: string }
+  | { type: 'metric'; metric: ThreadMetric }
+  | { type: 'started' }
+  | { type: 'stopped'; finished: number; released: number }
+  | { type: 'failed'; message: string };
 
 export interface WorkerThreadHandle {
-  stop(): Promise<void>;
+  /** Drains for at most `timeoutMs`, hands what is left back to the queue, and ends the thread. */
+  stop(timeoutMs?: number): Promise<void>;
 }
 
 /** Starts the scan worker thread and waits until it is claiming items. */
@@ -33,8 +50,13 @@ export async function startWorkerThread(options: {
   config: Config;
   databaseUrl: string;
   concurrency: number;
-  log: (message: string) => void;
+  logger: Logger;
+  metrics?: Metrics | null;
+  /** Called when the thread ends without being asked to (readiness then fails). */
+  onUnexpectedExit?: () => void;
 }): Promise<WorkerThreadHandle> {
+  const { logger } = options;
+  const { forwardLine } = await import('../logger.js');
   // sharp (libvips) must be loaded by the main thread before any worker
   // thread loads it, or unloading the thread can crash the process.
   await import('sharp');
@@ -42,7 +64,7 @@ export async function startWorkerThread(options: {
   const self = import.meta.url;
   let thread: Worker;
   if (self.endsWith('.ts')) {
-    // Running from the TypeScript sources: the thread needs tsx's loader too.
+    // Running from the TypeScript sources (tests): the thread needs tsx's loader too.
     const tsx = import.meta.resolve('tsx/esm/api');
     const boot = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(self)}); })`;
     thread = new Worker(boot, { eval: true, workerData: data });
@@ -54,8 +76,9 @@ export async function startWorkerThread(options: {
   const exited = new Promise<void>((resolve) => thread.once('exit', () => resolve()));
   const stopped = new Promise<void>((resolve) => {
     thread.on('message', (message: FromThread) => {
-      if (message.type === 'log') options.log(message.message);
-      if (message.type === 'stopped') resolve();
+      if (message.type === 'log') forwardLine(logger, message.line);
+      else if (message.type === 'metric') options.metrics?.applyThreadMetric(message.metric);
+      else if (message.type === 'stopped') resolve();
     });
   });
   await new Promise<void>((resolve, reject) => {
@@ -66,15 +89,17 @@ export async function startWorkerThread(options: {
     thread.once('error', reject);
     thread.once('exit', (code) => reject(new Error(`scan worker thread exited with code ${code} while starting`)));
   });
-  thread.on('error', (error) => options.log(`scan worker thread failed: ${error.message}`));
+  thread.on('error', (error) => logger.error({ err: error }, 'scan worker thread failed'));
   void exited.then(() => {
-    if (!stopping) options.log('ERROR: the scan worker thread exited unexpectedly; this process no longer scans');
+    if (stopping) return;
+    logger.error('the scan worker thread exited unexpectedly; this process no longer scans');
+    options.onUnexpectedExit?.();
   });
 
   return {
-    stop: async () => {
+    stop: async (timeoutMs = options.config.shutdownTimeoutMs) => {
       stopping = true;
-      thread.postMessage({ type: 'stop' } satisfies ToThread);
+      thread.postMessage({ type: 'stop', timeoutMs } satisfies ToThread);
       await Promise.race([stopped, exited]);
       await exited;
     },
@@ -84,13 +109,16 @@ export async function startWorkerThread(options: {
 async function runThread(data: ThreadData): Promise<void> {
   const port = parentPort!;
   const send = (message: FromThread) => port.postMessage(message);
-  const log = (message: string) => send({ type: 'log', message });
-  const [{ openRuntime }, { startScanWorker, workerPoolSize }, { OffsetClock, systemClock }] = await Promise.all([
+  const [{ openRuntime }, { startScanWorker, workerPoolSize }, { OffsetClock, systemClock }, { lineLogger }, { ThreadMetricsSink }] = await Promise.all([
     import('../runtime.js'),
     import('./worker.js'),
     import('../clock.js'),
+    import('../logger.js'),
+    import('../metrics.js'),
   ]);
   const config: Config = { ...data.config, databaseUrl: data.databaseUrl };
+  const logger = lineLogger(config.logLevel, 'worker-thread', (line) => send({ type: 'log', line }));
+  const log = (message: string) => logger.info(message);
   let runtime;
   try {
     runtime = await openRuntime(config, { poolSize: workerPoolSize(data.concurrency), log });
@@ -98,14 +126,43 @@ async function runThread(data: ThreadData): Promise<void> {
     send({ type: 'failed', message: error instanceof Error ? error.message : String(error) });
     return;
   }
-  const worker = await startScanWorker({ runtime, config, clock: config.clockOffsetMs !== 0 ? new OffsetClock(config.clockOffsetMs) : systemClock, concurrency: data.concurrency, log });
+  const metrics = new ThreadMetricsSink((metric) => send({ type: 'metric', metric }));
+  let worker;
+  try {
+    worker = await startScanWorker({
+      runtime,
+      config,
+      clock: config.clockOffsetMs !== 0 ? new OffsetClock(config.clockOffsetMs) : systemClock,
+      concurrency: data.concurrency,
+      log,
+      logger,
+      metrics,
+    });
+  } catch (error) {
+    await runtime.close();
+    send({ type: 'failed', message: error instanceof Error ? error.message : String(error) });
+    return;
+  }
+  // The thread's pool and event-loop delay, for the main thread's /metrics.
+  const delay = monitorEventLoopDelay({ resolution: 20 });
+  delay.enable();
+  const pool = runtime.pool;
+  const gauges = setInterval(() => {
+    send({
+      type: 'metric',
+      metric: { kind: 'gauges', pool: { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }, eventLoopLagSeconds: delay.percentile(99) / 1e9 },
+    });
+    delay.reset();
+  }, 5000);
+  gauges.unref();
   send({ type: 'started' });
   port.on('message', (message: ToThread) => {
     if (message.type !== 'stop') return;
     void (async () => {
-      await worker.stop();
+      clearInterval(gauges);
+      const result = await worker.stop({ timeoutMs: message.timeoutMs });
       await runtime.close();
-      send({ type: 'stopped' });
+      send({ type: 'stopped', ...result });
       port.close();
     })();
   });

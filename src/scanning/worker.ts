@@ -16,23 +16,29 @@
  * finished item (a slot freed), and a poll every second as a fallback (for
  * items whose retry time came, and lost notifications).
  */
-import path from 'node:path';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Runtime } from '../runtime.js';
 import type { Db } from '../store/database.js';
-import { claimItem, extendLeases, type Claim } from '../store/item-repository.js';
+import { claimItem, extendLeases, releaseItem, type Claim } from '../store/item-repository.js';
+import { loggerFromFunction, type Logger } from '../logger.js';
+import type { WorkerMetrics } from '../metrics.js';
 import type { Collector } from './collectors/collector.js';
 import { providerCollectorFromEnv, providerCollectorFromSettings } from './collectors/http-provider.js';
 import { SimulatorCollector } from './collectors/simulator/index.js';
 import { processItem, type HandlerContext } from './item-handler.js';
-import { FileMediaStore } from './media/media-store.js';
+import { createMediaStore, type MediaStore } from './media/media-store.js';
 import { listenForItems } from './queue.js';
 import type { KeyMode } from '../domain/keys.js';
 
 export interface ScanWorker {
-  /** Stops claiming, waits for the items in flight to finish. */
-  stop(): Promise<void>;
+  /**
+   * Stops claiming and waits for the items in flight to finish, for at most
+   * `timeoutMs` (default: config.shutdownTimeoutMs); items still in flight
+   * then are aborted and handed back to the queue (releaseItem: pending at
+   * once, their attempt given back). Resolves when every item has settled.
+   */
+  stop(options?: { timeoutMs?: number }): Promise<{ finished: number; released: number }>;
   /** Items in flight now. */
   readonly inFlight: number;
 }
@@ -43,6 +49,12 @@ export interface WorkerOptions {
   clock: Clock;
   concurrency: number;
   log: (message: string) => void;
+  /** Structured logger for errors of the queue and the items (default: records go to `log`). */
+  logger?: Logger;
+  /** Items processed, provider calls (src/metrics.ts). */
+  metrics?: WorkerMetrics;
+  /** The evidence media store (default: from config.media). */
+  media?: MediaStore;
   /** Provider settings (PROVIDER_*) to use instead of `config.provider` (tests). */
   providerEnv?: NodeJS.ProcessEnv;
   /** Fallback poll interval (ms) when no notification arrives. */
@@ -64,25 +76,29 @@ export function collectorSelector(
   log: (m: string) => void,
   providerEnv?: NodeJS.ProcessEnv,
   db?: Db,
+  metrics?: WorkerMetrics,
 ): (keyMode: KeyMode) => Collector {
   const simulator = new SimulatorCollector({ delayMs: config.simulatorDelayMs });
   // With the database, the provider's limits hold across every worker process.
-  const provider = providerEnv ? providerCollectorFromEnv(providerEnv, { db }) : providerCollectorFromSettings(config.provider, { db });
+  const provider = providerEnv ? providerCollectorFromEnv(providerEnv, { db, onCall: metrics && ((o, s, r) => metrics.providerCall(o, s, r)) })
+    : providerCollectorFromSettings(config.provider, { db, onCall: metrics && ((o, s, r) => metrics.providerCall(o, s, r)) });
   if (!provider) log('WARNING: PROVIDER_BASE_URL is not set; work admitted by LIVE keys is collected by the built-in SIMULATOR (synthetic data)');
   return (keyMode) => (keyMode === 'live' && provider ? provider : simulator);
 }
 
 export async function startScanWorker(options: WorkerOptions): Promise<ScanWorker> {
   const { runtime, config, clock, log } = options;
+  const logger = options.logger ?? loggerFromFunction(log);
   const leaseSeconds = config.itemLeaseSeconds;
   const ctx: HandlerContext = {
     db: runtime.db,
     clock,
-    media: new FileMediaStore(path.join(config.dataDir, 'media')),
-    collectorFor: collectorSelector(config, log, options.providerEnv, runtime.db),
+    media: options.media ?? (await createMediaStore(config.media)),
+    collectorFor: collectorSelector(config, log, options.providerEnv, runtime.db, options.metrics),
     timeoutMs: Math.max(1000, Math.floor(leaseSeconds * 1000 * 0.8)),
     maxAttempts: config.itemMaxAttempts,
     log,
+    metrics: options.metrics,
   };
 
   const inFlight = new Map<string, { claim: Claim; lost: AbortController; done: Promise<void> }>();
@@ -101,7 +117,7 @@ export async function startScanWorker(options: WorkerOptions): Promise<ScanWorke
       .catch((error: unknown) => {
         // A store or database failure: the claim is kept until its lease runs
         // out, then the item is claimed again (the attempt counts).
-        log(`item ${claim.itemId}: ${error instanceof Error ? error.message : String(error)}; it is retried after its lease`);
+        logger.error({ err: error, item_id: claim.itemId }, 'item failed in the store or the database; it is retried after its lease');
       })
       .finally(() => {
         inFlight.delete(claim.claimId);
@@ -119,7 +135,7 @@ export async function startScanWorker(options: WorkerOptions): Promise<ScanWorke
           run(claim);
         }
       } catch (error) {
-        log(`queue: claim failed (${error instanceof Error ? error.message : String(error)}); trying again`);
+        logger.error({ err: error }, 'queue: claim failed; trying again');
       }
       if (stopping) break;
       // Full, or nothing ready: sleep until woken (a notification, a freed slot) or the poll.
@@ -145,7 +161,7 @@ export async function startScanWorker(options: WorkerOptions): Promise<ScanWorke
             }
           }
         },
-        (error: unknown) => log(`queue: heartbeat failed (${error instanceof Error ? error.message : String(error)})`),
+        (error: unknown) => logger.error({ err: error }, 'queue: lease heartbeat failed'),
       );
     },
     Math.max(500, Math.floor((leaseSeconds * 1000) / 3)),
@@ -156,13 +172,40 @@ export async function startScanWorker(options: WorkerOptions): Promise<ScanWorke
     get inFlight() {
       return inFlight.size;
     },
-    stop: async () => {
+    stop: async (stopOptions = {}) => {
       stopping = true;
       wakeUp();
       await loop;
       await listener.stop();
-      await Promise.all([...inFlight.values()].map((e) => e.done));
+      const timeoutMs = stopOptions.timeoutMs ?? config.shutdownTimeoutMs;
+      const atStop = inFlight.size;
+      let timer: NodeJS.Timeout | undefined;
+      const drained = await Promise.race([
+        Promise.all([...inFlight.values()].map((e) => e.done)).then(() => true),
+        new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs))),
+      ]);
+      clearTimeout(timer);
+      let released = 0;
+      if (!drained) {
+        // Out of time: abort what is left and hand it back to the queue now,
+        // rather than leaving it to the lease (another worker takes it at once).
+        const left = [...inFlight.values()];
+        for (const entry of left) entry.lost.abort();
+        const results = await Promise.all(
+          left.map((entry) =>
+            releaseItem(runtime.db, entry.claim, clock.now()).catch((error: unknown) => {
+              logger.error({ err: error, item_id: entry.claim.itemId }, 'could not release the item; it is retried after its lease');
+              return false;
+            }),
+          ),
+        );
+        released = results.filter(Boolean).length;
+        logger.warn({ released, in_flight: left.length }, 'shutdown timeout: items in flight handed back to the queue');
+        // Their handlers see the claim gone and stop; wait for them briefly.
+        await Promise.race([Promise.all(left.map((e) => e.done)), new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
+      }
       clearInterval(heartbeat);
+      return { finished: atStop - released, released };
     },
   };
 }

@@ -10,6 +10,7 @@ import { activityRecord } from '../domain/analysis-records.js';
 import { revisionOf } from '../domain/revision.js';
 import type { CollectedActivityEvent, CollectedCompany, CollectedProfile } from '../domain/collected.js';
 import type { PreparedEvidence } from '../domain/collected.js';
+import { checkMediaGeneration } from './maintenance-repository.js';
 import type { Database } from './schema.js';
 
 /** `activity_events.subject` of company-page events. */
@@ -23,15 +24,24 @@ export interface EvidenceToStore {
 /** Records the item's evidence; older evidence of the same subject and section becomes obsolete. */
 export async function storeEvidence(
   db: Kysely<Database>,
-  input: { reportId: string; profileId: string | null; itemId: string; images: EvidenceToStore[] },
+  input: {
+    reportId: string;
+    profileId: string | null;
+    itemId: string;
+    images: EvidenceToStore[];
+    /** The media collection generation read before the blobs were stored (maintenance-repository.ts). */
+    mediaGeneration?: number;
+  },
   now: Date,
 ): Promise<void> {
+  if (input.images.length > 0 && input.mediaGeneration !== undefined) await checkMediaGeneration(db, input.mediaGeneration);
   for (const image of input.images) {
     let obsolete = db
       .updateTable('evidence_images')
-      .set({ obsolete: true })
+      .set({ obsolete: true, obsolete_at: now })
       .where('report_id', '=', input.reportId)
       .where('section', '=', image.section)
+      .where('obsolete', '=', false)
       .where('item_id', '!=', input.itemId);
     obsolete = input.profileId === null ? obsolete.where('profile_id', 'is', null) : obsolete.where('profile_id', '=', input.profileId);
     await obsolete.execute();

@@ -76,17 +76,25 @@ export async function withIdempotency<T>(
 }
 
 /**
- * Test-only fault hook: when PS_TEST_PAUSE_BEFORE_COMMIT_MS is set, a write
- * sleeps that long inside its open transaction, after all its statements ran
- * and just before COMMIT, so a crash test can kill the process at the worst
- * moment (test/http/crash-import.test.ts). Unset (always, outside tests) it
- * does nothing. Read per call so the environment alone controls it.
+ * Test-only fault hook: with PS_TEST_PAUSE_BEFORE_COMMIT_MS (honoured only
+ * with PROFILE_SCAN_TEST_HOOKS=1, config.ts), a write sleeps that long inside
+ * its open transaction, after all its statements ran and just before COMMIT,
+ * so a crash test can kill the process at the worst moment
+ * (test/http/crash-import.test.ts). `serve` sets it from its configuration;
+ * 0 (always, outside tests) does nothing.
  */
-async function testPauseBeforeCommit(): Promise<void> {
-  const ms = Number(process.env.PS_TEST_PAUSE_BEFORE_COMMIT_MS ?? '');
-  if (Number.isFinite(ms) && ms > 0) await new Promise((resolve) => setTimeout(resolve, ms));
+let pauseBeforeCommitMs = 0;
+
+export function setTestPauseBeforeCommit(ms: number): void {
+  pauseBeforeCommitMs = ms;
 }
 
-export async function pruneIdempotencyRecords(db: Kysely<Database>, now: Date): Promise<void> {
-  await db.deleteFrom('idempotency_records').where('expires_at', '<', now).execute();
+async function testPauseBeforeCommit(): Promise<void> {
+  if (pauseBeforeCommitMs > 0) await new Promise((resolve) => setTimeout(resolve, pauseBeforeCommitMs));
+}
+
+/** Deletes the records that expired before `before` (maintenance, src/maintenance.ts); returns how many. */
+export async function pruneIdempotencyRecords(db: Kysely<Database>, before: Date): Promise<number> {
+  const result = await db.deleteFrom('idempotency_records').where('expires_at', '<', before).executeTakeFirst();
+  return Number(result.numDeletedRows);
 }

@@ -194,6 +194,15 @@ export async function requeueItem(
   });
 }
 
+/**
+ * Hands a claimed item back to the queue at once, its attempt given back
+ * (a worker shutting down before the item finished: it was not the item's
+ * fault). False when the claim was already gone (finished, or lost).
+ */
+export async function releaseItem(db: Kysely<Database>, claim: Pick<Claim, 'itemId' | 'claimId'>, now: Date): Promise<boolean> {
+  return requeueItem(db, claim, { delayMs: 0, spendAttempt: false, reason: 'released by a worker shutting down' }, now);
+}
+
 export interface AnalysisInputs {
   profileUrl: string | null;
   companyUrl: string;
@@ -218,7 +227,15 @@ export async function analysisInputs(db: Kysely<Database>, item: ClaimedItem): P
 
 type Finish =
   | { item: ClaimedItem; inputs: AnalysisInputs; outcome: 'inaccessible'; reason: string }
-  | { item: ClaimedItem; inputs: AnalysisInputs; outcome: 'succeeded'; result: Extract<CollectResult, { outcome: 'ok' }>; evidence: EvidenceToStore[] };
+  | {
+      item: ClaimedItem;
+      inputs: AnalysisInputs;
+      outcome: 'succeeded';
+      result: Extract<CollectResult, { outcome: 'ok' }>;
+      evidence: EvidenceToStore[];
+      /** The media collection generation read before the evidence blobs were stored (maintenance-repository.ts). */
+      mediaGeneration?: number;
+    };
 
 export async function finishItem(db: Kysely<Database>, finish: Finish, now: Date): Promise<ItemOutcome | 'skipped'> {
   const { item } = finish;
@@ -239,7 +256,7 @@ export async function finishItem(db: Kysely<Database>, finish: Finish, now: Date
         if (!stillOurs) throw new ClaimLost();
         const { result } = finish;
         const capturedAt = new Date(result.captured_at);
-        await storeEvidence(trx, { reportId: item.report_id, profileId: item.profile_id, itemId: item.id, images: finish.evidence }, now);
+        await storeEvidence(trx, { reportId: item.report_id, profileId: item.profile_id, itemId: item.id, images: finish.evidence, mediaGeneration: finish.mediaGeneration }, now);
         if (result.activity !== null) {
           await storeActivity(trx, { reportId: item.report_id, profileId: item.profile_id, itemId: item.id, events: result.activity, capturedAt }, now);
         }

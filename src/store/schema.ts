@@ -124,9 +124,11 @@ export interface ImportReceiptsTable {
   id: string;
   report_id: string;
   workspace_id: string;
-  receipt: Json;
+  /** null once tombstoned (expired; migration 0012): the row then only answers 410. */
+  receipt: Json | null;
   created_at: Timestamp;
   expires_at: Timestamp;
+  tombstoned_at: Timestamp | null;
 }
 
 export type { ItemStatus, KeyMode, ScanMode };
@@ -186,7 +188,16 @@ export interface EvidenceImagesTable {
   preview_size: number;
   preview_type: string;
   obsolete: Generated<boolean>;
+  /** When it became obsolete (migration 0012). */
+  obsolete_at: Timestamp | null;
   created_at: Timestamp;
+}
+
+/** One row (migration 0012; src/maintenance.ts). */
+export interface MaintenanceStateTable {
+  id: Generated<boolean>;
+  media_gc_generation: Generated<number>;
+  last_run_at: Timestamp | null;
 }
 
 export interface ProfileAnalysesTable {
@@ -277,6 +288,7 @@ export interface Database {
   scan_runs: ScanRunsTable;
   scan_items: ScanItemsTable;
   evidence_images: EvidenceImagesTable;
+  maintenance_state: MaintenanceStateTable;
   profile_analyses: ProfileAnalysesTable;
   activity_events: ActivityEventsTable;
   activity_coverage: ActivityCoverageTable;

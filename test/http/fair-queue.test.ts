@@ -138,7 +138,7 @@ describe('fair queue, two worker processes, one SIGKILLed under load', () => {
         DATA_DIR: t.config.dataDir,
         ITEM_LEASE_SECONDS: String(LEASE_SECONDS),
         SIMULATOR_DELAY_MS: '100',
-        LOG_LEVEL: 'silent',
+        LOG_LEVEL: 'info', // the lifecycle record 'started with concurrency N' says it is claiming
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -44,7 +44,7 @@ describe('worker process killed mid-item', () => {
         DATABASE_URL: t.runtime.databaseUrl,
         DATA_DIR: t.config.dataDir,
         ITEM_LEASE_SECONDS: String(LEASE_SECONDS),
-        LOG_LEVEL: 'silent',
+        LOG_LEVEL: 'info', // the lifecycle record 'started with concurrency N' says it is claiming
         ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -6,15 +6,16 @@
  * profiles:read. Every download rechecks access and key status (the
  * authorization plugin runs on each request). A foreign, unknown, obsolete
  * or removed reference is 404 not_found; media that is missing or no longer
- * hashes to the recorded SHA-256 is 404 evidence_unavailable. The bytes are
- * read and verified before the status is sent (at most 10 MiB), so damaged
- * evidence is never served as genuine. `evidenceUrl` builds the address the
+ * hashes to the recorded SHA-256 is 404 evidence_unavailable (a store that
+ * cannot be read is 503). The media store verifies the whole blob before the
+ * status is sent and then streams it (never held whole in memory:
+ * src/scanning/media/media-store.ts), so damaged evidence is never served as
+ * genuine. `evidenceUrl` builds the address the
  * findings presenter emits.
  */
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import { FileMediaStore } from '../../scanning/media/media-store.js';
+import { MediaIntegrityError, type VerifiedMedia } from '../../scanning/media/media-store.js';
 import { findDownloadableEvidence } from '../../store/evidence-repository.js';
 import { apiError, notFound } from '../../domain/errors.js';
 import { ErrorEnvelope, Uuid } from '../schemas/common.js';
@@ -36,8 +37,8 @@ const EvidenceQuery = Type.Object(
 const errors = { '4xx': ErrorEnvelope, '5xx': ErrorEnvelope };
 
 export async function evidenceRoutes(app: FastifyInstance): Promise<void> {
-  const { db, config } = app.deps;
-  const media = new FileMediaStore(path.join(config.dataDir, 'media'));
+  const { db } = app.deps;
+  const media = app.deps.media!;
 
   app.get<{ Params: { report_id: string; image_id: string }; Querystring: { variant?: EvidenceVariant } }>(
     '/reports/:report_id/evidence/:image_id',
@@ -55,18 +56,22 @@ export async function evidenceRoutes(app: FastifyInstance): Promise<void> {
       const image = await findDownloadableEvidence(db, request.auth.workspaceId, request.params.report_id, request.params.image_id);
       if (!image) throw notFound('evidence image');
       const stored = request.query.variant === 'preview' ? image.preview : image.original;
-      let bytes: Buffer | null;
+      let opened: VerifiedMedia | null;
       try {
-        // FileMediaStore.get re-hashes the bytes and throws when they no longer match.
-        bytes = await media.get(stored.sha256);
+        // The store hashes the whole blob before handing out a stream of exactly those bytes.
+        opened = await media.open(stored.sha256);
       } catch (error) {
+        if (!(error instanceof MediaIntegrityError)) {
+          request.log.error({ err: error, image_id: image.id }, 'evidence media store unavailable');
+          throw apiError('unavailable', 503, 'The evidence store is unavailable; retry with bounded backoff.', { retryable: true });
+        }
         request.log.warn({ err: error, image_id: image.id }, 'evidence media does not match its recorded hash');
-        bytes = null;
+        opened = null;
       }
-      if (bytes === null) {
+      if (opened === null) {
         throw apiError('evidence_unavailable', 404, 'The media of this evidence image is no longer available.', { retryable: false });
       }
-      return reply.type(stored.type).header('Content-Length', String(bytes.length)).send(bytes);
+      return reply.type(stored.type).header('Content-Length', String(opened.size)).send(opened.stream());
     },
   );
 }

@@ -1,0 +1,137 @@
+/**
+ * The scheduled maintenance task (retention; windows in docs/operations.md).
+ *
+ * Every `serve` and `worker` process schedules it every MAINTENANCE_INTERVAL
+ * (0 turns it off in that process), but one runner at a time across all
+ * processes: a run takes the session advisory lock MAINTENANCE_LOCK with
+ * pg_try_advisory_lock (a process that does not get it skips that round),
+ * and, holding it, runs only when no run started in the last interval
+ * (`maintenance_state.last_run_at`), so N processes still make one run per
+ * interval. A dead runner's lock goes with its connection.
+ *
+ * Tasks, each independent (a failure is logged and counted, the others run):
+ * - idempotency: records expired for RETENTION_EXPIRED_IDEMPOTENCY are deleted;
+ * - receipts: receipts expired for RETENTION_RECEIPT_TOMBSTONE become
+ *   tombstones (contents removed; a read still answers 410);
+ * - rate counters: windows older than RETENTION_RATE_COUNTERS are deleted;
+ * - media: evidence obsolete for RETENTION_OBSOLETE_MEDIA that no stored
+ *   finding refers to is deleted, with its blobs when no other evidence uses
+ *   them (store/maintenance-repository.ts: collectObsoleteMedia).
+ *
+ * Scan items are never pruned: `scan_items` is the scan history that runs
+ * and analyses refer to, and a finished item holds no claim (its claim
+ * columns are cleared when it finishes).
+ */
+import { sql } from 'kysely';
+import type { Clock } from './clock.js';
+import type { RetentionSettings } from './config.js';
+import type { Logger } from './logger.js';
+import type { Metrics } from './metrics.js';
+import type { MediaStore } from './scanning/media/media-store.js';
+import type { Db } from './store/database.js';
+import { pruneIdempotencyRecords } from './store/idempotency-repository.js';
+import { claimMaintenanceRun, collectObsoleteMedia, MAINTENANCE_LOCK, tombstoneExpiredReceipts } from './store/maintenance-repository.js';
+import { pruneRateCounters } from './store/rate-limit-repository.js';
+
+export interface MaintenanceDeps {
+  db: Db;
+  media: MediaStore;
+  retention: RetentionSettings;
+  clock: Clock;
+  logger: Logger;
+  metrics?: Metrics | null;
+}
+
+export type MaintenanceReport = Record<string, number | 'failed'>;
+
+export class MaintenanceRunner {
+  #timer: NodeJS.Timeout | null = null;
+  #running: Promise<MaintenanceReport | null> | null = null;
+  #stopped = false;
+
+  constructor(private readonly deps: MaintenanceDeps) {}
+
+  /** Schedules runs every interval (the first one after a random part of it, so processes started together spread out). */
+  start(): void {
+    const interval = this.deps.retention.intervalMs;
+    if (interval <= 0 || this.#timer) return;
+    const every = Math.max(1000, interval);
+    const tick = () => {
+      if (this.#stopped) return;
+      void this.runOnce().catch((error: unknown) => this.deps.logger.error({ err: error }, 'maintenance: run failed'));
+      this.#timer = setTimeout(tick, every);
+      this.#timer.unref();
+    };
+    this.#timer = setTimeout(tick, Math.min(every, 5000 + Math.random() * Math.min(every, 60_000)));
+    this.#timer.unref();
+  }
+
+  /** Stops scheduling and waits for a run in progress. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    if (this.#timer) clearTimeout(this.#timer);
+    await this.#running?.catch(() => null);
+  }
+
+  /**
+   * One run, if this process gets the lock and no run started in the last
+   * interval (`force` skips that second check). Null when skipped.
+   */
+  runOnce(options: { force?: boolean } = {}): Promise<MaintenanceReport | null> {
+    this.#running ??= this.#run(options.force ?? false).finally(() => {
+      this.#running = null;
+    });
+    return this.#running;
+  }
+
+  async #run(force: boolean): Promise<MaintenanceReport | null> {
+    const { db, logger } = this.deps;
+    return db.connection().execute(async (conn) => {
+      const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_lock(${MAINTENANCE_LOCK}::bigint) as locked`.execute(conn);
+      if (!rows[0]?.locked) return null;
+      try {
+        const now = this.deps.clock.now();
+        if (!(await claimMaintenanceRun(conn, now, force ? 0 : this.deps.retention.intervalMs))) return null;
+        const report: MaintenanceReport = {};
+        for (const [task, work] of this.#tasks(now)) {
+          try {
+            report[task] = await work(conn as unknown as Db);
+            this.deps.metrics?.maintenanceRuns.inc({ task, result: 'ok' });
+            this.deps.metrics?.maintenanceDeleted.inc({ task }, report[task] as number);
+          } catch (error) {
+            report[task] = 'failed';
+            this.deps.metrics?.maintenanceRuns.inc({ task, result: 'error' });
+            logger.error({ err: error, task }, 'maintenance: task failed; it runs again at the next interval');
+          }
+        }
+        logger.info({ maintenance: report }, 'maintenance: run finished');
+        return report;
+      } finally {
+        await sql`select pg_advisory_unlock(${MAINTENANCE_LOCK}::bigint)`.execute(conn);
+      }
+    });
+  }
+
+  #tasks(now: Date): [string, (db: Db) => Promise<number>][] {
+    const { retention, media } = this.deps;
+    const ago = (ms: number) => new Date(now.getTime() - ms);
+    return [
+      ['idempotency_records', (db) => pruneIdempotencyRecords(db, ago(retention.expiredIdempotencyMs))],
+      ['receipt_tombstones', (db) => tombstoneExpiredReceipts(db, ago(retention.receiptTombstoneMs), now)],
+      ['rate_counters', (db) => pruneRateCounters(db, ago(retention.rateCountersMs))],
+      [
+        'obsolete_media',
+        async (db) => {
+          let blobs = 0;
+          // Batches, until a batch finds nothing (bounded per run).
+          for (let batch = 0; batch < 100; batch++) {
+            const done = await collectObsoleteMedia(db, ago(retention.obsoleteMediaMs), (sha256) => media.delete(sha256));
+            blobs += done.blobs;
+            if (done.evidence === 0) break;
+          }
+          return blobs;
+        },
+      ],
+    ];
+  }
+}

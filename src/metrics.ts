@@ -1,0 +1,239 @@
+/**
+ * Prometheus metrics (prom-client), one registry per process, served by
+ * GET /metrics (src/http/ops.ts) behind METRICS_TOKEN or on METRICS_PORT.
+ * Names and what to alert on: docs/operations.md, "Metrics".
+ *
+ * - HTTP: requests and their latency by method, route pattern and status;
+ *   rate-limit refusals (429 rate_limited) by request kind.
+ * - Queue: read from `scan_items` at scrape time (so every process shows the
+ *   whole queue, whoever works it): items per mode and state, and the age of
+ *   the oldest ready item per mode.
+ * - Scan work: items processed by mode and outcome, item duration, provider
+ *   calls by outcome with their latency, provider errors by reason. The scan
+ *   worker of `serve` runs on a thread: it posts these observations to the
+ *   main thread (`ThreadMetricsSink` → `applyThreadMetric`), which records them
+ *   here, so one scrape of the process shows its thread's work too.
+ * - Pool: connections in use, idle and waiting, per pool (api, worker).
+ * - Process: prom-client's default metrics, event-loop lag included; the
+ *   worker thread's event-loop lag as its own gauge.
+ */
+import { sql } from 'kysely';
+import type pg from 'pg';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Db } from './store/database.js';
+
+/** What scan work reports; implemented on the registry, or by posting to the main thread. */
+export interface WorkerMetrics {
+  itemProcessed(mode: string, outcome: string, seconds: number): void;
+  providerCall(outcome: string, seconds: number, reason: string | null): void;
+}
+
+export type ThreadMetric =
+  | { kind: 'item'; mode: string; outcome: string; seconds: number }
+  | { kind: 'provider'; outcome: string; seconds: number; reason: string | null }
+  | { kind: 'gauges'; pool: PoolSnapshot; eventLoopLagSeconds: number };
+
+export interface PoolSnapshot {
+  total: number;
+  idle: number;
+  waiting: number;
+}
+
+const SECONDS_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+const ITEM_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
+
+export class Metrics implements WorkerMetrics {
+  readonly registry = new Registry();
+  readonly httpRequests: Counter<'method' | 'route' | 'status'>;
+  readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
+  readonly rateLimited: Counter<'kind'>;
+  readonly items: Counter<'mode' | 'outcome'>;
+  readonly itemDuration: Histogram<'mode' | 'outcome'>;
+  readonly providerCalls: Counter<'outcome'>;
+  readonly providerDuration: Histogram<'outcome'>;
+  readonly providerErrors: Counter<'reason'>;
+  readonly maintenanceRuns: Counter<'task' | 'result'>;
+  readonly maintenanceDeleted: Counter<'task'>;
+  readonly #pools = new Map<string, () => PoolSnapshot>();
+  readonly #threadGauges = new Map<string, PoolSnapshot>();
+  readonly #threadLag: Gauge;
+  #db: Db | null = null;
+
+  constructor(options: { role: string; defaultMetrics?: boolean }) {
+    const registry = this.registry;
+    registry.setDefaultLabels({ role: options.role });
+    if (options.defaultMetrics !== false) collectDefaultMetrics({ register: registry, prefix: 'profile_scan_' });
+    this.httpRequests = new Counter({
+      name: 'profile_scan_http_requests_total',
+      help: 'HTTP requests answered, by method, route pattern and status code',
+      labelNames: ['method', 'route', 'status'],
+      registers: [registry],
+    });
+    this.httpDuration = new Histogram({
+      name: 'profile_scan_http_request_duration_seconds',
+      help: 'HTTP request latency (from receipt to the response sent), by method, route pattern and status code',
+      labelNames: ['method', 'route', 'status'],
+      buckets: SECONDS_BUCKETS,
+      registers: [registry],
+    });
+    this.rateLimited = new Counter({
+      name: 'profile_scan_rate_limit_refusals_total',
+      help: 'Requests refused with 429 rate_limited, by request kind (read or write)',
+      labelNames: ['kind'],
+      registers: [registry],
+    });
+    this.items = new Counter({
+      name: 'profile_scan_items_processed_total',
+      help: 'Scan items processed by this process, by mode and outcome (succeeded, inaccessible, failed, cancelled, retry, deferred, skipped, error)',
+      labelNames: ['mode', 'outcome'],
+      registers: [registry],
+    });
+    this.itemDuration = new Histogram({
+      name: 'profile_scan_item_duration_seconds',
+      help: 'Time from claim to the end of processing of one scan item, by mode and outcome',
+      labelNames: ['mode', 'outcome'],
+      buckets: ITEM_BUCKETS,
+      registers: [registry],
+    });
+    this.providerCalls = new Counter({
+      name: 'profile_scan_provider_calls_total',
+      help: 'HTTP exchanges with the data provider, by outcome (ok, inaccessible, retryable, deferred, error)',
+      labelNames: ['outcome'],
+      registers: [registry],
+    });
+    this.providerDuration = new Histogram({
+      name: 'profile_scan_provider_call_duration_seconds',
+      help: 'Latency of one HTTP exchange with the data provider, by outcome',
+      labelNames: ['outcome'],
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registers: [registry],
+    });
+    this.providerErrors = new Counter({
+      name: 'profile_scan_provider_errors_total',
+      help: 'Failed exchanges with the data provider, by reason (fixed texts, never the answer)',
+      labelNames: ['reason'],
+      registers: [registry],
+    });
+    this.maintenanceRuns = new Counter({
+      name: 'profile_scan_maintenance_runs_total',
+      help: 'Maintenance tasks run by this process, by task and result (ok, error)',
+      labelNames: ['task', 'result'],
+      registers: [registry],
+    });
+    this.maintenanceDeleted = new Counter({
+      name: 'profile_scan_maintenance_rows_total',
+      help: 'Rows (or media objects) removed or tombstoned by maintenance in this process, by task',
+      labelNames: ['task'],
+      registers: [registry],
+    });
+
+    const pools = this.#pools;
+    const threadGauges = this.#threadGauges;
+    const poolGauge = (name: string, help: string, pick: (s: PoolSnapshot) => number) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: ['pool'],
+        registers: [registry],
+        collect() {
+          this.reset();
+          for (const [pool, snapshot] of pools) this.set({ pool }, pick(snapshot()));
+          for (const [pool, snapshot] of threadGauges) this.set({ pool }, pick(snapshot));
+        },
+      });
+    poolGauge('profile_scan_db_pool_connections', 'Open database connections, by pool', (s) => s.total);
+    poolGauge('profile_scan_db_pool_in_use', 'Database connections checked out, by pool', (s) => s.total - s.idle);
+    poolGauge('profile_scan_db_pool_waiting', 'Callers waiting for a database connection, by pool', (s) => s.waiting);
+    this.#threadLag = new Gauge({
+      name: 'profile_scan_worker_thread_eventloop_lag_seconds',
+      help: "The scan worker thread's event-loop delay (p99 over the last interval)",
+      registers: [registry],
+    });
+
+    const metrics = this;
+    // One query per scrape sets both queue gauges (queueItems is collected first: registration order).
+    const oldestReady = new Gauge({
+      name: 'profile_scan_queue_oldest_ready_age_seconds',
+      help: 'Age of the oldest claimable scan item since it became ready, by mode (0 when none)',
+      labelNames: ['mode'],
+      registers: [],
+    });
+    const queueItems = new Gauge({
+      name: 'profile_scan_queue_items',
+      help: 'Scan items in the queue (all processes), by mode and state: ready (claimable now), scheduled (retry or deferral later), running',
+      labelNames: ['mode', 'state'],
+      registers: [registry],
+      async collect() {
+        this.reset();
+        oldestReady.reset();
+        if (!metrics.#db) return;
+        const { rows } = await sql<{ mode: string; ready: number; scheduled: number; running: number; oldest: number | null }>`
+          select r.mode,
+                 count(*) filter (where i.pending and i.ready_at <= now())::int as ready,
+                 count(*) filter (where i.pending and i.ready_at > now())::int as scheduled,
+                 count(*) filter (where not i.pending)::int as running,
+                 extract(epoch from now() - min(i.ready_at) filter (where i.pending and i.ready_at <= now()))::float8 as oldest
+            from (select run_id, ready_at, true as pending from scan_items where status = 'pending'
+                  union all
+                  select run_id, ready_at, false from scan_items where status = 'running') i
+            join scan_runs r on r.id = i.run_id
+           group by r.mode`.execute(metrics.#db);
+        for (const mode of ['full_profile', 'activity']) {
+          const row = rows.find((r) => r.mode === mode);
+          this.set({ mode, state: 'ready' }, row?.ready ?? 0);
+          this.set({ mode, state: 'scheduled' }, row?.scheduled ?? 0);
+          this.set({ mode, state: 'running' }, row?.running ?? 0);
+          oldestReady.set({ mode }, Math.max(0, row?.oldest ?? 0));
+        }
+      },
+    });
+    void queueItems;
+    registry.registerMetric(oldestReady);
+  }
+
+  /** The database the queue gauges are read from at scrape time. */
+  useDatabase(db: Db): void {
+    this.#db = db;
+  }
+
+  /** A pool whose use is reported under `name`. */
+  watchPool(name: string, pool: pg.Pool): void {
+    this.#pools.set(name, () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }));
+  }
+
+  itemProcessed(mode: string, outcome: string, seconds: number): void {
+    this.items.inc({ mode, outcome });
+    this.itemDuration.observe({ mode, outcome }, seconds);
+  }
+
+  providerCall(outcome: string, seconds: number, reason: string | null): void {
+    this.providerCalls.inc({ outcome });
+    this.providerDuration.observe({ outcome }, seconds);
+    if (reason !== null) this.providerErrors.inc({ reason });
+  }
+
+  /** Records an observation posted by the worker thread. */
+  applyThreadMetric(metric: ThreadMetric): void {
+    if (metric.kind === 'item') this.itemProcessed(metric.mode, metric.outcome, metric.seconds);
+    else if (metric.kind === 'provider') this.providerCall(metric.outcome, metric.seconds, metric.reason);
+    else {
+      this.#threadGauges.set('worker', metric.pool);
+      this.#threadLag.set(metric.eventLoopLagSeconds);
+    }
+  }
+
+  async render(): Promise<{ contentType: string; body: string }> {
+    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+  }
+}
+
+/** Worker metrics of the worker thread: each observation is posted to the main thread. */
+export class ThreadMetricsSink implements WorkerMetrics {
+  constructor(private readonly post: (metric: ThreadMetric) => void) {}
+  itemProcessed(mode: string, outcome: string, seconds: number): void {
+    this.post({ kind: 'item', mode, outcome, seconds });
+  }
+  providerCall(outcome: string, seconds: number, reason: string | null): void {
+    this.post({ kind: 'provider', outcome, seconds, reason });
+  }
+}
