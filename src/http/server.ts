@@ -21,6 +21,7 @@ import type { ScanQueue } from '../scanning/queue.js';
 import { ApiError, apiError } from '../domain/errors.js';
 import { errorBody, withAnalysisDefaults } from './errors.js';
 import { authorizePlugin } from './plugins/authorize.js';
+import { keyUsagePlugin } from './plugins/key-usage.js';
 import { contextRoutes } from './routes/context.js';
 import { reportRoutes } from './routes/reports.js';
 import { importRoutes } from './routes/imports.js';
@@ -203,6 +204,7 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(
     async (api) => {
       await api.register(authorizePlugin);
+      await api.register(keyUsagePlugin);
       await api.register(contextRoutes);
       await api.register(reportRoutes);
       await api.register(importRoutes);

@@ -11,7 +11,6 @@ import type { ActivityRecord, FindingsRecord } from '../domain/analysis-records.
 import type { AnalysisSummary } from '../domain/analysis-summary.js';
 import type { CursorCodec } from '../domain/cursor.js';
 import { ApiError, apiError, notFound } from '../domain/errors.js';
-import { publicReportUrl, workspaceReportUrl } from '../http/present.js';
 import type { MediaStore } from '../scanning/media/media-store.js';
 import type { Db } from '../store/database.js';
 import { findDownloadableEvidence } from '../store/evidence-repository.js';
@@ -25,7 +24,8 @@ export interface ViewContext {
   clock: Clock;
   cursors: CursorCodec;
   workspaceId: string;
-  publicBaseUrl: string;
+  /** The report's addresses as the interface shows them (workspace_url, public_url). */
+  links(report: ReportRow): { workspace_url: string; public_url: string | null };
   /** Where the pages show an evidence image (the web's own, session-checked address). */
   imageUrl(reportId: string, imageId: string, variant?: 'preview'): string;
 }
@@ -42,10 +42,7 @@ function analysisContext(ctx: ViewContext): AnalysisContext {
     clock: ctx.clock,
     cursors: ctx.cursors,
     workspaceId: ctx.workspaceId,
-    links: (report) => ({
-      workspace_url: workspaceReportUrl(ctx.publicBaseUrl, report.id),
-      public_url: report.visibility === 'public' && report.public_token ? publicReportUrl(ctx.publicBaseUrl, report.public_token) : null,
-    }),
+    links: ctx.links,
     imageUrl: ctx.imageUrl,
   };
 }

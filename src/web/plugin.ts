@@ -31,13 +31,14 @@ import { FileMediaStore, type MediaStore } from '../scanning/media/media-store.j
 import { resolveSession, type SessionUser } from '../use-cases/sign-in.js';
 import { ErrorPage } from './pages/error.js';
 import { paths } from './paths.js';
+import { CSRF_COOKIE, SESSION_COOKIE, sessionCookieOptions } from './session-cookie.js';
 import { sendPage } from './render.js';
 import { assetRoutes } from './routes/asset-routes.js';
 import { authRoutes } from './routes/auth-routes.js';
+import { intakeRoutes } from './routes/intake-routes.js';
 import { reportRoutes } from './routes/report-routes.js';
+import { settingsRoutes } from './routes/settings-routes.js';
 
-export const SESSION_COOKIE = 'ps_session';
-export const CSRF_COOKIE = 'ps_csrf';
 /** Body limit of forms: the API's 1 MiB (a CSV of 100 people is far smaller). */
 export const FORM_BODY_LIMIT = 1024 * 1024;
 
@@ -66,22 +67,6 @@ export const CSP =
 
 function sessionBinding(token: string | null): string {
   return token ? createHash('sha256').update(token).digest('hex') : 'anonymous';
-}
-
-export function isSecure(publicBaseUrl: string): boolean {
-  return publicBaseUrl.startsWith('https:');
-}
-
-export function sessionCookieOptions(publicBaseUrl: string) {
-  return { path: '/', httpOnly: true, sameSite: 'lax' as const, secure: isSecure(publicBaseUrl) };
-}
-
-export function setSessionCookie(reply: FastifyReply, publicBaseUrl: string, token: string): void {
-  reply.setCookie(SESSION_COOKIE, token, sessionCookieOptions(publicBaseUrl));
-}
-
-export function clearSessionCookie(reply: FastifyReply, publicBaseUrl: string): void {
-  reply.clearCookie(SESSION_COOKIE, sessionCookieOptions(publicBaseUrl));
 }
 
 /** Origins a form may be posted from: the public base URL's, and the one the browser used to reach us. */
@@ -200,6 +185,8 @@ export async function webPlugin(app: FastifyInstance): Promise<void> {
   // Evidence media: the store the server was given (DATA_DIR/media or S3), else the files under DATA_DIR.
   const media = (app.deps as { media?: MediaStore }).media ?? new FileMediaStore(path.join(config.dataDir, 'media'));
   await app.register(reportRoutes, { media });
+  await app.register(intakeRoutes);
+  await app.register(settingsRoutes);
 }
 
 function safeCsrf(request: FastifyRequest): string | undefined {

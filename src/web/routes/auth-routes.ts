@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../domain/errors.js';
 import { changePassword, describeLink, redeemLink, signIn, signOut } from '../../use-cases/sign-in.js';
-import { clearSessionCookie, setSessionCookie } from '../plugin.js';
+import { clearSessionCookie, setSessionCookie } from '../session-cookie.js';
 import { AccountPage } from '../pages/account.js';
 import { LinkPage } from '../pages/link.js';
 import { SignInPage } from '../pages/sign-in.js';

@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError, notFound } from '../../domain/errors.js';
-import { publicReportUrl } from '../../http/present.js';
+import { presentReport } from '../../http/present.js';
 import type { MediaStore } from '../../scanning/media/media-store.js';
 import { pageOfReports } from '../../use-cases/list-reports.js';
 import { removePerson, setReportArchived, setReportSharing } from '../../use-cases/manage-report.js';
@@ -75,7 +75,10 @@ export async function reportRoutes(app: FastifyInstance, options: { media: Pick<
     clock,
     cursors: app.cursors,
     workspaceId: request.web.user!.workspaceId,
-    publicBaseUrl: config.publicBaseUrl,
+    links: (report) => {
+      const shown = presentReport(report, config.publicBaseUrl);
+      return { workspace_url: shown.workspace_url, public_url: shown.public_url };
+    },
     imageUrl: (reportId, imageId, variant) => paths.evidence(reportId, imageId, variant),
   });
   const scope = (request: FastifyRequest) => ({ db, workspaceId: request.web.user!.workspaceId, now: clock.now() });
@@ -142,16 +145,15 @@ export async function reportRoutes(app: FastifyInstance, options: { media: Pick<
         archived: 'The report is archived.',
         unarchived: 'The report is active again.',
         removed: 'The person was removed from the report.',
+        created: 'The report was created; its scans are queued.',
+        imported: `People added: ${Number(request.query.added) || 0} added, ${Number(request.query.restored) || 0} restored, ${Number(request.query.present) || 0} already on the report.`,
       };
       return sendPage(
         reply,
         ReportPage({
           csrf: request.web.csrf(),
           viewer: viewerOf(request),
-          report: {
-            ...report,
-            public_url: report.visibility === 'public' && report.public_token ? publicReportUrl(config.publicBaseUrl, report.public_token) : null,
-          },
+          report: { ...report, public_url: summary.links.public_url },
           summary,
           runs,
           people: sorted.slice((query.page - 1) * PEOPLE_PAGE_SIZE, query.page * PEOPLE_PAGE_SIZE),

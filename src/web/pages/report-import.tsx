@@ -1,0 +1,79 @@
+/** Adding people to a report: the form, then the API's import preview (validation_only), then the commit. */
+import type { SubmittedProfile } from '../../domain/roster-plan.js';
+import { CsrfField, Layout, type Viewer } from '../components/layout.js';
+import { DataSourceFields, PeopleFields, PreviewTable, ProblemList } from '../components/people-form.js';
+import { paths } from '../paths.js';
+
+export interface ImportPreviewView {
+  counts: { submitted: number; would_add: number; would_restore: number; already_present: number; duplicate_in_input: number; would_queue_profiles: number };
+  rows: { row_number: number; status: string; duplicate_of_row?: number; notes?: { code: string; message: string }[] }[];
+}
+
+export function ImportPage(props: { csrf: string; viewer: Viewer; report: { id: string; name: string }; pasted: string; problems: string[]; mode: 'test' | 'live'; liveConfigured: boolean }) {
+  return (
+    <Layout title={`Add people · ${props.report.name}`} viewer={props.viewer} csrf={props.csrf} current="reports">
+      <p class="muted">
+        <a href={paths.reports}>Reports</a> / <a href={paths.report(props.report.id)}>{props.report.name}</a> /
+      </p>
+      <h1>Add people</h1>
+      <ProblemList problems={props.problems} />
+      <form method="post" action={paths.reportImport(props.report.id)} enctype="multipart/form-data" class="stack">
+        <CsrfField token={props.csrf} />
+        <input type="hidden" name="step" value="preview" />
+        <PeopleFields pasted={props.pasted} />
+        <DataSourceFields mode={props.mode} liveConfigured={props.liveConfigured} />
+        <button type="submit">Preview</button>
+      </form>
+    </Layout>
+  );
+}
+
+export function ImportPreviewPage(props: {
+  csrf: string;
+  viewer: Viewer;
+  report: { id: string; name: string };
+  profiles: SubmittedProfile[];
+  preview: ImportPreviewView;
+  payload: string;
+  idempotencyKey: string;
+  mode: 'test' | 'live';
+}) {
+  const c = props.preview.counts;
+  return (
+    <Layout title={`Check and add · ${props.report.name}`} viewer={props.viewer} csrf={props.csrf} current="reports">
+      <p class="muted">
+        <a href={paths.reports}>Reports</a> / <a href={paths.report(props.report.id)}>{props.report.name}</a> /
+      </p>
+      <h1>Check and add people</h1>
+      <dl class="facts">
+        <dt>Submitted</dt>
+        <dd>{c.submitted}</dd>
+        <dt>Will be added</dt>
+        <dd>{c.would_add}</dd>
+        <dt>Will be restored</dt>
+        <dd>{c.would_restore}</dd>
+        <dt>Already on the report</dt>
+        <dd>{c.already_present}</dd>
+        <dt>Duplicates (skipped)</dt>
+        <dd>{c.duplicate_in_input}</dd>
+        <dt>Will be scanned</dt>
+        <dd>{c.would_queue_profiles}</dd>
+        <dt>Data source</dt>
+        <dd>{props.mode === 'live' ? 'Live' : 'Test (simulator)'}</dd>
+      </dl>
+      <p class="hint">The preview can be outdated when you confirm: adding rechecks the report as it is then.</p>
+      <PreviewTable rows={props.preview.rows} profiles={props.profiles} />
+      <form method="post" action={paths.reportImport(props.report.id)} enctype="multipart/form-data" class="toolbar">
+        <CsrfField token={props.csrf} />
+        <input type="hidden" name="payload" value={props.payload} />
+        <input type="hidden" name="idempotency_key" value={props.idempotencyKey} />
+        <button type="submit" name="step" value="commit">
+          Add {c.would_queue_profiles === 1 ? '1 person' : `${c.would_queue_profiles} people`}
+        </button>
+        <button type="submit" name="step" value="edit" class="secondary">
+          Edit
+        </button>
+      </form>
+    </Layout>
+  );
+}

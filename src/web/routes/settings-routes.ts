@@ -1,0 +1,128 @@
+/**
+ * Settings pages and actions. Every action goes through a use-case that
+ * checks the role itself (a member is refused with 403 there, whatever the
+ * page showed), scoped to the signed-in user's workspace.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../../domain/errors.js';
+import { canManage, isRole } from '../../domain/web-tokens.js';
+import { issueKey, listKeys, revokeKey } from '../../use-cases/manage-keys.js';
+import { accessLinkPath, changeRole, inviteMember, listInvitations, listMembers, removeMember, revokeInvitation } from '../../use-cases/workspace-members.js';
+import { readWorkspace, updateWorkspaceSettings } from '../../use-cases/workspace-settings.js';
+import { SettingsPage, type SettingsProps } from '../pages/settings.js';
+import { paths } from '../paths.js';
+import { sendPage } from '../render.js';
+import { actorOf, field, fields, viewerOf } from '../forms.js';
+
+const UUID = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+const IdParams = { type: 'object', properties: { id: { type: 'string', pattern: UUID } }, required: ['id'], additionalProperties: false } as const;
+
+const NOTICES: Record<string, string> = {
+  key_revoked: 'The key was revoked: the next API request with it is refused.',
+  invitation_revoked: 'The invitation was revoked.',
+  role_changed: 'The role was changed.',
+  member_removed: 'The member was removed: their sessions ended and their keys were revoked.',
+  workspace_saved: 'The workspace settings were saved.',
+};
+
+export async function settingsRoutes(app: FastifyInstance): Promise<void> {
+  const { db, clock, config } = app.deps;
+  const ctx = { db, clock, readLimitMultiplier: config.readLimitMultiplier };
+  const options = { schema: { hide: true }, config: { signedIn: true } };
+  const withId = { schema: { hide: true, params: IdParams }, config: { signedIn: true } };
+
+  async function render(request: FastifyRequest, reply: FastifyReply, extra: Partial<SettingsProps> = {}, status = 200) {
+    const actor = actorOf(request);
+    const manage = canManage(actor.role);
+    const [{ workspace, limits }, members, keys, invitations] = await Promise.all([
+      readWorkspace(ctx, actor),
+      listMembers(ctx, actor),
+      manage ? listKeys(ctx, actor) : null,
+      manage ? listInvitations(ctx, actor) : null,
+    ]);
+    return sendPage(
+      reply,
+      SettingsPage({ csrf: request.web.csrf(), viewer: viewerOf(request), viewerId: actor.userId, workspace, limits, members, keys, invitations, ...extra }),
+      status,
+    );
+  }
+
+  /** Runs an action; a 422 (a rule of the form) re-renders the page with its message. */
+  async function act(request: FastifyRequest, reply: FastifyReply, action: () => Promise<void>, done: string) {
+    try {
+      await action();
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 422) return render(request, reply, { error: error.message }, 422);
+      throw error;
+    }
+    return reply.redirect(`${paths.settings}?done=${done}`, 303);
+  }
+
+  app.get<{ Querystring: { done?: string } }>('/settings', options, async (request, reply) => render(request, reply, { notice: NOTICES[request.query.done ?? ''] }));
+
+  app.post('/settings/keys', options, async (request, reply) => {
+    try {
+      const key = await issueKey(ctx, actorOf(request), { scopes: fields(request, 'scopes'), mode: field(request, 'mode') });
+      // The secret is rendered into this response only (never a URL or a redirect), and never stored.
+      reply.header('Cache-Control', 'no-store');
+      return render(request, reply, { newKey: { id: key.id, secret: key.secret, mode: key.mode, scopes: key.scopes } });
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 422) return render(request, reply, { error: error.message }, 422);
+      throw error;
+    }
+  });
+
+  app.post<{ Params: { id: string } }>('/settings/keys/:id/revoke', withId, async (request, reply) =>
+    act(request, reply, () => revokeKey(ctx, actorOf(request), request.params.id), 'key_revoked'),
+  );
+
+  app.post('/settings/invitations', options, async (request, reply) => {
+    const role = field(request, 'role');
+    if (!isRole(role)) return render(request, reply, { error: 'Choose a role for the invitation.' }, 422);
+    const { token } = await inviteMember(ctx, actorOf(request), { role, label: field(request, 'label') || null });
+    return render(request, reply, { newInvitationUrl: `${config.publicBaseUrl}${accessLinkPath(token)}` });
+  });
+
+  app.post<{ Params: { id: string } }>('/settings/invitations/:id/revoke', withId, async (request, reply) =>
+    act(request, reply, () => revokeInvitation(ctx, actorOf(request), request.params.id), 'invitation_revoked'),
+  );
+
+  app.post<{ Params: { id: string } }>('/settings/members/:id/role', withId, async (request, reply) => {
+    const role = field(request, 'role');
+    return act(
+      request,
+      reply,
+      async () => {
+        if (!isRole(role)) throw new ApiError('validation_failed', 422, 'Choose a role.');
+        await changeRole(ctx, actorOf(request), request.params.id, role);
+      },
+      'role_changed',
+    );
+  });
+
+  app.post<{ Params: { id: string } }>('/settings/members/:id/remove', withId, async (request, reply) =>
+    act(request, reply, () => removeMember(ctx, actorOf(request), request.params.id), 'member_removed'),
+  );
+
+  app.post('/settings/workspace', options, async (request, reply) => {
+    const limit = (name: string): number | null => {
+      const raw = field(request, name).trim();
+      if (raw === '') return null;
+      if (!/^\d{1,7}$/.test(raw)) return Number.NaN;
+      return Number(raw);
+    };
+    return act(
+      request,
+      reply,
+      async () => {
+        await updateWorkspaceSettings(ctx, actorOf(request), {
+          api_access: field(request, 'api_access') === '1',
+          writes_per_minute_per_key: limit('writes_per_minute_per_key'),
+          writes_per_minute_per_workspace: limit('writes_per_minute_per_workspace'),
+          submitted_profiles_per_minute_per_workspace: limit('submitted_profiles_per_minute_per_workspace'),
+        });
+      },
+      'workspace_saved',
+    );
+  });
+}
