@@ -27,7 +27,6 @@ import { reportRoutes } from './routes/reports.js';
 import { importRoutes } from './routes/imports.js';
 import { analysisRoutes } from './routes/analysis.js';
 import { completeOpenApiDocument, openApiBase } from './openapi.js';
-import { publicRoutes } from './routes/public.js';
 import { evidenceRoutes } from './routes/evidence.js';
 import { Health, opsPlugin } from './ops.js';
 import { createLogger, type Logger } from '../logger.js';
@@ -198,7 +197,6 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
     return reply.status(404).type('application/json').send(errorBody(apiError('not_found', 404, 'No such endpoint.'), request.id));
   });
 
-  await app.register(publicRoutes);
   // The web workspace (src/web): its own body parsers, sessions, CSRF and HTML errors, encapsulated.
   await app.register(webPlugin);
   await app.register(

@@ -36,6 +36,7 @@ import { sendPage } from './render.js';
 import { assetRoutes } from './routes/asset-routes.js';
 import { authRoutes } from './routes/auth-routes.js';
 import { intakeRoutes } from './routes/intake-routes.js';
+import { publicRoutes } from './routes/public-routes.js';
 import { reportRoutes } from './routes/report-routes.js';
 import { settingsRoutes } from './routes/settings-routes.js';
 
@@ -187,6 +188,7 @@ export async function webPlugin(app: FastifyInstance): Promise<void> {
   await app.register(reportRoutes, { media });
   await app.register(intakeRoutes);
   await app.register(settingsRoutes);
+  await app.register(publicRoutes);
 }
 
 function safeCsrf(request: FastifyRequest): string | undefined {

@@ -5,6 +5,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setArchived, setPublic } from '../../src/store/report-repository.js';
+import { ManualClock } from '../../src/clock.js';
+import { PUBLIC_VIEWS_PER_MINUTE_PER_ADDRESS } from '../../src/domain/web-limits.js';
 import { people, reportBody, startTestApp, type TestApp } from '../support/app.js';
 
 describe('GET /public/reports/{token} (2.4 public_url, 5.5)', () => {
@@ -39,9 +41,11 @@ describe('GET /public/reports/{token} (2.4 public_url, 5.5)', () => {
     assert.equal(res.headers.get('cache-control'), 'no-store');
     assert.match(res.headers.get('x-request-id') ?? '', /^[0-9a-f-]{36}$/);
     assert.match(res.text, /<h1>Quarterly audit<\/h1>/);
-    assert.match(res.text, /<dt>Company<\/dt><dd>Acme<\/dd>/);
-    assert.match(res.text, /<dt>People<\/dt><dd>3<\/dd>/);
+    assert.match(res.text, /A shared profile audit of Acme/);
+    assert.match(res.text, /<dt>On the report<\/dt><dd>3<\/dd>/);
     assert.match(res.text, /<dt>Analyzed<\/dt><dd>0<\/dd>/);
+    assert.match(res.headers.get('content-security-policy') ?? '', /default-src 'none'/);
+    assert.equal(res.headers.get('referrer-policy'), 'no-referrer', 'the token stays out of Referer');
   });
 
   test('5.5: the page exposes no personal values: no profile URLs, names or ids', async () => {
@@ -67,19 +71,37 @@ describe('GET /public/reports/{token} (2.4 public_url, 5.5)', () => {
     });
     const res = await t.request('GET', path);
     assert.equal(res.status, 200);
-    assert.ok(!res.text.includes('<script>'), 'no raw script tag');
-    assert.ok(res.text.includes('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;'));
-    assert.ok(res.text.includes('A &amp; B &lt;b&gt;'));
+    assert.ok(!res.text.includes('<script>alert'), 'no raw script tag');
+    assert.ok(res.text.includes('&lt;script>alert(&quot;x&quot;)&lt;/script>'), 'the name, as text');
+    assert.ok(res.text.includes('A &amp; B &lt;b>'), 'the company name, as text');
   });
 
-  test('7: unknown or malformed token is 404 not_found in the JSON error envelope', async () => {
+  test('unknown or malformed token is a 404 page', async () => {
     for (const token of ['AAAAAAAAAAAAAAAAAAAAAAAA', 'not%20a%20token']) {
       const res = await t.request('GET', `/public/reports/${token}`);
       assert.equal(res.status, 404, token);
-      assert.equal(res.body.error.code, 'not_found');
-      assert.equal(res.headers.get('x-request-id'), res.body.request_id);
-      assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
+      assert.match(res.text, /<h1>Not found<\/h1>/);
+      assert.match(res.headers.get('x-request-id') ?? '', /^[0-9a-f-]{36}$/);
+      assert.match(res.headers.get('content-type') ?? '', /^text\/html/);
     }
+  });
+
+  test('the public page is limited per client address, with a retry time', async () => {
+    const { path } = await publicReport();
+    (t.clock as ManualClock).set(new Date(Math.floor(t.clock.now().getTime() / 60_000) * 60_000 + 60_000));
+    let refused = null;
+    for (let i = 0; i <= PUBLIC_VIEWS_PER_MINUTE_PER_ADDRESS; i++) {
+      const res = await t.request('GET', i % 2 === 0 ? path : '/public/reports/AAAAAAAAAAAAAAAAAAAAAAAA');
+      if (res.status === 429) {
+        refused = res;
+        break;
+      }
+    }
+    assert.ok(refused, 'refused within the limit + 1 views (unknown tokens count too)');
+    assert.ok(Number(refused.headers.get('retry-after')) >= 1);
+    assert.match(refused.text, /Too many views of shared reports from your address\. Try again in \d+ seconds?\./);
+    (t.clock as ManualClock).advance(60_000);
+    assert.equal((await t.request('GET', path)).status, 200, 'the next minute is open again');
   });
 
   test('2.4: a report made private again, or archived, is 404', async () => {
@@ -87,13 +109,11 @@ describe('GET /public/reports/{token} (2.4 public_url, 5.5)', () => {
     await setPublic(t.runtime.db, shared.reportId, false, new Date());
     const privateAgain = await t.request('GET', shared.path);
     assert.equal(privateAgain.status, 404);
-    assert.equal(privateAgain.body.error.code, 'not_found');
 
     const archived = await publicReport();
     await setArchived(t.runtime.db, archived.reportId, true, new Date());
     const res = await t.request('GET', archived.path);
     assert.equal(res.status, 404);
-    assert.equal(res.body.error.code, 'not_found');
     await setArchived(t.runtime.db, archived.reportId, false, new Date());
     assert.equal((await t.request('GET', archived.path)).status, 200, 'unarchiving brings the page back');
   });

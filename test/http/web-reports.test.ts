@@ -199,6 +199,14 @@ describe('web workspace: report and person pages', () => {
     assert.ok(publicUrl, 'the public link is shown');
     const api = await t.request('GET', `/api/v1/reports/${reportId}`, { key: a.secret });
     assert.equal(api.body.data.public_url, publicUrl);
+    // Signed out, the public page shows the aggregate picture and nothing personal.
+    const publicPage = await new WebClient(t.baseUrl).get(new URL(publicUrl!).pathname);
+    assert.equal(publicPage.status, 200);
+    assert.match(publicPage.text, /<svg class="chart"/);
+    assert.match(publicPage.text, /<dt>Analyzed<\/dt><dd>2<\/dd>/);
+    for (const personal of ['Mallory', 'scanned-name', 'scanned-headline', 'pronet.example', 'Big', reportId, ...profileIds, '/evidence/']) {
+      assert.ok(!publicPage.text.includes(personal), `the public page does not show ${personal}`);
+    }
     const unshare = await owner.client.submit(`/reports/${reportId}`, `/reports/${reportId}/share`, { public: '0' });
     assert.equal(unshare.status, 303);
     assert.equal((await t.request('GET', `/api/v1/reports/${reportId}`, { key: a.secret })).body.data.public_url, null);
