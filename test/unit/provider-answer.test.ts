@@ -8,7 +8,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { CollectorError, type ItemKind } from '../../src/scanning/collectors/collector.js';
-import { isRfc3339, parseProviderAnswer } from '../../src/scanning/collectors/provider-answer.js';
+import { isRfc3339 } from '../../src/domain/rfc3339.js';
+import { parseProviderAnswer } from '../../src/scanning/collectors/provider-answer.js';
 import { PNG_1X1_BASE64, okAnswer } from '../support/fake-provider.js';
 
 const PERSON_URL = 'https://pronet.example/in/ada-lovelace-42';

@@ -6,6 +6,7 @@
  * No I/O and no clock: every time-dependent helper takes `now`.
  */
 import type { ActivityEventType, CollectedActivityEvent, CollectedPosition } from '../collected.js';
+import { isRfc3339 } from '../rfc3339.js';
 
 export type Outcome = 'good' | 'optimize' | 'unknown';
 export type Observed = string | number | boolean | null;
@@ -155,14 +156,13 @@ export function readPositions(positions: CollectedPosition[] | null, now: Date):
 
 // ---------------------------------------------------------------- activity
 
-const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/u;
 const DAY_MS = 86_400_000;
 /** Source clocks and time zones: an event up to a day "ahead" of now is still taken as now. */
 const FUTURE_TOLERANCE_MS = DAY_MS;
 
 /** Epoch ms of an event, or null when it has no usable date (missing, malformed or in the future). */
 export function eventTime(event: CollectedActivityEvent, now: Date): number | null {
-  if (event.occurred_at === null || !RFC3339.test(event.occurred_at)) return null;
+  if (event.occurred_at === null || !isRfc3339(event.occurred_at)) return null;
   const ms = Date.parse(event.occurred_at);
   if (!Number.isFinite(ms) || ms > now.getTime() + FUTURE_TOLERANCE_MS) return null;
   return ms;

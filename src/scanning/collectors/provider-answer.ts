@@ -33,6 +33,7 @@ import {
   type MediaType,
   type Screenshot,
 } from './collector.js';
+import { isRfc3339 } from '../../domain/rfc3339.js';
 
 /** One decoded screenshot. */
 export const MAX_SCREENSHOT_BYTES = 10 * 1024 * 1024;
@@ -241,21 +242,6 @@ function violationPath(errors: ErrorObject[] | null | undefined): string {
 
 // ---------------------------------------------------------------------------
 // Formats
-
-const RFC3339 =
-  /^([0-9]{4})-([0-9]{2})-([0-9]{2})[Tt]([0-9]{2}):([0-9]{2}):([0-9]{2})(\.[0-9]+)?([Zz]|[+-]([0-9]{2}):([0-9]{2}))$/;
-
-/** An RFC 3339 instant: a real calendar date, an explicit offset (`Z` or ±hh:mm). */
-export function isRfc3339(value: string): boolean {
-  const m = RFC3339.exec(value);
-  if (!m) return false;
-  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number);
-  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  if (month < 1 || month > 12 || day < 1 || day > daysInMonth) return false;
-  if (hour > 23 || minute > 59 || second > 60) return false;
-  if (m[9] !== undefined && (Number(m[9]) > 23 || Number(m[10]) > 59)) return false;
-  return true;
-}
 
 function isHttpUrl(value: string): boolean {
   let url: URL;
