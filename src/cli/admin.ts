@@ -10,6 +10,9 @@ import { presentProfile, presentReport } from '../http/present.js';
 import { openRuntime, type Runtime } from '../runtime.js';
 import { createKey, createWorkspace, revokeKey, updateWorkspace, type WorkspaceChanges } from '../store/workspace-repository.js';
 import { removePerson, setReportArchived, setReportSharing } from '../use-cases/manage-report.js';
+import { isRole } from '../domain/web-tokens.js';
+import { accessLinkPath, createSignInLink, createUserWithLink } from '../use-cases/workspace-members.js';
+import { ApiError } from '../domain/errors.js';
 import { serviceClock } from './serve.js';
 
 export class UsageError extends Error {}
@@ -53,11 +56,13 @@ export async function runAdmin(config: Config, argv: string[]): Promise<number> 
       mode: { type: 'string' },
       user: { type: 'string' },
       public: { type: 'string' },
+      role: { type: 'string' },
+      email: { type: 'string' },
     },
   });
   const [noun, verb, ...args] = positionals;
   const command = `${noun ?? ''} ${verb ?? ''}`.trim();
-  const known = ['workspace create', 'workspace update', 'key create', 'key revoke', 'report archive', 'report unarchive', 'report share', 'profile remove'];
+  const known = ['workspace create', 'workspace update', 'key create', 'key revoke', 'report archive', 'report unarchive', 'report share', 'profile remove', 'user create', 'user link'];
   if (!known.includes(command)) throw new UsageError(`unknown admin command "${command}"`);
 
   // Validate arguments before touching the database.
@@ -169,6 +174,42 @@ function prepare(command: string, args: string[], values: Record<string, string 
         if (!report) throw new Failure(`no report ${reportId}`);
         const shown = presentReport(report, config.publicBaseUrl);
         return { json: shown, text: isPublic ? `report ${reportId} is public at ${shown.public_url}` : `report ${reportId} is private` };
+      };
+    }
+    case 'user create': {
+      // A user of the web workspace, without a password: the printed one-time link sets it (no mail server is assumed).
+      const workspaceId = uuidArg(str('workspace'), '--workspace');
+      const role = str('role') ?? 'member';
+      if (!isRole(role)) throw new UsageError('--role takes "owner", "admin" or "member"');
+      const name = str('name')?.trim();
+      if (!name || name.length > 200) throw new UsageError('--name NAME is required (1-200 characters)');
+      const email = str('email')?.trim() ?? null;
+      return async (rt, config) => {
+        let created;
+        try {
+          created = await createUserWithLink({ db: rt.db, clock: serviceClock(config) }, { workspaceId, role, name, email });
+        } catch (error) {
+          if (error instanceof ApiError) throw new Failure(error.message);
+          if ((error as { code?: string }).code === '23503') throw new Failure(`no workspace ${workspaceId}`);
+          throw error;
+        }
+        const url = `${config.publicBaseUrl}${accessLinkPath(created.token)}`;
+        return {
+          json: { user_id: created.user.id, workspace_id: workspaceId, role, name, email: created.user.email, sign_in_url: url },
+          text: `created ${role} ${created.user.id} "${name}"\none-time sign-in link (sets the password; shown once, valid 3 days):\n  ${url}`,
+        };
+      };
+    }
+    case 'user link': {
+      const userId = uuidArg(args[0], 'USER_ID');
+      return async (rt, config) => {
+        const link = await createSignInLink({ db: rt.db, clock: serviceClock(config) }, userId);
+        if (!link) throw new Failure(`no user ${userId}`);
+        const url = `${config.publicBaseUrl}${accessLinkPath(link.token)}`;
+        return {
+          json: { user_id: userId, sign_in_url: url },
+          text: `one-time sign-in link for ${link.user.name} (sets a new password and ends their other sessions; shown once, valid 3 days):\n  ${url}`,
+        };
       };
     }
     case 'profile remove': {

@@ -23,6 +23,8 @@ commands:
   admin report archive|unarchive REPORT_ID
   admin report share REPORT_ID --public on|off
   admin profile remove REPORT_ID PROFILE_ID
+  admin user create --workspace ID --name NAME [--role owner|admin|member] [--email EMAIL]
+  admin user link USER_ID      (prints a one-time sign-in link that sets a new password)
   (admin commands accept --json to print one JSON object)
   client <command>              command-line client for API users: create, import CSV, watch,
                                 summary, export, evidence, mirror (profile-scan client --help)
