@@ -3,7 +3,7 @@
  * section's own text (name, headline, about, positions, skills, posts), so a
  * person reading a finding's evidence sees what the check talked about. The
  * SVG is rasterised and encoded by sharp (librsvg and libvips, off the event
- * loop) as PNG or JPEG at SCREENSHOT_WIDTH x SCREENSHOT_HEIGHT.
+ * loop) as PNG or JPEG at RASTER_SCALE of SCREENSHOT_WIDTH x SCREENSHOT_HEIGHT.
  *
  * Every piece of text is XML-escaped (escapeXml): a name may contain markup
  * or characters XML cannot carry. Text is laid out here, by an estimate of
@@ -17,6 +17,14 @@ import type { CollectedActivityEvent, CollectedCompany, CollectedProfile, Screen
 
 export const SCREENSHOT_WIDTH = 800;
 export const SCREENSHOT_HEIGHT = 450;
+/**
+ * The mock-ups are laid out on an 800 x 450 canvas and rasterised at 0.6 of
+ * it (480 x 270 px): still readable, and about a third of the pixels to draw,
+ * encode and preview (they are test data; cheap matters more than sharp).
+ */
+const RASTER_SCALE = 0.6;
+/** The screenshots' size in pixels. */
+export const SCREENSHOT_PIXELS = { width: SCREENSHOT_WIDTH * RASTER_SCALE, height: SCREENSHOT_HEIGHT * RASTER_SCALE } as const;
 
 /** What the look of a page depends on besides its data: its URL (accent colours). */
 export interface PageLook {
@@ -163,7 +171,7 @@ function cardTop(height: number, fill: string): string {
  */
 function page(content: string): string {
   return [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${SCREENSHOT_WIDTH}" height="${SCREENSHOT_HEIGHT}" viewBox="0 0 ${SCREENSHOT_WIDTH} ${SCREENSHOT_HEIGHT}" text-rendering="optimizeSpeed">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${SCREENSHOT_PIXELS.width}" height="${SCREENSHOT_PIXELS.height}" viewBox="0 0 ${SCREENSHOT_WIDTH} ${SCREENSHOT_HEIGHT}" text-rendering="optimizeSpeed">`,
     rect(0, 0, SCREENSHOT_WIDTH, SCREENSHOT_HEIGHT, PAGE_BG),
     rect(CARD.x, CARD.y, CARD.width, CARD.height, CARD_BG, `rx="${CARD_RADIUS}" stroke="${CARD_EDGE}"`),
     `<g font-family="${FONT_FAMILY}">${content}</g>`,
@@ -217,11 +225,11 @@ export function topCardSvg(profile: CollectedProfile, look: PageLook): string {
   return page(parts.join(''));
 }
 
-/** The about text, wrapped, and the number of featured items. */
+/** The start of the about text (six lines at most: text costs the most to draw), and the number of featured items. */
 export function aboutSvg(profile: CollectedProfile, look: PageLook): string {
   const parts: string[] = [];
   if (profile.about === null || profile.about === '') parts.push(emptyNote(112, 'No about text.'));
-  else parts.push(paragraph(LEFT, 112, profile.about, 11, { size: 15, leading: 24 }).svg);
+  else parts.push(paragraph(LEFT, 112, profile.about, 6, { size: 15, leading: 24 }).svg);
   if (profile.featured_count !== null) {
     parts.push(rect(LEFT, 378, SCREENSHOT_WIDTH - 2 * LEFT, 1, CARD_EDGE));
     parts.push(text(LEFT, 404, `Featured · ${plural(profile.featured_count, 'item', 'items')}`, { size: 14, bold: true, fill: MUTED }));
@@ -294,12 +302,12 @@ function countsLine(counts: CollectedActivityEvent['counts']): string {
   return parts.join(' · ');
 }
 
-/** The newest four events: who did what, when, the text and its counts. */
+/** The newest three events: who did what, when, the text and its counts. */
 export function activitySvg(owner: string | null, events: readonly CollectedActivityEvent[], look: PageLook): string {
   const parts: string[] = [];
   if (events.length === 0) parts.push(emptyNote(112, 'No recent activity.'));
   let y = 86;
-  for (const event of events.slice(0, 4)) {
+  for (const event of events.slice(0, 3)) {
     parts.push(rect(60, y, SCREENSHOT_WIDTH - 120, 76, PAGE_BG, 'rx="6"'));
     parts.push(circle(92, y + 26, 14, accentOf(event.event_type)));
     const who = `${event.actor.name ?? owner ?? 'Someone'} ${VERBS[event.event_type]}`;
@@ -349,6 +357,6 @@ export function companySvg(company: CollectedCompany, activity: readonly Collect
  */
 export async function renderScreenshot(section: string, svg: string, mediaType: 'image/png' | 'image/jpeg'): Promise<Screenshot> {
   const image = sharp(Buffer.from(svg, 'utf8')).removeAlpha();
-  const bytes = mediaType === 'image/png' ? await image.png({ compressionLevel: 6 }).toBuffer() : await image.jpeg({ quality: 80 }).toBuffer();
+  const bytes = mediaType === 'image/png' ? await image.png({ compressionLevel: 1 }).toBuffer() : await image.jpeg({ quality: 80 }).toBuffer();
   return { section, media_type: mediaType, bytes };
 }
