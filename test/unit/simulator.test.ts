@@ -234,7 +234,7 @@ describe('simulator: ordinary people', () => {
     assert.ok(warnings >= 5 && warnings <= 50, `${warnings} of 200`);
   });
 
-  test('screenshots are real images: they decode as the declared type (PNG, or JPEG for activity) at their raster size (480x270)', async () => {
+  test('screenshots are real images: they decode as the declared type (PNG, or JPEG for activity) at their raster size (640x360)', async () => {
     const types = new Set<string>();
     const company = 'https://pronet.example/company/acme-corp';
     const results = [
