@@ -16,6 +16,7 @@ import pg from 'pg';
 import { loadConfig } from '../src/config.js';
 import { openRuntime } from '../src/runtime.js';
 import { startEmbeddedPostgres } from '../src/store/embedded-postgres.js';
+import { findChromium } from './support/chromium.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -45,8 +46,13 @@ async function admin(url: string, statement: string): Promise<void> {
 
 async function main(): Promise<number> {
   const filter = process.argv.slice(2);
-  let files = [...testFiles(path.join(root, 'test/unit')), ...testFiles(path.join(root, 'test/http'))];
+  let files = [...testFiles(path.join(root, 'test/unit')), ...testFiles(path.join(root, 'test/http')), ...testFiles(path.join(root, 'test/browser'))];
   if (filter.length > 0) files = files.filter((f) => filter.some((x) => f.includes(x)));
+  // Browser tests need a Chromium (Debian's package; playwright-core downloads none): the one allowed skip.
+  if (!findChromium() && files.some((f) => f.includes('/test/browser/'))) {
+    files = files.filter((f) => !f.includes('/test/browser/'));
+    console.log('# browser tests skipped: no Chromium found; install it (apt-get install -y chromium) or set CHROMIUM_PATH to run them');
+  }
 
   // Tests that start real processes run the compiled build (bin/profile-scan.js → dist/): build it
   // first (incremental). Type errors fail `npm test` in its own tsc step; here they only warn.

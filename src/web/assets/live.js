@@ -47,8 +47,10 @@
         if (!data) { delay = Math.min(delay * 2, 30000); setTimeout(poll, delay); return; }
         update(data);
         if (data.done) {
-          text(status, 'All scans have finished. Results updated.');
-          refreshPage();
+          // The fresh content replaces this status line too: announce on the new one.
+          refreshPage().then(function () {
+            text(document.getElementById('live-status'), 'All scans have finished. Results updated.');
+          });
           return;
         }
         delay = Math.min(delay * 1.5, 5000);

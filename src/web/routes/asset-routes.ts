@@ -20,6 +20,11 @@ export async function assetRoutes(app: FastifyInstance): Promise<void> {
     }),
   );
 
+  // Browsers ask for it on every site; there is none (answered here so it is not a 404 in the console).
+  app.get('/favicon.ico', { schema: { hide: true }, config: { stateless: true } }, async (_request, reply) =>
+    reply.status(204).header('Cache-Control', 'public, max-age=86400').send(),
+  );
+
   app.get<{ Params: { name: string } }>('/assets/:name', { schema: { hide: true }, config: { stateless: true } }, async (request, reply) => {
     const asset = loaded.get(request.params.name);
     if (!asset) return reply.status(404).type('text/plain; charset=utf-8').send('Not found');

@@ -50,15 +50,14 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
   });
 
   app.get<{ Params: { token: string } }>('/links/:token', { schema: { hide: true, params: TokenParams } }, async (request, reply) => {
-    // The token is the URL's secret: keep it out of Referer headers.
-    reply.header('Referrer-Policy', 'no-referrer');
+    // The token is the URL's secret: Referer goes only to this site (the plugin's same-origin policy;
+    // no-referrer would make the browser send \`Origin: null\` with the form, which the Origin check refuses).
     const link = await describeLink(ctx, request.params.token);
     if (!link) throw new ApiError('not_found', 404, 'This link was already used, has expired or was revoked. Ask an owner or admin for a new one.');
     return sendPage(reply, LinkPage({ csrf: request.web.csrf(), action: paths.link(request.params.token), link }));
   });
 
   app.post<{ Params: { token: string } }>('/links/:token', { schema: { hide: true, params: TokenParams } }, async (request, reply) => {
-    reply.header('Referrer-Policy', 'no-referrer');
     const input = { name: field(request, 'name'), email: field(request, 'email'), password: field(request, 'password') };
     try {
       const token = await redeemLink(ctx, request.params.token, { ...input, previousToken: request.cookies.ps_session ?? null });

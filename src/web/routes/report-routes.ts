@@ -219,7 +219,13 @@ export async function reportRoutes(app: FastifyInstance, options: { media: Pick<
     async (request, reply) => {
       const variant = request.query.variant === 'preview' ? 'preview' : 'original';
       const image = await readEvidenceImage(view(request), options.media, request.params.report_id, request.params.image_id, variant);
-      return reply.type(image.type).header('Cache-Control', 'private, no-store').header('Content-Length', String(image.bytes.length)).send(image.bytes);
+      return reply
+        .type(image.type)
+        .header('Cache-Control', 'private, no-store')
+        .header('Content-Length', String(image.bytes.length))
+        // Opened on its own, the browser shows the image in a viewer document of its own styling; it runs nothing.
+        .header('Content-Security-Policy', "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox")
+        .send(image.bytes);
     },
   );
 

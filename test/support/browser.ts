@@ -1,0 +1,67 @@
+/**
+ * Browser tests drive Debian's Chromium through playwright-core (no browser
+ * download). `findChromium` is how test/run.ts decides whether the browser
+ * tests run; `axeCheck` runs axe-core inside a page and fails on serious or
+ * critical violations.
+ */
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { findChromium } from './chromium.js';
+
+export { findChromium };
+
+export async function launchChromium(): Promise<Browser> {
+  const executablePath = findChromium();
+  if (!executablePath) throw new Error('no Chromium: apt-get install -y chromium, or set CHROMIUM_PATH');
+  return chromium.launch({
+    executablePath,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+}
+
+const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+/**
+ * Collects the page's Content-Security-Policy violations, except those axe-core's own probes
+ * cause while it runs (it applies inline styles to measure contrast, which the policy rightly blocks).
+ */
+export function watchCsp(page: Page, into: string[]): void {
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text()) && !auditing.has(page)) into.push(`${page.url()}: ${message.text()}`);
+  });
+}
+
+const auditing = new Set<Page>();
+
+/** Runs axe-core in the page (evaluated through the DevTools protocol, so the page's CSP stays strict). */
+export async function axeCheck(page: Page, where: string): Promise<void> {
+  auditing.add(page);
+  try {
+    await runAxe(page, where);
+  } finally {
+    // Console messages of the run arrive a moment later.
+    await new Promise((r) => setTimeout(r, 200));
+    auditing.delete(page);
+  }
+}
+
+async function runAxe(page: Page, where: string): Promise<void> {
+  await page.evaluate(axeSource);
+  const violations = await page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: AxeViolation[] }> } }).axe;
+    const result = await axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map((n) => ({ target: n.target })) }));
+  });
+  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  if (serious.length > 0) {
+    throw new Error(`${where}: axe-core found ${serious.length} serious/critical violation(s):\n${serious.map((v) => `  ${v.impact} ${v.id}: ${v.help} at ${JSON.stringify(v.nodes.map((n) => n.target))}`).join('\n')}`);
+  }
+}
