@@ -22,9 +22,9 @@ export function categoryTitle(key: string): string {
   return titleOf.get(key) ?? key;
 }
 
-const WIDTH = 640;
+const WIDTH = 760;
 const LABEL = 180;
-const BAR = 300;
+const BAR = 280;
 const ROW = 34;
 
 export function CategoryChart(props: { id: string; categories: CategoryScore[] }) {
