@@ -32,6 +32,8 @@ import type { Db } from './store/database.js';
 import { pruneIdempotencyRecords } from './store/idempotency-repository.js';
 import { claimMaintenanceRun, collectObsoleteMedia, MAINTENANCE_LOCK, tombstoneExpiredReceipts } from './store/maintenance-repository.js';
 import { pruneRateCounters } from './store/rate-limit-repository.js';
+import { pruneSessions } from './store/session-repository.js';
+import { SESSION_IDLE_MS } from './use-cases/sign-in.js';
 
 export interface MaintenanceDeps {
   db: Db;
@@ -119,6 +121,8 @@ export class MaintenanceRunner {
       ['idempotency_records', (db) => pruneIdempotencyRecords(db, ago(retention.expiredIdempotencyMs))],
       ['receipt_tombstones', (db) => tombstoneExpiredReceipts(db, ago(retention.receiptTombstoneMs), now)],
       ['rate_counters', (db) => pruneRateCounters(db, ago(retention.rateCountersMs))],
+      // Web sessions past their lifetime or idle limit (never found by a request anyway).
+      ['web_sessions', (db) => pruneSessions(db, now, ago(SESSION_IDLE_MS))],
       [
         'obsolete_media',
         async (db) => {

@@ -10,6 +10,8 @@ import { sql } from 'kysely';
 import { firstRun } from '../../src/cli/first-run.js';
 import { SIGN_IN_ATTEMPTS_PER_MINUTE_PER_ADDRESS } from '../../src/domain/web-limits.js';
 import { accessLinkPath } from '../../src/use-cases/workspace-members.js';
+import { SESSION_IDLE_MS } from '../../src/use-cases/sign-in.js';
+import { pruneSessions } from '../../src/store/session-repository.js';
 import { ManualClock } from '../../src/clock.js';
 import { reportBody, startTestApp, type TestApp } from '../support/app.js';
 import { csrfOf, WebClient, webUser } from '../support/web.js';
@@ -243,5 +245,16 @@ describe('web workspace: sign-in and sessions', () => {
     assert.match(page.text, /Alpha report/);
     assert.doesNotMatch(page.text, /Bravo report/);
     assert.doesNotMatch(page.text, /<script>|style=/, 'no inline script or style');
+  });
+
+  test('sessions end after 12 idle hours, and maintenance removes them', async () => {
+    const { workspaceId } = await t.tenant();
+    const user = await webUser(t, workspaceId);
+    assert.equal((await user.client.get('/reports')).status, 200);
+    (t.clock as ManualClock).advance(SESSION_IDLE_MS + 60_000);
+    assert.equal((await user.client.get('/reports')).status, 303, 'idle too long: sign in again');
+    assert.equal(await sessionRows(user.userId), 1);
+    assert.ok((await pruneSessions(t.runtime.db, t.clock.now(), new Date(t.clock.now().getTime() - SESSION_IDLE_MS))) >= 1);
+    assert.equal(await sessionRows(user.userId), 0);
   });
 });
