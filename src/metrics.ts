@@ -33,6 +33,14 @@ export type ThreadMetric =
   | { kind: 'provider'; outcome: string; seconds: number; reason: string | null }
   | { kind: 'gauges'; pool: PoolSnapshot; eventLoopLagSeconds: number };
 
+interface QueueRow {
+  mode: string;
+  ready: number;
+  scheduled: number;
+  running: number;
+  oldest: number | null;
+}
+
 export interface PoolSnapshot {
   total: number;
   idle: number;
@@ -151,23 +159,41 @@ export class Metrics implements WorkerMetrics {
     });
 
     const metrics = this;
-    // One query per scrape sets both queue gauges (queueItems is collected first: registration order).
-    const oldestReady = new Gauge({
-      name: 'profile_scan_queue_oldest_ready_age_seconds',
-      help: 'Age of the oldest claimable scan item since it became ready, by mode (0 when none)',
-      labelNames: ['mode'],
-      registers: [],
-    });
-    const queueItems = new Gauge({
+    // One query per scrape feeds both queue gauges (the registry collects metrics concurrently).
+    new Gauge({
       name: 'profile_scan_queue_items',
       help: 'Scan items in the queue (all processes), by mode and state: ready (claimable now), scheduled (retry or deferral later), running',
       labelNames: ['mode', 'state'],
       registers: [registry],
       async collect() {
         this.reset();
-        oldestReady.reset();
-        if (!metrics.#db) return;
-        const { rows } = await sql<{ mode: string; ready: number; scheduled: number; running: number; oldest: number | null }>`
+        for (const row of await metrics.#queueRows()) {
+          this.set({ mode: row.mode, state: 'ready' }, row.ready);
+          this.set({ mode: row.mode, state: 'scheduled' }, row.scheduled);
+          this.set({ mode: row.mode, state: 'running' }, row.running);
+        }
+      },
+    });
+    new Gauge({
+      name: 'profile_scan_queue_oldest_ready_age_seconds',
+      help: 'Age of the oldest claimable scan item since it became ready, by mode (0 when none)',
+      labelNames: ['mode'],
+      registers: [registry],
+      async collect() {
+        this.reset();
+        for (const row of await metrics.#queueRows()) this.set({ mode: row.mode }, Math.max(0, row.oldest ?? 0));
+      },
+    });
+  }
+
+  #queue: Promise<QueueRow[]> | null = null;
+
+  /** The queue's state per mode, read once per scrape (both gauges' collects share the query in flight). */
+  #queueRows(): Promise<QueueRow[]> {
+    const db = this.#db;
+    if (!db) return Promise.resolve([]);
+    if (this.#queue) return this.#queue;
+    const rows = sql<QueueRow>`
           select r.mode,
                  count(*) filter (where i.pending and i.ready_at <= now())::int as ready,
                  count(*) filter (where i.pending and i.ready_at > now())::int as scheduled,
@@ -177,18 +203,16 @@ export class Metrics implements WorkerMetrics {
                   union all
                   select run_id, ready_at, false from scan_items where status = 'running') i
             join scan_runs r on r.id = i.run_id
-           group by r.mode`.execute(metrics.#db);
-        for (const mode of ['full_profile', 'activity']) {
-          const row = rows.find((r) => r.mode === mode);
-          this.set({ mode, state: 'ready' }, row?.ready ?? 0);
-          this.set({ mode, state: 'scheduled' }, row?.scheduled ?? 0);
-          this.set({ mode, state: 'running' }, row?.running ?? 0);
-          oldestReady.set({ mode }, Math.max(0, row?.oldest ?? 0));
-        }
-      },
+           group by r.mode`
+      .execute(db)
+      .then(({ rows: found }) => ['full_profile', 'activity'].map((mode) => found.find((r) => r.mode === mode) ?? { mode, ready: 0, scheduled: 0, running: 0, oldest: null }))
+      // The database not answering must not fail the scrape: the queue series are then absent (alert on them missing).
+      .catch(() => []);
+    this.#queue = rows;
+    void rows.finally(() => {
+      if (this.#queue === rows) this.#queue = null;
     });
-    void queueItems;
-    registry.registerMetric(oldestReady);
+    return rows;
   }
 
   /** The database the queue gauges are read from at scrape time. */

@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import type { Config } from '../config.js';
 import { parseScopes, type KeyMode } from '../domain/keys.js';
 import { presentProfile, presentReport } from '../http/present.js';
+import { createLogger } from '../logger.js';
 import { openRuntime, type Runtime } from '../runtime.js';
 import { createKey, createWorkspace, revokeKey, updateWorkspace, type WorkspaceChanges } from '../store/workspace-repository.js';
 import { removePerson, setReportArchived, setReportSharing } from '../use-cases/manage-report.js';
@@ -67,7 +68,9 @@ export async function runAdmin(config: Config, argv: string[]): Promise<number> 
 
   // Validate arguments before touching the database.
   const run = prepare(command, args, values);
-  const runtime = await openRuntime(config, { poolSize: 2, log: (m) => (values.json ? undefined : console.error(`profile-scan: ${m}`)) });
+  // Diagnostics are log records on stderr (src/logger.ts); stdout holds only the command's result.
+  const logger = createLogger(config.logLevel, 'admin');
+  const runtime = await openRuntime(config, { poolSize: 2, log: (m) => logger.info(m), logger });
   try {
     const result = await run(runtime, config);
     if (values.json) console.log(JSON.stringify(result.json));

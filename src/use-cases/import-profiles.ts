@@ -151,7 +151,8 @@ export async function commitImport(
 export async function readReceipt(ctx: { db: Db; clock: Clock; workspaceId: string }, reportId: string, importId: string): Promise<ImportReceipt> {
   const row = await findReceipt(ctx.db, ctx.workspaceId, reportId, importId);
   if (!row) throw notFound('import receipt');
-  if (row.expires_at.getTime() <= ctx.clock.now().getTime()) {
+  // A tombstone (the receipt's contents removed by retention, src/maintenance.ts) is expired too.
+  if (row.receipt === null || row.expires_at.getTime() <= ctx.clock.now().getTime()) {
     throw apiError('receipt_expired', 410, 'This import receipt is older than 30 days and has expired.');
   }
   return row.receipt as ImportReceipt;

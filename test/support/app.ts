@@ -11,7 +11,9 @@ import type { FastifyInstance } from 'fastify';
 import { ManualClock, type Clock } from '../../src/clock.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { KeyMode, Scope } from '../../src/domain/keys.js';
+import { Health } from '../../src/http/ops.js';
 import { buildServer } from '../../src/http/server.js';
+import { Metrics } from '../../src/metrics.js';
 import { openRuntime, type Runtime } from '../../src/runtime.js';
 import { ScanItemQueue } from '../../src/scanning/queue.js';
 import { startScanWorker, type ScanWorker } from '../../src/scanning/worker.js';
@@ -39,6 +41,8 @@ export interface TestApp {
   runtime: Runtime;
   database: TestDatabase;
   app: FastifyInstance;
+  metrics: Metrics;
+  health: Health;
   request<T = any>(method: string, path: string, options?: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<Response<T>>;
   tenant(options?: { name?: string; scopes?: Scope[]; mode?: KeyMode; limits?: WorkspaceChanges }): Promise<Tenant>;
   key(workspaceId: string, options?: { scopes?: Scope[]; mode?: KeyMode }): Promise<Tenant>;
@@ -68,7 +72,12 @@ export async function startTestApp(options: { clock?: Clock; env?: Record<string
   });
   const clock = options.clock ?? new ManualClock(new Date());
   const runtime = await openRuntime(config, { poolSize: 10 });
-  const app = await buildServer({ db: runtime.db, config, clock, cursorSecret: 'test-cursor-secret-0123456789abcdef', queue: new ScanItemQueue() });
+  // A metrics registry of its own (no process metrics: tests share the process) and the readiness state.
+  const metrics = new Metrics({ role: 'test', defaultMetrics: false });
+  metrics.useDatabase(runtime.db);
+  metrics.watchPool('api', runtime.pool);
+  const health = new Health(runtime.db);
+  const app = await buildServer({ db: runtime.db, config, clock, cursorSecret: 'test-cursor-secret-0123456789abcdef', queue: new ScanItemQueue(), metrics, health });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   config.publicBaseUrl = address;
   const workers: ScanWorker[] = [];
@@ -105,6 +114,8 @@ export async function startTestApp(options: { clock?: Clock; env?: Record<string
     runtime,
     database,
     app,
+    metrics,
+    health,
     request,
     key,
     tenant: async (opts = {}) => {
@@ -113,7 +124,7 @@ export async function startTestApp(options: { clock?: Clock; env?: Record<string
       return key(ws.id, opts);
     },
     startWorker: async (concurrency = 2) => {
-      const worker = await startScanWorker({ runtime, config, clock, concurrency, log: () => {} });
+      const worker = await startScanWorker({ runtime, config, clock, concurrency, log: () => {}, metrics });
       workers.push(worker);
       return worker;
     },

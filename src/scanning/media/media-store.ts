@@ -24,7 +24,6 @@ import type { FileHandle } from 'node:fs/promises';
 import { mkdir, open, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type { MediaSettings } from '../../config.js';
 
 /** A verified blob, ready to stream: `stream()` may be called once; `discard()` when it will not be. */
@@ -72,28 +71,20 @@ function isNotFound(error: unknown): boolean {
   return (error as NodeJS.ErrnoException | null)?.code === 'ENOENT';
 }
 
-/** Hashes a readable stream of one blob (copying it to `sink` when given), refusing more than `maxBytes`. */
-export async function hashStream(source: Readable, sink?: NodeJS.WritableStream, maxBytes = Number.MAX_SAFE_INTEGER): Promise<{ sha256: string; size: number }> {
+/** Hashes a readable stream of one blob (handing each chunk to `write` when given), refusing more than `maxBytes`. */
+export async function hashStream(
+  source: Readable,
+  write?: (chunk: Buffer) => Promise<unknown>,
+  maxBytes = Number.MAX_SAFE_INTEGER,
+): Promise<{ sha256: string; size: number }> {
   const hash = createHash('sha256');
   let size = 0;
-  const count = (chunk: Buffer) => {
-    size += chunk.length;
+  for await (const chunk of source) {
+    const bytes = chunk as Buffer;
+    size += bytes.length;
     if (size > maxBytes) throw new Error(`media store: blob larger than ${maxBytes} bytes`);
-    hash.update(chunk);
-  };
-  if (sink) {
-    await pipeline(
-      source,
-      async function* (chunks: AsyncIterable<Buffer>) {
-        for await (const chunk of chunks) {
-          count(chunk);
-          yield chunk;
-        }
-      },
-      sink,
-    );
-  } else {
-    for await (const chunk of source) count(chunk as Buffer);
+    hash.update(bytes);
+    if (write) await write(bytes);
   }
   return { sha256: hash.digest('hex'), size };
 }

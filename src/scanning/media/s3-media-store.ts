@@ -115,7 +115,15 @@ export class S3MediaStore implements MediaStore {
     const handle = await open(file, 'wx+', 0o600);
     try {
       await rm(file, { force: true });
-      const found = await hashStream(body, handle.createWriteStream({ start: 0, autoClose: false, flush: false }), MAX_MEDIA_BYTES * 2);
+      let position = 0;
+      const found = await hashStream(
+        body,
+        async (chunk) => {
+          await handle.write(chunk, 0, chunk.length, position);
+          position += chunk.length;
+        },
+        MAX_MEDIA_BYTES * 2,
+      );
       if (found.sha256 !== sha256) throw new MediaIntegrityError(sha256);
       return verifiedFromHandle(handle, found.size);
     } catch (error) {
