@@ -1,11 +1,14 @@
 /**
  * Rate-limit counters in PostgreSQL, shared by every process on the database.
- * One call to the `rate_take` function checks and increments all buckets of
- * a request atomically.
+ * A request's own buckets (per key and per workspace) live in one
+ * `request_counters` row per workspace, kind and minute, taken together with
+ * the key lookup (`authorizeAndTake`); other buckets (submitted rows) are
+ * `rate_counters` rows, taken atomically by the `rate_take` function.
  */
 import { sql, type Kysely } from 'kysely';
 import { hashSecret } from '../domain/keys.js';
 import type { Bucket, RequestKind, TakeResult } from '../domain/rate-limits.js';
+import { prepared, runPrepared, type Db, type PreparedStatement } from './database.js';
 import type { Database } from './schema.js';
 import type { AuthenticatedKey } from './workspace-repository.js';
 
@@ -24,33 +27,169 @@ export async function takeRate(db: Kysely<Database>, windowStart: Date, buckets:
   };
 }
 
-/** Drops counters of windows that ended more than `keepMinutes` ago. */
+/** Drops the counters of windows that started before `before`. */
 export async function pruneRateCounters(db: Kysely<Database>, before: Date): Promise<number> {
-  const result = await db.deleteFrom('rate_counters').where('window_start', '<', before).executeTakeFirst();
-  return Number(result.numDeletedRows);
+  const buckets = await db.deleteFrom('rate_counters').where('window_start', '<', before).executeTakeFirst();
+  const requests = await sql`delete from request_counters where window_start < ${before}`.execute(db);
+  return Number(buckets.numDeletedRows) + Number(requests.numAffectedRows ?? 0);
 }
 
 export interface AuthorizedTake {
   key: AuthenticatedKey;
-  /** null when nothing was taken (revoked key or API access off). */
-  take: { bucketIds: string[]; exceeded: number; counts: number[] } | null;
+  /**
+   * null when nothing was taken (revoked key or API access off). Otherwise the
+   * request's two buckets in requestBuckets order (per key, per workspace):
+   * the limits the database applied, `exceeded` (0 admitted, else the 1-based
+   * bucket that refused) and the counts (after the take when admitted).
+   */
+  take: { limits: [number, number]; exceeded: number; counts: [number, number] } | null;
+  /**
+   * The fused read's result when it ran (`value` null when it found nothing);
+   * undefined when it did not run (no fused read, nothing taken in the first
+   * statement, or the request was refused).
+   */
+  fused?: { value: unknown };
 }
 
 /**
- * Looks the key up by its secret and, when it may make requests, takes the
- * request's buckets, in one round trip (`authorize_take`, migration 0005).
- * Undefined when no key has this secret.
+ * A read of a route's resource that runs inside the authorization statement,
+ * so that an admitted request needs one round trip to PostgreSQL instead of
+ * two. It runs only after the key was found valid, its workspace has API
+ * access and the request was counted within its limits; it is scoped by the
+ * key's workspace (`k.workspace_id`) exactly like the repository read it
+ * replaces, and the caller still checks scopes before using it.
+ */
+export interface FusedRead {
+  /** Unique among fused reads; part of the prepared statement's name. */
+  name: string;
+  /**
+   * A subquery returning at most one row with one json column `fused`. It may
+   * refer to `k.workspace_id` and to its own parameters as $8, $9, …
+   */
+  sql: string;
+}
+
+// $1 secret hash, $2 window start, $3 kind, $4/$5 read limits (key, workspace), $6/$7 write defaults.
+// `taken`: the request counted in its connection's slot, within the slot's share of both limits
+// (8 slots: migration 0011, which request_take must match). `sums`: the buckets' counts for the
+// RateLimit headers, from the statement's snapshot (ours added; concurrent takes may be missing).
+const AUTHORIZE_CTE = `with k as (
+     select ak.id as key_id, ak.user_id, ak.workspace_id, ak.mode, to_json(ak.scopes) as scopes,
+            ak.revoked_at is not null as revoked, w.api_access, w.writes_per_minute_per_key,
+            w.writes_per_minute_per_workspace, w.submitted_profiles_per_minute_per_workspace,
+            case when $3::text = 'read' then $4::integer else coalesce(w.writes_per_minute_per_key, $6::integer) end as key_limit,
+            case when $3::text = 'read' then $5::integer else coalesce(w.writes_per_minute_per_workspace, $7::integer) end as ws_limit
+       from api_keys ak join workspaces w on w.id = ak.workspace_id
+      where ak.secret_hash = $1
+   ), taken as (
+     update request_counters c
+        set total = c.total + 1,
+            per_key = c.per_key || jsonb_build_object(k.key_id, coalesce((c.per_key ->> k.key_id::text)::integer, 0) + 1)
+       from k
+      where not k.revoked and k.api_access
+        and c.workspace_id = k.workspace_id and c.kind = $3::text and c.window_start = $2::timestamptz
+        and c.slot = pg_backend_pid() % 8
+        and c.total < k.ws_limit / 8 and coalesce((c.per_key ->> k.key_id::text)::integer, 0) < k.key_limit / 8
+      returning true as taken
+   ), sums as (
+     select sum(coalesce((x.per_key ->> k.key_id::text)::integer, 0))::integer + 1 as key_count,
+            sum(x.total)::integer + 1 as ws_count
+       from k join request_counters x on x.workspace_id = k.workspace_id and x.kind = $3::text and x.window_start = $2::timestamptz
+   )`;
+
+const AUTHORIZE_TAKE = prepared(
+  'authorize_take_v2',
+  `${AUTHORIZE_CTE} select k.*, s.key_count, s.ws_count from k left join taken t on true left join sums s on t.taken`,
+);
+
+const fusedStatements = new Map<string, PreparedStatement>();
+
+function authorizeStatement(read: FusedRead | null): PreparedStatement {
+  if (read === null) return AUTHORIZE_TAKE;
+  let statement = fusedStatements.get(read.name);
+  if (!statement) {
+    statement = prepared(
+      `authorize_take_v2+${read.name}`,
+      `${AUTHORIZE_CTE}
+       select k.*, s.key_count, s.ws_count, f.fused
+         from k left join taken t on true left join sums s on t.taken
+         left join lateral (${read.sql}) f on t.taken`,
+    );
+    fusedStatements.set(read.name, statement);
+  }
+  return statement;
+}
+
+const aloneStatements = new Map<string, PreparedStatement>();
+
+/**
+ * Runs a fused read on its own (when it could not run in the authorization
+ * statement): the same SQL, with `k.workspace_id` = $1 and its parameters
+ * renumbered from $2. Returns its `fused` value, null when it found nothing.
+ */
+export async function runFusedRead(db: Db, read: FusedRead, workspaceId: string, params: unknown[]): Promise<unknown> {
+  let statement = aloneStatements.get(read.name);
+  if (!statement) {
+    const text = read.sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) - 6}`);
+    statement = prepared(`fused_alone+${read.name}`, `with k as (select $1::uuid as workspace_id) select f.fused from k, lateral (${text}) f`);
+    aloneStatements.set(read.name, statement);
+  }
+  const [row] = await runPrepared<{ fused: unknown }>(db, statement, [workspaceId, ...params]);
+  return row?.fused ?? null;
+}
+
+const REQUEST_TAKE = prepared(
+  'request_take_v1',
+  'select exceeded, key_count, ws_count from request_take($1::uuid, $2::text, $3::timestamptz, $4::uuid, $5::integer, $6::integer)',
+);
+
+interface AuthorizeRow extends Omit<AuthenticatedKey, 'revoked'> {
+  revoked: boolean;
+  key_limit: number;
+  ws_limit: number;
+  key_count: number | null;
+  ws_count: number | null;
+  fused?: unknown;
+}
+
+/**
+ * Looks the key up by its secret and, when it may make requests, counts the
+ * request in its connection's slot of `request_counters` (migration 0011) and
+ * runs `fused` when given: one statement, one row lock, held until that
+ * statement commits. When the slot had no room left under its share of a
+ * limit, or the minute's rows do not exist yet, `request_take` decides
+ * exactly with all slots locked, in a second round trip. Nothing is cached: a
+ * revoked key is refused by the next request in every process.
  */
 export async function authorizeAndTake(
-  db: Kysely<Database>,
+  db: Db,
   input: { secret: string; windowStart: Date; kind: RequestKind; readLimits: [number, number]; writeDefaults: [number, number] },
+  fused: { read: FusedRead; params: unknown[] } | null = null,
 ): Promise<AuthorizedTake | undefined> {
-  const { rows } = await sql<
-    Omit<AuthenticatedKey, 'revoked'> & { revoked: boolean; bucket_ids: string[] | null; exceeded: number | null; counts: number[] | null }
-  >`select * from authorize_take(${hashSecret(input.secret)}, ${input.windowStart}::timestamptz, ${input.kind},
-       ${input.readLimits[0]}::integer, ${input.readLimits[1]}::integer, ${input.writeDefaults[0]}::integer, ${input.writeDefaults[1]}::integer)`.execute(db);
-  const row = rows[0];
+  const [row] = await runPrepared<AuthorizeRow>(db, authorizeStatement(fused?.read ?? null), [
+    hashSecret(input.secret),
+    input.windowStart,
+    input.kind,
+    input.readLimits[0],
+    input.readLimits[1],
+    input.writeDefaults[0],
+    input.writeDefaults[1],
+    ...(fused?.params ?? []),
+  ]);
   if (!row) return undefined;
-  const { bucket_ids, exceeded, counts, ...key } = row;
-  return { key, take: bucket_ids === null ? null : { bucketIds: bucket_ids, exceeded: exceeded!, counts: counts! } };
+  const { key_limit, ws_limit, key_count, ws_count, fused: value, ...key } = row;
+  if (key.revoked || !key.api_access) return { key, take: null };
+  const limits: [number, number] = [key_limit, ws_limit];
+  if (key_count !== null && ws_count !== null) {
+    return { key, take: { limits, exceeded: 0, counts: [key_count, ws_count] }, ...(fused ? { fused: { value: value ?? null } } : {}) };
+  }
+  const [slow] = await runPrepared<{ exceeded: number; key_count: number; ws_count: number }>(db, REQUEST_TAKE, [
+    key.workspace_id,
+    input.kind,
+    input.windowStart,
+    key.key_id,
+    key_limit,
+    ws_limit,
+  ]);
+  return { key, take: { limits, exceeded: slow!.exceeded, counts: [slow!.key_count, slow!.ws_count] } };
 }

@@ -3,11 +3,12 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { requestFingerprint } from '../../domain/fingerprint.js';
 import { findReport } from '../../store/report-repository.js';
+import { readReport, reportFromJson, REPORT_FUSED_READ } from '../../store/report-read-repository.js';
 import { findScanRun } from '../../store/scan-repository.js';
 import { createReport, createReportProblems } from '../../use-cases/create-report.js';
 import { pageOfProfiles, pageOfReports } from '../../use-cases/list-reports.js';
 import { notFound } from '../../domain/errors.js';
-import { requireScopes } from '../plugins/authorize.js';
+import { requireScopes, uuidParam } from '../plugins/authorize.js';
 import { presentProfile, presentReport, presentScan, reportUrl } from '../present.js';
 import { ErrorEnvelope, ReportIdParams, Uuid } from '../schemas/common.js';
 import {
@@ -89,11 +90,20 @@ export async function reportRoutes(app: FastifyInstance): Promise<void> {
   app.get<{ Params: { report_id: string } }>(
     '/reports/:report_id',
     {
-      config: { access: { kind: 'read', scopes: ['reports:read'] } },
+      config: {
+        access: {
+          kind: 'read',
+          scopes: ['reports:read'],
+          // One round trip: the report is read by the authorization statement.
+          fused: { read: REPORT_FUSED_READ, params: (request) => uuidParam(request, 'report_id') },
+        },
+      },
       schema: { tags: ['reports'], summary: 'Read a report', params: ReportIdParams, response: { 200: ReportResponse, ...errors } },
     },
     async (request) => {
-      const report = await findReport(db, request.auth.workspaceId, request.params.report_id);
+      const report = request.fused
+        ? reportFromJson(request.fused.value)
+        : await readReport(db, request.auth.workspaceId, request.params.report_id);
       if (!report) throw notFound('report');
       return { data: presentReport(report, config.publicBaseUrl), request_id: request.id };
     },
