@@ -5,96 +5,202 @@
  * grow with the size of the report.
  */
 import { sql, type Kysely } from 'kysely';
-import type { LatestItem } from '../domain/analysis-aggregate.js';
-import type { StoredAnalysis, StoredFinding } from '../domain/analysis-records.js';
+import { jsonStringContent, REASON_BY_FULL_STATUS } from '../domain/findings-text.js';
+import type { ItemStatus } from '../domain/scan-status.js';
+import type { StoredFinding } from '../domain/analysis-records.js';
+import type { Totals } from '../domain/analysis-aggregate.js';
+import { prepared, runPrepared, type Db } from './database.js';
+import { runFusedRead, type FusedRead } from './rate-limit-repository.js';
+import { reportFromJson, reportJsonSql } from './report-read-repository.js';
+import type { ReportRow } from './report-repository.js';
 import type { Database } from './schema.js';
 
-export async function readCompanyContext(db: Kysely<Database>, reportId: string) {
-  return db
-    .selectFrom('company_context')
-    .select(['name', 'tagline', 'industry', 'follower_count', 'website', 'captured_at'])
-    .where('report_id', '=', reportId)
-    .executeTakeFirst();
+/**
+ * Everything the analysis summary shows, read by one statement (so from one
+ * snapshot, without a transaction): the report row, its maintained totals,
+ * the observed company context, its scan runs and the freshness bounds, as
+ * one JSON text (the use-case keys its memo of the derived summary by it).
+ * Fused into the authorization statement ($8: the report id).
+ */
+export const SUMMARY_FUSED_READ: FusedRead = {
+  name: 'summary_v1',
+  sql: `select json_build_object(
+      'report', ${reportJsonSql('r')},
+      'totals', (select a.totals from report_aggregates a where a.report_id = r.id),
+      'company', (select json_build_object('name', c.name, 'tagline', c.tagline, 'industry', c.industry,
+                                           'follower_count', c.follower_count, 'website', c.website, 'captured_at', c.captured_at)
+                    from company_context c where c.report_id = r.id),
+      'runs', (select coalesce(json_agg(json_build_object('id', s.id, 'status', s.status) order by s.created_at, s.id), '[]'::json)
+                 from scan_runs s where s.report_id = r.id),
+      'oldest', least((select min(pa.captured_at) from profile_analyses pa where pa.report_id = r.id and pa.visible),
+                      (select min(ac.captured_at) from activity_coverage ac where ac.report_id = r.id and ac.visible),
+                      (select cc.captured_at from company_context cc where cc.report_id = r.id)),
+      'newest', greatest((select max(pa.captured_at) from profile_analyses pa where pa.report_id = r.id and pa.visible),
+                         (select max(ac.captured_at) from activity_coverage ac where ac.report_id = r.id and ac.visible),
+                         (select cc.captured_at from company_context cc where cc.report_id = r.id))
+    )::text as fused
+    from reports r where r.workspace_id = k.workspace_id and r.id = $8::uuid`,
+};
+
+export interface SummaryData {
+  report: ReportRow;
+  /** null before the report's first roll-up. */
+  totals: Totals | null;
+  company: { name: string | null; tagline: string | null; industry: string | null; follower_count: number | null; website: string | null; captured_at: Date } | null;
+  runs: { id: string; status: string }[];
+  captured: { oldest: Date | null; newest: Date | null };
 }
 
-export async function readRuns(db: Kysely<Database>, reportId: string) {
-  return db.selectFrom('scan_runs').select(['id', 'status']).where('report_id', '=', reportId).orderBy('created_at').orderBy('id').execute();
+const dateOrNull = (value: string | null): Date | null => (value === null ? null : new Date(value));
+
+/** SUMMARY_FUSED_READ's JSON text, parsed. */
+export function summaryFromText(text: string): SummaryData {
+  const v = JSON.parse(text) as { report: unknown; totals: Totals | null; company: (Omit<NonNullable<SummaryData['company']>, 'captured_at'> & { captured_at: string }) | null; runs: SummaryData['runs']; oldest: string | null; newest: string | null };
+  return {
+    report: reportFromJson(v.report)!,
+    totals: v.totals,
+    company: v.company ? { ...v.company, captured_at: new Date(v.company.captured_at) } : null,
+    runs: v.runs,
+    captured: { oldest: dateOrNull(v.oldest), newest: dateOrNull(v.newest) },
+  };
 }
 
-/** Oldest and newest observation shown: visible analyses, visible activity coverage and the company page. */
-export async function readCaptureBounds(db: Kysely<Database>, reportId: string): Promise<{ oldest: Date | null; newest: Date | null }> {
-  const { rows } = await sql<{ oldest: Date | null; newest: Date | null }>`
-    select least(
-             (select min(captured_at) from profile_analyses where report_id = ${reportId} and visible),
-             (select min(captured_at) from activity_coverage where report_id = ${reportId} and visible),
-             (select captured_at from company_context where report_id = ${reportId})) as oldest,
-           greatest(
-             (select max(captured_at) from profile_analyses where report_id = ${reportId} and visible),
-             (select max(captured_at) from activity_coverage where report_id = ${reportId} and visible),
-             (select captured_at from company_context where report_id = ${reportId})) as newest`.execute(db);
-  return rows[0] ?? { oldest: null, newest: null };
+/** SUMMARY_FUSED_READ on its own: its JSON text, null when the workspace has no such report. */
+export async function readSummaryText(db: Db, workspaceId: string, reportId: string): Promise<string | null> {
+  return (await runFusedRead(db, SUMMARY_FUSED_READ, workspaceId, [reportId])) as string | null;
 }
 
-export interface FindingsRow {
+/** The nil UUID: every UUID sorts after it (the first page's position). */
+const BEFORE_ALL = '00000000-0000-0000-0000-000000000000';
+
+export interface FindingsPageRow {
   id: string;
+  /**
+   * The whole findings record as JSON, assembled by the statement from the
+   * stored `analysis` text (src/domain/findings-text.ts); null when the person
+   * has an analysis but no usable stored text: then `stored` has its parts.
+   */
+  record: string | null;
   pronet_url: string;
   name: string | null;
   title: string | null;
   headline: string | null;
-  analysis: StoredAnalysis | null;
-  full: LatestItem | null;
+  /** Null when the person has no stored analysis. */
+  analysis_revision: string | null;
+  /** The latest full_profile item (null: none). */
+  full_status: ItemStatus | null;
+  full_warning: boolean | null;
+  stored: { findings: StoredFinding[]; catalog_version: string; captured_at: string; available_at: string } | null;
 }
 
-/** Active attachments in id order after `afterId`, with their stored analysis and latest full_profile item. */
-export async function findingsPage(
-  db: Kysely<Database>,
-  input: { reportId: string; afterId: string | null; profileId: string | null; limit: number },
-): Promise<FindingsRow[]> {
-  let query = db
-    .selectFrom('report_profiles as p')
-    .leftJoin('profile_analyses as a', 'a.profile_id', 'p.id')
-    .select([
-      'p.id',
-      'p.pronet_url',
-      'p.name',
-      'p.title',
-      'p.headline',
-      'a.revision',
-      'a.catalog_version',
-      'a.findings',
-      'a.captured_at',
-      'a.available_at',
-    ])
-    .where('p.report_id', '=', input.reportId)
-    .where('p.status', '=', 'active');
-  if (input.afterId) query = query.where('p.id', '>', input.afterId);
-  if (input.profileId) query = query.where('p.id', '=', input.profileId);
-  const rows = await query.orderBy('p.id').limit(input.limit).execute();
-  if (rows.length === 0) return [];
-  const latest = await sql<{ profile_id: string; status: LatestItem['status']; warning: boolean }>`
-    select distinct on (i.profile_id) i.profile_id, i.status, i.warning
-    from scan_items i join scan_runs r on r.id = i.run_id
-    where i.report_id = ${input.reportId} and r.mode = 'full_profile' and i.profile_id = any(${rows.map((r) => r.id)}::uuid[])
-    order by i.profile_id, r.created_at desc, i.created_at desc`.execute(db);
-  const fullOf = new Map(latest.rows.map((r) => [r.profile_id, { status: r.status, warning: r.warning }]));
-  return rows.map((r) => ({
-    id: r.id,
-    pronet_url: r.pronet_url,
-    name: r.name,
-    title: r.title,
-    headline: r.headline,
-    analysis:
-      r.revision === null
-        ? null
-        : {
-            revision: r.revision,
-            catalog_version: r.catalog_version!,
-            findings: r.findings as StoredFinding[],
-            captured_at: r.captured_at!,
-            available_at: r.available_at!,
-          },
-    full: fullOf.get(r.id) ?? null,
-  }));
+export interface FindingsPageRead {
+  /** The report exists in the workspace. */
+  found: boolean;
+  /** With a profile filter: that person is an active attachment of the report. */
+  active: boolean;
+  /** totals.profiles of the report's aggregates (null before its first roll-up). */
+  profiles: Totals['profiles'] | null;
+  rows: FindingsPageRow[];
+}
+
+const jsonText = (sql: string) => `coalesce(to_json(${sql})::text, 'null')`;
+const reasonSql = (status: string) =>
+  `case ${status} ${REASON_BY_FULL_STATUS.byStatus.map(([s, reason]) => `when '${s}' then '${JSON.stringify(reason)}'`).join(' ')} ` +
+  `else '${JSON.stringify(REASON_BY_FULL_STATUS.none)}' end`;
+
+// One statement (one snapshot, no transaction): the report's existence, the
+// collection's revision source and the page, each record assembled here
+// exactly as recordText() (src/domain/findings-text.ts) assembles it: the
+// attachment's fields as JSON strings (PostgreSQL escapes text as
+// JSON.stringify does), the record revision (revisionOf(): SHA-256 of the RFC
+// 8785 form, keys sorted, base64url, 32 characters) and the stored analysis
+// template filled in with the profile URL and the base URL.
+// $1 workspace, $2 report, $3 position (last id of the previous page), $4 rows,
+// $5 the usable template format, $6 the base URL as JSON string content, [$7 profile filter].
+const findingsPageSql = (filtered: boolean) => `
+  with rep as (select r.id from reports r where r.workspace_id = $1 and r.id = $2),
+  head as (
+    select exists (select 1 from rep) as found,
+           ${filtered ? `exists (select 1 from report_profiles p where p.report_id = $2 and p.id = $7 and p.status = 'active')` : 'true'} as active,
+           (select a.totals -> 'profiles' from report_aggregates a join rep on rep.id = a.report_id) as profiles
+  ),
+  page as (
+    select p.id, p.pronet_url, p.name, p.title, p.headline, a.revision as analysis_revision,
+           a.profile_id is not null as analyzed, coalesce(a.analysis_format = $5::text, false) as usable, a.analysis_json,
+           case when a.profile_id is not null and not coalesce(a.analysis_format = $5::text, false) then
+             json_build_object('findings', a.findings, 'catalog_version', a.catalog_version,
+                               'captured_at', a.captured_at, 'available_at', a.available_at) end as stored,
+           li.status as full_status, li.warning as full_warning
+      from rep join report_profiles p on p.report_id = rep.id
+      left join profile_analyses a on a.profile_id = p.id
+      left join lateral (
+        select i.status, i.warning
+          from scan_items i join scan_runs sr on sr.id = i.run_id
+         where i.report_id = p.report_id and i.profile_id = p.id and sr.mode = 'full_profile'
+         order by sr.created_at desc, i.created_at desc
+         limit 1) li on true
+     where p.status = 'active' and p.id > $3::uuid ${filtered ? 'and p.id = $7::uuid' : ''}
+     order by p.id
+     limit $4),
+  parts as (
+    select page.*, to_json(page.pronet_url)::text as j_url, ${jsonText('page.name')} as j_name,
+           ${jsonText('page.title')} as j_title, ${jsonText('page.headline')} as j_headline,
+           case when page.analyzed then 'null' else ${reasonSql('page.full_status')} end as j_reason
+      from page)
+  select head.found, head.active, head.profiles,
+         parts.id, parts.pronet_url, parts.name, parts.title, parts.headline, parts.analysis_revision,
+         parts.full_status, parts.full_warning, parts.stored,
+         case when not parts.analyzed or parts.usable then
+           '{"profile_id":"' || parts.id || '","pronet_url":' || parts.j_url || ',"name":' || parts.j_name ||
+           ',"title":' || parts.j_title || ',"headline":' || parts.j_headline || ',"revision":"' ||
+           left(translate(encode(sha256(convert_to(
+             '{"analysis":' || ${jsonText('parts.analysis_revision')} || ',"headline":' || parts.j_headline ||
+             ',"name":' || parts.j_name || ',"profile_id":"' || parts.id || '","pronet_url":' || parts.j_url ||
+             ',"reason":' || parts.j_reason || ',"title":' || parts.j_title || '}', 'UTF8')), 'base64'), '+/', '-_'), 32) ||
+           '","analysis":' ||
+           case when parts.analyzed then
+             replace(replace(replace(parts.analysis_json,
+               '"source_url":"', '"source_url":"' || substr(parts.j_url, 2, length(parts.j_url) - 2)),
+               '"url":"/', '"url":"' || $6::text || '/'),
+               '"preview_url":"/', '"preview_url":"' || $6::text || '/')
+           else 'null' end ||
+           ',"reason":' || parts.j_reason || '}'
+         end as record
+    from head left join parts on true
+   order by parts.id`;
+
+const FINDINGS_PAGE = prepared('findings_page_v1', findingsPageSql(false));
+const FINDINGS_PAGE_OF_PROFILE = prepared('findings_page_profile_v1', findingsPageSql(true));
+
+/**
+ * Active attachments in id order after `afterId`, each as its findings record
+ * text when the stored template is usable (of `format`; filled in with
+ * `baseUrl`), else with the parts to build it from.
+ */
+export async function readFindingsPage(
+  db: Db,
+  input: { workspaceId: string; reportId: string; afterId: string | null; profileId: string | null; limit: number; format: string; baseUrl: string },
+): Promise<FindingsPageRead> {
+  const values: unknown[] = [
+    input.workspaceId,
+    input.reportId,
+    input.afterId ?? BEFORE_ALL,
+    input.limit,
+    input.format,
+    jsonStringContent(input.baseUrl),
+  ];
+  const rows = await runPrepared<FindingsPageRow & { found: boolean; active: boolean; profiles: Totals['profiles'] | null }>(
+    db,
+    input.profileId === null ? FINDINGS_PAGE : FINDINGS_PAGE_OF_PROFILE,
+    input.profileId === null ? values : [...values, input.profileId],
+  );
+  const head = rows[0]!;
+  return {
+    found: head.found,
+    active: head.active,
+    profiles: head.profiles,
+    rows: rows.filter((r) => r.id !== null).map(({ found: _f, active: _a, profiles: _p, ...row }) => row),
+  };
 }
 
 export interface ActivityFilter {

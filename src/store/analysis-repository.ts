@@ -8,6 +8,7 @@ import type { Kysely } from 'kysely';
 import { CATALOG_VERSION, evaluateChecks } from '../domain/checks/catalog.js';
 import { activityRecord } from '../domain/analysis-records.js';
 import { revisionOf } from '../domain/revision.js';
+import { analysisTemplate, ANALYSIS_TEXT_FORMAT } from '../domain/findings-text.js';
 import type { CollectedActivityEvent, CollectedCompany, CollectedProfile } from '../domain/collected.js';
 import type { PreparedEvidence } from '../domain/collected.js';
 import { checkMediaGeneration } from './maintenance-repository.js';
@@ -214,7 +215,7 @@ export async function refreshFindings(
 ): Promise<void> {
   const stored = await db
     .selectFrom('profile_analyses')
-    .select(['profile_data', 'captured_at', 'item_id', 'revision'])
+    .select(['profile_data', 'captured_at', 'item_id', 'revision', 'catalog_version', 'available_at', 'analysis_format'])
     .where('profile_id', '=', input.profileId)
     .executeTakeFirst();
   const profile = input.profile ?? ((stored?.profile_data as CollectedProfile | undefined) ?? null);
@@ -270,11 +271,33 @@ export async function refreshFindings(
     revision: revisionOf({ findings, captured_at: capturedAt }),
   };
   // Unchanged findings keep their available_at, so the record (and its revision) stays the same.
-  if (stored?.revision === values.revision) return;
+  if (stored?.revision === values.revision) {
+    // A stored text of an older format (or none, stored before migration 0011) is rendered now, from the same record.
+    if (stored.analysis_format !== ANALYSIS_TEXT_FORMAT) {
+      const analysis_json = analysisTemplate(input.reportId, {
+        revision: stored.revision,
+        catalog_version: stored.catalog_version,
+        findings,
+        captured_at: stored.captured_at,
+        available_at: stored.available_at,
+      });
+      await db
+        .updateTable('profile_analyses')
+        .set({ analysis_json, analysis_format: ANALYSIS_TEXT_FORMAT })
+        .where('profile_id', '=', input.profileId)
+        .execute();
+    }
+    return;
+  }
+  // The record's `analysis` member as served (src/domain/findings-text.ts), rendered once here.
+  const text = {
+    analysis_json: analysisTemplate(input.reportId, { ...values, findings }),
+    analysis_format: ANALYSIS_TEXT_FORMAT,
+  };
   await db
     .insertInto('profile_analyses')
-    .values({ profile_id: input.profileId, ...values })
-    .onConflict((oc) => oc.column('profile_id').doUpdateSet(values))
+    .values({ profile_id: input.profileId, ...values, ...text })
+    .onConflict((oc) => oc.column('profile_id').doUpdateSet({ ...values, ...text }))
     .execute();
   await db.updateTable('report_profiles').set({ analysis_available: true }).where('id', '=', input.profileId).execute();
 }

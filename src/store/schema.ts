@@ -214,6 +214,10 @@ export interface ProfileAnalysesTable {
   available_at: Timestamp;
   revision: string;
   visible: Generated<boolean>;
+  /** The findings record's `analysis` member as JSON text, a template (src/domain/findings-text.ts; migration 0011). */
+  analysis_json: string | null;
+  /** ANALYSIS_TEXT_FORMAT of analysis_json; another value means "build the record from findings". */
+  analysis_format: string | null;
 }
 
 export interface ActivityEventsTable {

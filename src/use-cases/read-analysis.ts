@@ -1,8 +1,9 @@
 /**
  * Analysis reads (2.9, 4.10-4.11a): the summary, the findings collection and
- * the activity collection. Each read runs in one read-only REPEATABLE READ
- * transaction, so a page and the revision it carries come from the same
- * snapshot; nothing is written.
+ * the activity collection. Nothing is written. A page and the revision it
+ * carries always come from one snapshot: the summary and the findings page
+ * are each read by one statement (issue 9: no transaction, one round trip);
+ * the activity page runs in one read-only REPEATABLE READ transaction.
  *
  * Collection pages: cursors are bound to workspace, route, report, filters,
  * limit and the collection revision, and expire after 15 minutes. A changed
@@ -15,18 +16,14 @@ import { collectionRevision, emptyTotals, type Totals } from '../domain/analysis
 import { activityRecord, findingsRecord, type ActivityRecord, type FindingsRecord } from '../domain/analysis-records.js';
 import { summarize, type AnalysisSummary } from '../domain/analysis-summary.js';
 import { CursorError, type CursorBinding, type CursorCodec } from '../domain/cursor.js';
-import { apiError, notFound } from '../domain/errors.js';
-import {
-  activityPage,
-  findingsPage,
-  isActiveAttachment,
-  readCaptureBounds,
-  readCompanyContext,
-  readRuns,
-} from '../store/analysis-read-repository.js';
+import { apiError, notFound, type ApiError } from '../domain/errors.js';
+import { ANALYSIS_TEXT_FORMAT, evidencePath, recordText } from '../domain/findings-text.js';
+import { activityPage, isActiveAttachment, readFindingsPage, readSummaryText, summaryFromText } from '../store/analysis-read-repository.js';
 import type { Db } from '../store/database.js';
 import { findReport, type ReportRow } from '../store/report-repository.js';
 import { readAggregates } from '../store/rollup-repository.js';
+
+const NIL_UUID = '00000000-0000-0000-0000-000000000000';
 
 export const CURSOR_LIFETIME_MS = 15 * 60 * 1000;
 /** 8: analysis response budget. */
@@ -57,40 +54,64 @@ async function totalsOf(db: Db, reportId: string): Promise<Totals> {
   return (await readAggregates(db, reportId))?.totals ?? emptyTotals();
 }
 
-export async function readSummary(ctx: AnalysisContext, reportId: string): Promise<AnalysisSummary> {
-  return readTransaction(ctx.db, async (trx) => {
-    const report = await reportOrNotFound(trx, ctx.workspaceId, reportId);
-    const [totals, company, runs, captured] = [
-      await totalsOf(trx, reportId),
-      await readCompanyContext(trx, reportId),
-      await readRuns(trx, reportId),
-      await readCaptureBounds(trx, reportId),
-    ];
-    return summarize({
-      report: {
-        id: report.id,
-        name: report.name,
-        archived: report.archived,
-        company: { name: report.company_name, domain: report.supplied_domain, pronet_url: report.pronet_company_url },
-      },
-      links: ctx.links(report),
-      totals,
-      // 2.9 rule 5: the observed tagline and industry, nothing invented.
-      observedContext: company
-        ? {
-            name: company.name,
-            tagline: company.tagline,
-            industry: company.industry,
-            follower_count: company.follower_count,
-            website: company.website,
-            captured_at: company.captured_at.toISOString(),
-          }
-        : null,
-      runs,
-      captured,
-      now: ctx.clock.now(),
-    });
+/**
+ * summarize() of recently read summary data, keyed by the data's exact JSON
+ * text as read from PostgreSQL (report row, totals, company context, runs,
+ * freshness bounds). summarize() is a pure function of that text, the links
+ * and the time; the links and `evaluated_at` are set per request, so a hit
+ * returns exactly what summarize() would. Every request still reads the
+ * text from the database (nothing read is kept instead of reading it); the
+ * memo saves only the derivation (about 40 SHA-256 revisions and their
+ * canonical JSON). Bounded, oldest evicted first.
+ */
+const summaryMemo = new Map<string, { report: ReportRow; summary: AnalysisSummary }>();
+const SUMMARY_MEMO_ENTRIES = 256;
+
+function summaryOf(text: string, ctx: AnalysisContext): { report: ReportRow; summary: AnalysisSummary } {
+  const known = summaryMemo.get(text);
+  if (known) return known;
+  const data = summaryFromText(text);
+  const { report, company } = data;
+  const summary = summarize({
+    report: {
+      id: report.id,
+      name: report.name,
+      archived: report.archived,
+      company: { name: report.company_name, domain: report.supplied_domain, pronet_url: report.pronet_company_url },
+    },
+    links: ctx.links(report),
+    totals: data.totals ?? emptyTotals(),
+    // 2.9 rule 5: the observed tagline and industry, nothing invented.
+    observedContext: company
+      ? {
+          name: company.name,
+          tagline: company.tagline,
+          industry: company.industry,
+          follower_count: company.follower_count,
+          website: company.website,
+          captured_at: company.captured_at.toISOString(),
+        }
+      : null,
+    runs: data.runs,
+    captured: data.captured,
+    now: ctx.clock.now(),
   });
+  if (summaryMemo.size >= SUMMARY_MEMO_ENTRIES) summaryMemo.delete(summaryMemo.keys().next().value!);
+  const entry = { report, summary };
+  summaryMemo.set(text, entry);
+  return entry;
+}
+
+/**
+ * The analysis summary. `fused` is the summary's data when the authorization
+ * statement read it (SUMMARY_FUSED_READ); otherwise the same single statement
+ * reads it here.
+ */
+export async function readSummary(ctx: AnalysisContext, reportId: string, fused?: { value: unknown }): Promise<AnalysisSummary> {
+  const text = fused ? (fused.value as string | null) : await readSummaryText(ctx.db, ctx.workspaceId, reportId);
+  if (text === null) throw notFound('report');
+  const { report, summary } = summaryOf(text, ctx);
+  return { ...summary, links: ctx.links(report), evaluated_at: ctx.clock.now().toISOString() };
 }
 
 export interface CollectionPage<T> {
@@ -111,44 +132,55 @@ const resultsChanged = () =>
     nextAction: 'restart_traversal',
   });
 
-/** Checks cursor and expected revision against the current revision; returns the id to continue after. */
-async function continuation(
-  ctx: AnalysisContext,
-  binding: CursorBinding,
-  query: PageQuery,
-  revision: string,
-): Promise<string | null> {
-  if (query.expected_revision !== undefined && query.expected_revision !== revision) throw resultsChanged();
-  if (query.cursor === undefined) return null;
-  let state;
+type DecodedCursor = { revision: unknown; last: unknown } | { error: ApiError } | null;
+
+/** Decodes `cursor` (null when there is none); a cursor error is returned, to be raised in the contract's order. */
+async function decodeCursor(ctx: AnalysisContext, binding: CursorBinding, cursor: string | undefined): Promise<DecodedCursor> {
+  if (cursor === undefined) return null;
   try {
-    state = await ctx.cursors.decode(query.cursor, binding, { maxAgeMs: CURSOR_LIFETIME_MS, now: ctx.clock.now() });
+    const state = await ctx.cursors.decode(cursor, binding, { maxAgeMs: CURSOR_LIFETIME_MS, now: ctx.clock.now() });
+    return { revision: state.extra?.revision, last: state.last[0] };
   } catch (error) {
     if (!(error instanceof CursorError)) throw error;
     if (error.reason === 'expired') {
-      throw apiError('cursor_expired', 400, 'The cursor is older than 15 minutes; restart the traversal from the first page.', {
+      return {
+        error: apiError('cursor_expired', 400, 'The cursor is older than 15 minutes; restart the traversal from the first page.', {
+          retryable: false,
+          nextAction: 'restart_traversal',
+        }),
+      };
+    }
+    return {
+      error: apiError('invalid_cursor', 400, 'The cursor is invalid, was issued for another request, or was changed; restart from the first page.', {
         retryable: false,
         nextAction: 'restart_traversal',
-      });
-    }
-    throw apiError('invalid_cursor', 400, 'The cursor is invalid, was issued for another request, or was changed; restart from the first page.', {
-      retryable: false,
-      nextAction: 'restart_traversal',
-    });
+      }),
+    };
   }
-  if (state.extra?.revision !== revision) throw resultsChanged();
-  const last = state.last[0];
-  if (typeof last !== 'string') throw apiError('invalid_cursor', 400, 'The cursor is invalid.', { retryable: false, nextAction: 'restart_traversal' });
-  return last;
+}
+
+/** Checks expected revision and cursor against the current revision; returns the id to continue after. */
+function checkPosition(query: PageQuery, revision: string, decoded: DecodedCursor): string | null {
+  if (query.expected_revision !== undefined && query.expected_revision !== revision) throw resultsChanged();
+  if (decoded === null) return null;
+  if ('error' in decoded) throw decoded.error;
+  if (decoded.revision !== revision) throw resultsChanged();
+  if (typeof decoded.last !== 'string') throw apiError('invalid_cursor', 400, 'The cursor is invalid.', { retryable: false, nextAction: 'restart_traversal' });
+  return decoded.last;
+}
+
+/** Checks cursor and expected revision against the current revision; returns the id to continue after. */
+async function continuation(ctx: AnalysisContext, binding: CursorBinding, query: PageQuery, revision: string): Promise<string | null> {
+  return checkPosition(query, revision, await decodeCursor(ctx, binding, query.cursor));
 }
 
 /** Takes whole records while they fit in the response budget (8: no text is silently shortened). */
-function withinBudget<T>(records: T[]): T[] {
+function withinBudget<T>(records: T[], bytesOf: (record: T) => number): T[] {
   const budget = RESPONSE_BUDGET_BYTES - ENVELOPE_RESERVE_BYTES;
   let used = 0;
   const kept: T[] = [];
   for (const record of records) {
-    const size = Buffer.byteLength(JSON.stringify(record), 'utf8') + 1;
+    const size = bytesOf(record) + 1;
     if (used + size > budget) {
       if (kept.length === 0) {
         throw apiError('result_too_large', 422, 'One stored analysis record exceeds the 2 MiB response bound; a smaller page limit does not help.', {
@@ -164,21 +196,22 @@ function withinBudget<T>(records: T[]): T[] {
   return kept;
 }
 
-async function finishPage<T extends { id?: string; profile_id?: string | null }>(
+async function finishPage<T>(
   ctx: AnalysisContext,
   binding: CursorBinding,
   records: T[],
   fetchedMore: boolean,
   revision: string,
-  idOf: (record: T) => string,
+  idOf: (record: T, index: number) => string,
+  bytesOf: (record: T) => number,
 ): Promise<CollectionPage<T>> {
-  const kept = withinBudget(records);
+  const kept = withinBudget(records, bytesOf);
   const more = fetchedMore || kept.length < records.length;
   const next =
     more && kept.length > 0
       ? await ctx.cursors.encode(binding, {
           watermark: '',
-          last: [idOf(kept[kept.length - 1]!)],
+          last: [idOf(kept[kept.length - 1]!, kept.length - 1)],
           issuedAt: ctx.clock.now().getTime(),
           extra: { revision },
         })
@@ -186,35 +219,90 @@ async function finishPage<T extends { id?: string; profile_id?: string | null }>
   return { data: kept, revision, next_cursor: next };
 }
 
+/** A findings record as its JSON text and that text's UTF-8 length. */
+export interface RecordJson {
+  json: string;
+  bytes: number;
+}
+
+const jsonBytes = (record: unknown) => Buffer.byteLength(JSON.stringify(record), 'utf8');
+
+/**
+ * A page of the findings collection, its records as JSON text
+ * (src/domain/findings-text.ts): each record concatenates the attachment's
+ * fields, its revision and the `analysis` text stored with the findings
+ * (filled in with the profile URL and the public base URL), or, when no
+ * usable text is stored, the JSON of the record built from the findings.
+ * One statement reads the report, the collection revision and the page.
+ */
+export async function pageOfFindingsText(
+  ctx: AnalysisContext,
+  reportId: string,
+  query: PageQuery & { profile_id?: string },
+): Promise<CollectionPage<RecordJson>> {
+  const binding: CursorBinding = {
+    workspace: ctx.workspaceId,
+    route: 'GET /reports/{report_id}/analysis/profiles',
+    filters: { report_id: reportId, profile_id: query.profile_id ?? null, limit: query.limit },
+  };
+  // Stored texts hold evidence paths, served after the base that imageUrl puts before the same path
+  // (without one, every record is built from its findings).
+  const probe = evidencePath(reportId, NIL_UUID);
+  const probed = ctx.imageUrl(reportId, NIL_UUID);
+  const base = probed.endsWith(probe) ? probed.slice(0, -probe.length) : null;
+  // The cursor is decoded first (its position is the read's); its errors are raised below, in the usual order.
+  const decoded = await decodeCursor(ctx, binding, query.cursor);
+  const position = decoded !== null && !('error' in decoded) && typeof decoded.last === 'string' ? decoded.last : null;
+  const page = await readFindingsPage(ctx.db, {
+    workspaceId: ctx.workspaceId,
+    reportId,
+    afterId: position,
+    profileId: query.profile_id ?? null,
+    limit: query.limit + 1,
+    format: base === null ? '' : ANALYSIS_TEXT_FORMAT,
+    baseUrl: base ?? '',
+  });
+  if (!page.found) throw notFound('report');
+  if (query.profile_id !== undefined && !page.active) throw notFound('profile');
+  const revision = collectionRevision(page.profiles ?? emptyTotals().profiles);
+  checkPosition(query, revision, decoded);
+
+  const rows = page.rows.slice(0, query.limit);
+  const records = rows.map((row) => {
+    if (row.record !== null) return row.record;
+    // No usable stored text: the record built from the stored findings, as before migration 0011.
+    const person = { pronet_url: row.pronet_url, name: row.name, title: row.title, headline: row.headline };
+    const full = row.full_status === null ? null : { status: row.full_status, warning: row.full_warning! };
+    const stored = row.stored!;
+    const built = findingsRecord(
+      {
+        profileId: row.id,
+        person,
+        analysis: {
+          revision: row.analysis_revision!,
+          catalog_version: stored.catalog_version,
+          findings: stored.findings,
+          captured_at: new Date(stored.captured_at),
+          available_at: new Date(stored.available_at),
+        },
+        full,
+      },
+      (imageId, variant) => ctx.imageUrl(reportId, imageId, variant),
+    );
+    return recordText({ profileId: row.id, person, analysisRevision: row.analysis_revision, analysisJson: JSON.stringify(built.analysis), full });
+  });
+  const sized = records.map((json) => ({ json, bytes: Buffer.byteLength(json, 'utf8') }));
+  return finishPage(ctx, binding, sized, page.rows.length > query.limit, revision, (_, i) => rows[i]!.id, (record) => record.bytes);
+}
+
+/** pageOfFindingsText with the records as values (for callers that use them, e.g. the web pages). */
 export async function pageOfFindings(
   ctx: AnalysisContext,
   reportId: string,
   query: PageQuery & { profile_id?: string },
 ): Promise<CollectionPage<FindingsRecord>> {
-  return readTransaction(ctx.db, async (trx) => {
-    await reportOrNotFound(trx, ctx.workspaceId, reportId);
-    if (query.profile_id !== undefined && !(await isActiveAttachment(trx, reportId, query.profile_id))) throw notFound('profile');
-    const revision = collectionRevision((await totalsOf(trx, reportId)).profiles);
-    const binding: CursorBinding = {
-      workspace: ctx.workspaceId,
-      route: 'GET /reports/{report_id}/analysis/profiles',
-      filters: { report_id: reportId, profile_id: query.profile_id ?? null, limit: query.limit },
-    };
-    const afterId = await continuation(ctx, binding, query, revision);
-    const rows = await findingsPage(trx, { reportId, afterId, profileId: query.profile_id ?? null, limit: query.limit + 1 });
-    const records = rows.slice(0, query.limit).map((row) =>
-      findingsRecord(
-        {
-          profileId: row.id,
-          person: { pronet_url: row.pronet_url, name: row.name, title: row.title, headline: row.headline },
-          analysis: row.analysis,
-          full: row.full,
-        },
-        (imageId, variant) => ctx.imageUrl(reportId, imageId, variant),
-      ),
-    );
-    return finishPage(ctx, binding, records, rows.length > query.limit, revision, (r) => r.profile_id);
-  });
+  const page = await pageOfFindingsText(ctx, reportId, query);
+  return { ...page, data: page.data.map((record) => JSON.parse(record.json) as FindingsRecord) };
 }
 
 const RFC3339_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/i;
@@ -280,6 +368,6 @@ export async function pageOfActivity(
         updated_at: row.updated_at,
       }),
     );
-    return finishPage(ctx, binding, records, rows.length > query.limit, revision, (r) => r.id);
+    return finishPage(ctx, binding, records, rows.length > query.limit, revision, (r) => r.id, jsonBytes);
   });
 }
