@@ -3,14 +3,14 @@
  * bare Fastify routes (no auth, rate limiting, schemas or envelope logic)
  * shaped like ours.
  *
- *   A  GET /memory/reports/:id, GET /memory/reports: the exact JSON bytes the
- *      service returned for the same reads, sent from memory.
+ *   A  GET /memory/:name (report, list, findings): the exact JSON bytes the
+ *      service returned for the same read, sent from memory.
  *   B  GET /select/reports/:id: one primary-key SELECT of the report row with
  *      a pg.Pool, returned as JSON; GET /select/reports: the one SELECT of 50
  *      rows our list needs (same index, same order).
  *
- * Environment: PORT, DATABASE_URL, WORKSPACE_ID, REPORT_BODY_FILE,
- * LIST_BODY_FILE. Stops on SIGTERM.
+ * Environment: PORT, DATABASE_URL, WORKSPACE_ID, MEMORY_BODIES (JSON: name ->
+ * file). Stops on SIGTERM.
  */
 import fs from 'node:fs';
 import Fastify from 'fastify';
@@ -23,14 +23,18 @@ function required(name: string): string {
 }
 
 const workspaceId = required('WORKSPACE_ID');
-const reportBody = fs.readFileSync(required('REPORT_BODY_FILE'));
-const listBody = fs.readFileSync(required('LIST_BODY_FILE'));
+const bodies = new Map(
+  Object.entries(JSON.parse(required('MEMORY_BODIES')) as Record<string, string>).map(([name, file]) => [name, fs.readFileSync(file)]),
+);
 // Same pool size as `serve` (src/cli/serve.ts).
 const pool = new pg.Pool({ connectionString: required('DATABASE_URL'), max: 20 });
 const app = Fastify({ logger: false });
 
-app.get('/memory/reports/:id', async (_request, reply) => reply.type('application/json').send(reportBody));
-app.get('/memory/reports', async (_request, reply) => reply.type('application/json').send(listBody));
+app.get<{ Params: { name: string } }>('/memory/:name', async (request, reply) => {
+  const body = bodies.get(request.params.name);
+  if (!body) return reply.status(404).send({ error: 'not found' });
+  return reply.type('application/json; charset=utf-8').send(body);
+});
 
 app.get<{ Params: { id: string } }>('/select/reports/:id', async (request, reply) => {
   const { rows } = await pool.query('select * from reports where id = $1', [request.params.id]);

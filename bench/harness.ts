@@ -5,7 +5,9 @@
  * in a temporary directory), and the service as a child process with every
  * layer on and read limits raised through configuration.
  */
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,8 +26,22 @@ export function positiveInt(name: string, fallback: number): number {
   return value;
 }
 
-/** `profile-scan serve` without workers, on `databaseUrl`; `nodeFlags` e.g. --cpu-prof. */
-export function startService(options: { databaseUrl: string; port: number; dataDir: string; logFile: string; nodeFlags?: string[] }): Promise<Child> {
+let built: Promise<void> | null = null;
+
+/** `npm run build` (incremental), once per benchmark run: the service runs the compiled dist/, which must be the current source. */
+function buildOnce(): Promise<void> {
+  built ??= new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(ROOT, 'scripts', 'build.mjs')], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+    child.on('error', reject);
+    // tsc emits JavaScript even when it reports type errors: those are reported (stderr) and the emitted code is measured.
+    child.on('exit', (code) => (code === 0 || existsSync(path.join(ROOT, 'dist', 'cli', 'main.js')) ? resolve() : reject(new Error(`npm run build failed (exit ${code})`))));
+  });
+  return built;
+}
+
+/** `profile-scan serve` without workers, on `databaseUrl`; `nodeFlags` e.g. --cpu-prof. Builds dist/ first. */
+export async function startService(options: { databaseUrl: string; port: number; dataDir: string; logFile: string; nodeFlags?: string[] }): Promise<Child> {
+  await buildOnce();
   return startChild({
     name: 'service',
     cwd: ROOT,
@@ -47,6 +63,8 @@ export function startService(options: { databaseUrl: string; port: number; dataD
 export interface BenchDatabase {
   url: string;
   description: string;
+  /** The postmaster's pid when the bench started the server (for CPU accounting), else null. */
+  postmasterPid(): number | null;
   close(): Promise<void>;
 }
 
@@ -75,11 +93,20 @@ export async function openDatabase(tempDir: string, log: (message: string) => vo
     return {
       url: withDatabase(given, name),
       description: `DATABASE_URL server, scratch database ${name}`,
+      postmasterPid: () => null,
       close: () => adminQuery(given, `drop database if exists ${name} with (force)`),
     };
   }
   const server = await startEmbeddedPostgres({ dataDir: tempDir, database: 'profile_scan_bench', log });
-  return { url: server.url, description: 'embedded PostgreSQL', close: () => server.stop() };
+  const pidFile = path.join(tempDir, 'postgres', 'postmaster.pid');
+  const postmasterPid = () => {
+    try {
+      return Number(readFileSync(pidFile, 'utf8').split('\n')[0]) || null;
+    } catch {
+      return null;
+    }
+  };
+  return { url: server.url, description: 'embedded PostgreSQL', postmasterPid, close: () => server.stop() };
 }
 
 /** A benchmark run's temporary directory and the clean-up steps to run at the end (or on Ctrl-C), last first. */

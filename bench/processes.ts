@@ -11,6 +11,7 @@ import net from 'node:net';
 export interface Child {
   name: string;
   origin: string;
+  pid: number;
   /** SIGTERM, then wait for a clean exit (SIGKILL after `graceMs`). */
   stop(graceMs?: number): Promise<void>;
 }
@@ -71,6 +72,7 @@ export async function startChild(options: StartOptions): Promise<Child> {
   return {
     name: options.name,
     origin,
+    pid: child.pid!,
     stop: async (graceMs = 30_000) => {
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill('SIGTERM');

@@ -1,11 +1,12 @@
 /**
  * Presentation of a benchmark run: the table printed on stdout, the targets
- * of issue #6 with met/missed, bench/results/latest.json and bench/RESULTS.md.
+ * of issues #6 and #9 with met/missed, bench/results/latest.json and bench/RESULTS.md.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Measurement } from './load.js';
 import { formatSummary, type ProfileSummary } from './cpu-profile-summary.js';
+import type { CpuUsage } from './cpu-usage.js';
 
 export interface ScenarioResult {
   id: string;
@@ -18,6 +19,8 @@ export interface ScenarioResult {
   baseline: string | null;
   /** req/s divided by the baseline's req/s. */
   ratio: number | null;
+  /** CPU time of the measurement window: the server it talks to, PostgreSQL, the load generator. */
+  cpu: CpuUsage | null;
 }
 
 export interface Machine {
@@ -64,6 +67,9 @@ export function withRatios(results: ScenarioResult[]): ScenarioResult[] {
   });
 }
 
+/** req/s of `GET …/analysis/profiles` (page 1) at c=32 in the first runs (issue 9): 120-196; the best of them. */
+const FIRST_RUNS_FINDINGS_RPS = 196;
+
 export function evaluateTargets(results: ScenarioResult[]): Target[] {
   const m = (id: string) => results.find((r) => r.id === id)?.measurement ?? null;
   const fmt = (n: number, digits = 2) => n.toFixed(digits);
@@ -76,6 +82,24 @@ export function evaluateTargets(results: ScenarioResult[]): Target[] {
     value: ours && select ? `${fmt(ours.rps / select.rps)} × (${fmt(ours.rps, 0)} vs ${fmt(select.rps, 0)} req/s)` : 'not measured',
     met: ours && select ? ours.rps >= 0.5 * select.rps : null,
   });
+
+  for (const people of [100, 10_000]) {
+    const summary = m(`summary-${people}-c32`);
+    targets.push({
+      goal: `GET …/analysis (${people.toLocaleString('en-US')} people) at c=32 ≥ 0.25 × the one-SELECT baseline (req/s)`,
+      value: summary && select ? `${fmt(summary.rps / select.rps)} × (${fmt(summary.rps, 0)} vs ${fmt(select.rps, 0)} req/s)` : 'not measured',
+      met: summary && select ? summary.rps >= 0.25 * select.rps : null,
+    });
+  }
+  // Issue 9: at least 3 × the first runs' req/s of this scenario (120-196 req/s at c=32; 3 × the best of them).
+  for (const people of [100, 10_000]) {
+    const page = m(`findings-${people}-c32`);
+    targets.push({
+      goal: `GET …/analysis/profiles page 1 (${people.toLocaleString('en-US')} people) at c=32 ≥ 3 × 196 req/s (the first runs: 120-196)`,
+      value: page ? `${fmt(page.rps, 0)} req/s = ${fmt(page.rps / FIRST_RUNS_FINDINGS_RPS)} × 196` : 'not measured',
+      met: page ? page.rps >= 3 * FIRST_RUNS_FINDINGS_RPS : null,
+    });
+  }
 
   const commit = m('import-sequential');
   targets.push({
@@ -102,10 +126,28 @@ interface Cells {
   median: string;
   p99: string;
   vs: string;
+  cpu: string;
   notes: string;
 }
 
-const HEAD: Cells = { n: '#', scenario: 'scenario', c: 'c', rps: 'req/s', median: 'median ms', p99: 'p99 ms', vs: 'vs baseline', notes: 'notes' };
+const HEAD: Cells = {
+  n: '#',
+  scenario: 'scenario',
+  c: 'c',
+  rps: 'req/s',
+  median: 'median ms',
+  p99: 'p99 ms',
+  vs: 'vs baseline',
+  cpu: 'CPU µs/req server/pg/load',
+  notes: 'notes',
+};
+
+function cpuPerRequest(r: ScenarioResult): string {
+  const m = r.measurement;
+  if (!r.cpu || !m || m.responses === 0) return '';
+  const per = (ms: number | null) => (ms === null ? '?' : ((ms * 1000) / m.responses).toFixed(0));
+  return `${per(r.cpu.serviceMs)}/${per(r.cpu.postgresMs)}/${per(r.cpu.loadMs)}`;
+}
 
 function cells(results: ScenarioResult[]): Cells[] {
   const number = new Map(results.map((r, i) => [r.id, i + 1]));
@@ -113,6 +155,7 @@ function cells(results: ScenarioResult[]): Cells[] {
     const m = r.measurement;
     const notes: string[] = [];
     if (r.outcome !== 'measured') notes.push(r.outcome === 'skipped' ? `skipped (${r.reason})` : `FAILED: ${r.reason}`);
+    if (r.cpu?.serviceMs && r.cpu.serviceSystemMs !== null) notes.push(`server ${((100 * r.cpu.serviceSystemMs) / r.cpu.serviceMs).toFixed(0)} % in kernel`);
     if (m) {
       if (m.rowsAdmitted > 0) notes.push(`${(m.rowsAdmitted / m.seconds).toFixed(0)} rows/s admitted (${m.ok} imports)`);
       const bad = Object.entries(m.statuses).filter(([code]) => !code.startsWith('2'));
@@ -128,12 +171,13 @@ function cells(results: ScenarioResult[]): Cells[] {
       median: m ? m.medianMs.toFixed(2) : '–',
       p99: m ? m.p99Ms.toFixed(2) : '–',
       vs: r.ratio !== null && r.baseline ? `${r.ratio.toFixed(2)} × #${number.get(r.baseline)}` : '',
+      cpu: cpuPerRequest(r),
       notes: notes.join('; '),
     };
   });
 }
 
-const COLUMNS: (keyof Cells)[] = ['n', 'scenario', 'c', 'rps', 'median', 'p99', 'vs', 'notes'];
+const COLUMNS: (keyof Cells)[] = ['n', 'scenario', 'c', 'rps', 'median', 'p99', 'vs', 'cpu', 'notes'];
 const RIGHT = new Set<keyof Cells>(['n', 'c', 'rps', 'median', 'p99']);
 
 export function textTable(results: ScenarioResult[]): string {
@@ -176,6 +220,8 @@ function markdown(report: RunReport): string {
     markdownTable(report.results),
     '',
     '"vs baseline" is req/s divided by the req/s of the numbered row. req/s counts 2xx responses only.',
+    '"CPU µs/req" is the CPU time of the measurement window per response: the server the scenario talks to (service or',
+    'baseline), PostgreSQL (all its processes; "?" on a DATABASE_URL server), the load generator (autocannon, this process).',
     '',
     '## Targets',
     '',

@@ -30,10 +30,11 @@ import { sql } from 'kysely';
 import { createDb, createPool, type Db } from '../src/store/database.js';
 import { openDatabase, positiveInt, prepareRun, startService } from './harness.js';
 import { formatSummary, summarizeProfile, type CpuProfile } from './cpu-profile-summary.js';
+import { startCpuWindow, type CpuGroups } from './cpu-usage.js';
 import { measure, probe, type Lane, type Measurement, type RequestSpec } from './load.js';
 import { freePort, startChild } from './processes.js';
 import { evaluateTargets, textTable, textTargets, withRatios, writeReport, type RunReport, type ScenarioResult } from './report.js';
-import { DEFAULT_PROFILED_SCENARIO, SCENARIOS, type Scenario, type ScenarioEnv } from './scenarios.js';
+import { DEFAULT_PROFILED_SCENARIO, MEMORY_FINDINGS_PEOPLE, SCENARIOS, type Scenario, type ScenarioEnv } from './scenarios.js';
 import { createTenant, Fixtures } from './seed.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -75,9 +76,10 @@ async function runScenario(
   build: (lane: number) => RequestSpec,
   env: ScenarioEnv,
   timing: Timing,
+  cpuOf: (origin: string) => CpuGroups,
   onMeasure?: (fromUs: number, toUs: number) => void,
 ): Promise<ScenarioResult> {
-  const result = { id: scenario.id, name: scenario.name, connections: scenario.connections, baseline: scenario.baseline, ratio: null };
+  const result = { id: scenario.id, name: scenario.name, connections: scenario.connections, baseline: scenario.baseline, ratio: null, cpu: null };
   const work = lanes(scenario, build);
   const first = await probe(work[0].spec);
   if (first.status === 404 && scenario.optional) {
@@ -89,26 +91,33 @@ async function runScenario(
   const byDuration = scenario.stop === 'duration';
   await measure(work, byDuration ? { seconds: timing.warmupSeconds } : { requestsPerLane: 1 });
   const from = process.hrtime.bigint();
+  const cpuWindow = startCpuWindow(cpuOf(work[0].spec.origin));
   const measurement: Measurement = await measure(
     work,
     scenario.stop === 'duration' ? { seconds: timing.seconds } : { requestsPerLane: scenario.stop.requestsPerConnection(env) },
   );
+  const cpu = cpuWindow();
   onMeasure?.(Number(from / 1000n), Number(process.hrtime.bigint() / 1000n));
-  return { ...result, outcome: 'measured', reason: null, measurement };
+  return { ...result, outcome: 'measured', reason: null, measurement, cpu };
 }
 
-/** The exact bodies of the service's reads that baseline A sends from memory. */
-async function baselineBodies(env: ScenarioEnv, dir: string): Promise<{ report: string; list: string }> {
-  const reportId = (await env.fixtures.readReports())[0];
+/** The exact bodies of the service's reads that baseline A sends from memory (name -> file). */
+async function baselineBodies(env: ScenarioEnv, dir: string, scenarios: Scenario[]): Promise<Record<string, string>> {
   const headers = { authorization: `Bearer ${env.fixtures.tenant.secret}` };
-  const files = { report: path.join(dir, 'report.json'), list: path.join(dir, 'list.json') };
-  for (const [file, urlPath] of [
-    [files.report, `/api/v1/reports/${reportId}`],
-    [files.list, '/api/v1/reports?limit=50'],
-  ] as const) {
+  const reportId = (await env.fixtures.readReports())[0];
+  const reads: [string, string][] = [
+    ['report', `/api/v1/reports/${reportId}`],
+    ['list', '/api/v1/reports?limit=50'],
+  ];
+  if (scenarios.some((s) => s.id.startsWith('memory-findings'))) {
+    reads.push(['findings', `/api/v1/reports/${await env.fixtures.analyzedReport(MEMORY_FINDINGS_PEOPLE)}/analysis/profiles?limit=25`]);
+  }
+  const files: Record<string, string> = {};
+  for (const [name, urlPath] of reads) {
     const res = await fetch(env.service + urlPath, { headers });
     if (res.status !== 200) throw new Error(`GET ${urlPath} answered ${res.status}: ${await res.text()}`);
-    await fs.writeFile(file, Buffer.from(await res.arrayBuffer()));
+    files[name] = path.join(dir, `${name}.json`);
+    await fs.writeFile(files[name], Buffer.from(await res.arrayBuffer()));
   }
   return files;
 }
@@ -159,7 +168,7 @@ async function main(): Promise<void> {
     const builders = new Map<string, (lane: number) => RequestSpec>();
     for (const scenario of scenarios) builders.set(scenario.id, await scenario.setup(env));
 
-    const bodies = await baselineBodies(env, tempDir);
+    const bodies = await baselineBodies(env, tempDir, scenarios);
     const baseline = await startChild({
       name: 'baseline server',
       cwd: ROOT,
@@ -168,18 +177,22 @@ async function main(): Promise<void> {
         PORT: String(baselinePort),
         DATABASE_URL: database.url,
         WORKSPACE_ID: fixtures.tenant.workspaceId,
-        REPORT_BODY_FILE: bodies.report,
-        LIST_BODY_FILE: bodies.list,
+        MEMORY_BODIES: JSON.stringify(bodies),
       },
       port: baselinePort,
       logFile: path.join(RESULTS, 'baseline.log.tmp'),
     });
     onCleanup(() => baseline.stop());
+    // CPU of the server a scenario talks to (service or baseline), of PostgreSQL and of this process.
+    const cpuOf = (origin: string): CpuGroups => ({
+      service: () => (origin === env.baseline ? baseline.pid : service.pid),
+      postmaster: () => database.postmasterPid(),
+    });
 
     const results: ScenarioResult[] = [];
     for (const scenario of scenarios) {
       log(`${scenario.id}: ${scenario.name}, c=${scenario.connections}`);
-      results.push(await runScenario(scenario, builders.get(scenario.id)!, env, timing));
+      results.push(await runScenario(scenario, builders.get(scenario.id)!, env, timing, cpuOf));
     }
     await baseline.stop();
 
@@ -200,7 +213,7 @@ async function main(): Promise<void> {
         nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${name}`],
       });
       let window = { fromUs: 0, toUs: 0 };
-      await runScenario(target, builders.get(target.id)!, env, timing, (fromUs, toUs) => (window = { fromUs, toUs }));
+      await runScenario(target, builders.get(target.id)!, env, timing, cpuOf, (fromUs, toUs) => (window = { fromUs, toUs }));
       await service.stop();
       const cpuProfile = JSON.parse(await fs.readFile(path.join(dir, name), 'utf8')) as CpuProfile;
       profiled = { scenario: `${target.name}, c=${target.connections}`, file: path.relative(ROOT, path.join(dir, name)), summary: summarizeProfile(cpuProfile, window) };

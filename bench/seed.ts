@@ -15,6 +15,8 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { evaluateChecks, CATALOG_VERSION } from '../src/domain/checks/catalog.js';
 import { revisionOf } from '../src/domain/revision.js';
+import { analysisTemplate, ANALYSIS_TEXT_FORMAT } from '../src/domain/findings-text.js';
+import type { StoredFinding } from '../src/domain/analysis-records.js';
 import { SimulatorCollector } from '../src/scanning/collectors/simulator/index.js';
 import type { Db } from '../src/store/database.js';
 import { insertReport } from '../src/store/report-repository.js';
@@ -114,6 +116,7 @@ export async function seedAnalyzedReport(db: Db, workspaceId: string, people: nu
   templates ??= findingTemplates();
   const json = JSON.stringify(await templates);
   const now = new Date();
+  const found = await templates;
   return db.transaction().execute(async (trx) => {
     const report = await insertReport(
       trx,
@@ -142,16 +145,27 @@ export async function seedAnalyzedReport(db: Db, workspaceId: string, people: nu
              ${now}::timestamptz - make_interval(secs => i), ${now}, ${now}
       from generate_series(1, ${people}::integer) as i`.execute(trx);
     await sql`
-      insert into scan_items (id, run_id, report_id, profile_id, kind, status, attempts, created_at, started_at, finished_at)
+      insert into scan_items (id, run_id, report_id, profile_id, kind, status, attempts, created_at, ready_at, started_at, finished_at)
       select md5(${report.id} || ':item:' || i)::uuid, ${runId}::uuid, ${report.id}::uuid,
-             md5(${report.id} || ':profile:' || i)::uuid, 'person', 'succeeded', 1, ${now}, ${now}, ${now}
+             md5(${report.id} || ':profile:' || i)::uuid, 'person', 'succeeded', 1, ${now}, ${now}, ${now}, ${now}
       from generate_series(1, ${people}::integer) as i`.execute(trx);
+    // The record's `analysis` text, as refreshFindings stores it (src/domain/findings-text.ts).
+    const texts = found.map((t) =>
+      analysisTemplate(report.id, {
+        revision: t.revision,
+        catalog_version: CATALOG_VERSION,
+        findings: t.findings as StoredFinding[],
+        captured_at: new Date(t.captured_at),
+        available_at: now,
+      }),
+    );
     await sql`
       insert into profile_analyses (profile_id, report_id, item_id, catalog_version, profile_data, findings,
-                                    good, optimize, unknown, captured_at, available_at, revision)
+                                    good, optimize, unknown, captured_at, available_at, revision, analysis_json, analysis_format)
       select md5(${report.id} || ':profile:' || i)::uuid, ${report.id}::uuid, md5(${report.id} || ':item:' || i)::uuid,
              ${CATALOG_VERSION}, t -> 'profile_data', t -> 'findings', (t ->> 'good')::integer, (t ->> 'optimize')::integer,
-             (t ->> 'unknown')::integer, (t ->> 'captured_at')::timestamptz, ${now}, t ->> 'revision'
+             (t ->> 'unknown')::integer, (t ->> 'captured_at')::timestamptz, ${now}, t ->> 'revision',
+             (${texts}::text[])[i % ${TEMPLATES}::integer + 1], ${ANALYSIS_TEXT_FORMAT}
       from generate_series(1, ${people}::integer) as i,
            lateral (select ${json}::jsonb -> (i % ${TEMPLATES}::integer) as t) as template`.execute(trx);
     await refreshReportRollup(trx, report.id, 'all', now);
