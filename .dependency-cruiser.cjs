@@ -31,7 +31,11 @@ module.exports = {
     upward('store', ['scanning', 'use-cases', 'http', 'web', 'cli', 'client'], 'store/ is below scanning/ and use-cases/ and knows no interface.'),
     upward('scanning', ['use-cases', 'http', 'web', 'cli', 'client'], 'scanning/ serves use-cases; it knows no interface.'),
     upward('use-cases', ['http', 'web', 'cli', 'client'], 'use-cases/ are shared by every interface: they import none of them.'),
-    upward('http', ['web', 'cli'], 'the API does not import the web pages or the CLI.'),
+    {
+      ...upward('http', ['web', 'cli'], 'the API does not import the web pages or the CLI.'),
+      // server.ts is the composition root of the HTTP app: it registers the API and the web plugin.
+      from: { path: layer('http'), pathNot: '^src/http/server\\.ts$' },
+    },
     upward('web', ['http/routes', 'cli'], 'the web pages call use-cases, not the API routes or the CLI.'),
     {
       name: 'client-stands-alone',

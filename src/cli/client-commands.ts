@@ -11,8 +11,8 @@ import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { stringify } from 'csv-stringify';
 import { isTerminal, type ActivityEvent, type FindingsRecord, type ProfileScanClient, type Scan } from '../client/index.js';
-import type { CommandContext } from './client.js';
-import { seconds } from './client.js';
+import type { CommandContext } from './client-context.js';
+import { seconds } from './client-context.js';
 import { EXIT, UsageError, keyValues, progressBar, table } from './client-output.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -18,6 +18,7 @@ import { runContext, runCreate, runEvidence, runExport, runList, runSummary, run
 import { runImport } from './client-import.js';
 import { runMirror } from './client-mirror.js';
 import { EXIT, UsageError, output, reportFailure, type Io, type Output } from './client-output.js';
+import { OPTIONS, seconds, type CommandContext, type Values } from './client-context.js';
 
 export const CLIENT_USAGE = `usage: profile-scan client <command> [options]
 
@@ -67,52 +68,6 @@ const COMMAND_OPTIONS: Record<string, string[]> = {
   mirror: ['dir', 'evidence'],
 };
 
-const OPTIONS = {
-  json: { type: 'boolean' },
-  'base-url': { type: 'string' },
-  config: { type: 'string' },
-  'max-wait': { type: 'string' },
-  verbose: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
-  domain: { type: 'string' },
-  'include-archived': { type: 'boolean' },
-  limit: { type: 'string' },
-  name: { type: 'string' },
-  company: { type: 'string' },
-  'company-url': { type: 'string' },
-  public: { type: 'boolean' },
-  'return-existing': { type: 'boolean' },
-  'idempotency-key': { type: 'string' },
-  yes: { type: 'boolean', short: 'y' },
-  'idempotency-prefix': { type: 'string' },
-  scan: { type: 'string', multiple: true },
-  interval: { type: 'string' },
-  timeout: { type: 'string' },
-  format: { type: 'string' },
-  output: { type: 'string', short: 'o' },
-  'profile-id': { type: 'string' },
-  'event-type': { type: 'string' },
-  from: { type: 'string' },
-  to: { type: 'string' },
-  dir: { type: 'string' },
-  variant: { type: 'string' },
-  url: { type: 'string' },
-  evidence: { type: 'boolean' },
-} as const;
-
-export type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true; strict: true }>>['values'];
-
-export interface CommandContext {
-  io: Io;
-  out: Output;
-  values: Values;
-  args: string[];
-  client: ProfileScanClient;
-  baseUrl: string;
-  /** HTTP requests sent so far (retries included). */
-  requests(): number;
-}
-
 interface ConfigFile {
   base_url?: string;
   api_key?: string;
@@ -157,13 +112,6 @@ export async function writeConfig(file: string, config: ConfigFile): Promise<voi
   await fs.writeFile(tmp, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
   await fs.chmod(tmp, 0o600);
   await fs.rename(tmp, file);
-}
-
-export function seconds(value: string | undefined, flag: string, fallback: number, max = 86_400): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!/^\d+(\.\d+)?$/.test(value) || !Number.isFinite(n) || n > max) throw new UsageError(`${flag} takes a number of seconds (0-${max})`);
-  return n;
 }
 
 /** Reads one line (the key) from stdin: hidden when typed at a terminal, else the first line of the pipe. */
