@@ -10,10 +10,8 @@ import type { Clock } from '../clock.js';
 import type { ActivityRecord, FindingsRecord } from '../domain/analysis-records.js';
 import type { AnalysisSummary } from '../domain/analysis-summary.js';
 import type { CursorCodec } from '../domain/cursor.js';
-import { ApiError, apiError, notFound } from '../domain/errors.js';
-import type { MediaStore } from '../scanning/media/media-store.js';
+import { ApiError, notFound } from '../domain/errors.js';
 import type { Db } from '../store/database.js';
-import { findDownloadableEvidence } from '../store/evidence-repository.js';
 import { findReport, findReportByPublicToken, type ReportRow } from '../store/report-repository.js';
 import { listReportRuns } from '../store/report-view-repository.js';
 import type { ScanRunRow } from '../store/scan-repository.js';
@@ -122,26 +120,6 @@ export async function readProgress(ctx: ViewContext, reportId: string): Promise<
   const { summary, runs } = await readReportOverview(ctx, reportId);
   const done = runs.every((r) => r.status !== 'queued' && r.status !== 'running');
   return { runs, workState: summary.work.state, done };
-}
-
-/**
- * An evidence image's bytes, checked like the API's download (4.12): the
- * reference must be downloadable for this workspace (else not found), and the
- * stored media must still hash to what was recorded (else unavailable).
- */
-export async function readEvidenceImage(
-  ctx: Pick<ViewContext, 'db' | 'workspaceId'>,
-  media: Pick<MediaStore, 'get'>,
-  reportId: string,
-  imageId: string,
-  variant: 'original' | 'preview',
-): Promise<{ bytes: Buffer; type: string }> {
-  const image = await findDownloadableEvidence(ctx.db, ctx.workspaceId, reportId, imageId);
-  if (!image) throw notFound('evidence image');
-  const stored = variant === 'preview' ? image.preview : image.original;
-  const bytes = await media.get(stored.sha256).catch(() => null);
-  if (!bytes) throw apiError('evidence_unavailable', 404, 'The media of this evidence image is no longer available.');
-  return { bytes, type: stored.type };
 }
 
 /**

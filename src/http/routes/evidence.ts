@@ -4,23 +4,15 @@
  *
  * A read (read limits) needing reports:read, analysis:read and
  * profiles:read. Every download rechecks access and key status (the
- * authorization plugin runs on each request). A foreign, unknown, obsolete
- * or removed reference is 404 not_found; media that is missing or no longer
- * hashes to the recorded SHA-256 is 404 evidence_unavailable (a store that
- * cannot be read is 503). The media store verifies the whole blob before the
- * status is sent and then streams it (never held whole in memory:
- * src/scanning/media/media-store.ts), so damaged evidence is never served as
- * genuine. `evidenceUrl` builds the address the
- * findings presenter emits.
+ * authorization plugin runs on each request); what may be downloaded, and
+ * the hash check before a byte is sent, are the use-case's
+ * (src/use-cases/read-evidence.ts), shared with the web workspace.
+ * `evidenceUrl` builds the address the findings presenter emits.
  */
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import { MediaIntegrityError, type VerifiedMedia } from '../../scanning/media/media-store.js';
-import { findDownloadableEvidence } from '../../store/evidence-repository.js';
-import { apiError, notFound } from '../../domain/errors.js';
+import { openEvidence, type EvidenceVariant } from '../../use-cases/read-evidence.js';
 import { ErrorEnvelope, Uuid } from '../schemas/common.js';
-
-export type EvidenceVariant = 'original' | 'preview';
 
 /** The download address of an evidence image (`evidence.images[].url`); the original unless `preview`. */
 export function evidenceUrl(baseUrl: string, reportId: string, imageId: string, variant: EvidenceVariant = 'original'): string {
@@ -53,25 +45,9 @@ export async function evidenceRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request, reply) => {
-      const image = await findDownloadableEvidence(db, request.auth.workspaceId, request.params.report_id, request.params.image_id);
-      if (!image) throw notFound('evidence image');
-      const stored = request.query.variant === 'preview' ? image.preview : image.original;
-      let opened: VerifiedMedia | null;
-      try {
-        // The store hashes the whole blob before handing out a stream of exactly those bytes.
-        opened = await media.open(stored.sha256);
-      } catch (error) {
-        if (!(error instanceof MediaIntegrityError)) {
-          request.log.error({ err: error, image_id: image.id }, 'evidence media store unavailable');
-          throw apiError('unavailable', 503, 'The evidence store is unavailable; retry with bounded backoff.', { retryable: true });
-        }
-        request.log.warn({ err: error, image_id: image.id }, 'evidence media does not match its recorded hash');
-        opened = null;
-      }
-      if (opened === null) {
-        throw apiError('evidence_unavailable', 404, 'The media of this evidence image is no longer available.', { retryable: false });
-      }
-      return reply.type(stored.type).header('Content-Length', String(opened.size)).send(opened.stream());
+      const ctx = { db, workspaceId: request.auth.workspaceId, media, log: request.log };
+      const image = await openEvidence(ctx, request.params.report_id, request.params.image_id, request.query.variant ?? 'original');
+      return reply.type(image.type).header('Content-Length', String(image.size)).send(image.stream());
     },
   );
 }

@@ -11,7 +11,7 @@ import { presentReport } from '../../http/present.js';
 import type { MediaStore } from '../../scanning/media/media-store.js';
 import { pageOfReports } from '../../use-cases/list-reports.js';
 import { removePerson, setReportArchived, setReportSharing } from '../../use-cases/manage-report.js';
-import { readAllFindings, readEvidenceImage, readPerson, readProgress, readReportOverview, type FindingsRecord, type ViewContext } from '../../use-cases/report-view.js';
+import { readAllFindings, readPerson, readProgress, readReportOverview, type FindingsRecord, type ViewContext } from '../../use-cases/report-view.js';
 import { label, PERSON_REASON, RUN_STATUS, WORK_STATE } from '../components/labels.js';
 import { runCountsLabel, runFinished } from '../components/runs.js';
 import { PersonPage } from '../pages/person.js';
@@ -21,6 +21,7 @@ import { paths } from '../paths.js';
 import { peopleCsv } from '../people-csv.js';
 import { sendPage } from '../render.js';
 import { field, viewerOf } from '../forms.js';
+import { openEvidence } from '../../use-cases/read-evidence.js';
 
 const UUID = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
 const idParams = (...names: string[]) => ({
@@ -67,7 +68,7 @@ function sortPeople(rows: PersonRow[], sort: PeopleQuery['sort']): PersonRow[] {
 
 export const LIST_PAGE_SIZE = 25;
 
-export async function reportRoutes(app: FastifyInstance, options: { media: Pick<MediaStore, 'get'> }): Promise<void> {
+export async function reportRoutes(app: FastifyInstance, options: { media: Pick<MediaStore, 'open'> }): Promise<void> {
   const { db, clock, config } = app.deps;
   const listCtx = (workspaceId: string) => ({ db, clock, cursors: app.cursors, workspaceId });
   const view = (request: FastifyRequest): ViewContext => ({
@@ -218,14 +219,15 @@ export async function reportRoutes(app: FastifyInstance, options: { media: Pick<
     { schema: { hide: true, params: idParams('report_id', 'image_id') }, config: { signedIn: true } },
     async (request, reply) => {
       const variant = request.query.variant === 'preview' ? 'preview' : 'original';
-      const image = await readEvidenceImage(view(request), options.media, request.params.report_id, request.params.image_id, variant);
+      const { db, workspaceId } = view(request);
+      const image = await openEvidence({ db, workspaceId, media: options.media, log: request.log }, request.params.report_id, request.params.image_id, variant);
       return reply
         .type(image.type)
         .header('Cache-Control', 'private, no-store')
-        .header('Content-Length', String(image.bytes.length))
+        .header('Content-Length', String(image.size))
         // Opened on its own, the browser shows the image in a viewer document of its own styling; it runs nothing.
         .header('Content-Security-Policy', "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox")
-        .send(image.bytes);
+        .send(image.stream());
     },
   );
 
