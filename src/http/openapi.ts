@@ -18,11 +18,11 @@
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import type { TSchema } from '@sinclair/typebox';
 import * as ex from './openapi-examples.js';
-import { ActivityEvent, AnalysisSummary, FindingsRecord } from './schemas/analysis.js';
-import { ErrorEnvelope } from './schemas/common.js';
-import { ImportPreviewRow, ImportReceipt, ImportRow, ImportScan, ImportValidation, ProfileImport } from './schemas/import.js';
-import { CreatedReport, CreateProfileBody, CreateReport, CreationRow, CreationScan, ExistingReports, Profile, Report, Scan } from './schemas/report.js';
-import { Context, Limits, Workspace } from './schemas/workspace.js';
+import { ActivityEvent, AnalysisSummary, FindingsRecord } from '../domain/schemas/analysis.js';
+import { ErrorEnvelope } from '../domain/schemas/common.js';
+import { ImportPreviewRow, ImportReceipt, ImportRow, ImportScan, ImportValidation, ProfileImport } from '../domain/schemas/import.js';
+import { CreatedReport, CreateProfileBody, CreateReport, CreationRow, CreationScan, ExistingReports, Profile, Report, Scan } from '../domain/schemas/report.js';
+import { Context, Limits, Workspace } from '../domain/schemas/workspace.js';
 
 type Json = any;
 

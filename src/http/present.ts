@@ -4,7 +4,7 @@
  */
 import type { ProfileRow, ReportRow } from '../store/report-repository.js';
 import type { ScanRunRow } from '../store/scan-repository.js';
-import type { Profile, Report, Scan } from './schemas/report.js';
+import type { Profile, Report, Scan } from '../domain/schemas/report.js';
 
 export function reportUrl(base: string, reportId: string): string {
   return `${base}/api/v1/reports/${reportId}`;

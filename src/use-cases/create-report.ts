@@ -11,7 +11,7 @@ import type { WorkspaceLimits } from '../domain/rate-limits.js';
 import { rootDomain } from '../domain/root-domain.js';
 import { normalizeRows, planRoster } from '../domain/roster-plan.js';
 import type { ErrorDetail } from '../domain/errors.js';
-import type { CreatedReport, CreateReport, ExistingReports, Report } from '../http/schemas/report.js';
+import type { CreatedReport, CreateReport, ExistingReports, Report } from '../domain/schemas/report.js';
 import type { ScanQueue } from '../scanning/queue.js';
 import type { Db } from '../store/database.js';
 import { idempotentWrite } from './idempotent-write.js';

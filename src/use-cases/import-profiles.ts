@@ -14,7 +14,7 @@ import { IDEMPOTENCY_TTL_MS } from '../domain/fingerprint.js';
 import type { WorkspaceLimits } from '../domain/rate-limits.js';
 import { planRoster, type PlannedRow, type SubmittedProfile } from '../domain/roster-plan.js';
 import { apiError, notFound } from '../domain/errors.js';
-import type { ImportReceipt, ImportValidation } from '../http/schemas/import.js';
+import type { ImportReceipt, ImportValidation } from '../domain/schemas/import.js';
 import type { ScanQueue } from '../scanning/queue.js';
 import type { Db } from '../store/database.js';
 import { idempotentWrite } from './idempotent-write.js';

@@ -1,6 +1,6 @@
 /**
  * Checks a form's report or people against the API's own request schemas
- * (src/http/schemas) and URL identity rules, so a page accepts exactly what
+ * (src/domain/schemas) and URL identity rules, so a page accepts exactly what
  * the API accepts; problems come back as the API's details, then in words.
  */
 import { Ajv } from 'ajv';
@@ -8,8 +8,8 @@ import addFormatsModule from 'ajv-formats';
 import type { ErrorDetail } from '../domain/errors.js';
 import { normalizeRows, type SubmittedProfile } from '../domain/roster-plan.js';
 import { detailsFromSchemaErrors } from '../http/validation.js';
-import { CreateReport as CreateReportSchema } from '../http/schemas/report.js';
-import { ProfileImport } from '../http/schemas/import.js';
+import { CreateReport as CreateReportSchema } from '../domain/schemas/report.js';
+import { ProfileImport } from '../domain/schemas/import.js';
 import { createReportProblems } from '../use-cases/create-report.js';
 
 const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;

@@ -8,8 +8,8 @@ import { SUMMARY_FUSED_READ } from '../../store/analysis-read-repository.js';
 import { pageOfActivity, pageOfFindingsText, readSummary, type AnalysisContext } from '../../use-cases/read-analysis.js';
 import { uuidParam } from '../plugins/authorize.js';
 import { presentReport } from '../present.js';
-import { ActivityPage, ActivityQuery, AnalysisSummaryResponse, FindingsPage, FindingsQuery } from '../schemas/analysis.js';
-import { ErrorEnvelope, ReportIdParams } from '../schemas/common.js';
+import { ActivityPage, ActivityQuery, AnalysisSummaryResponse, FindingsPage, FindingsQuery } from '../../domain/schemas/analysis.js';
+import { ErrorEnvelope, ReportIdParams } from '../../domain/schemas/common.js';
 import { evidenceUrl } from './evidence.js';
 
 const errors = { '4xx': ErrorEnvelope, '5xx': ErrorEnvelope };

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { findWorkspace } from '../../store/workspace-repository.js';
 import { notFound } from '../../domain/errors.js';
-import { ContextResponse, WorkspaceResponse } from '../schemas/workspace.js';
+import { ContextResponse, WorkspaceResponse } from '../../domain/schemas/workspace.js';
 
 export async function contextRoutes(app: FastifyInstance): Promise<void> {
   app.get(

@@ -12,7 +12,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { openEvidence, type EvidenceVariant } from '../../use-cases/read-evidence.js';
-import { ErrorEnvelope, Uuid } from '../schemas/common.js';
+import { ErrorEnvelope, Uuid } from '../../domain/schemas/common.js';
 
 /** The download address of an evidence image (`evidence.images[].url`); the original unless `preview`. */
 export function evidenceUrl(baseUrl: string, reportId: string, imageId: string, variant: EvidenceVariant = 'original'): string {

@@ -3,8 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { requestFingerprint } from '../../domain/fingerprint.js';
 import { normalizeRows } from '../../domain/roster-plan.js';
 import { commitImport, previewImport, readReceipt } from '../../use-cases/import-profiles.js';
-import { ErrorEnvelope, ReportIdParams } from '../schemas/common.js';
-import { ImportCommitResponse, ImportParams, ImportQuery, ImportReceiptResponse, ProfileImport } from '../schemas/import.js';
+import { ErrorEnvelope, ReportIdParams } from '../../domain/schemas/common.js';
+import { ImportCommitResponse, ImportParams, ImportQuery, ImportReceiptResponse, ProfileImport } from '../../domain/schemas/import.js';
 import { idempotencyKey, rejectInvalidBody, requireJsonObject, sendWrite } from '../write-helpers.js';
 
 const errors = { '4xx': ErrorEnvelope, '5xx': ErrorEnvelope };

@@ -10,7 +10,7 @@ import { pageOfProfiles, pageOfReports } from '../../use-cases/list-reports.js';
 import { notFound } from '../../domain/errors.js';
 import { requireScopes, uuidParam } from '../plugins/authorize.js';
 import { presentProfile, presentReport, presentScan, reportUrl } from '../present.js';
-import { ErrorEnvelope, ReportIdParams, Uuid } from '../schemas/common.js';
+import { ErrorEnvelope, ReportIdParams, Uuid } from '../../domain/schemas/common.js';
 import {
   CreateReport,
   CreateReportResponse,
@@ -20,7 +20,7 @@ import {
   ReportListQuery,
   ReportResponse,
   ScanResponse,
-} from '../schemas/report.js';
+} from '../../domain/schemas/report.js';
 import { idempotencyKey, rejectInvalidBody, requireJsonObject, sendWrite } from '../write-helpers.js';
 
 const errors = { '4xx': ErrorEnvelope, '5xx': ErrorEnvelope };
