@@ -156,7 +156,7 @@ function details(out: Output): string[] {
         `(${r.people_per_second} people/s; ${r.average_running} running on average; admission before the window took ${r.admission_seconds} s)`,
       `  CPU per item: worker ${fmt(p.cpu.worker_ms_per_item, ' ms')} (${fmt(p.cpu.worker_cpu_percent_of_one_core, '%')} of a core), ` +
         `PostgreSQL ${fmt(p.cpu.postgres_ms_per_item, ' ms')} (${fmt(p.cpu.postgres_cpu_percent_of_one_core, '%')} of a core; ${p.cpu.postgres_scope})`,
-      `  per item: ${p.statements_per_item === null ? 'statements not counted (pg_stat_statements not loaded)' : `${p.statements_per_item} statements (${p.transaction_control_per_item} of them BEGIN/COMMIT/ROLLBACK)`}, ` +
+      `  per item: ${p.statements_per_item === null ? 'statements not counted (pg_stat_statements not loaded)' : `${p.statements_per_item} statements (${p.transaction_control_per_item} of them BEGIN/COMMIT/ROLLBACK) taking ${p.statement_ms_per_item?.all} ms in PostgreSQL, ${p.statement_ms_per_item?.without_report_lock} ms without the report-row lock`}, ` +
         `${p.transactions_per_item} transactions, ${p.rows_read_per_item} rows read, ${p.rows_written_per_item} rows written`,
       `  sessions on average: ${p.sessions.active} active, ${p.sessions.waiting_on_lock} waiting on a lock ${JSON.stringify(p.sessions.lock_waits_by_relation)}, ${p.sessions.idle_in_transaction} idle in transaction`,
     );
