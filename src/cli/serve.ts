@@ -18,7 +18,7 @@ import { announceTestHooks, createLogger, lifecycle, type Logger } from '../logg
 import { MaintenanceRunner } from '../maintenance.js';
 import { Metrics } from '../metrics.js';
 import { openRuntime, type Runtime } from '../runtime.js';
-import { createMediaStore } from '../scanning/media/media-store.js';
+import { createMediaStore } from '../scanning/media/create-media-store.js';
 import { ScanItemQueue } from '../scanning/queue.js';
 import { startWorkerThread, type WorkerThreadHandle } from '../scanning/worker-thread.js';
 import { setTestPauseBeforeCommit } from '../store/idempotency-repository.js';

@@ -14,7 +14,7 @@ import { createLogger, lifecycle, type Logger } from '../logger.js';
 import { MaintenanceRunner } from '../maintenance.js';
 import { Metrics } from '../metrics.js';
 import { openRuntime } from '../runtime.js';
-import { createMediaStore } from '../scanning/media/media-store.js';
+import { createMediaStore } from '../scanning/media/create-media-store.js';
 import { startScanWorker, workerPoolSize } from '../scanning/worker.js';
 import { UsageError } from './admin.js';
 import { onShutdown, withDeadline } from './lifecycle.js';

@@ -31,7 +31,8 @@ import { evidenceRoutes } from './routes/evidence.js';
 import { Health, opsPlugin } from './ops.js';
 import { createLogger, type Logger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
-import { createMediaStore, type MediaStore } from '../scanning/media/media-store.js';
+import { createMediaStore } from '../scanning/media/create-media-store.js';
+import type { MediaStore } from '../scanning/media/media-store.js';
 import { webPlugin } from '../web/plugin.js';
 
 export interface AppDeps {

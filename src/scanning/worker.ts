@@ -27,7 +27,8 @@ import type { Collector } from './collectors/collector.js';
 import { providerCollectorFromEnv, providerCollectorFromSettings } from './collectors/http-provider.js';
 import { SimulatorCollector } from './collectors/simulator/index.js';
 import { processItem, type HandlerContext } from './item-handler.js';
-import { createMediaStore, type MediaStore } from './media/media-store.js';
+import { createMediaStore } from './media/create-media-store.js';
+import type { MediaStore } from './media/media-store.js';
 import { listenForItems } from './queue.js';
 import type { KeyMode } from '../domain/keys.js';
 

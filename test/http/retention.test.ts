@@ -19,7 +19,8 @@ import { sql } from 'kysely';
 import { ManualClock } from '../../src/clock.js';
 import { createLogger } from '../../src/logger.js';
 import { MaintenanceRunner } from '../../src/maintenance.js';
-import { createMediaStore, type MediaStore } from '../../src/scanning/media/media-store.js';
+import { createMediaStore } from '../../src/scanning/media/create-media-store.js';
+import type { MediaStore } from '../../src/scanning/media/media-store.js';
 import { eventually, reportBody, startTestApp, type Tenant, type TestApp } from '../support/app.js';
 
 const DAY = 86_400_000;

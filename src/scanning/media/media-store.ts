@@ -24,7 +24,6 @@ import type { FileHandle } from 'node:fs/promises';
 import { mkdir, open, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import type { MediaSettings } from '../../config.js';
 
 /** A verified blob, ready to stream: `stream()` may be called once; `discard()` when it will not be. */
 export interface VerifiedMedia {
@@ -200,11 +199,4 @@ export class FileMediaStore implements MediaStore {
   async check(): Promise<void> {
     await mkdir(this.root, { recursive: true });
   }
-}
-
-/** The media store of the configuration: DATA_DIR/media, or the S3 bucket. */
-export async function createMediaStore(settings: MediaSettings): Promise<MediaStore> {
-  if (settings.kind === 'file') return new FileMediaStore(settings.dir);
-  const { S3MediaStore } = await import('./s3-media-store.js');
-  return new S3MediaStore(settings);
 }
