@@ -100,6 +100,9 @@ export async function openServer(tempDir: string, log: Log): Promise<BenchServer
   }
   const dataDir = path.join(tempDir, 'pg');
   const clusterDir = path.join(dataDir, 'postgres');
+  // Run as root, the server runs as the postgres user, which must be able to reach its directory:
+  // the temporary directory (ours, 0700 from mkdtemp) gets search permission, not read.
+  await fs.promises.chmod(tempDir, 0o711);
   let server: EmbeddedServer = await startEmbeddedPostgres({ dataDir, database: 'postgres', log });
   if (process.env.BENCH_PG_STAT_STATEMENTS !== '0') {
     // The embedded binaries ship the extension; it must be preloaded at server start.
