@@ -59,9 +59,10 @@ export function listenForItems(pool: pg.Pool, onWake: () => void, log: (message:
       }
       client = c;
       c.on('notification', () => onWake());
-      c.on('error', () => {
-        // The connection is gone: drop it and listen again shortly.
+      c.on('error', (error: Error) => {
+        // The connection is gone: drop it and listen again shortly (polling covers the gap).
         if (client === c) {
+          log(`queue: the LISTEN connection failed (${error.message}); listening again in 1 s, polling meanwhile`);
           client = null;
           c.release(true);
           if (!stopped) retry = setTimeout(() => void connect(), 1000);
@@ -87,7 +88,8 @@ export function listenForItems(pool: pg.Pool, onWake: () => void, log: (message:
       const c = client;
       client = null;
       if (c) {
-        await c.query(`unlisten ${SCAN_ITEMS_CHANNEL}`).catch(() => {});
+        // The connection may already be gone; it is released (destroyed) either way.
+        await c.query(`unlisten ${SCAN_ITEMS_CHANNEL}`).catch((error: Error) => log(`queue: unlisten failed at stop (${error.message})`));
         c.release();
       }
     },
