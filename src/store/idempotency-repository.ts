@@ -12,6 +12,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { IDEMPOTENCY_TTL_MS } from '../domain/fingerprint.js';
 import type { Database } from './schema.js';
+import { retryingTransaction } from './transaction.js';
 
 export interface IdempotencyScope {
   workspaceId: string;
@@ -40,7 +41,8 @@ export async function withIdempotency<T>(
   now: () => Date,
   work: (trx: Transaction<Database>) => Promise<WriteResult<T>>,
 ): Promise<WriteResult<T> & { replayed: boolean }> {
-  return db.transaction().execute(async (trx) => {
+  // A deadlock with a finishing scan item is retried, not answered with a 500.
+  return retryingTransaction(db, async (trx) => {
     const lockKey = `${scope.workspaceId}|${scope.operation}|${scope.scope}|${scope.key}`;
     const { rows } = await sql<{ ok: boolean }>`select pg_try_advisory_xact_lock(hashtextextended(${lockKey}, 0)) as ok`.execute(trx);
     if (!rows[0].ok) throw new IdempotencyConflict('in_progress');

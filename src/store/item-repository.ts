@@ -21,6 +21,7 @@ import { sql, type Kysely } from 'kysely';
 import type { CollectResult } from '../domain/collected.js';
 import { refreshFindings, storeActivity, storeCompany, storeEvidence, type EvidenceToStore } from './analysis-repository.js';
 import { lockAttachment, lockReport, lockRun } from './locks.js';
+import { retryingTransaction } from './transaction.js';
 import { refreshReportRollup } from './rollup-repository.js';
 import { applyRunChange } from './scan-repository.js';
 import type { Database, ItemStatus, ScanMode } from './schema.js';
@@ -56,34 +57,17 @@ interface LockedItem extends Omit<ClaimedItem, 'claim_id'> {
 /** Thrown inside a transaction to roll it back when the claim is no longer ours. */
 class ClaimLost extends Error {}
 
-const RETRYABLE_SQLSTATES = new Set(['40P01', '40001']);
-
 /**
- * Runs `work` in a transaction, again (up to 5 times) when PostgreSQL aborts
- * it for a deadlock or serialization failure.
- *
- * Item transitions commit without waiting for the WAL flush
- * (synchronous_commit off, this transaction only), so the report and run
- * locks are released sooner. A crash can then lose the last few hundred
- * milliseconds of transitions, and that loses nothing: an item whose finish
- * was lost is still `running` under an expired lease and is claimed and
- * collected again (every write of a finish is idempotent), and a lost begin
- * or requeue leaves the item as it was. Writes of the API (imports, receipts,
- * idempotency records) keep full durability.
+ * Item transitions commit without waiting for the WAL flush, so the report
+ * and run locks are released sooner. A crash can then lose the last few
+ * hundred milliseconds of transitions, and that loses nothing: an item whose
+ * finish was lost is still `running` under an expired lease and is claimed
+ * and collected again (every write of a finish is idempotent), and a lost
+ * begin or requeue leaves the item as it was. Writes of the API (imports,
+ * receipts, idempotency records) keep full durability.
  */
-async function transaction<T>(db: Kysely<Database>, work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await db.transaction().execute(async (trx) => {
-        await sql`set local synchronous_commit = off`.execute(trx);
-        return work(trx);
-      });
-    } catch (error) {
-      const code = (error as { code?: string }).code;
-      if (attempt >= 5 || !code || !RETRYABLE_SQLSTATES.has(code)) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 5 * attempt + Math.random() * 20));
-    }
-  }
+function transaction<T>(db: Kysely<Database>, work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+  return retryingTransaction(db, work, { asynchronousCommit: true });
 }
 
 /** Claims one item fairly (see claim_scan_item in migration 0009); null when nothing is ready. */

@@ -1,0 +1,42 @@
+/**
+ * One way to run a write transaction that PostgreSQL may abort for a
+ * deadlock or a serialization failure (SQLSTATE 40P01, 40001): run it again,
+ * a few times, after a short random pause. Safe because nothing of an aborted
+ * transaction was committed. Such aborts are rare here (every writer takes
+ * its row locks in the order of src/store/locks.ts), but an import and a
+ * finishing scan item of the same person can still meet in opposite order,
+ * and neither should fail for it.
+ */
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Database } from './schema.js';
+
+const RETRYABLE_SQLSTATES = new Set(['40P01', '40001']);
+const ATTEMPTS = 5;
+
+export interface TransactionOptions {
+  /**
+   * Commit without waiting for the WAL flush (this transaction only). Only
+   * for writes that are redone when lost (the scan workers' item
+   * transitions, docs/scanning.md), never for what a client was told.
+   */
+  asynchronousCommit?: boolean;
+}
+
+export async function retryingTransaction<T>(
+  db: Kysely<Database>,
+  work: (trx: Transaction<Database>) => Promise<T>,
+  options: TransactionOptions = {},
+): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.transaction().execute(async (trx) => {
+        if (options.asynchronousCommit) await sql`set local synchronous_commit = off`.execute(trx);
+        return work(trx);
+      });
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (attempt >= ATTEMPTS || typeof code !== 'string' || !RETRYABLE_SQLSTATES.has(code)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 5 * attempt + Math.random() * 20));
+    }
+  }
+}
