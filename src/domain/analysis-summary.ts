@@ -9,6 +9,8 @@ import { CATEGORIES, CHECKS } from './checks/catalog.js';
 import { collectionRevision, type Totals, type WorkCounts } from './analysis-aggregate.js';
 import { scorePct } from './analysis-records.js';
 import { revisionOf } from './revision.js';
+import type { Static } from '@sinclair/typebox';
+import type { AnalysisSummaryResponse } from './schemas/analysis.js';
 
 export type WorkState = 'not_requested' | 'queued' | 'processing' | 'completed' | 'completed_with_issues' | 'failed' | 'unknown';
 
@@ -27,7 +29,8 @@ export interface SummaryInput {
   report: { id: string; name: string; archived: boolean; company: { name: string; domain: string; pronet_url: string } };
   links: { workspace_url: string; public_url: string | null };
   totals: Totals;
-  observedContext: Record<string, unknown> | null;
+  /** The company context as the response schema states it (section 2.9 rule 5). */
+  observedContext: Static<typeof AnalysisSummaryResponse>['data']['report']['company']['observed_context'];
   runs: { id: string; status: string }[];
   captured: { oldest: Date | null; newest: Date | null };
   now: Date;
@@ -41,7 +44,7 @@ const LIMITATION_MESSAGES: Record<string, string> = {
   company_page_not_observed: 'The company page has not been observed; no company context is shown.',
 };
 
-export function summarize(input: SummaryInput) {
+export function summarize(input: SummaryInput): Static<typeof AnalysisSummaryResponse>['data'] {
   const t = input.totals;
   const work = t.work;
   const state = workState(work);

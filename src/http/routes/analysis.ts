@@ -3,7 +3,8 @@
  * activity events. Reads only: they never change a row or start a scan.
  * Errors on these routes carry `retryable` and `next_action` (section 7.1).
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { SUMMARY_FUSED_READ } from '../../store/analysis-read-repository.js';
 import { pageOfActivity, pageOfFindingsText, readSummary, type AnalysisContext } from '../../use-cases/read-analysis.js';
 import { uuidParam } from '../plugins/authorize.js';
@@ -15,6 +16,8 @@ import { evidenceUrl } from './evidence.js';
 const errors = { '4xx': ErrorEnvelope, '5xx': ErrorEnvelope };
 
 export async function analysisRoutes(app: FastifyInstance): Promise<void> {
+  // Request (params, querystring, body) and reply types are inferred from each route's TypeBox schemas.
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const { db, clock, config } = app.deps;
   const ctx = (workspaceId: string): AnalysisContext => ({
     db,
@@ -28,7 +31,7 @@ export async function analysisRoutes(app: FastifyInstance): Promise<void> {
     imageUrl: (reportId, imageId, variant) => evidenceUrl(config.publicBaseUrl, reportId, imageId, variant),
   });
 
-  app.get<{ Params: { report_id: string } }>(
+  api.get(
     '/reports/:report_id/analysis',
     {
       config: {
@@ -49,7 +52,7 @@ export async function analysisRoutes(app: FastifyInstance): Promise<void> {
     async (request) => ({ data: await readSummary(ctx(request.auth.workspaceId), request.params.report_id, request.fused), request_id: request.id }),
   );
 
-  app.get<{ Params: { report_id: string }; Querystring: { limit: number; cursor?: string; expected_revision?: string; profile_id?: string } }>(
+  api.get(
     '/reports/:report_id/analysis/profiles',
     {
       config: { access: { kind: 'read', scopes: ['reports:read', 'analysis:read', 'profiles:read'] } },
@@ -77,14 +80,13 @@ export async function analysisRoutes(app: FastifyInstance): Promise<void> {
         at += body.write(record.json, at);
       });
       body.write(tail, at);
-      return reply.type('application/json; charset=utf-8').send(body);
+      // Bytes written here, not by the serializer: sent through the untyped reply (the schema still documents them).
+      const raw: FastifyReply = reply;
+      return raw.type('application/json; charset=utf-8').send(body);
     },
   );
 
-  app.get<{
-    Params: { report_id: string };
-    Querystring: { limit: number; cursor?: string; expected_revision?: string; profile_id?: string; event_type?: string; occurred_from?: string; occurred_to?: string };
-  }>(
+  api.get(
     '/reports/:report_id/analysis/activity',
     {
       config: { access: { kind: 'read', scopes: ['reports:read', 'analysis:read', 'profiles:read'] } },

@@ -1,11 +1,14 @@
 /** GET /context (4.1) and GET /workspace (4.2). */
 import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { findWorkspace } from '../../store/workspace-repository.js';
 import { notFound } from '../../domain/errors.js';
 import { ContextResponse, WorkspaceResponse } from '../../domain/schemas/workspace.js';
 
 export async function contextRoutes(app: FastifyInstance): Promise<void> {
-  app.get(
+  // Request (params, querystring, body) and reply types are inferred from each route's TypeBox schemas.
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  api.get(
     '/context',
     {
       config: { access: { kind: 'read', scopes: ['workspace:read'] } },
@@ -17,7 +20,7 @@ export async function contextRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.get(
+  api.get(
     '/workspace',
     {
       config: { access: { kind: 'read', scopes: ['workspace:read'] } },

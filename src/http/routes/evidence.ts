@@ -9,7 +9,8 @@
  * (src/use-cases/read-evidence.ts), shared with the web workspace.
  * `evidenceUrl` builds the address the findings presenter emits.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { openEvidence, type EvidenceVariant } from '../../use-cases/read-evidence.js';
 import { ErrorEnvelope, Uuid } from '../../domain/schemas/common.js';
@@ -29,10 +30,12 @@ const EvidenceQuery = Type.Object(
 const errors = { '4xx': ErrorEnvelope, '5xx': ErrorEnvelope };
 
 export async function evidenceRoutes(app: FastifyInstance): Promise<void> {
+  // Request (params, querystring, body) and reply types are inferred from each route's TypeBox schemas.
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const { db } = app.deps;
   const media = app.deps.media!;
 
-  app.get<{ Params: { report_id: string; image_id: string }; Querystring: { variant?: EvidenceVariant } }>(
+  api.get(
     '/reports/:report_id/evidence/:image_id',
     {
       config: { access: { kind: 'read', scopes: ['reports:read', 'analysis:read', 'profiles:read'] } },
@@ -47,7 +50,9 @@ export async function evidenceRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const ctx = { db, workspaceId: request.auth.workspaceId, media, log: request.log };
       const image = await openEvidence(ctx, request.params.report_id, request.params.image_id, request.query.variant ?? 'original');
-      return reply.type(image.type).header('Content-Length', String(image.size)).send(image.stream());
+      // A byte stream, not a serialized schema (the route declares only its error answers): the untyped reply.
+      const raw: FastifyReply = reply;
+      return raw.type(image.type).header('Content-Length', String(image.size)).send(image.stream());
     },
   );
 }

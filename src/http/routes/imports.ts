@@ -1,5 +1,6 @@
 /** Profile imports (4.8) and saved receipts (4.9). */
 import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { requestFingerprint } from '../../domain/fingerprint.js';
 import { normalizeRows } from '../../domain/roster-plan.js';
 import { commitImport, previewImport, readReceipt } from '../../use-cases/import-profiles.js';
@@ -10,9 +11,11 @@ import { idempotencyKey, rejectInvalidBody, requireJsonObject, sendWrite } from 
 const errors = { '4xx': ErrorEnvelope, '5xx': ErrorEnvelope };
 
 export async function importRoutes(app: FastifyInstance): Promise<void> {
+  // Request (params, querystring, body) and reply types are inferred from each route's TypeBox schemas.
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const { db, clock, config, queue } = app.deps;
 
-  app.post<{ Params: { report_id: string }; Querystring: { validation_only: boolean }; Body: ProfileImport }>(
+  api.post(
     '/reports/:report_id/profile-imports',
     {
       config: { access: { kind: 'write', scopes: ['reports:read', 'profiles:add'] } },
@@ -62,7 +65,7 @@ export async function importRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.get<{ Params: { report_id: string; import_id: string } }>(
+  api.get(
     '/reports/:report_id/profile-imports/:import_id',
     {
       config: { access: { kind: 'read', scopes: ['imports:read'] } },

@@ -1,5 +1,6 @@
 /** Reports (4.3-4.7): list, create, read, roster and scan runs. */
 import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { requestFingerprint } from '../../domain/fingerprint.js';
 import { findReport } from '../../store/report-repository.js';
@@ -25,23 +26,31 @@ import { idempotencyKey, rejectInvalidBody, requireJsonObject, sendWrite } from 
 
 const errors = { '4xx': ErrorEnvelope, '5xx': ErrorEnvelope };
 
+/**
+ * A query as the handler sees it: the query validator (useDefaults, src/http/server.ts) has filled each member
+ * whose schema declares a default, which the schema's static type (optional members) cannot say.
+ */
+type Defaulted<T, K extends keyof T> = Omit<T, K> & { [P in K]-?: Exclude<T[P], undefined> };
+
 export async function reportRoutes(app: FastifyInstance): Promise<void> {
+  // Request (params, querystring, body) and reply types are inferred from each route's TypeBox schemas.
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const { db, clock, config, queue } = app.deps;
   const ctx = (workspaceId: string) => ({ db, clock, cursors: app.cursors, workspaceId });
 
-  app.get<{ Querystring: { limit: number; cursor?: string; company_root_domain?: string; include_archived: boolean } }>(
+  api.get(
     '/reports',
     {
       config: { access: { kind: 'read', scopes: ['reports:read'] } },
       schema: { tags: ['reports'], summary: 'List reports, newest first', querystring: ReportListQuery, response: { 200: ReportList, ...errors } },
     },
     async (request) => {
-      const page = await pageOfReports(ctx(request.auth.workspaceId), request.query);
+      const page = await pageOfReports(ctx(request.auth.workspaceId), request.query as Defaulted<typeof request.query, 'limit' | 'include_archived'>);
       return { data: page.rows.map((r) => presentReport(r, config.publicBaseUrl)), page: { next_cursor: page.nextCursor }, request_id: request.id };
     },
   );
 
-  app.post<{ Body: CreateReport }>(
+  api.post(
     '/reports',
     {
       config: { access: { kind: 'write', scopes: ['reports:create', 'reports:read'] } },
@@ -87,7 +96,7 @@ export async function reportRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.get<{ Params: { report_id: string } }>(
+  api.get(
     '/reports/:report_id',
     {
       config: {
@@ -109,7 +118,7 @@ export async function reportRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.get<{ Params: { report_id: string }; Querystring: { limit: number; cursor?: string } }>(
+  api.get(
     '/reports/:report_id/profiles',
     {
       config: { access: { kind: 'read', scopes: ['profiles:read'] } },
@@ -124,12 +133,12 @@ export async function reportRoutes(app: FastifyInstance): Promise<void> {
     async (request) => {
       const report = await findReport(db, request.auth.workspaceId, request.params.report_id);
       if (!report) throw notFound('report');
-      const page = await pageOfProfiles(ctx(request.auth.workspaceId), report.id, request.query);
+      const page = await pageOfProfiles(ctx(request.auth.workspaceId), report.id, request.query as Defaulted<typeof request.query, 'limit'>);
       return { data: page.rows.map(presentProfile), page: { next_cursor: page.nextCursor }, request_id: request.id };
     },
   );
 
-  app.get<{ Params: { report_id: string; scan_run_id: string } }>(
+  api.get(
     '/reports/:report_id/scans/:scan_run_id',
     {
       config: { access: { kind: 'read', scopes: ['reports:read'] } },
