@@ -23,9 +23,7 @@ function required(name: string): string {
 }
 
 const workspaceId = required('WORKSPACE_ID');
-const bodies = new Map(
-  Object.entries(JSON.parse(required('MEMORY_BODIES')) as Record<string, string>).map(([name, file]) => [name, fs.readFileSync(file)]),
-);
+const bodies = new Map(Object.entries(JSON.parse(required('MEMORY_BODIES')) as Record<string, string>).map(([name, file]) => [name, fs.readFileSync(file)]));
 // Same pool size as `serve` (src/cli/serve.ts).
 const pool = new pg.Pool({ connectionString: required('DATABASE_URL'), max: 20 });
 const app = Fastify({ logger: false });

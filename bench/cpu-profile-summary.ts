@@ -106,7 +106,12 @@ export function summarizeProfile(profile: CpuProfile, window: Window | null = nu
     const pkg = packageOf(frame);
     packages.set(pkg, (packages.get(pkg) ?? 0) + self);
   }
-  return { windowMs: total / 1000, busyMs: (total - idle) / 1000, functions: top(functions, total, n), packages: top(packages, total, Infinity) };
+  return {
+    windowMs: total / 1000,
+    busyMs: (total - idle) / 1000,
+    functions: top(functions, total, n),
+    packages: top(packages, total, Infinity),
+  };
 }
 
 export function formatSummary(summary: ProfileSummary): string {

@@ -34,7 +34,9 @@ function buildOnce(): Promise<void> {
     const child = spawn(process.execPath, [path.join(ROOT, 'scripts', 'build.mjs')], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
     child.on('error', reject);
     // tsc emits JavaScript even when it reports type errors: those are reported (stderr) and the emitted code is measured.
-    child.on('exit', (code) => (code === 0 || existsSync(path.join(ROOT, 'dist', 'cli', 'main.js')) ? resolve() : reject(new Error(`npm run build failed (exit ${code})`))));
+    child.on('exit', (code) =>
+      code === 0 || existsSync(path.join(ROOT, 'dist', 'cli', 'main.js')) ? resolve() : reject(new Error(`npm run build failed (exit ${code})`)),
+    );
   });
   return built;
 }

@@ -49,10 +49,14 @@ function request(spec: RequestSpec, onRows: (rows: number) => void): Request {
     method: spec.method,
     path: spec.path,
     headers: spec.headers,
-    ...(next ? { setupRequest: (req) => {
-      const fresh = next();
-      return { ...req, headers: { ...spec.headers, ...fresh.headers }, body: fresh.body };
-    } } : {}),
+    ...(next
+      ? {
+          setupRequest: (req) => {
+            const fresh = next();
+            return { ...req, headers: { ...spec.headers, ...fresh.headers }, body: fresh.body };
+          },
+        }
+      : {}),
     ...(admitted ? { onResponse: (status: number, body: string) => onRows(admitted(status, body)) } : {}),
   };
 }

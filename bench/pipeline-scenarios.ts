@@ -78,7 +78,11 @@ async function createReport(api: Api, label: string, count: number): Promise<{ r
     '/api/v1/reports',
     {
       name: `Pipeline ${label}`,
-      company: { name: `Bench Co ${label}`, domain: `bench-co-${label}.example.com`, pronet_company_url: `https://pronet.example/company/bench-co-${label}` },
+      company: {
+        name: `Bench Co ${label}`,
+        domain: `bench-co-${label}.example.com`,
+        pronet_company_url: `https://pronet.example/company/bench-co-${label}`,
+      },
       profiles: people(label, 0, Math.min(100, count)),
     },
     `bench-${label}-create`,
@@ -103,7 +107,12 @@ async function admitReport(api: Api, label: string, count: number): Promise<stri
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Scratch directory, database and processes of one scenario, cleaned up last first. */
-async function scenario<T>(ctx: Context, label: string, tenants: number, body: (db: ScenarioDatabase, dataDir: string, cleanup: (step: () => Promise<void>) => void) => Promise<T>): Promise<T> {
+async function scenario<T>(
+  ctx: Context,
+  label: string,
+  tenants: number,
+  body: (db: ScenarioDatabase, dataDir: string, cleanup: (step: () => Promise<void>) => void) => Promise<T>,
+): Promise<T> {
   const dataDir = await fs.mkdtemp(path.join(ctx.tempDir, `${label}-`));
   const steps: Array<() => Promise<void>> = [];
   try {
@@ -152,10 +161,7 @@ export interface DrainResult {
  * clock starts when the items are released (ready again, plus the queue's
  * notification), and stops when every run of the report is terminal.
  */
-export function drain(
-  ctx: Context,
-  options: { label: string; processes: number; delayMs: number; people: number; profile?: string },
-): Promise<DrainResult> {
+export function drain(ctx: Context, options: { label: string; processes: number; delayMs: number; people: number; profile?: string }): Promise<DrainResult> {
   return scenario(ctx, options.label, 1, async (db, dataDir, cleanup) => {
     const api = await startService({ databaseUrl: db.url, port: await freePort(), dataDir, logFile: path.join(dataDir, 'service.log') });
     cleanup(() => api.stop());
@@ -170,7 +176,10 @@ export function drain(
     const workers: ServiceProcess[] = [];
     let concurrency = 0;
     for (let i = 0; i < options.processes; i++) {
-      const flags = options.profile && i === 0 ? ['--cpu-prof', `--cpu-prof-dir=${path.dirname(options.profile)}`, `--cpu-prof-name=${path.basename(options.profile)}`] : [];
+      const flags =
+        options.profile && i === 0
+          ? ['--cpu-prof', `--cpu-prof-dir=${path.dirname(options.profile)}`, `--cpu-prof-name=${path.basename(options.profile)}`]
+          : [];
       if (flags.length > 0) {
         await fs.mkdir(path.dirname(options.profile!), { recursive: true });
         await fs.rm(options.profile!, { force: true });
@@ -180,10 +189,16 @@ export function drain(
       cleanup(() => started.worker.stop());
       concurrency = started.concurrency;
     }
-    ctx.log(`${options.label}: ${options.processes} worker process(es) × concurrency ${concurrency}, SIMULATOR_DELAY_MS=${options.delayMs}; releasing ${options.people} people`);
+    ctx.log(
+      `${options.label}: ${options.processes} worker process(es) × concurrency ${concurrency}, SIMULATOR_DELAY_MS=${options.delayMs}; releasing ${options.people} people`,
+    );
     // Let the workers' start-up statistics reach pg_stat_database before the window opens.
     await sleep(2000);
-    const window = await startWindow(o, ctx.server, workers.map((w) => w.pid));
+    const window = await startWindow(
+      o,
+      ctx.server,
+      workers.map((w) => w.pid),
+    );
     await o.query(`update scan_items set ready_at = ready_at - interval '1 day' where status = 'pending'`);
     await o.query(`select pg_notify('scan_items', '')`);
     const started = performance.now();
@@ -290,7 +305,9 @@ export function fairness(ctx: Context, options: { people: number; delayMs: numbe
     while (performance.now() - t0 < options.timeoutSeconds * 1000) {
       let terminal = true;
       for (const runId of small.runIds) {
-        const res = await fetch(`${b.origin}/api/v1/reports/${small.reportId}/scans/${runId}`, { headers: { authorization: `Bearer ${b.tenant.secret}` } });
+        const res = await fetch(`${b.origin}/api/v1/reports/${small.reportId}/scans/${runId}`, {
+          headers: { authorization: `Bearer ${b.tenant.secret}` },
+        });
         const text = await res.text();
         if (res.status !== 200) throw new Error(`GET scan run answered ${res.status}: ${text.slice(0, 300)}`);
         if (['queued', 'running'].includes((JSON.parse(text) as { data: { status: string } }).data.status)) terminal = false;
@@ -362,7 +379,15 @@ export interface ApiResult {
  * latency − k × interval for k = 1, 2, … while positive), so a stall of the
  * event loop counts for every request that would have met it.
  */
-async function measureReads(origin: string, urlPath: string, secret: string, seconds: number, connections: number, rate: number, servePid: number): Promise<LatencyWindow> {
+async function measureReads(
+  origin: string,
+  urlPath: string,
+  secret: string,
+  seconds: number,
+  connections: number,
+  rate: number,
+  servePid: number,
+): Promise<LatencyWindow> {
   const corrected = createHistogram();
   const raw = createHistogram();
   let non2xx = 0;
@@ -440,7 +465,9 @@ export function apiWhileDraining(ctx: Context, options: { people: number; second
     }
     const urlPath = `/api/v1/reports/${reportId}`;
     const secret = api.tenant.secret;
-    ctx.log(`api: serve with an in-process worker × ${concurrency}; GET ${urlPath} idle for ${options.seconds} s (${options.connections} connections, ${options.rate || 'unpaced'} req/s)`);
+    ctx.log(
+      `api: serve with an in-process worker × ${concurrency}; GET ${urlPath} idle for ${options.seconds} s (${options.connections} connections, ${options.rate || 'unpaced'} req/s)`,
+    );
     await measureReads(api.origin, urlPath, secret, 1, options.connections, options.rate, serve.pid);
     const idle = await measureReads(api.origin, urlPath, secret, options.seconds, options.connections, options.rate, serve.pid);
 

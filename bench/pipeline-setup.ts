@@ -60,7 +60,9 @@ async function serverFacts(url: string): Promise<{ statements: boolean; version:
   try {
     const { rows } = await client.query(`${TAG} select version() as version, current_setting('shared_preload_libraries') as preload`);
     return {
-      statements: String(rows[0].preload).split(',').some((s) => s.trim() === 'pg_stat_statements'),
+      statements: String(rows[0].preload)
+        .split(',')
+        .some((s) => s.trim() === 'pg_stat_statements'),
       version: String(rows[0].version).replace(/ on .*$/, ''),
     };
   } finally {
@@ -94,7 +96,8 @@ export async function openServer(tempDir: string, log: Log): Promise<BenchServer
       observer,
       postgresVersion: facts.version,
       close: async () => {
-        if (observer) await adminQuery(given, `drop role if exists ${observer.role}`).catch((e: unknown) => log(`could not drop role ${observer.role}: ${String(e)}`));
+        if (observer)
+          await adminQuery(given, `drop role if exists ${observer.role}`).catch((e: unknown) => log(`could not drop role ${observer.role}: ${String(e)}`));
       },
     };
   }
@@ -180,7 +183,11 @@ export async function createScenarioDatabase(server: BenchServer, label: string,
         await updateWorkspace(
           runtime.db,
           ws.id,
-          { writes_per_minute_per_key: 1_000_000, writes_per_minute_per_workspace: 1_000_000, submitted_profiles_per_minute_per_workspace: 100_000_000 },
+          {
+            writes_per_minute_per_key: 1_000_000,
+            writes_per_minute_per_workspace: 1_000_000,
+            submitted_profiles_per_minute_per_workspace: 100_000_000,
+          },
           now,
         );
         const key = await createKey(runtime.db, { workspaceId: ws.id, scopes: ['*'], mode: 'test' }, now);
@@ -192,7 +199,10 @@ export async function createScenarioDatabase(server: BenchServer, label: string,
     let observerUrl = url;
     if (server.observer) {
       // Reads everywhere; writes only what holding items back and releasing them needs.
-      await queryIn(url, `grant select on all tables in schema public to ${server.observer.role}; grant update (ready_at) on scan_items to ${server.observer.role}`);
+      await queryIn(
+        url,
+        `grant select on all tables in schema public to ${server.observer.role}; grant update (ready_at) on scan_items to ${server.observer.role}`,
+      );
       const u = new URL(url);
       u.username = server.observer.role;
       u.password = server.observer.password;
@@ -218,7 +228,18 @@ export interface ServiceProcess {
 /** The environment of a service child: ours, minus the settings the benchmark decides, plus `env`. */
 function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   const base: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of ['DATABASE_URL', 'DATA_DIR', 'PORT', 'HOST', 'WORKER_CONCURRENCY', 'SIMULATOR_DELAY_MS', 'LOG_LEVEL', 'READ_LIMIT_MULTIPLIER', 'PUBLIC_BASE_URL', 'CLOCK_OFFSET_MS']) {
+  for (const name of [
+    'DATABASE_URL',
+    'DATA_DIR',
+    'PORT',
+    'HOST',
+    'WORKER_CONCURRENCY',
+    'SIMULATOR_DELAY_MS',
+    'LOG_LEVEL',
+    'READ_LIMIT_MULTIPLIER',
+    'PUBLIC_BASE_URL',
+    'CLOCK_OFFSET_MS',
+  ]) {
     delete base[name];
   }
   return { ...base, ...env };
@@ -236,14 +257,18 @@ export async function startServiceProcess(
   ready: RegExp,
   nodeFlags: string[] = [],
 ): Promise<{ process: ServiceProcess; match: RegExpMatchArray }> {
-  const child = spawn(process.execPath, [...nodeFlags, 'bin/profile-scan.js', ...args], { cwd: ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeFlags, 'bin/profile-scan.js', ...args], {
+    cwd: ROOT,
+    env: childEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   const append = (chunk: Buffer) => {
     output += chunk.toString('utf8');
     if (output.length > 128 * 1024) output = output.slice(-64 * 1024);
   };
-  child.stdout!.on('data', append);
-  child.stderr!.on('data', append);
+  child.stdout.on('data', append);
+  child.stderr.on('data', append);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const alive = () => child.exitCode === null && child.signalCode === null;
   const handle: ServiceProcess = {

@@ -121,7 +121,13 @@ export interface WindowStats {
   top_statements: Array<{ query: string; calls_per_item: number; exec_ms_per_item: number; mean_ms: number }>;
   table_reads_per_item: Array<{ table: string; seq_scans: number; seq_rows: number; index_rows: number }>;
   /** Average number of this database's sessions in each state over the samples. */
-  sessions: { samples: number; active: number; waiting_on_lock: number; idle_in_transaction: number; lock_waits_by_relation: Record<string, number> };
+  sessions: {
+    samples: number;
+    active: number;
+    waiting_on_lock: number;
+    idle_in_transaction: number;
+    lock_waits_by_relation: Record<string, number>;
+  };
   cpu: {
     /** CPU of the worker processes, together. */
     worker_ms_per_item: number | null;
@@ -146,14 +152,20 @@ export async function startWindow(o: Observer, server: BenchServer, workerPids: 
   const sentBefore = o.statementsSent;
   const workerTicks = () => {
     const ticks = workerPids.map(processTicks);
-    return ticks.every((t) => t !== null) ? (ticks as number[]).reduce((a, b) => a + b, 0) : null;
+    return ticks.every((t) => t !== null) ? ticks.reduce((a, b) => a + b, 0) : null;
   };
   const workerBefore = workerTicks();
   const serverBefore = server.postmasterPid === null ? null : serverTicks(server.postmasterPid);
   // Backends of this database (when the bench did not start the server): ticks at first and last sight.
   const backends = new Map<number, { first: number; last: number }>();
   let backendsSeen = false;
-  const sessions = { samples: 0, active: 0, waiting_on_lock: 0, idle_in_transaction: 0, lock_waits_by_relation: {} as Record<string, number> };
+  const sessions = {
+    samples: 0,
+    active: 0,
+    waiting_on_lock: 0,
+    idle_in_transaction: 0,
+    lock_waits_by_relation: {} as Record<string, number>,
+  };
 
   const sample = async (initial = false) => {
     const rows = await o.query<{ pid: number; state: string | null; wait_event_type: string | null; relation: string | null }>(
@@ -228,7 +240,12 @@ export async function startWindow(o: Observer, server: BenchServer, workerPids: 
       deltas.sort((x, y) => y.ms - x.ms);
       for (const d of deltas.slice(0, 8)) {
         if (d.calls <= 0) continue;
-        top.push({ query: d.query.replace(/\s+/g, ' ').slice(0, 160), calls_per_item: per(d.calls), exec_ms_per_item: round(d.ms / Math.max(1, items), 3), mean_ms: round(d.ms / d.calls, 3) });
+        top.push({
+          query: d.query.replace(/\s+/g, ' ').slice(0, 160),
+          calls_per_item: per(d.calls),
+          exec_ms_per_item: round(d.ms / Math.max(1, items), 3),
+          mean_ms: round(d.ms / d.calls, 3),
+        });
       }
     }
     const reads = [...tablesAfter].map(([name, a]) => {

@@ -52,7 +52,10 @@ type ScenarioName = (typeof ALL)[number];
 function scenarioList(): ScenarioName[] {
   const raw = process.env.BENCH_SCENARIOS?.trim();
   if (!raw) return [...ALL];
-  const names = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  const names = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const n of names) if (!(ALL as readonly string[]).includes(n)) throw new Error(`BENCH_SCENARIOS: unknown scenario ${n} (known: ${ALL.join(', ')})`);
   return ALL.filter((n) => names.includes(n));
 }
@@ -135,7 +138,8 @@ function targets(out: Output): Target[] {
       met: a.p99_ratio <= 3,
     });
   }
-  for (const [name, error] of Object.entries(out.errors)) list.push({ figure: name, measured: `failed: ${error.split('\n')[0].slice(0, 80)}`, target: '', met: null });
+  for (const [name, error] of Object.entries(out.errors))
+    list.push({ figure: name, measured: `failed: ${error.split('\n')[0].slice(0, 80)}`, target: '', met: null });
   return list;
 }
 
@@ -160,9 +164,11 @@ function details(out: Output): string[] {
         `${p.transactions_per_item} transactions, ${p.rows_read_per_item} rows read, ${p.rows_written_per_item} rows written`,
       `  sessions on average: ${p.sessions.active} active, ${p.sessions.waiting_on_lock} waiting on a lock ${JSON.stringify(p.sessions.lock_waits_by_relation)}, ${p.sessions.idle_in_transaction} idle in transaction`,
     );
-    for (const s of p.top_statements.slice(0, 5)) lines.push(`  ${s.exec_ms_per_item} ms/item, ${s.calls_per_item} calls/item, ${s.mean_ms} ms each: ${s.query.slice(0, 100)}`);
+    for (const s of p.top_statements.slice(0, 5))
+      lines.push(`  ${s.exec_ms_per_item} ms/item, ${s.calls_per_item} calls/item, ${s.mean_ms} ms each: ${s.query.slice(0, 100)}`);
   }
-  if (out.throughput?.ratio_2_vs_1_items_per_second != null) lines.push(`throughput, 2 processes vs 1: ×${out.throughput.ratio_2_vs_1_items_per_second.toFixed(2)} items/s`);
+  if (out.throughput?.ratio_2_vs_1_items_per_second != null)
+    lines.push(`throughput, 2 processes vs 1: ×${out.throughput.ratio_2_vs_1_items_per_second.toFixed(2)} items/s`);
   if (out.slow) {
     const s = out.slow;
     lines.push(
@@ -179,7 +185,8 @@ function details(out: Output): string[] {
   }
   if (out.api) {
     const a = out.api;
-    const w = (x: typeof a.idle) => `p50 ${x.p50_ms} ms, p99 ${x.p99_ms} ms (uncorrected ${x.raw_p99_ms} ms), max ${x.max_ms} ms, ${x.rps} req/s, serve CPU ${fmt(x.serve_cpu_percent, '%')}`;
+    const w = (x: typeof a.idle) =>
+      `p50 ${x.p50_ms} ms, p99 ${x.p99_ms} ms (uncorrected ${x.raw_p99_ms} ms), max ${x.max_ms} ms, ${x.rps} req/s, serve CPU ${fmt(x.serve_cpu_percent, '%')}`;
     lines.push(
       `API (${a.connections} connections, ${a.rate ? `${a.rate} req/s` : 'unpaced'}; worker × ${a.worker_concurrency}): idle ${w(a.idle)}`,
       `  draining: ${w(a.draining)}; ${a.items_done_in_window} items done in the window (${a.items_per_second_in_window} items/s), ${a.items_pending_at_end} still pending at its end`,
@@ -187,7 +194,9 @@ function details(out: Output): string[] {
   }
   if (out.profiled?.profile) {
     const p = out.profiled;
-    lines.push(`worker CPU profile (${p.profile!.file}; that run: ${p.items_per_second} items/s, worker ${fmt(p.per_item.cpu.worker_ms_per_item, ' ms')} CPU per item):`);
+    lines.push(
+      `worker CPU profile (${p.profile!.file}; that run: ${p.items_per_second} items/s, worker ${fmt(p.per_item.cpu.worker_ms_per_item, ' ms')} CPU per item):`,
+    );
     lines.push(formatSummary(p.profile!.summary));
   }
   for (const [name, error] of Object.entries(out.errors)) lines.push(`${name} failed: ${error}`);
@@ -245,13 +254,22 @@ async function main(): Promise<void> {
     }
     if (settings.scenarios.includes('fair')) {
       await attempt('fair', async () => {
-        out.fairness = await fairness(ctx, { people: settings.fair_people, delayMs: settings.fair_delay_ms, timeoutSeconds: settings.fair_timeout_seconds });
+        out.fairness = await fairness(ctx, {
+          people: settings.fair_people,
+          delayMs: settings.fair_delay_ms,
+          timeoutSeconds: settings.fair_timeout_seconds,
+        });
         log(`fairness: B terminal after ${out.fairness.b_terminal_seconds} s; A pending ${out.fairness.a_pending_then}`);
       });
     }
     if (settings.scenarios.includes('api')) {
       await attempt('api', async () => {
-        out.api = await apiWhileDraining(ctx, { people: settings.people, seconds: settings.api_seconds, connections: settings.api_connections, rate: settings.api_rate });
+        out.api = await apiWhileDraining(ctx, {
+          people: settings.people,
+          seconds: settings.api_seconds,
+          connections: settings.api_connections,
+          rate: settings.api_rate,
+        });
         log(`api: p99 idle ${out.api.idle.p99_ms} ms, draining ${out.api.draining.p99_ms} ms`);
       });
     }
@@ -269,8 +287,15 @@ async function main(): Promise<void> {
     load_average_at_start: loadAtStart.map((l) => round(l)),
     load_average_at_end: os.loadavg().map((l) => round(l)),
   };
-  console.log(`\n${machine.cpus} × ${machine.cpu_model}; Node ${machine.node}; ${postgres} (${database}); load average ${machine.load_average_at_start.join(' ')} at start, ${machine.load_average_at_end.join(' ')} at end\n`);
-  console.log(textTable(['figure', 'measured', 'target', 'met'], list.map((t) => [t.figure, t.measured, t.target, t.met === null ? '' : t.met ? 'yes' : 'NO'])));
+  console.log(
+    `\n${machine.cpus} × ${machine.cpu_model}; Node ${machine.node}; ${postgres} (${database}); load average ${machine.load_average_at_start.join(' ')} at start, ${machine.load_average_at_end.join(' ')} at end\n`,
+  );
+  console.log(
+    textTable(
+      ['figure', 'measured', 'target', 'met'],
+      list.map((t) => [t.figure, t.measured, t.target, t.met === null ? '' : t.met ? 'yes' : 'NO']),
+    ),
+  );
   console.log(`\n${details(out).join('\n')}`);
   await fs.mkdir(path.join(ROOT, 'bench/results'), { recursive: true });
   await fs.writeFile(

@@ -112,7 +112,10 @@ export function evaluateTargets(results: ScenarioResult[]): Target[] {
   const large = m('summary-10000-c1');
   targets.push({
     goal: 'GET …/analysis at 10,000 people ≤ 2 × at 100 people (median, c=1)',
-    value: small && large ? `${fmt(large.medianMs / small.medianMs)} × (${fmt(large.medianMs, 1)} vs ${fmt(small.medianMs, 1)} ms)` : 'not measured (endpoint missing or failed)',
+    value:
+      small && large
+        ? `${fmt(large.medianMs / small.medianMs)} × (${fmt(large.medianMs, 1)} vs ${fmt(small.medianMs, 1)} ms)`
+        : 'not measured (endpoint missing or failed)',
     met: small && large ? large.medianMs <= 2 * small.medianMs : null,
   });
   return targets;
@@ -228,7 +231,16 @@ function markdown(report: RunReport): string {
     ...report.targets.map((t) => `- ${t.met === null ? 'n/a' : t.met ? '**met**' : '**missed**'}: ${t.goal}: ${t.value}`),
     '',
     ...(report.profile
-      ? ['## CPU profile', '', `\`${report.profile.scenario}\`, service run with \`node --cpu-prof\`:`, '', '```', formatSummary(report.profile.summary), '```', '']
+      ? [
+          '## CPU profile',
+          '',
+          `\`${report.profile.scenario}\`, service run with \`node --cpu-prof\`:`,
+          '',
+          '```',
+          formatSummary(report.profile.summary),
+          '```',
+          '',
+        ]
       : []),
   ].join('\n');
 }

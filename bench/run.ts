@@ -47,7 +47,7 @@ function selected(filters: string[]): Scenario[] {
   if (filters.length === 0) return SCENARIOS;
   const keep = new Set(SCENARIOS.filter((s) => filters.some((f) => s.id.includes(f))).map((s) => s.id));
   // Baselines of kept scenarios, transitively.
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const s of SCENARIOS) {
       if (keep.has(s.id) && s.baseline && !keep.has(s.baseline)) {
@@ -79,7 +79,14 @@ async function runScenario(
   cpuOf: (origin: string) => CpuGroups,
   onMeasure?: (fromUs: number, toUs: number) => void,
 ): Promise<ScenarioResult> {
-  const result = { id: scenario.id, name: scenario.name, connections: scenario.connections, baseline: scenario.baseline, ratio: null, cpu: null };
+  const result = {
+    id: scenario.id,
+    name: scenario.name,
+    connections: scenario.connections,
+    baseline: scenario.baseline,
+    ratio: null,
+    cpu: null,
+  };
   const work = lanes(scenario, build);
   const first = await probe(work[0].spec);
   if (first.status === 404 && scenario.optional) {
@@ -130,7 +137,7 @@ async function postgresVersion(db: Db): Promise<string> {
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const profileFlag = args.find((a) => a === '--profile' || a.startsWith('--profile='));
-  const profileId = profileFlag === undefined ? null : profileFlag.split('=')[1] ?? DEFAULT_PROFILED_SCENARIO;
+  const profileId = profileFlag === undefined ? null : (profileFlag.split('=')[1] ?? DEFAULT_PROFILED_SCENARIO);
   const scenarios = selected(args.filter((a) => !a.startsWith('--')));
   const timing: Timing = { seconds: positiveInt('BENCH_SECONDS', 5), warmupSeconds: positiveInt('BENCH_WARMUP_SECONDS', 1) };
   const importsPerConnection = positiveInt('BENCH_IMPORTS', 30);
@@ -216,7 +223,11 @@ async function main(): Promise<void> {
       await runScenario(target, builders.get(target.id)!, env, timing, cpuOf, (fromUs, toUs) => (window = { fromUs, toUs }));
       await service.stop();
       const cpuProfile = JSON.parse(await fs.readFile(path.join(dir, name), 'utf8')) as CpuProfile;
-      profiled = { scenario: `${target.name}, c=${target.connections}`, file: path.relative(ROOT, path.join(dir, name)), summary: summarizeProfile(cpuProfile, window) };
+      profiled = {
+        scenario: `${target.name}, c=${target.connections}`,
+        file: path.relative(ROOT, path.join(dir, name)),
+        summary: summarizeProfile(cpuProfile, window),
+      };
     }
 
     const measured = withRatios(results);
@@ -239,7 +250,9 @@ async function main(): Promise<void> {
       profile: profiled,
     };
     await writeReport(report, BENCH);
-    console.log(`\n${report.machine.cpus} × ${report.machine.cpuModel}; Node ${report.machine.node}; ${report.machine.postgres} (${report.machine.database})\n`);
+    console.log(
+      `\n${report.machine.cpus} × ${report.machine.cpuModel}; Node ${report.machine.node}; ${report.machine.postgres} (${report.machine.database})\n`,
+    );
     console.log(textTable(measured));
     console.log(`\n${textTargets(report.targets)}`);
     if (profiled) console.log(`\nCPU profile of ${profiled.scenario} (${profiled.file}):\n${formatSummary(profiled.summary)}`);

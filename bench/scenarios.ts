@@ -61,7 +61,7 @@ function readScenarios(c: number): Scenario[] {
       name: 'baseline A: same bytes from memory (report)',
       baseline: null,
       setup: async (env) => {
-        const id = await newest(env);
+        await newest(env);
         return () => get(env.baseline, '/memory/report');
       },
     },

@@ -43,7 +43,11 @@ export async function createTenant(db: Db): Promise<Tenant> {
   await updateWorkspace(
     db,
     workspace.id,
-    { writes_per_minute_per_key: 1_000_000, writes_per_minute_per_workspace: 1_000_000, submitted_profiles_per_minute_per_workspace: 100_000_000 },
+    {
+      writes_per_minute_per_key: 1_000_000,
+      writes_per_minute_per_workspace: 1_000_000,
+      submitted_profiles_per_minute_per_workspace: 100_000_000,
+    },
     now,
   );
   const key = await createKey(db, { workspaceId: workspace.id, scopes: ['*'], mode: 'test' }, now);

@@ -15,7 +15,11 @@ import { createDb, createPool } from '../src/store/database.js';
 export const DOCUMENT_SERVER_URL = 'http://127.0.0.1:8080';
 
 export async function buildOpenApiDocument(): Promise<Record<string, any>> {
-  const config = loadConfig({ LOG_LEVEL: 'silent', PUBLIC_BASE_URL: DOCUMENT_SERVER_URL, DATA_DIR: path.join(os.tmpdir(), 'profile-scan-openapi') });
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    PUBLIC_BASE_URL: DOCUMENT_SERVER_URL,
+    DATA_DIR: path.join(os.tmpdir(), 'profile-scan-openapi'),
+  });
   // Port 9 (discard) on loopback: never connected to, because no request is served.
   const pool = createPool('postgres://openapi@127.0.0.1:9/openapi', 1);
   const app = await buildServer({

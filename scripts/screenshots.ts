@@ -58,10 +58,22 @@ async function main() {
       databaseUrl = server.url;
       cleanups.push(() => server.stop());
     }
-    const config = loadConfig({ DATABASE_URL: databaseUrl, PORT: '0', DATA_DIR: path.join(temp, 'data'), LOG_LEVEL: 'silent', SIMULATOR_DELAY_MS: '0' });
+    const config = loadConfig({
+      DATABASE_URL: databaseUrl,
+      PORT: '0',
+      DATA_DIR: path.join(temp, 'data'),
+      LOG_LEVEL: 'silent',
+      SIMULATOR_DELAY_MS: '0',
+    });
     const runtime = await openRuntime(config, { poolSize: 10 });
     cleanups.push(() => runtime.close());
-    const app = await buildServer({ db: runtime.db, config, clock: systemClock, cursorSecret: randomBytes(32).toString('hex'), queue: new ScanItemQueue() });
+    const app = await buildServer({
+      db: runtime.db,
+      config,
+      clock: systemClock,
+      cursorSecret: randomBytes(32).toString('hex'),
+      queue: new ScanItemQueue(),
+    });
     const base = await app.listen({ port: 0, host: '127.0.0.1' });
     config.publicBaseUrl = base;
     cleanups.push(() => app.close());
@@ -72,12 +84,15 @@ async function main() {
         method,
         headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'idempotency-key': randomBytes(8).toString('hex') },
         body: body === undefined ? undefined : JSON.stringify(body),
-      }).then((r) => r.json() as Promise<any>);
+      }).then((r) => r.json());
     const names = ['Jane Doe', 'Ravi Patel', 'Ada Lovelace', 'Tom Becker', 'Mia Wong', 'Lena Novak', 'Omar Haddad', 'Quiet Bob'];
     const report = await api('POST', '/reports', {
       name: 'Q2 profile audit',
       company: { name: 'Acme Robotics', domain: 'acme-robotics.com', pronet_company_url: 'https://pronet.example/company/acme-robotics' },
-      profiles: names.map((name) => ({ pronet_url: `https://pronet.example/in/${name === 'Quiet Bob' ? 'quiet-bob' : name.toLowerCase().replace(' ', '-')}`, name })),
+      profiles: names.map((name) => ({
+        pronet_url: `https://pronet.example/in/${name === 'Quiet Bob' ? 'quiet-bob' : name.toLowerCase().replace(' ', '-')}`,
+        name,
+      })),
     });
     const reportId: string = report.data.report.id;
     await api('POST', '/reports', {
@@ -95,7 +110,15 @@ async function main() {
 
     const browser = await chromium.launch({
       executablePath,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
     });
     cleanups.push(() => browser.close());
     const context = await browser.newContext({ viewport: { width: 1200, height: 800 }, deviceScaleFactor: 1 });
@@ -122,7 +145,9 @@ async function main() {
     await page.getByRole('heading', { level: 1, name: 'Jane Doe' }).waitFor();
     // The previews load lazily; a full-page picture wants them all.
     await page.evaluate(() => document.querySelectorAll('img[loading="lazy"]').forEach((i) => i.setAttribute('loading', 'eager')));
-    await page.waitForFunction(() => [...document.querySelectorAll('.evidence img')].every((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0));
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll('.evidence img')].every((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0),
+    );
     await page.setViewportSize({ width: 1200, height: 1500 });
     await shot('person', page, false);
     await page.setViewportSize({ width: 1200, height: 800 });
@@ -133,7 +158,9 @@ async function main() {
     await page.getByLabel('Name', { exact: true }).fill('Acme Robotics');
     await page.getByLabel('Domain').fill('acme-robotics.com');
     await page.getByLabel('Company page URL').fill('https://pronet.example/company/acme-robotics');
-    await page.getByLabel('Profile URLs, one per line').fill('https://pronet.example/in/kim-lee, Kim Lee\nhttps://pronet.example/in/raj-iyer, Raj Iyer\nhttps://pronet.example/in/kim-lee/, Kim again');
+    await page
+      .getByLabel('Profile URLs, one per line')
+      .fill('https://pronet.example/in/kim-lee, Kim Lee\nhttps://pronet.example/in/raj-iyer, Raj Iyer\nhttps://pronet.example/in/kim-lee/, Kim again');
     await page.getByRole('button', { name: 'Preview' }).click();
     await shot('new-report-preview');
     const publicUrl = (await api('GET', `/reports/${reportId}`)).data.public_url as string;

@@ -217,7 +217,8 @@ function parseMedia(env: NodeJS.ProcessEnv, dataDir: string): MediaSettings {
     if (stray) throw new ConfigError(`${stray} is set but S3_BUCKET is not; set S3_BUCKET to store evidence media in S3`);
     return { kind: 'file', dir: path.join(dataDir, 'media') };
   }
-  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) throw new ConfigError('S3_BUCKET must be a bucket name (3-63 lowercase letters, digits, dots and hyphens)');
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket))
+    throw new ConfigError('S3_BUCKET must be a bucket name (3-63 lowercase letters, digits, dots and hyphens)');
   let endpoint: string | null = null;
   const rawEndpoint = text(env, 'S3_ENDPOINT');
   if (rawEndpoint !== null) {
@@ -231,9 +232,14 @@ function parseMedia(env: NodeJS.ProcessEnv, dataDir: string): MediaSettings {
   const accessKeyId = text(env, 'S3_ACCESS_KEY_ID');
   const secretAccessKey = text(env, 'S3_SECRET_ACCESS_KEY');
   if ((accessKeyId === null) !== (secretAccessKey === null)) {
-    throw new ConfigError(`${accessKeyId === null ? 'S3_ACCESS_KEY_ID' : 'S3_SECRET_ACCESS_KEY'} must be set together with ${accessKeyId === null ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID'}`);
+    throw new ConfigError(
+      `${accessKeyId === null ? 'S3_ACCESS_KEY_ID' : 'S3_SECRET_ACCESS_KEY'} must be set together with ${accessKeyId === null ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID'}`,
+    );
   }
-  for (const [name, value] of [['S3_ACCESS_KEY_ID', accessKeyId], ['S3_SECRET_ACCESS_KEY', secretAccessKey]] as const) {
+  for (const [name, value] of [
+    ['S3_ACCESS_KEY_ID', accessKeyId],
+    ['S3_SECRET_ACCESS_KEY', secretAccessKey],
+  ] as const) {
     if (value !== null && !/^[\x21-\x7e]+$/.test(value)) throw new ConfigError(`${name} must contain only visible ASCII characters`);
   }
   const sessionToken = text(env, 'S3_SESSION_TOKEN');
@@ -241,7 +247,7 @@ function parseMedia(env: NodeJS.ProcessEnv, dataDir: string): MediaSettings {
   let prefix = text(env, 'S3_PREFIX') ?? '';
   if (prefix !== '') {
     if (!/^[A-Za-z0-9!_.*'()\-/]{1,512}$/.test(prefix) || prefix.startsWith('/') || prefix.includes('//')) {
-      throw new ConfigError('S3_PREFIX must be a key prefix of letters, digits and !_.*\'()-/ (no leading or double slash)');
+      throw new ConfigError("S3_PREFIX must be a key prefix of letters, digits and !_.*'()-/ (no leading or double slash)");
     }
     if (!prefix.endsWith('/')) prefix += '/';
   }

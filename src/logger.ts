@@ -110,7 +110,7 @@ export function createLogger(level: string, role: Role, destination: number | De
 
 /** For lifecycle records: `logger` at info at least (unless it is silent). */
 export function lifecycle(logger: Logger): Logger {
-  const quiet = logger.level === 'silent' || logger.levelVal <= pino.levels.values.info!;
+  const quiet = logger.level === 'silent' || logger.levelVal <= pino.levels.values.info;
   return quiet ? logger : logger.child({}, { level: 'info' });
 }
 

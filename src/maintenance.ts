@@ -97,9 +97,9 @@ export class MaintenanceRunner {
         const report: MaintenanceReport = {};
         for (const [task, work] of this.#tasks(now)) {
           try {
-            report[task] = await work(conn as unknown as Db);
+            report[task] = await work(conn);
             this.deps.metrics?.maintenanceRuns.inc({ task, result: 'ok' });
-            this.deps.metrics?.maintenanceDeleted.inc({ task }, report[task] as number);
+            this.deps.metrics?.maintenanceDeleted.inc({ task }, report[task]);
           } catch (error) {
             report[task] = 'failed';
             this.deps.metrics?.maintenanceRuns.inc({ task, result: 'error' });

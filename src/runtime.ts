@@ -56,7 +56,9 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
       },
     };
   } catch (error) {
-    await pool.end().catch((closeError: unknown) => log(`database pool: closing failed (${closeError instanceof Error ? closeError.message : String(closeError)})`));
+    await pool
+      .end()
+      .catch((closeError: unknown) => log(`database pool: closing failed (${closeError instanceof Error ? closeError.message : String(closeError)})`));
     await embedded?.stop();
     throw error;
   }

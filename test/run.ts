@@ -73,15 +73,17 @@ async function main(): Promise<number> {
     const runtime = await openRuntime(loadConfig({ DATABASE_URL: withDatabase(serverUrl, template) }));
     await runtime.close();
     const code = await new Promise<number>((resolve) => {
-      const child = spawn(
-        process.execPath,
-        ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=300000', ...files],
-        {
-          stdio: 'inherit',
-          // Test hooks (CLOCK_OFFSET_MS, PS_TEST_PAUSE_BEFORE_COMMIT_MS) are refused without PROFILE_SCAN_TEST_HOOKS=1.
-          env: { ...process.env, PS_TEST_SERVER_URL: serverUrl, PS_TEST_TEMPLATE: template, SIMULATOR_DELAY_MS: '0', PROFILE_SCAN_TEST_HOOKS: '1' },
+      const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=300000', ...files], {
+        stdio: 'inherit',
+        // Test hooks (CLOCK_OFFSET_MS, PS_TEST_PAUSE_BEFORE_COMMIT_MS) are refused without PROFILE_SCAN_TEST_HOOKS=1.
+        env: {
+          ...process.env,
+          PS_TEST_SERVER_URL: serverUrl,
+          PS_TEST_TEMPLATE: template,
+          SIMULATOR_DELAY_MS: '0',
+          PROFILE_SCAN_TEST_HOOKS: '1',
         },
-      );
+      });
       child.on('close', (c) => resolve(c ?? 1));
     });
     return code;
@@ -89,10 +91,10 @@ async function main(): Promise<number> {
     // Drop the template and any database a killed test file left behind.
     const client = new pg.Client({ connectionString: adminUrl });
     await client.connect();
-    const { rows } = await client.query<{ datname: string }>(
-      `select datname from pg_database where datname = $1 or datname like $2`,
-      [template, `${template}_%`],
-    );
+    const { rows } = await client.query<{ datname: string }>(`select datname from pg_database where datname = $1 or datname like $2`, [
+      template,
+      `${template}_%`,
+    ]);
     for (const row of rows) await client.query(`drop database if exists ${client.escapeIdentifier(row.datname)} with (force)`);
     await client.end();
     await embedded?.stop();

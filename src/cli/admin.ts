@@ -63,7 +63,18 @@ export async function runAdmin(config: Config, argv: string[]): Promise<number> 
   });
   const [noun, verb, ...args] = positionals;
   const command = `${noun ?? ''} ${verb ?? ''}`.trim();
-  const known = ['workspace create', 'workspace update', 'key create', 'key revoke', 'report archive', 'report unarchive', 'report share', 'profile remove', 'user create', 'user link'];
+  const known = [
+    'workspace create',
+    'workspace update',
+    'key create',
+    'key revoke',
+    'report archive',
+    'report unarchive',
+    'report share',
+    'profile remove',
+    'user create',
+    'user link',
+  ];
   if (!known.includes(command)) throw new UsageError(`unknown admin command "${command}"`);
 
   // Validate arguments before touching the database.
@@ -99,7 +110,14 @@ function prepare(command: string, args: string[], values: Record<string, string 
       if (!name || name.length > 200) throw new UsageError('--name NAME is required (1-200 characters)');
       return async (rt, config) => {
         const ws = await createWorkspace(rt.db, name, serviceClock(config).now());
-        const json = { id: ws.id, name: ws.name, slug: ws.slug, status: ws.status, api_access: ws.api_access, created_at: ws.created_at.toISOString() };
+        const json = {
+          id: ws.id,
+          name: ws.name,
+          slug: ws.slug,
+          status: ws.status,
+          api_access: ws.api_access,
+          created_at: ws.created_at.toISOString(),
+        };
         return { json, text: `created workspace ${ws.id} "${ws.name}" (slug ${ws.slug})` };
       };
     }
@@ -113,7 +131,8 @@ function prepare(command: string, args: string[], values: Record<string, string 
       if (perKey !== undefined) changes.writes_per_minute_per_key = perKey;
       if (perWs !== undefined) changes.writes_per_minute_per_workspace = perWs;
       if (rows !== undefined) changes.submitted_profiles_per_minute_per_workspace = rows;
-      if (Object.keys(changes).length === 0) throw new UsageError('nothing to update: pass --api-access, --writes-per-key, --writes-per-workspace or --profiles-per-minute');
+      if (Object.keys(changes).length === 0)
+        throw new UsageError('nothing to update: pass --api-access, --writes-per-key, --writes-per-workspace or --profiles-per-minute');
       return async (rt, config) => {
         const ws = await updateWorkspace(rt.db, id, changes, serviceClock(config).now());
         if (!ws) throw new Failure(`no workspace ${id}`);

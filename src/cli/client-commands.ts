@@ -72,7 +72,11 @@ export async function runList(ctx: CommandContext): Promise<number> {
   const limit = ctx.values.limit === undefined ? 50 : Number(ctx.values.limit);
   if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new UsageError('--limit takes 1-100 (the page size)');
   const reports = [];
-  for await (const report of ctx.client.reports.list({ limit, company_root_domain: ctx.values.domain, include_archived: ctx.values['include-archived'] })) {
+  for await (const report of ctx.client.reports.list({
+    limit,
+    company_root_domain: ctx.values.domain,
+    include_archived: ctx.values['include-archived'],
+  })) {
     reports.push(report);
   }
   ctx.out.result({ reports });
@@ -81,7 +85,16 @@ export async function runList(ctx: CommandContext): Promise<number> {
       ? 'No reports.'
       : table(
           ['id', 'name', 'company', 'root_domain', 'people', 'analyzed', 'analysis_state', 'created_at'],
-          reports.map((r) => [r.id, r.name, r.company.name, r.company.root_domain, r.profile_count, r.analyzed_profile_count, r.analysis_state + (r.archived ? ' (archived)' : ''), r.created_at]),
+          reports.map((r) => [
+            r.id,
+            r.name,
+            r.company.name,
+            r.company.root_domain,
+            r.profile_count,
+            r.analyzed_profile_count,
+            r.analysis_state + (r.archived ? ' (archived)' : ''),
+            r.created_at,
+          ]),
         ),
   );
   return EXIT.ok;
@@ -93,7 +106,11 @@ export async function runCreate(ctx: CommandContext): Promise<number> {
   const result = await ctx.client.reports.create(
     {
       name: required(v.name, '--name'),
-      company: { name: required(v.company, '--company'), domain: required(v.domain, '--domain'), pronet_company_url: required(v['company-url'], '--company-url') },
+      company: {
+        name: required(v.company, '--company'),
+        domain: required(v.domain, '--domain'),
+        pronet_company_url: required(v['company-url'], '--company-url'),
+      },
       visibility: v.public ? 'public' : 'private',
       on_existing: v['return-existing'] ? 'return_existing' : 'create',
     },
@@ -101,11 +118,18 @@ export async function runCreate(ctx: CommandContext): Promise<number> {
   );
   ctx.out.result(result);
   if (result.data.outcome === 'created') {
-    ctx.out.say(`Created report ${result.data.report.id} (${result.data.report.name})${result.replayed ? ' [replayed: created earlier with this idempotency key]' : ''}.`);
+    ctx.out.say(
+      `Created report ${result.data.report.id} (${result.data.report.name})${result.replayed ? ' [replayed: created earlier with this idempotency key]' : ''}.`,
+    );
     ctx.out.say(`Next: profile-scan client import ${result.data.report.id} people.csv`);
   } else {
     ctx.out.say('Existing reports for this company (nothing was created):');
-    ctx.out.say(table(['id', 'name', 'archived', 'created_at'], result.data.existing_reports.map((r) => [r.id, r.name, r.archived, r.created_at])));
+    ctx.out.say(
+      table(
+        ['id', 'name', 'archived', 'created_at'],
+        result.data.existing_reports.map((r) => [r.id, r.name, r.archived, r.created_at]),
+      ),
+    );
   }
   return EXIT.ok;
 }
@@ -147,7 +171,9 @@ export async function runWatch(ctx: CommandContext): Promise<number> {
       scans.map((s) => [s.id, s.mode, s.status, s.counts.requested, s.counts.completed, s.counts.warnings, s.counts.failed]),
     ),
   );
-  ctx.out.say(allSucceeded ? 'All scans completed.' : 'All scans are terminal; some items did not succeed (a scan failure is never a reason to create more work).');
+  ctx.out.say(
+    allSucceeded ? 'All scans completed.' : 'All scans are terminal; some items did not succeed (a scan failure is never a reason to create more work).',
+  );
   return EXIT.ok;
 }
 
@@ -161,24 +187,43 @@ export async function runSummary(ctx: CommandContext): Promise<number> {
   const o = s.optimization_summary;
   ctx.out.say(
     keyValues([
-        ['report', `${s.report.name} (${s.report.id})${s.report.archived ? ' [archived]' : ''}`],
-        ['company', `${s.report.company.name} · ${s.report.company.domain}`],
-        ['availability', `${s.availability}${s.has_usable_results ? '' : ' (no usable results yet)'}`],
-        ['work', `${s.work.state}: ${s.work.counts.succeeded} succeeded, ${s.work.counts.queued} queued, ${s.work.counts.processing} processing, ${s.work.counts.failed} failed, ${s.work.counts.inaccessible} inaccessible of ${s.work.counts.requested}`],
-        ['freshness', `${s.freshness.state}${s.freshness.reasons.length ? ` (${s.freshness.reasons.join(', ')})` : ''}`],
-        ['people', `${s.coverage.person_profiles} on the roster, ${s.coverage.optimization.analyzed_profiles} analyzed, ${s.coverage.optimization.profiles_without_usable_analysis} without usable analysis`],
-        ['activity', `${s.coverage.activity.observed_person_profiles} people observed, company page ${s.coverage.activity.company_page_observed ? 'observed' : 'not observed'}`],
-        ['checks', `${o.counts.good} good, ${o.counts.optimize} optimize, ${o.counts.unknown} unknown; score ${pct(o.counts.score_pct) ?? '—'}`],
-        ['evaluated_at', s.evaluated_at],
+      ['report', `${s.report.name} (${s.report.id})${s.report.archived ? ' [archived]' : ''}`],
+      ['company', `${s.report.company.name} · ${s.report.company.domain}`],
+      ['availability', `${s.availability}${s.has_usable_results ? '' : ' (no usable results yet)'}`],
+      [
+        'work',
+        `${s.work.state}: ${s.work.counts.succeeded} succeeded, ${s.work.counts.queued} queued, ${s.work.counts.processing} processing, ${s.work.counts.failed} failed, ${s.work.counts.inaccessible} inaccessible of ${s.work.counts.requested}`,
+      ],
+      ['freshness', `${s.freshness.state}${s.freshness.reasons.length ? ` (${s.freshness.reasons.join(', ')})` : ''}`],
+      [
+        'people',
+        `${s.coverage.person_profiles} on the roster, ${s.coverage.optimization.analyzed_profiles} analyzed, ${s.coverage.optimization.profiles_without_usable_analysis} without usable analysis`,
+      ],
+      [
+        'activity',
+        `${s.coverage.activity.observed_person_profiles} people observed, company page ${s.coverage.activity.company_page_observed ? 'observed' : 'not observed'}`,
+      ],
+      ['checks', `${o.counts.good} good, ${o.counts.optimize} optimize, ${o.counts.unknown} unknown; score ${pct(o.counts.score_pct) ?? '—'}`],
+      ['evaluated_at', s.evaluated_at],
     ]),
   );
   if (o.categories.length > 0) {
     ctx.out.say('');
-    ctx.out.say(table(['category', 'good', 'optimize', 'answered', 'score'], o.categories.map((c) => [c.key, c.good, c.optimize, c.answered, pct(c.score_pct)])));
+    ctx.out.say(
+      table(
+        ['category', 'good', 'optimize', 'answered', 'score'],
+        o.categories.map((c) => [c.key, c.good, c.optimize, c.answered, pct(c.score_pct)]),
+      ),
+    );
   }
   if (s.limitations.length > 0) {
     ctx.out.say('');
-    ctx.out.say(table(['limitation', 'message'], s.limitations.map((l) => [l.code, l.message])));
+    ctx.out.say(
+      table(
+        ['limitation', 'message'],
+        s.limitations.map((l) => [l.code, l.message]),
+      ),
+    );
   }
   return EXIT.ok;
 }
@@ -223,7 +268,16 @@ const ACTIVITY_COLUMNS = [
 
 /** CSV rows of one findings record: one per check; a person without analysis is one row with its reason. */
 export function findingsRows(record: FindingsRecord): (string | number | boolean | null)[][] {
-  const person = [record.profile_id, record.pronet_url, record.name, record.title, record.headline, record.revision, record.reason, record.analysis?.captured_at ?? null];
+  const person = [
+    record.profile_id,
+    record.pronet_url,
+    record.name,
+    record.title,
+    record.headline,
+    record.revision,
+    record.reason,
+    record.analysis?.captured_at ?? null,
+  ];
   if (!record.analysis || record.analysis.checks.length === 0) return [[...person, null, null, null, null, null, null, null, null]];
   return record.analysis.checks.map((c) => [
     ...person,
@@ -239,7 +293,25 @@ export function findingsRows(record: FindingsRecord): (string | number | boolean
 }
 
 export function activityRow(e: ActivityEvent): (string | number | null)[] {
-  return [e.id, e.profile_id, e.event_type, e.actor.kind, e.actor.url, e.actor.name, e.source_url, e.text, e.occurred_at, e.counts.reactions, e.counts.comments, e.counts.reposts, e.provenance, e.captured_at, e.available_at, e.updated_at, e.revision];
+  return [
+    e.id,
+    e.profile_id,
+    e.event_type,
+    e.actor.kind,
+    e.actor.url,
+    e.actor.name,
+    e.source_url,
+    e.text,
+    e.occurred_at,
+    e.counts.reactions,
+    e.counts.comments,
+    e.counts.reposts,
+    e.provenance,
+    e.captured_at,
+    e.available_at,
+    e.updated_at,
+    e.revision,
+  ];
 }
 
 export async function runExport(ctx: CommandContext): Promise<number> {
@@ -258,7 +330,18 @@ export async function runExport(ctx: CommandContext): Promise<number> {
   const traversal =
     collection === 'findings'
       ? await ctx.client.analysis.traverse(reportId, 'profiles', { limit: 25, profile_id: profileId }, { maxAttempts: 5 })
-      : await ctx.client.analysis.traverse(reportId, 'activity', { limit: 100, profile_id: profileId, event_type: v['event-type'] as ActivityEvent['event_type'] as never, occurred_from: v.from, occurred_to: v.to }, { maxAttempts: 5 });
+      : await ctx.client.analysis.traverse(
+          reportId,
+          'activity',
+          {
+            limit: 100,
+            profile_id: profileId,
+            event_type: v['event-type'] as ActivityEvent['event_type'] as never,
+            occurred_from: v.from,
+            occurred_to: v.to,
+          },
+          { maxAttempts: 5 },
+        );
   let rows = 0;
   await writeOutput(ctx, file, async (sink) => {
     if (format === 'jsonl') {
@@ -268,7 +351,11 @@ export async function runExport(ctx: CommandContext): Promise<number> {
       }
       return;
     }
-    const csv = stringify({ header: true, columns: collection === 'findings' ? FINDINGS_COLUMNS : ACTIVITY_COLUMNS, cast: { boolean: (b) => String(b) } });
+    const csv = stringify({
+      header: true,
+      columns: collection === 'findings' ? FINDINGS_COLUMNS : ACTIVITY_COLUMNS,
+      cast: { boolean: (b) => String(b) },
+    });
     const finished = new Promise<void>((resolve, reject) => csv.on('end', resolve).on('error', reject));
     // `end: false`: stdout stays open after the export.
     csv.pipe(sink, { end: false });
@@ -282,10 +369,21 @@ export async function runExport(ctx: CommandContext): Promise<number> {
     csv.end();
     await finished;
   });
-  const summary = { report_id: reportId, collection, format, output: file ? path.resolve(file) : null, records: traversal.records.length, rows, revision: traversal.revision, traversals: traversal.attempts };
+  const summary = {
+    report_id: reportId,
+    collection,
+    format,
+    output: file ? path.resolve(file) : null,
+    records: traversal.records.length,
+    rows,
+    revision: traversal.revision,
+    traversals: traversal.attempts,
+  };
   if (file) {
     ctx.out.result(summary);
-    ctx.out.say(`Wrote ${traversal.records.length} ${collection === 'findings' ? 'findings records' : 'activity events'} (${rows} ${format === 'csv' ? 'CSV rows' : 'lines'}) at revision ${traversal.revision} to ${file}.`);
+    ctx.out.say(
+      `Wrote ${traversal.records.length} ${collection === 'findings' ? 'findings records' : 'activity events'} (${rows} ${format === 'csv' ? 'CSV rows' : 'lines'}) at revision ${traversal.revision} to ${file}.`,
+    );
   } else if (!ctx.out.json) {
     ctx.out.note(`${traversal.records.length} records at revision ${traversal.revision}.`);
   }
@@ -295,7 +393,11 @@ export async function runExport(ctx: CommandContext): Promise<number> {
 const EXTENSIONS: Record<string, string> = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp' };
 
 /** Streams one evidence image to `file` (through a temporary file); resolves the bytes written. */
-export async function downloadTo(client: ProfileScanClient, url: string, file: (contentType: string) => string): Promise<{ file: string; bytes: number; content_type: string }> {
+export async function downloadTo(
+  client: ProfileScanClient,
+  url: string,
+  file: (contentType: string) => string,
+): Promise<{ file: string; bytes: number; content_type: string }> {
   const download = await client.evidence.download(url);
   const target = file(download.content_type);
   await fs.mkdir(path.dirname(target), { recursive: true });
@@ -309,7 +411,8 @@ export async function downloadTo(client: ProfileScanClient, url: string, file: (
       },
     });
     await pipeline(Readable.fromWeb(download.body), counter, createWriteStream(tmp));
-    if (download.content_length !== null && bytes !== download.content_length) throw new Error(`evidence download truncated (${bytes} of ${download.content_length} bytes)`);
+    if (download.content_length !== null && bytes !== download.content_length)
+      throw new Error(`evidence download truncated (${bytes} of ${download.content_length} bytes)`);
     await fs.rename(tmp, target);
   } catch (error) {
     await fs.rm(tmp, { force: true });
@@ -384,8 +487,25 @@ export async function runEvidence(ctx: CommandContext): Promise<number> {
   const images = evidenceImages(records, variant);
   const result = await syncEvidence(ctx.client, dir, images, variant);
   await fs.mkdir(dir, { recursive: true });
-  await fs.writeFile(path.join(dir, 'evidence.json'), `${JSON.stringify(result.files.map((f) => ({ ...f, file: path.relative(dir, f.file) })), null, 2)}\n`);
-  ctx.out.result({ report_id: reportId, dir, revision, images: images.length, downloaded: result.downloaded, skipped: result.skipped, bytes: result.bytes });
-  ctx.out.say(`${images.length} evidence images: ${result.downloaded} downloaded (${result.bytes} bytes), ${result.skipped} already present, in ${dir} (index: evidence.json).`);
+  await fs.writeFile(
+    path.join(dir, 'evidence.json'),
+    `${JSON.stringify(
+      result.files.map((f) => ({ ...f, file: path.relative(dir, f.file) })),
+      null,
+      2,
+    )}\n`,
+  );
+  ctx.out.result({
+    report_id: reportId,
+    dir,
+    revision,
+    images: images.length,
+    downloaded: result.downloaded,
+    skipped: result.skipped,
+    bytes: result.bytes,
+  });
+  ctx.out.say(
+    `${images.length} evidence images: ${result.downloaded} downloaded (${result.bytes} bytes), ${result.skipped} already present, in ${dir} (index: evidence.json).`,
+  );
   return EXIT.ok;
 }

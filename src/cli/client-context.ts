@@ -54,11 +54,9 @@ export interface CommandContext {
   requests(): number;
 }
 
-
 export function seconds(value: string | undefined, flag: string, fallback: number, max = 86_400): number {
   if (value === undefined) return fallback;
   const n = Number(value);
   if (!/^\d+(\.\d+)?$/.test(value) || !Number.isFinite(n) || n > max) throw new UsageError(`${flag} takes a number of seconds (0-${max})`);
   return n;
 }
-

@@ -105,7 +105,10 @@ export async function runImport(ctx: CommandContext): Promise<number> {
   const problems: { line: number | null; row: number; field: string; code: string }[] = [];
   for (const [index, chunk] of chunks.entries()) {
     try {
-      const result = await ctx.client.imports.validate(reportId, chunk.map((r) => r.profile));
+      const result = await ctx.client.imports.validate(
+        reportId,
+        chunk.map((r) => r.profile),
+      );
       for (const k of PREVIEW_COUNTS) preview[k] += result.counts[k];
     } catch (error) {
       if (!(error instanceof ValidationError) || error.code !== 'import_validation_failed') throw error;
@@ -118,37 +121,84 @@ export async function runImport(ctx: CommandContext): Promise<number> {
   if (problems.length > 0) {
     const message = `${new Set(problems.map((p) => p.row)).size} of ${rows.length} rows are invalid; nothing was imported`;
     if (ctx.out.json) {
-      ctx.out.result({ error: { name: 'ValidationError', code: 'import_validation_failed', message, retryable: false, exit_code: EXIT.api, rows: problems } });
+      ctx.out.result({
+        error: {
+          name: 'ValidationError',
+          code: 'import_validation_failed',
+          message,
+          retryable: false,
+          exit_code: EXIT.api,
+          rows: problems,
+        },
+      });
     } else {
       ctx.out.note(`profile-scan client: ${message}:`);
-      ctx.out.note(table(['line', 'field', 'problem'], problems.map((p) => [p.line, p.field, p.code])));
+      ctx.out.note(
+        table(
+          ['line', 'field', 'problem'],
+          problems.map((p) => [p.line, p.field, p.code]),
+        ),
+      );
     }
     return EXIT.api;
   }
 
   const plan = { report_id: reportId, file, rows: rows.length, imports: chunks.length, preview };
   if (!ctx.out.json) {
-    ctx.out.say(`Preview of ${rows.length} rows into "${report.name}" (${chunks.length} import${chunks.length === 1 ? '' : 's'} of at most ${ROWS_PER_IMPORT}):`);
-    ctx.out.say(table(['would_add', 'would_restore', 'already_present', 'duplicate_in_input', 'would_queue'], [[preview.would_add, preview.would_restore, preview.already_present, preview.duplicate_in_input, preview.would_queue_profiles]]));
+    ctx.out.say(
+      `Preview of ${rows.length} rows into "${report.name}" (${chunks.length} import${chunks.length === 1 ? '' : 's'} of at most ${ROWS_PER_IMPORT}):`,
+    );
+    ctx.out.say(
+      table(
+        ['would_add', 'would_restore', 'already_present', 'duplicate_in_input', 'would_queue'],
+        [[preview.would_add, preview.would_restore, preview.already_present, preview.duplicate_in_input, preview.would_queue_profiles]],
+      ),
+    );
   }
   if (!(await confirm(ctx, `Import ${rows.length} row${rows.length === 1 ? '' : 's'} into "${report.name}"?`))) {
-    if (ctx.out.json) ctx.out.result({ ...plan, committed: false, error: { code: 'not_confirmed', message: 'not confirmed: pass --yes to commit', exit_code: EXIT.notConfirmed } });
+    if (ctx.out.json)
+      ctx.out.result({
+        ...plan,
+        committed: false,
+        error: { code: 'not_confirmed', message: 'not confirmed: pass --yes to commit', exit_code: EXIT.notConfirmed },
+      });
     else ctx.out.note(ctx.io.stdin.isTTY ? 'Not imported.' : 'Not imported: confirm with --yes when not at a terminal.');
     return EXIT.notConfirmed;
   }
 
   // 3. Commit, one key per import.
-  const imports: { import: number; lines: string; idempotency_key: string; receipt_id: string; replayed: boolean; counts: ImportReceipt['counts'] }[] = [];
+  const imports: {
+    import: number;
+    lines: string;
+    idempotency_key: string;
+    receipt_id: string;
+    replayed: boolean;
+    counts: ImportReceipt['counts'];
+  }[] = [];
   const totals = Object.fromEntries(RECEIPT_COUNTS.map((k) => [k, 0])) as Record<(typeof RECEIPT_COUNTS)[number], number>;
   const scanRunIds = new Set<string>();
   for (const [index, chunk] of chunks.entries()) {
     const key = `${prefix}-${index + 1}-of-${chunks.length}`;
     try {
-      const res = await ctx.client.imports.commit(reportId, chunk.map((r) => r.profile), { idempotencyKey: key });
+      const res = await ctx.client.imports.commit(
+        reportId,
+        chunk.map((r) => r.profile),
+        { idempotencyKey: key },
+      );
       for (const k of RECEIPT_COUNTS) totals[k] += res.data.counts[k];
       for (const s of res.data.scan_requests) scanRunIds.add(s.scan_run_id);
-      imports.push({ import: index + 1, lines: `${chunk[0]!.line}-${chunk.at(-1)!.line}`, idempotency_key: key, receipt_id: res.data.id, replayed: res.replayed, counts: res.data.counts });
-      if (!ctx.out.json && chunks.length > 1) ctx.out.note(`import ${index + 1}/${chunks.length}: ${res.data.counts.added} added, ${res.data.counts.restored} restored, ${res.data.counts.already_present} already present${res.replayed ? ' (replayed)' : ''}`);
+      imports.push({
+        import: index + 1,
+        lines: `${chunk[0].line}-${chunk.at(-1)!.line}`,
+        idempotency_key: key,
+        receipt_id: res.data.id,
+        replayed: res.replayed,
+        counts: res.data.counts,
+      });
+      if (!ctx.out.json && chunks.length > 1)
+        ctx.out.note(
+          `import ${index + 1}/${chunks.length}: ${res.data.counts.added} added, ${res.data.counts.restored} restored, ${res.data.counts.already_present} already present${res.replayed ? ' (replayed)' : ''}`,
+        );
     } catch (error) {
       ctx.out.note(
         `import ${index + 1}/${chunks.length} failed after ${index} committed; re-run with --idempotency-prefix ${prefix} to resume (committed imports replay, the rest are committed)`,
@@ -157,7 +207,12 @@ export async function runImport(ctx: CommandContext): Promise<number> {
     }
   }
   ctx.out.result({ ...plan, committed: true, idempotency_prefix: prefix, totals, imports, scan_run_ids: [...scanRunIds] });
-  ctx.out.say(table(['added', 'restored', 'already_present', 'duplicate_in_input', 'profiles_queued'], [[totals.added, totals.restored, totals.already_present, totals.duplicate_in_input, totals.profiles_queued]]));
+  ctx.out.say(
+    table(
+      ['added', 'restored', 'already_present', 'duplicate_in_input', 'profiles_queued'],
+      [[totals.added, totals.restored, totals.already_present, totals.duplicate_in_input, totals.profiles_queued]],
+    ),
+  );
   ctx.out.say(`Imported in ${chunks.length} import${chunks.length === 1 ? '' : 's'}. Follow the scans: profile-scan client watch ${reportId}`);
   return EXIT.ok;
 }

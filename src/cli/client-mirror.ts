@@ -63,8 +63,16 @@ async function loadState(dir: string, reportId: string): Promise<LocalState> {
   const activity = await readJsonl<ActivityEvent>(path.join(dir, FILES.activity));
   return deserializeState({
     // A missing file means no saved copy, whatever mirror.json says.
-    profiles: { revision: findings && saved ? saved.profiles.revision : null, filter: saved?.profiles.filter ?? '', records: findings ?? [] },
-    activity: { revision: activity && saved ? saved.activity.revision : null, filter: saved?.activity.filter ?? '', records: activity ?? [] },
+    profiles: {
+      revision: findings && saved ? saved.profiles.revision : null,
+      filter: saved?.profiles.filter ?? '',
+      records: findings ?? [],
+    },
+    activity: {
+      revision: activity && saved ? saved.activity.revision : null,
+      filter: saved?.activity.filter ?? '',
+      records: activity ?? [],
+    },
   });
 }
 
@@ -91,7 +99,8 @@ export async function runMirror(ctx: CommandContext): Promise<number> {
   const result = await reconcile(ctx.client, reportId, state);
 
   for (const collection of ['profiles', 'activity'] as const) {
-    if (result[collection].status === 'replaced') await writeAtomically(path.join(dir, FILES[collection]), lines(state[collection].records as ReadonlyMap<string, unknown>));
+    if (result[collection].status === 'replaced')
+      await writeAtomically(path.join(dir, FILES[collection]), lines(state[collection].records as ReadonlyMap<string, unknown>));
   }
   const mirror: MirrorFile = {
     format: 1,
@@ -112,14 +121,23 @@ export async function runMirror(ctx: CommandContext): Promise<number> {
     report_id: reportId,
     dir,
     requests: ctx.requests(),
-    summary: summary && { availability: summary.availability, work_state: summary.work.state, all_requested_work_terminal: summary.work.all_requested_work_terminal, results_revision: summary.results_revision },
+    summary: summary && {
+      availability: summary.availability,
+      work_state: summary.work.state,
+      all_requested_work_terminal: summary.work.all_requested_work_terminal,
+      results_revision: summary.results_revision,
+    },
     profiles: result.profiles,
     activity: result.activity,
     ...(evidence ? { evidence: { downloaded: evidence.downloaded, skipped: evidence.skipped, bytes: evidence.bytes } } : {}),
   });
-  ctx.out.say(table(['collection', 'status', 'records', 'pages', 'changes', 'failure'], [describe('findings', result.profiles), describe('activity', result.activity)]));
+  ctx.out.say(
+    table(['collection', 'status', 'records', 'pages', 'changes', 'failure'], [describe('findings', result.profiles), describe('activity', result.activity)]),
+  );
   if (evidence) ctx.out.say(`evidence: ${evidence.downloaded} downloaded, ${evidence.skipped} already present`);
-  ctx.out.say(`${ctx.requests()} request${ctx.requests() === 1 ? '' : 's'}; ${summary ? `work ${summary.work.state}${summary.work.all_requested_work_terminal ? '' : ' (run mirror again later: about every 30 s while work is outstanding)'}` : 'the summary could not be read'}. Files in ${dir}.`);
+  ctx.out.say(
+    `${ctx.requests()} request${ctx.requests() === 1 ? '' : 's'}; ${summary ? `work ${summary.work.state}${summary.work.all_requested_work_terminal ? '' : ' (run mirror again later: about every 30 s while work is outstanding)'}` : 'the summary could not be read'}. Files in ${dir}.`,
+  );
 
   const failure = result.profiles.failure ?? result.activity.failure;
   if (!failure) return EXIT.ok;

@@ -73,7 +73,11 @@ export function reportFailure(io: Io, json: boolean, error: unknown): number {
     const body =
       error instanceof ProfileScanError
         ? error.toJSON()
-        : { name: error instanceof UsageError ? 'UsageError' : 'Error', code: error instanceof UsageError ? 'usage_error' : 'internal_error', message: error instanceof Error ? error.message : String(error) };
+        : {
+            name: error instanceof UsageError ? 'UsageError' : 'Error',
+            code: error instanceof UsageError ? 'usage_error' : 'internal_error',
+            message: error instanceof Error ? error.message : String(error),
+          };
     io.stdout.write(`${JSON.stringify({ error: { ...body, exit_code: code } }, null, 2)}\n`);
     return code;
   }
@@ -92,7 +96,7 @@ export function table(headers: string[], rows: (string | number | boolean | null
   const numeric = headers.map((_, i) => rows.length > 0 && rows.every((r) => typeof r[i] === 'number' || r[i] === null || r[i] === undefined));
   const line = (row: string[]) =>
     row
-      .map((c, i) => (numeric[i] ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)))
+      .map((c, i) => (numeric[i] ? c.padStart(widths[i]) : c.padEnd(widths[i])))
       .join('  ')
       .trimEnd();
   return [line(headers), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line)].join('\n');

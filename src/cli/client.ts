@@ -151,10 +151,18 @@ async function readSecret(io: Io, prompt: string): Promise<string> {
     text += chunk.toString();
     if (text.includes('\n')) break;
   }
-  return text.split(/\r?\n/)[0]!.trim();
+  return text.split(/\r?\n/)[0].trim();
 }
 
-async function runLogin(io: Io, out: Output, values: Values, file: string, config: ConfigFile, baseUrl: string, build: (key: string) => ProfileScanClient): Promise<number> {
+async function runLogin(
+  io: Io,
+  out: Output,
+  values: Values,
+  file: string,
+  config: ConfigFile,
+  baseUrl: string,
+  build: (key: string) => ProfileScanClient,
+): Promise<number> {
   const key = await readSecret(io, 'API key: ');
   if (!key) throw new UsageError('no key on stdin: pipe it (echo "$KEY" | profile-scan client login) or type it at the prompt');
   const context = await build(key).context();
@@ -199,10 +207,22 @@ export async function runClient(argv: string[], io: Io): Promise<number> {
     let requests = 0;
     const onRequest = (event: RequestEvent) => {
       requests++;
-      if (values.verbose) io.stderr.write(`${event.method} ${event.path} → ${event.status ?? event.code}${event.retry_in_ms !== undefined ? ` (retry in ${event.retry_in_ms} ms)` : ''}\n`);
-      else if (event.code === 'rate_limited' && event.retry_in_ms !== undefined) out.note(`rate limited; waiting ${Math.ceil(event.retry_in_ms / 1000)} s (Retry-After)`);
+      if (values.verbose)
+        io.stderr.write(
+          `${event.method} ${event.path} → ${event.status ?? event.code}${event.retry_in_ms !== undefined ? ` (retry in ${event.retry_in_ms} ms)` : ''}\n`,
+        );
+      else if (event.code === 'rate_limited' && event.retry_in_ms !== undefined)
+        out.note(`rate limited; waiting ${Math.ceil(event.retry_in_ms / 1000)} s (Retry-After)`);
     };
-    const build = (apiKey: string) => new ProfileScanClient({ baseUrl, apiKey, maxRetryAfterMs: maxWait * 1000, requestRetries: 3, onRequest, userAgent: 'profile-scan-cli/1' });
+    const build = (apiKey: string) =>
+      new ProfileScanClient({
+        baseUrl,
+        apiKey,
+        maxRetryAfterMs: maxWait * 1000,
+        requestRetries: 3,
+        onRequest,
+        userAgent: 'profile-scan-cli/1',
+      });
 
     if (command === 'login') return await runLogin(io, out, values, file, config, baseUrl, build);
 

@@ -70,7 +70,14 @@ export async function runServe(config: Config, logger: Logger = createLogger(con
     const address = await app.listen({ port: config.port, host: config.host });
     if (!process.env.PUBLIC_BASE_URL) config.publicBaseUrl = address.replace('0.0.0.0', '127.0.0.1');
     if (config.metricsPort !== null) {
-      ops = await startOpsServer({ host: config.metricsHost, port: config.metricsPort, logger, health, metrics, metricsToken: config.metricsToken });
+      ops = await startOpsServer({
+        host: config.metricsHost,
+        port: config.metricsPort,
+        logger,
+        health,
+        metrics,
+        metricsToken: config.metricsToken,
+      });
       lifecycle(logger).info({ address: ops.address }, 'metrics and health listener started');
     }
 
@@ -114,7 +121,12 @@ export async function runServe(config: Config, logger: Logger = createLogger(con
     maintenance = new MaintenanceRunner({ db, media, retention: config.retention, clock, logger, metrics });
     maintenance.start();
     lifecycle(logger).info(
-      { address, public_base_url: config.publicBaseUrl, worker_concurrency: worker ? config.workerConcurrency : 0, media: media.description },
+      {
+        address,
+        public_base_url: config.publicBaseUrl,
+        worker_concurrency: worker ? config.workerConcurrency : 0,
+        media: media.description,
+      },
       `API listening on ${address} (${worker ? `scan worker thread with concurrency ${config.workerConcurrency}` : 'no in-process worker'})`,
     );
   };
@@ -125,7 +137,12 @@ export async function runServe(config: Config, logger: Logger = createLogger(con
     lifecycle(logger).info({ reason, timeout_seconds: config.shutdownTimeoutMs / 1000 }, 'shutting down: draining requests and items in flight');
     if (health) health.draining = true;
     const steps: Promise<unknown>[] = [];
-    if (maintenance) steps.push(withDeadline(maintenance.stop(), remaining(), 'the maintenance run').catch((error: unknown) => logger.warn({ err: error }, 'shutdown: maintenance still running')));
+    if (maintenance)
+      steps.push(
+        withDeadline(maintenance.stop(), remaining(), 'the maintenance run').catch((error: unknown) =>
+          logger.warn({ err: error }, 'shutdown: maintenance still running'),
+        ),
+      );
     if (app) {
       const server = app;
       steps.push(
@@ -136,7 +153,12 @@ export async function runServe(config: Config, logger: Logger = createLogger(con
       );
     }
     // The thread hands back what it has not finished a little before the deadline.
-    if (worker) steps.push(worker.stop(Math.max(0, remaining() - Math.min(3000, config.shutdownTimeoutMs / 5))).catch((error: unknown) => logger.error({ err: error }, 'shutdown: stopping the scan worker failed')));
+    if (worker)
+      steps.push(
+        worker
+          .stop(Math.max(0, remaining() - Math.min(3000, config.shutdownTimeoutMs / 5)))
+          .catch((error: unknown) => logger.error({ err: error }, 'shutdown: stopping the scan worker failed')),
+      );
     await Promise.all(steps);
     await ops?.close().catch((error: unknown) => logger.warn({ err: error }, 'shutdown: closing the metrics listener failed'));
     await runtime?.close();

@@ -42,7 +42,14 @@ export async function runWorker(config: Config, argv: string[], logger: Logger =
   let maintenance: MaintenanceRunner | null = null;
   try {
     if (config.metricsPort !== null) {
-      ops = await startOpsServer({ host: config.metricsHost, port: config.metricsPort, logger, health, metrics, metricsToken: config.metricsToken });
+      ops = await startOpsServer({
+        host: config.metricsHost,
+        port: config.metricsPort,
+        logger,
+        health,
+        metrics,
+        metricsToken: config.metricsToken,
+      });
       lifecycle(logger).info({ address: ops.address }, 'metrics and health listener started');
     }
     const media = await createMediaStore(config.media);
@@ -62,7 +69,9 @@ export async function runWorker(config: Config, argv: string[], logger: Logger =
   const deadline = Date.now() + config.shutdownTimeoutMs;
   lifecycle(logger).info({ reason, timeout_seconds: config.shutdownTimeoutMs / 1000 }, 'stopping: finishing items in progress');
   health.draining = true;
-  await withDeadline(maintenance.stop(), config.shutdownTimeoutMs, 'the maintenance run').catch((error: unknown) => logger.warn({ err: error }, 'shutdown: maintenance still running'));
+  await withDeadline(maintenance.stop(), config.shutdownTimeoutMs, 'the maintenance run').catch((error: unknown) =>
+    logger.warn({ err: error }, 'shutdown: maintenance still running'),
+  );
   const result = await worker.stop({ timeoutMs: Math.max(0, deadline - Date.now()) });
   await ops?.close();
   await runtime.close();

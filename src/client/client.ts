@@ -155,7 +155,10 @@ function envelopeData<T>(body: { data?: T }, what: string): T {
   return body.data;
 }
 
-function listPage<T>(body: { data?: T[]; page?: { next_cursor?: string | null }; request_id?: string }, what: string): ListPage<T> {
+/** A list page as received, before it is checked. */
+type ListBody<T> = { data?: T[]; page?: { next_cursor?: string | null }; request_id?: string };
+
+function listPage<T>(body: ListBody<T>, what: string): ListPage<T> {
   if (!Array.isArray(body.data) || !body.page || (body.page.next_cursor !== null && typeof body.page.next_cursor !== 'string')) {
     throw new ProtocolError(`${what}: list page without data or page.next_cursor`);
   }
@@ -185,8 +188,20 @@ export class ProfileScanClient {
     return envelopeData((await this.transport.json<{ data: Workspace }>({ method: 'GET', path: '/workspace', signal })).body, 'workspace');
   }
 
-  async #write<T>(path: string, body: unknown, options: WriteOptions & { query?: Record<string, string | boolean> }, key: string | undefined): Promise<WriteResult<T>> {
-    const res = await this.transport.json<{ data: T; request_id: string }>({ method: 'POST', path, query: options.query, body, idempotencyKey: key, signal: options.signal });
+  async #write<T>(
+    path: string,
+    body: unknown,
+    options: WriteOptions & { query?: Record<string, string | boolean> },
+    key: string | undefined,
+  ): Promise<WriteResult<T>> {
+    const res = await this.transport.json<{ data: T; request_id: string }>({
+      method: 'POST',
+      path,
+      query: options.query,
+      body,
+      idempotencyKey: key,
+      signal: options.signal,
+    });
     return {
       status: res.status,
       data: envelopeData(res.body, path),
@@ -217,7 +232,7 @@ export class ProfileScanClient {
   readonly reports = {
     /** One page of GET /reports. */
     page: async (query: ListReportsQuery & { cursor?: string } = {}, signal?: AbortSignal): Promise<ListPage<Report>> =>
-      listPage((await this.transport.json<any>({ method: 'GET', path: '/reports', query, signal })).body, 'reports'),
+      listPage((await this.transport.json<ListBody<Report>>({ method: 'GET', path: '/reports', query, signal })).body, 'reports'),
     /** Every report matching the filters, newest first, across pages (4.3). */
     list: (query: ListReportsQuery = {}, signal?: AbortSignal): AsyncGenerator<Report, void, undefined> =>
       this.#pages((cursor) => this.reports.page({ ...query, cursor }, signal)),
@@ -234,7 +249,7 @@ export class ProfileScanClient {
   readonly profiles = {
     /** One page of the roster (4.6). */
     page: async (reportId: string, query: ListProfilesQuery & { cursor?: string } = {}, signal?: AbortSignal): Promise<ListPage<Profile>> =>
-      listPage((await this.transport.json<any>({ method: 'GET', path: `/reports/${enc(reportId)}/profiles`, query, signal })).body, 'profiles'),
+      listPage((await this.transport.json<ListBody<Profile>>({ method: 'GET', path: `/reports/${enc(reportId)}/profiles`, query, signal })).body, 'profiles'),
     /** The whole active roster, newest first, across pages. */
     list: (reportId: string, query: ListProfilesQuery = {}, signal?: AbortSignal): AsyncGenerator<Profile, void, undefined> =>
       this.#pages((cursor) => this.profiles.page(reportId, { ...query, cursor }, signal)),
@@ -242,7 +257,10 @@ export class ProfileScanClient {
 
   readonly scans = {
     get: async (reportId: string, scanRunId: string, signal?: AbortSignal): Promise<Scan> =>
-      envelopeData((await this.transport.json<{ data: Scan }>({ method: 'GET', path: `/reports/${enc(reportId)}/scans/${enc(scanRunId)}`, signal })).body, 'scan'),
+      envelopeData(
+        (await this.transport.json<{ data: Scan }>({ method: 'GET', path: `/reports/${enc(reportId)}/scans/${enc(scanRunId)}`, signal })).body,
+        'scan',
+      ),
     /**
      * Polls the runs until every one is terminal (4.7: slowing intervals; 429s wait for Retry-After).
      * Resolves the final runs; throws on timeout or abort.
@@ -273,7 +291,12 @@ export class ProfileScanClient {
   readonly imports = {
     /** POST …/profile-imports?validation_only=true: a preview; changes nothing and needs no key (4.8 rule 2). */
     validate: async (reportId: string, profiles: CreateProfile[], signal?: AbortSignal): Promise<ImportValidation> => {
-      const res = await this.#write<ImportValidation | ImportReceipt>(`/reports/${enc(reportId)}/profile-imports`, { profiles }, { signal, query: { validation_only: true } }, undefined);
+      const res = await this.#write<ImportValidation | ImportReceipt>(
+        `/reports/${enc(reportId)}/profile-imports`,
+        { profiles },
+        { signal, query: { validation_only: true } },
+        undefined,
+      );
       if (!('validation_only' in res.data)) throw new ProtocolError('preview answered with a receipt');
       return res.data;
     },
@@ -286,7 +309,13 @@ export class ProfileScanClient {
     /** A saved receipt (4.9); 410 `GoneError` after 30 days. */
     get: async (reportId: string, importId: string, signal?: AbortSignal): Promise<ImportReceipt> =>
       envelopeData(
-        (await this.transport.json<{ data: ImportReceipt }>({ method: 'GET', path: `/reports/${enc(reportId)}/profile-imports/${enc(importId)}`, signal })).body,
+        (
+          await this.transport.json<{ data: ImportReceipt }>({
+            method: 'GET',
+            path: `/reports/${enc(reportId)}/profile-imports/${enc(importId)}`,
+            signal,
+          })
+        ).body,
         'receipt',
       ),
   };
@@ -294,7 +323,10 @@ export class ProfileScanClient {
   readonly analysis = {
     /** GET …/analysis (4.10): the stored summary and the collection revisions. */
     summary: async (reportId: string, signal?: AbortSignal): Promise<AnalysisSummary> => {
-      const data = envelopeData((await this.transport.json<{ data: AnalysisSummary }>({ method: 'GET', path: `/reports/${enc(reportId)}/analysis`, signal })).body, 'summary');
+      const data = envelopeData(
+        (await this.transport.json<{ data: AnalysisSummary }>({ method: 'GET', path: `/reports/${enc(reportId)}/analysis`, signal })).body,
+        'summary',
+      );
       if (typeof data.collections?.profiles_revision !== 'string' || typeof data.collections?.activity_revision !== 'string') {
         throw new ProtocolError('summary without collection revisions');
       }
@@ -310,7 +342,7 @@ export class ProfileScanClient {
       const { body } = await this.transport.json<Partial<CollectionPage<RecordOf[C]>>>({
         method: 'GET',
         path: `/reports/${enc(reportId)}/analysis/${collection}`,
-        query: query as Record<string, string | number | undefined>,
+        query: query,
         signal,
       });
       if (!Array.isArray(body.data) || typeof body.revision !== 'string' || (body.next_cursor !== null && typeof body.next_cursor !== 'string')) {
@@ -328,14 +360,14 @@ export class ProfileScanClient {
     pages: <C extends CollectionName>(
       reportId: string,
       collection: C,
-      query: QueryOf[C] = {} as QueryOf[C],
+      query: QueryOf[C] = {},
       options: TraversalOptions = {},
     ): AsyncGenerator<TraversalPage<RecordOf[C]>, void, undefined> => this.#traversal(reportId, collection, query, options),
     /** One complete traversal, staged: every record at one revision (restarts handled as in `pages`). */
     traverse: async <C extends CollectionName>(
       reportId: string,
       collection: C,
-      query: QueryOf[C] = {} as QueryOf[C],
+      query: QueryOf[C] = {},
       options: TraversalOptions = {},
     ): Promise<Traversal<RecordOf[C]>> => {
       let records: RecordOf[C][] = [];
@@ -376,12 +408,22 @@ export class ProfileScanClient {
     },
   };
 
-  async *#records<C extends CollectionName>(reportId: string, collection: C, query: QueryOf[C], options: TraversalOptions): AsyncGenerator<RecordOf[C], void, undefined> {
+  async *#records<C extends CollectionName>(
+    reportId: string,
+    collection: C,
+    query: QueryOf[C],
+    options: TraversalOptions,
+  ): AsyncGenerator<RecordOf[C], void, undefined> {
     const { records } = await this.analysis.traverse(reportId, collection, query, options);
     yield* records;
   }
 
-  async *#traversal<C extends CollectionName>(reportId: string, collection: C, query: QueryOf[C], options: TraversalOptions): AsyncGenerator<TraversalPage<RecordOf[C]>, void, undefined> {
+  async *#traversal<C extends CollectionName>(
+    reportId: string,
+    collection: C,
+    query: QueryOf[C],
+    options: TraversalOptions,
+  ): AsyncGenerator<TraversalPage<RecordOf[C]>, void, undefined> {
     const maxAttempts = Math.max(1, options.maxAttempts ?? this.maxAttempts);
     const backoffMs = options.backoffMs ?? this.backoffMs;
     const maxBackoffMs = options.maxBackoffMs ?? this.maxBackoffMs;
@@ -421,4 +463,3 @@ export class ProfileScanClient {
 export function createClient(options: ClientOptions): ProfileScanClient {
   return new ProfileScanClient(options);
 }
-

@@ -80,7 +80,13 @@ export interface CollectionOutcome {
   /** What a replacement changed; present when `status` is `replaced`. */
   changes?: { added: number; updated: number; removed: number };
   /** Why the collection is `incomplete`. Never contains the key. */
-  failure?: { kind: 'results_changed' | 'network' | 'http' | 'rate_limited' | 'protocol'; message: string; status?: number; code?: string; request_id?: string };
+  failure?: {
+    kind: 'results_changed' | 'network' | 'http' | 'rate_limited' | 'protocol';
+    message: string;
+    status?: number;
+    code?: string;
+    request_id?: string;
+  };
 }
 
 export interface ReconcileResult {
@@ -136,8 +142,16 @@ export function serializeState(state: LocalState): SerializedState {
 
 export function deserializeState(saved: SerializedState): LocalState {
   return {
-    profiles: { revision: saved.profiles.revision, filter: saved.profiles.filter, records: new Map(saved.profiles.records.map((r) => [r.profile_id, r])) },
-    activity: { revision: saved.activity.revision, filter: saved.activity.filter, records: new Map(saved.activity.records.map((r) => [r.id, r])) },
+    profiles: {
+      revision: saved.profiles.revision,
+      filter: saved.profiles.filter,
+      records: new Map(saved.profiles.records.map((r) => [r.profile_id, r])),
+    },
+    activity: {
+      revision: saved.activity.revision,
+      filter: saved.activity.filter,
+      records: new Map(saved.activity.records.map((r) => [r.id, r])),
+    },
   };
 }
 
@@ -157,17 +171,27 @@ function queryOf(collection: CollectionName, options: ReconcileOptions): Record<
     return { limit: q.limit ?? 25, profile_id: q.profile_id };
   }
   const q = options.activity ?? {};
-  return { limit: q.limit ?? 100, profile_id: q.profile_id, event_type: q.event_type, occurred_from: q.occurred_from, occurred_to: q.occurred_to };
+  return {
+    limit: q.limit ?? 100,
+    profile_id: q.profile_id,
+    event_type: q.event_type,
+    occurred_from: q.occurred_from,
+    occurred_to: q.occurred_to,
+  };
 }
 
 function failureOf(error: unknown): NonNullable<CollectionOutcome['failure']> {
   if (!(error instanceof ProfileScanError)) return { kind: 'protocol', message: error instanceof Error ? error.message : String(error) };
   const kind =
-    error instanceof ResultsChangedError ? 'results_changed'
-    : error instanceof ConnectionError ? 'network'
-    : error instanceof RateLimitError ? 'rate_limited'
-    : error instanceof ProtocolError ? 'protocol'
-    : 'http';
+    error instanceof ResultsChangedError
+      ? 'results_changed'
+      : error instanceof ConnectionError
+        ? 'network'
+        : error instanceof RateLimitError
+          ? 'rate_limited'
+          : error instanceof ProtocolError
+            ? 'protocol'
+            : 'http';
   const message = error instanceof ResultsChangedError && error.attempts > 1 ? `collection kept changing over ${error.attempts} traversals` : error.message;
   return {
     kind,
@@ -224,7 +248,7 @@ export async function reconcile(client: AnalysisClient, reportId: string, state:
     const filter = filterOf(query);
     const saved = state[collection] as CollectionState<{ revision: string }>;
     const upToDate = (summary: AnalysisSummary) => saved.revision === REVISION_OF[collection](summary) && saved.filter === filter;
-    if (upToDate(result.summary!)) continue;
+    if (upToDate(result.summary)) continue;
 
     const keyOf = KEY_OF[collection] as (record: { revision: string }) => string;
     let staged = new Map<string, { revision: string }>();
@@ -232,8 +256,8 @@ export async function reconcile(client: AnalysisClient, reportId: string, state:
     let caughtUp = false;
     try {
       // 4.13 rules 2-3 and 5: the client traverses at the summary's revision and restarts on 409.
-      const pages = client.analysis.pages(reportId, collection, query as QueryOf[typeof collection], {
-        revision: REVISION_OF[collection](result.summary!),
+      const pages = client.analysis.pages(reportId, collection, query, {
+        revision: REVISION_OF[collection](result.summary),
         onAttempt: (attempt, revision) => {
           // A restart discards the staged pages.
           out.attempts = attempt;

@@ -157,7 +157,10 @@ export class Transport {
       try {
         body = JSON.parse(text);
       } catch {
-        throw new ProtocolError(`HTTP ${res.status} without a JSON body`, { status: res.status, request_id: res.headers.get('x-request-id') });
+        throw new ProtocolError(`HTTP ${res.status} without a JSON body`, {
+          status: res.status,
+          request_id: res.headers.get('x-request-id'),
+        });
       }
       if (!body || typeof body !== 'object') throw new ProtocolError(`HTTP ${res.status} without a JSON object`, { status: res.status });
       return { status: res.status, headers: res.headers, body: body as T };
@@ -172,7 +175,11 @@ export class Transport {
   async #withRetries<R>(spec: RequestSpec, onSuccess: (res: Response) => Promise<R>, options: { bodyTimeout?: boolean } = {}): Promise<R> {
     const url = this.urlOf(spec);
     const path = url.slice(new URL(url).origin.length);
-    const headers: Record<string, string> = { authorization: `Bearer ${this.#apiKey}`, accept: 'application/json', 'user-agent': this.#userAgent };
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${this.#apiKey}`,
+      accept: 'application/json',
+      'user-agent': this.#userAgent,
+    };
     let body: string | undefined;
     if (spec.body !== undefined) {
       body = JSON.stringify(spec.body);
@@ -208,14 +215,27 @@ export class Transport {
         if (caught instanceof ProfileScanError) error = caught;
         else {
           // Only the failure's message: the request and its headers are never echoed.
-          const reason = timeout.signal.aborted ? `no response within ${this.#timeoutMs} ms` : caught instanceof Error ? (caught.cause instanceof Error ? `${caught.message} (${caught.cause.message})` : caught.message) : String(caught);
+          const reason = timeout.signal.aborted
+            ? `no response within ${this.#timeoutMs} ms`
+            : caught instanceof Error
+              ? caught.cause instanceof Error
+                ? `${caught.message} (${caught.cause.message})`
+                : caught.message
+              : String(caught);
           error = new ConnectionError(`${spec.method} ${path.split('?')[0]} failed: ${reason}`);
         }
       } finally {
         clearTimeout(timer);
       }
       const delay = attempt < this.#retries ? this.#retryDelay(error, attempt) : null;
-      this.#onRequest?.({ method: spec.method, path, attempt, status, code: error.code, ...(delay !== null ? { retry_in_ms: delay } : {}) });
+      this.#onRequest?.({
+        method: spec.method,
+        path,
+        attempt,
+        status,
+        code: error.code,
+        ...(delay !== null ? { retry_in_ms: delay } : {}),
+      });
       if (delay === null) throw error;
       await this.sleep(delay);
     }

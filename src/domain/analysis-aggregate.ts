@@ -89,7 +89,7 @@ export const EMPTY_CONTRIBUTION: Contribution = Object.freeze({
   work: [],
   record: null,
   events: {},
-}) as Contribution;
+});
 
 export function emptyWork(): WorkCounts {
   return { requested: 0, queued: 0, processing: 0, succeeded: 0, failed: 0, inaccessible: 0, cancelled: 0, warnings: 0 };

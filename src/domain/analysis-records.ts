@@ -102,7 +102,13 @@ export function findingsRecord(input: FindingsInput, imageUrl: (imageId: string,
       catalog_version: a.catalog_version,
       captured_at: a.captured_at.toISOString(),
       available_at: a.available_at.toISOString(),
-      counts: { good, optimize, unknown: a.findings.length - good - optimize, answered: good + optimize, score_pct: scorePct(good, good + optimize) },
+      counts: {
+        good,
+        optimize,
+        unknown: a.findings.length - good - optimize,
+        answered: good + optimize,
+        score_pct: scorePct(good, good + optimize),
+      },
       checks: a.findings.map((f) => {
         const category = categoryOf.get(f.category_key);
         return {

@@ -61,7 +61,14 @@ export function summarize(input: SummaryInput): Static<typeof AnalysisSummaryRes
     const own = CHECKS.filter((c) => c.category === category.key).map((c) => t.checks[c.id] ?? { good: 0, optimize: 0, unknown: 0 });
     const good = own.reduce((s, c) => s + c.good, 0);
     const optimize = own.reduce((s, c) => s + c.optimize, 0);
-    const body = { id: category.id, key: category.key, good, optimize, answered: good + optimize, score_pct: scorePct(good, good + optimize) };
+    const body = {
+      id: category.id,
+      key: category.key,
+      good,
+      optimize,
+      answered: good + optimize,
+      score_pct: scorePct(good, good + optimize),
+    };
     return { ...body, revision: revisionOf(body) };
   });
   const good = checks.reduce((s, c) => s + c.good, 0);
@@ -83,7 +90,7 @@ export function summarize(input: SummaryInput): Static<typeof AnalysisSummaryRes
   const freshnessState = !hasUsable ? 'unknown' : t.fresh === t.persons && reasons.length === 0 ? 'current' : 'stale';
   const limitations = [...reasons, ...(t.company_observed === 0 && work.requested > 0 ? ['company_page_not_observed'] : [])].map((code) => ({
     code,
-    message: LIMITATION_MESSAGES[code]!,
+    message: LIMITATION_MESSAGES[code],
   }));
 
   const profilesRevision = collectionRevision(t.profiles);

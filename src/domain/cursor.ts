@@ -39,7 +39,10 @@ function bindingHash(binding: CursorBinding): string {
   const filters = Object.keys(binding.filters)
     .sort()
     .map((k) => [k, binding.filters[k] ?? null]);
-  return createHash('sha256').update(JSON.stringify([binding.workspace, binding.route, filters])).digest('base64url').slice(0, 22);
+  return createHash('sha256')
+    .update(JSON.stringify([binding.workspace, binding.route, filters]))
+    .digest('base64url')
+    .slice(0, 22);
 }
 
 export class CursorCodec {

@@ -7,16 +7,7 @@ import { createHash, randomInt } from 'node:crypto';
 
 export type KeyMode = 'test' | 'live';
 
-export const SCOPES = [
-  '*',
-  'workspace:read',
-  'reports:read',
-  'profiles:read',
-  'reports:create',
-  'profiles:add',
-  'analysis:read',
-  'imports:read',
-] as const;
+export const SCOPES = ['*', 'workspace:read', 'reports:read', 'profiles:read', 'reports:create', 'profiles:add', 'analysis:read', 'imports:read'] as const;
 export type Scope = (typeof SCOPES)[number];
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';

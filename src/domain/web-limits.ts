@@ -23,7 +23,12 @@ function sorted(buckets: Bucket[]): Bucket[] {
 export function signInBuckets(address: string, email: string): Bucket[] {
   return sorted([
     { policy: 'sign-in-per-address', id: `signin:ip:${short(address)}`, limit: SIGN_IN_ATTEMPTS_PER_MINUTE_PER_ADDRESS, amount: 1 },
-    { policy: 'sign-in-per-account', id: `signin:email:${short(email.toLowerCase())}`, limit: SIGN_IN_ATTEMPTS_PER_MINUTE_PER_ACCOUNT, amount: 1 },
+    {
+      policy: 'sign-in-per-account',
+      id: `signin:email:${short(email.toLowerCase())}`,
+      limit: SIGN_IN_ATTEMPTS_PER_MINUTE_PER_ACCOUNT,
+      amount: 1,
+    },
   ]);
 }
 

@@ -60,7 +60,12 @@ export const report = {
   id: ids.report,
   workspace_id: ids.workspace,
   name: 'Quarterly audit',
-  company: { name: 'Acme', supplied_domain: 'www.acme.co.uk', root_domain: 'acme.co.uk', pronet_company_url: 'https://pronet.example/company/acme' },
+  company: {
+    name: 'Acme',
+    supplied_domain: 'www.acme.co.uk',
+    root_domain: 'acme.co.uk',
+    pronet_company_url: 'https://pronet.example/company/acme',
+  },
   visibility: 'private',
   archived: false,
   analysis_state: 'available',
@@ -197,7 +202,7 @@ const receiptData = {
 
 export const importReceipt = { data: receiptData, request_id: ids.request };
 
-const revision = (n: number) => `r${n}`.padEnd(24, 'a').replace(/a/g, (_, i: number) => 'abcdef0123456789'[(i + n) % 16]!);
+const revision = (n: number) => `r${n}`.padEnd(24, 'a').replace(/a/g, (_, i: number) => 'abcdef0123456789'[(i + n) % 16]);
 
 export const analysisSummary = {
   data: {

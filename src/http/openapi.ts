@@ -24,6 +24,8 @@ import { ImportPreviewRow, ImportReceipt, ImportRow, ImportScan, ImportValidatio
 import { CreatedReport, CreateProfileBody, CreateReport, CreationRow, CreationScan, ExistingReports, Profile, Report, Scan } from '../domain/schemas/report.js';
 import { Context, Limits, Workspace } from '../domain/schemas/workspace.js';
 
+// The document is plain JSON assembled from many parts; its shape is checked by the Redocly lint test.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
 
 /** Resources named in `components.schemas` (contract section 2). */
@@ -85,7 +87,9 @@ export function openApiBase(serverUrl: string): NonNullable<FastifyDynamicSwagge
     },
     servers: [{ url: serverUrl, description: 'This service (paths include the /api/v1 version prefix)' }],
     tags: TAGS,
-    components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An API key: `psk_test_…` or `psk_live_…`.' } } },
+    components: {
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An API key: `psk_test_…` or `psk_live_…`.' } },
+    },
     security: [{ bearer: [] }],
   };
 }
@@ -116,7 +120,10 @@ const HEADERS: Record<string, Json> = {
     schema: { type: 'string', const: 'true' },
   },
   WwwAuthenticate: { description: '`Bearer`.', schema: { type: 'string' }, example: 'Bearer' },
-  ContentLength: { description: 'Size of the image in bytes (at most 10 MiB).', schema: { type: 'integer', minimum: 1, maximum: 10485760 } },
+  ContentLength: {
+    description: 'Size of the image in bytes (at most 10 MiB).',
+    schema: { type: 'integer', minimum: 1, maximum: 10485760 },
+  },
 };
 const ref = (name: string) => ({ $ref: `#/components/headers/${name}` });
 const baseHeaders = () => ({ 'X-Request-ID': ref('XRequestId'), 'Cache-Control': ref('CacheControl') });
@@ -149,39 +156,92 @@ function defaultErrorExamples(status: number, analysis: boolean): Examples {
   switch (status) {
     case 400:
       return {
-        invalid_request: { summary: 'Invalid parameter', value: E('invalid_request', 'Invalid querystring parameter "limit": must be <= 100.', a(false, 'fix_request')) },
-        invalid_cursor: { summary: 'Cursor used with other filters', value: E('invalid_cursor', 'The cursor is invalid or belongs to another request.', a(false, 'restart_traversal')) },
+        invalid_request: {
+          summary: 'Invalid parameter',
+          value: E('invalid_request', 'Invalid querystring parameter "limit": must be <= 100.', a(false, 'fix_request')),
+        },
+        invalid_cursor: {
+          summary: 'Cursor used with other filters',
+          value: E('invalid_cursor', 'The cursor is invalid or belongs to another request.', a(false, 'restart_traversal')),
+        },
       };
     case 401:
-      return { unauthorized: { summary: 'No or invalid key', value: E('unauthorized', 'A valid API key is required: send Authorization: Bearer <key>.', a(false, 'check_key')) } };
+      return {
+        unauthorized: {
+          summary: 'No or invalid key',
+          value: E('unauthorized', 'A valid API key is required: send Authorization: Bearer <key>.', a(false, 'check_key')),
+        },
+      };
     case 403:
       return {
-        insufficient_scope: { summary: 'Missing scope', value: E('insufficient_scope', 'This key lacks the scope(s) this request needs: reports:read.', a(false, 'check_key')) },
-        api_access_disabled: { summary: 'Workspace access disabled', value: E('api_access_disabled', 'API access is disabled for this workspace.', a(false, 'check_key')) },
+        insufficient_scope: {
+          summary: 'Missing scope',
+          value: E('insufficient_scope', 'This key lacks the scope(s) this request needs: reports:read.', a(false, 'check_key')),
+        },
+        api_access_disabled: {
+          summary: 'Workspace access disabled',
+          value: E('api_access_disabled', 'API access is disabled for this workspace.', a(false, 'check_key')),
+        },
       };
     case 404:
-      return { not_found: { summary: 'Unknown or foreign resource', value: E('not_found', 'The report does not exist or is not visible to this key.', a(false, 'check_identifiers')) } };
+      return {
+        not_found: {
+          summary: 'Unknown or foreign resource',
+          value: E('not_found', 'The report does not exist or is not visible to this key.', a(false, 'check_identifiers')),
+        },
+      };
     case 410:
       return { receipt_expired: { summary: 'Receipt expired', value: E('receipt_expired', 'The import receipt expired after 30 days.') } };
     case 413:
       return { payload_too_large: { summary: 'Body over 1 MiB', value: E('payload_too_large', 'The request body exceeds 1 MiB.') } };
     case 415:
-      return { unsupported_media_type: { summary: 'Not JSON', value: E('unsupported_media_type', 'Request bodies must be JSON (Content-Type: application/json).') } };
+      return {
+        unsupported_media_type: {
+          summary: 'Not JSON',
+          value: E('unsupported_media_type', 'Request bodies must be JSON (Content-Type: application/json).'),
+        },
+      };
     case 429:
-      return { rate_limited: { summary: 'Rate limited', value: E('rate_limited', 'Rate limit exceeded (reads_per_key); retry after the current minute window.', { retryable: true, ...a(true, 'retry_later') }) } };
+      return {
+        rate_limited: {
+          summary: 'Rate limited',
+          value: E('rate_limited', 'Rate limit exceeded (reads_per_key); retry after the current minute window.', {
+            retryable: true,
+            ...a(true, 'retry_later'),
+          }),
+        },
+      };
     case 500:
-      return { internal_error: { summary: 'Server failure', value: E('internal_error', 'The server failed to handle the request; retry with bounded backoff.', { retryable: true, ...a(true, 'retry_later') }) } };
+      return {
+        internal_error: {
+          summary: 'Server failure',
+          value: E('internal_error', 'The server failed to handle the request; retry with bounded backoff.', {
+            retryable: true,
+            ...a(true, 'retry_later'),
+          }),
+        },
+      };
     case 503:
-      return { unavailable: { summary: 'Unavailable', value: E('unavailable', 'The service is unavailable; retry with bounded backoff.', a(true, 'retry_later')) } };
+      return {
+        unavailable: {
+          summary: 'Unavailable',
+          value: E('unavailable', 'The service is unavailable; retry with bounded backoff.', a(true, 'retry_later')),
+        },
+      };
   }
   return {};
 }
 
 const WRITE_CONFLICTS: Examples = {
-  idempotency_key_reused: { summary: 'Same key, different body', value: E('idempotency_key_reused', 'This Idempotency-Key was used with a different request.') },
+  idempotency_key_reused: {
+    summary: 'Same key, different body',
+    value: E('idempotency_key_reused', 'This Idempotency-Key was used with a different request.'),
+  },
   idempotency_request_in_progress: {
     summary: 'Same key while the first request still runs',
-    value: E('idempotency_request_in_progress', 'A request with this Idempotency-Key is still in progress; retry shortly.', { retryable: true }),
+    value: E('idempotency_request_in_progress', 'A request with this Idempotency-Key is still in progress; retry shortly.', {
+      retryable: true,
+    }),
   },
 };
 
@@ -229,8 +289,15 @@ const ANALYSIS_PARAMS = {
   },
 };
 const RESULTS_CHANGED: ErrorDoc = {
-  description: 'The collection changed during the traversal, or `expected_revision` is stale (`results_changed`, retryable): discard staged pages, re-read the summary and restart with bounded backoff (4.13 rule 5).',
-  examples: one('Collection changed', E('results_changed', 'The collection changed since the traversal started; restart from the first page.', { retryable: true, next_action: 'restart_traversal' })),
+  description:
+    'The collection changed during the traversal, or `expected_revision` is stale (`results_changed`, retryable): discard staged pages, re-read the summary and restart with bounded backoff (4.13 rule 5).',
+  examples: one(
+    'Collection changed',
+    E('results_changed', 'The collection changed since the traversal started; restart from the first page.', {
+      retryable: true,
+      next_action: 'restart_traversal',
+    }),
+  ),
 };
 const RESULT_TOO_LARGE: ErrorDoc = {
   description: 'One stored record exceeds the 2 MiB response budget (`result_too_large`); lowering the page limit does not help.',
@@ -260,7 +327,8 @@ const OPERATIONS: Record<string, OperationDoc> = {
     parameters: {
       ...LIST_PARAMS('reports'),
       company_root_domain: {
-        description: 'Hostname or http(s) company URL; normalized to its registrable domain (public and private suffix rules); matches that root domain and its subdomains.',
+        description:
+          'Hostname or http(s) company URL; normalized to its registrable domain (public and private suffix rules); matches that root domain and its subdomains.',
         example: 'acme.co.uk',
       },
       include_archived: { description: 'Include archived reports (default false).', example: true },
@@ -268,7 +336,10 @@ const OPERATIONS: Record<string, OperationDoc> = {
     success: {
       200: {
         description: 'One page of reports.',
-        examples: { last: { summary: 'Last page', value: ex.reportList }, more: { summary: 'More pages follow', value: ex.reportListWithMore } },
+        examples: {
+          last: { summary: 'Last page', value: ex.reportList },
+          more: { summary: 'More pages follow', value: ex.reportListWithMore },
+        },
       },
     },
   },
@@ -284,7 +355,11 @@ const OPERATIONS: Record<string, OperationDoc> = {
     errors: WRITE,
     idempotencyKey: 'required',
     errorDocs: {
-      409: { description: 'The Idempotency-Key was used with a different body (`idempotency_key_reused`), or its first request is still running (`idempotency_request_in_progress`, retryable).', examples: WRITE_CONFLICTS },
+      409: {
+        description:
+          'The Idempotency-Key was used with a different body (`idempotency_key_reused`), or its first request is still running (`idempotency_request_in_progress`, retryable).',
+        examples: WRITE_CONFLICTS,
+      },
       422: {
         description: 'The body is invalid (`validation_failed`); `details` name the rows and fields, never the values. Nothing was changed.',
         examples: one(
@@ -309,7 +384,8 @@ const OPERATIONS: Record<string, OperationDoc> = {
         headers: { Location: ref('Location'), 'Idempotency-Replayed': ref('IdempotencyReplayed') },
       },
       200: {
-        description: '`on_existing: return_existing` matched: up to 100 existing reports (continue with GET /reports, `company_root_domain` and `include_archived=true`).',
+        description:
+          '`on_existing: return_existing` matched: up to 100 existing reports (continue with GET /reports, `company_root_domain` and `include_archived=true`).',
         examples: one('Existing report', ex.existingReports),
         headers: { 'Idempotency-Replayed': ref('IdempotencyReplayed') },
       },
@@ -336,7 +412,10 @@ const OPERATIONS: Record<string, OperationDoc> = {
     scopes: 'reports:read',
     description: 'One scan run and its counts (2.6, 4.7). Reading never starts a scan. Poll with slowing intervals and honour `Retry-After`.',
     errors: READ,
-    parameters: { ...REPORT_ID, scan_run_id: { description: 'The scan run (uuid), from `scan_requests` of a creation or import.', example: ex.ids.fullScan } },
+    parameters: {
+      ...REPORT_ID,
+      scan_run_id: { description: 'The scan run (uuid), from `scan_requests` of a creation or import.', example: ex.ids.fullScan },
+    },
     success: { 200: { description: 'The scan run.', examples: one('A running scan', ex.scan) } },
   },
   'POST /api/v1/reports/{report_id}/profile-imports': {
@@ -356,11 +435,16 @@ const OPERATIONS: Record<string, OperationDoc> = {
     },
     errorDocs: {
       409: {
-        description: 'The report is archived (`report_archived`), the Idempotency-Key was used with a different body (`idempotency_key_reused`), or its first request still runs (`idempotency_request_in_progress`, retryable).',
-        examples: { report_archived: { summary: 'Archived report', value: E('report_archived', 'The report is archived; it accepts no imports.') }, ...WRITE_CONFLICTS },
+        description:
+          'The report is archived (`report_archived`), the Idempotency-Key was used with a different body (`idempotency_key_reused`), or its first request still runs (`idempotency_request_in_progress`, retryable).',
+        examples: {
+          report_archived: { summary: 'Archived report', value: E('report_archived', 'The report is archived; it accepts no imports.') },
+          ...WRITE_CONFLICTS,
+        },
       },
       422: {
-        description: 'Rows are invalid (`import_validation_failed`, not retryable); `details` name row numbers, fields and codes, never the values. Nothing was changed.',
+        description:
+          'Rows are invalid (`import_validation_failed`, not retryable); `details` name row numbers, fields and codes, never the values. Nothing was changed.',
         examples: one(
           'Invalid rows',
           E('import_validation_failed', 'The import was rejected: some rows are invalid (see details). Nothing was changed.', {
@@ -375,7 +459,11 @@ const OPERATIONS: Record<string, OperationDoc> = {
     },
     requestExamples: { import: { summary: 'Two people, one already on the roster', value: ex.importBody } },
     success: {
-      200: { description: 'Preview (`validation_only=true`).', examples: one('Preview', ex.importPreview), headers: { 'Idempotency-Replayed': ref('IdempotencyReplayed') } },
+      200: {
+        description: 'Preview (`validation_only=true`).',
+        examples: one('Preview', ex.importPreview),
+        headers: { 'Idempotency-Replayed': ref('IdempotencyReplayed') },
+      },
       201: {
         description: 'Committed (or replayed) receipt. `Location` is the saved receipt.',
         examples: one('Receipt', ex.importReceipt),
@@ -407,8 +495,20 @@ const OPERATIONS: Record<string, OperationDoc> = {
       404: {
         description: 'A foreign, removed or obsolete reference (`not_found`), or media that is missing or changed (`evidence_unavailable`).',
         examples: {
-          not_found: { summary: 'Unknown reference', value: E('not_found', 'The evidence image does not exist or is not visible to this key.', { retryable: false, next_action: 'check_identifiers' }) },
-          evidence_unavailable: { summary: 'Media missing or changed', value: E('evidence_unavailable', 'The media of this evidence image is no longer available.', { retryable: false, next_action: 'reread_analysis' }) },
+          not_found: {
+            summary: 'Unknown reference',
+            value: E('not_found', 'The evidence image does not exist or is not visible to this key.', {
+              retryable: false,
+              next_action: 'check_identifiers',
+            }),
+          },
+          evidence_unavailable: {
+            summary: 'Media missing or changed',
+            value: E('evidence_unavailable', 'The media of this evidence image is no longer available.', {
+              retryable: false,
+              next_action: 'reread_analysis',
+            }),
+          },
         },
       },
     },
@@ -425,7 +525,10 @@ const OPERATIONS: Record<string, OperationDoc> = {
     success: {
       200: {
         description: 'The summary.',
-        examples: { completed: { summary: 'All work finished', value: ex.analysisSummary }, processing: { summary: 'Work still running', value: ex.summaryInProgress } },
+        examples: {
+          completed: { summary: 'All work finished', value: ex.analysisSummary },
+          processing: { summary: 'Work still running', value: ex.summaryInProgress },
+        },
       },
     },
   },
@@ -458,10 +561,25 @@ const OPERATIONS: Record<string, OperationDoc> = {
       limit: { description: 'Events per page, 1-100 (default 25).', example: 100 },
       profile_id: { description: "Only this attachment's events.", example: ex.ids.jane },
       event_type: { description: 'Only events of this type.', example: 'post' },
-      occurred_from: { description: 'RFC 3339 with offset, inclusive. With a date filter, events of unknown date are excluded.', example: '2026-02-01T00:00:00Z' },
+      occurred_from: {
+        description: 'RFC 3339 with offset, inclusive. With a date filter, events of unknown date are excluded.',
+        example: '2026-02-01T00:00:00Z',
+      },
       occurred_to: { description: 'RFC 3339 with offset, exclusive.', example: '2026-03-01T00:00:00Z' },
     },
-    errorDocs: { 409: { ...RESULTS_CHANGED, examples: one('Collection changed', E('results_changed', 'The collection changed since the traversal started; restart from the first page.', { retryable: true, next_action: 'restart_traversal' })) }, 422: RESULT_TOO_LARGE },
+    errorDocs: {
+      409: {
+        ...RESULTS_CHANGED,
+        examples: one(
+          'Collection changed',
+          E('results_changed', 'The collection changed since the traversal started; restart from the first page.', {
+            retryable: true,
+            next_action: 'restart_traversal',
+          }),
+        ),
+      },
+      422: RESULT_TOO_LARGE,
+    },
     success: { 200: { description: 'One page of events.', examples: one('Last page', ex.activityPage) } },
   },
 };
@@ -516,7 +634,11 @@ function simplify(node: Json): Json {
   const out: Json = {};
   for (const [k, v] of Object.entries(node)) out[k] = k === 'example' || k === 'examples' ? v : simplify(v);
   const members = out.anyOf;
-  if (Array.isArray(members) && members.length > 1 && members.every((m: Json) => m && typeof m === 'object' && Object.keys(m).sort().join() === 'const,type' && m.type === members[0].type)) {
+  if (
+    Array.isArray(members) &&
+    members.length > 1 &&
+    members.every((m: Json) => m && typeof m === 'object' && Object.keys(m).sort().join() === 'const,type' && m.type === members[0].type)
+  ) {
     const { anyOf: _, ...rest } = out;
     return { ...rest, type: members[0].type, enum: members.map((m: Json) => m.const) };
   }
@@ -531,7 +653,12 @@ function errorResponse(status: number, doc: OperationDoc): Json {
   return {
     description: custom?.description ?? ERROR_DESCRIPTIONS[status],
     headers,
-    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' }, examples: custom?.examples ?? defaultErrorExamples(status, doc.analysis === true) } },
+    content: {
+      'application/json': {
+        schema: { $ref: '#/components/schemas/Error' },
+        examples: custom?.examples ?? defaultErrorExamples(status, doc.analysis === true),
+      },
+    },
   };
 }
 

@@ -68,7 +68,7 @@ function digest(value: string): Buffer {
 
 function bearerMatches(header: string | undefined, token: string): boolean {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
-  return match !== null && timingSafeEqual(digest(match[1]!), digest(token));
+  return match !== null && timingSafeEqual(digest(match[1]), digest(token));
 }
 
 export const opsPlugin = fp(
@@ -114,9 +114,21 @@ export const opsPlugin = fp(
  * The METRICS_PORT listener (and the only HTTP listener of `profile-scan
  * worker`): /livez, /readyz and /metrics.
  */
-export async function startOpsServer(options: { host: string; port: number; logger: Logger; health: Health; metrics: Metrics; metricsToken: string | null }): Promise<{ address: string; close(): Promise<void> }> {
+export async function startOpsServer(options: {
+  host: string;
+  port: number;
+  logger: Logger;
+  health: Health;
+  metrics: Metrics;
+  metricsToken: string | null;
+}): Promise<{ address: string; close(): Promise<void> }> {
   const app = Fastify({ loggerInstance: options.logger.child({ listener: 'ops' }), disableRequestLogging: true, return503OnClosing: true });
-  await app.register(opsPlugin, { health: options.health, metrics: options.metrics, serveMetrics: true, metricsToken: options.metricsToken });
+  await app.register(opsPlugin, {
+    health: options.health,
+    metrics: options.metrics,
+    serveMetrics: true,
+    metricsToken: options.metricsToken,
+  });
   const address = await app.listen({ host: options.host, port: options.port });
   return { address, close: () => app.close() };
 }

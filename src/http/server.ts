@@ -82,7 +82,11 @@ function toApiError(error: FastifyError & { validationContext?: string }): ApiEr
     if (error.validationContext === 'params') return apiError('not_found', 404, 'The resource does not exist or is not visible to this key.');
     const where = error.validationContext ?? 'request';
     const first = error.validation[0];
-    const field = first?.instancePath ? first.instancePath.replace(/^\//, '').replace(/\//g, '.') : (first?.params as { missingProperty?: string; additionalProperty?: string })?.missingProperty ?? (first?.params as { additionalProperty?: string })?.additionalProperty ?? '';
+    const field = first?.instancePath
+      ? first.instancePath.replace(/^\//, '').replace(/\//g, '.')
+      : ((first?.params as { missingProperty?: string; additionalProperty?: string })?.missingProperty ??
+        (first?.params as { additionalProperty?: string })?.additionalProperty ??
+        '');
     return apiError('invalid_request', 400, `Invalid ${where}${field ? ` parameter "${field}"` : ''}: ${first?.message ?? 'invalid value'}.`);
   }
   switch (error.code) {
@@ -110,6 +114,8 @@ function toApiError(error: FastifyError & { validationContext?: string }): ApiEr
 export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     // One logger (src/logger.ts): request ids, redaction of keys, cookies and the public token.
+    // The cast keeps Fastify's default logger type in the instance's type (what every plugin expects).
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion
     loggerInstance: (deps.logger ?? createLogger(deps.config.logLevel, 'serve')) as FastifyBaseLogger,
     genReqId: () => randomUUID(),
     requestIdHeader: false,
@@ -177,8 +183,13 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
     const mapped = toApiError(error);
     if (!mapped) {
       request.log.error({ err: error }, 'unhandled error');
-      const internal = apiError('internal_error', 500, 'The server failed to handle the request; retry with bounded backoff.', { retryable: true });
-      return reply.status(500).type('application/json').send(errorBody(isAnalysisRoute(request) ? withAnalysisDefaults(internal) : internal, request.id));
+      const internal = apiError('internal_error', 500, 'The server failed to handle the request; retry with bounded backoff.', {
+        retryable: true,
+      });
+      return reply
+        .status(500)
+        .type('application/json')
+        .send(errorBody(isAnalysisRoute(request) ? withAnalysisDefaults(internal) : internal, request.id));
     }
     if (mapped.status >= 500) request.log.error({ err: error }, 'server error');
     if (mapped.headers) reply.headers(mapped.headers);
@@ -195,7 +206,10 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
       const error = apiError('method_not_allowed', 405, `Method ${request.method} is not allowed here; allowed: ${allowed}.`);
       return reply.status(405).type('application/json').send(errorBody(error, request.id));
     }
-    return reply.status(404).type('application/json').send(errorBody(apiError('not_found', 404, 'No such endpoint.'), request.id));
+    return reply
+      .status(404)
+      .type('application/json')
+      .send(errorBody(apiError('not_found', 404, 'No such endpoint.'), request.id));
   });
 
   // The web workspace (src/web): its own body parsers, sessions, CSRF and HTML errors, encapsulated.

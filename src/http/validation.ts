@@ -44,7 +44,11 @@ export function detailsFromSchemaErrors(errors: ErrorObject[], options: { rowsMe
       if (named) fieldPath = [...fieldPath, named];
       field = options.fieldOf ? options.fieldOf(fieldPath) : fieldPath.join('.') || 'body';
     }
-    const detail: ErrorDetail = { ...(row_number !== undefined ? { row_number } : {}), field, code: CODES[error.keyword] ?? 'invalid_value' };
+    const detail: ErrorDetail = {
+      ...(row_number !== undefined ? { row_number } : {}),
+      field,
+      code: CODES[error.keyword] ?? 'invalid_value',
+    };
     const id = `${detail.row_number ?? ''}|${detail.field}|${detail.code}`;
     if (seen.has(id)) continue;
     seen.add(id);

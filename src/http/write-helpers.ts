@@ -11,11 +11,7 @@ export function idempotencyKey(request: FastifyRequest): string {
   const raw = request.headers['idempotency-key'];
   const value = Array.isArray(raw) ? raw[0] : raw;
   if (value === undefined || !IDEMPOTENCY_KEY_PATTERN.test(value)) {
-    throw apiError(
-      'idempotency_key_invalid',
-      400,
-      'Header Idempotency-Key is required: 1-128 characters from letters, digits, ".", "_", ":" and "-".',
-    );
+    throw apiError('idempotency_key_invalid', 400, 'Header Idempotency-Key is required: 1-128 characters from letters, digits, ".", "_", ":" and "-".');
   }
   return value;
 }
@@ -40,7 +36,10 @@ export function rejectInvalidBody(
     })
     .slice(0, 100);
   if (details.length > 0) {
-    throw apiError(options.code, 422, options.message, { details, ...(options.retryable !== undefined ? { retryable: options.retryable } : {}) });
+    throw apiError(options.code, 422, options.message, {
+      details,
+      ...(options.retryable !== undefined ? { retryable: options.retryable } : {}),
+    });
   }
 }
 

@@ -13,15 +13,7 @@
  * spending the attempt.
  */
 import type { Clock } from '../clock.js';
-import {
-  analysisInputs,
-  beginItem,
-  finishItem,
-  markItemFailed,
-  requeueItem,
-  type Claim,
-  type ItemOutcome,
-} from '../store/item-repository.js';
+import { analysisInputs, beginItem, finishItem, markItemFailed, requeueItem, type Claim, type ItemOutcome } from '../store/item-repository.js';
 import type { Db } from '../store/database.js';
 import { CollectorError, type Collector } from './collectors/collector.js';
 import { EvidenceError, prepareEvidence } from './media/evidence.js';
@@ -131,7 +123,14 @@ async function processClaim(ctx: HandlerContext, claim: Claim, lost: AbortSignal
     try {
       return await finishItem(
         ctx.db,
-        { item: claimed, inputs, outcome: 'succeeded', result: { ...result, missing_sections: missing }, evidence, mediaGeneration: generation },
+        {
+          item: claimed,
+          inputs,
+          outcome: 'succeeded',
+          result: { ...result, missing_sections: missing },
+          evidence,
+          mediaGeneration: generation,
+        },
         ctx.clock.now(),
       );
     } catch (error) {

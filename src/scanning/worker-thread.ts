@@ -150,7 +150,11 @@ async function runThread(data: ThreadData): Promise<void> {
   const gauges = setInterval(() => {
     send({
       type: 'metric',
-      metric: { kind: 'gauges', pool: { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }, eventLoopLagSeconds: delay.percentile(99) / 1e9 },
+      metric: {
+        kind: 'gauges',
+        pool: { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount },
+        eventLoopLagSeconds: delay.percentile(99) / 1e9,
+      },
     });
     delay.reset();
   }, 5000);

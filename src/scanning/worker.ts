@@ -81,7 +81,8 @@ export function collectorSelector(
 ): (keyMode: KeyMode) => Collector {
   const simulator = new SimulatorCollector({ delayMs: config.simulatorDelayMs });
   // With the database, the provider's limits hold across every worker process.
-  const provider = providerEnv ? providerCollectorFromEnv(providerEnv, { db, onCall: metrics && ((o, s, r) => metrics.providerCall(o, s, r)) })
+  const provider = providerEnv
+    ? providerCollectorFromEnv(providerEnv, { db, onCall: metrics && ((o, s, r) => metrics.providerCall(o, s, r)) })
     : providerCollectorFromSettings(config.provider, { db, onCall: metrics && ((o, s, r) => metrics.providerCall(o, s, r)) });
   if (!provider) log('WARNING: PROVIDER_BASE_URL is not set; work admitted by LIVE keys is collected by the built-in SIMULATOR (synthetic data)');
   return (keyMode) => (keyMode === 'live' && provider ? provider : simulator);

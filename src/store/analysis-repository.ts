@@ -218,7 +218,7 @@ export async function refreshFindings(
     .select(['profile_data', 'captured_at', 'item_id', 'revision', 'catalog_version', 'available_at', 'analysis_format'])
     .where('profile_id', '=', input.profileId)
     .executeTakeFirst();
-  const profile = input.profile ?? ((stored?.profile_data as CollectedProfile | undefined) ?? null);
+  const profile = input.profile ?? (stored?.profile_data as CollectedProfile | undefined) ?? null;
   if (profile === null) return; // Findings need the profile; activity alone waits for it.
   const coverage = await db.selectFrom('activity_coverage').select('item_id').where('profile_id', '=', input.profileId).executeTakeFirst();
   let activity: CollectedActivityEvent[] | null = null;

@@ -32,15 +32,7 @@ export async function findDownloadableEvidence(
     .selectFrom('evidence_images as e')
     .innerJoin('reports as r', 'r.id', 'e.report_id')
     .leftJoin('report_profiles as p', 'p.id', 'e.profile_id')
-    .select([
-      'e.id',
-      'e.original_sha256',
-      'e.original_size',
-      'e.original_type',
-      'e.preview_sha256',
-      'e.preview_size',
-      'e.preview_type',
-    ])
+    .select(['e.id', 'e.original_sha256', 'e.original_size', 'e.original_type', 'e.preview_sha256', 'e.preview_size', 'e.preview_type'])
     .where('e.id', '=', imageId)
     .where('e.report_id', '=', reportId)
     .where('r.workspace_id', '=', workspaceId)

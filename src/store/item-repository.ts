@@ -127,11 +127,16 @@ export async function beginItem(db: Kysely<Database>, claim: Claim, now: Date): 
         .where('id', '=', item.id)
         .execute();
       await applyRunChange(trx, item.run_id, { kind: 'finished', status: 'cancelled' }, now);
-      await refreshReportRollup(trx, item.report_id, { profileIds: [item.profile_id] }, now, { companyUnchanged: item.profile_id !== null });
+      await refreshReportRollup(trx, item.report_id, { profileIds: [item.profile_id] }, now, {
+        companyUnchanged: item.profile_id !== null,
+      });
       return null;
     }
     const run = await applyRunChange(trx, item.run_id, { kind: 'started' }, now);
-    if (run.status === 'running') await refreshReportRollup(trx, item.report_id, { profileIds: [item.profile_id] }, now, { companyUnchanged: item.profile_id !== null });
+    if (run.status === 'running')
+      await refreshReportRollup(trx, item.report_id, { profileIds: [item.profile_id] }, now, {
+        companyUnchanged: item.profile_id !== null,
+      });
     return {
       id: item.id,
       claim_id: claim.claimId,
@@ -240,7 +245,17 @@ export async function finishItem(db: Kysely<Database>, finish: Finish, now: Date
         if (!stillOurs) throw new ClaimLost();
         const { result } = finish;
         const capturedAt = new Date(result.captured_at);
-        await storeEvidence(trx, { reportId: item.report_id, profileId: item.profile_id, itemId: item.id, images: finish.evidence, mediaGeneration: finish.mediaGeneration }, now);
+        await storeEvidence(
+          trx,
+          {
+            reportId: item.report_id,
+            profileId: item.profile_id,
+            itemId: item.id,
+            images: finish.evidence,
+            mediaGeneration: finish.mediaGeneration,
+          },
+          now,
+        );
         if (result.activity !== null) {
           await storeActivity(trx, { reportId: item.report_id, profileId: item.profile_id, itemId: item.id, events: result.activity, capturedAt }, now);
         }
@@ -274,7 +289,9 @@ export async function finishItem(db: Kysely<Database>, finish: Finish, now: Date
         .where('id', '=', item.id)
         .execute();
       await applyRunChange(trx, item.run_id, { kind: 'finished', status: done.status, warning: done.warning }, now);
-      await refreshReportRollup(trx, item.report_id, { profileIds: [item.profile_id] }, now, { companyUnchanged: item.profile_id !== null });
+      await refreshReportRollup(trx, item.report_id, { profileIds: [item.profile_id] }, now, {
+        companyUnchanged: item.profile_id !== null,
+      });
       return finish.outcome;
     });
   } catch (error) {

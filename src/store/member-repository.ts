@@ -171,12 +171,7 @@ export async function findUsableLink(db: Kysely<Database>, tokenHash: Buffer, no
 }
 
 export async function markLinkUsed(db: Kysely<Database>, linkId: string, now: Date): Promise<boolean> {
-  const result = await db
-    .updateTable('access_links')
-    .set({ used_at: now })
-    .where('id', '=', linkId)
-    .where('used_at', 'is', null)
-    .executeTakeFirst();
+  const result = await db.updateTable('access_links').set({ used_at: now }).where('id', '=', linkId).where('used_at', 'is', null).executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
 
@@ -207,5 +202,11 @@ export async function revokeLink(db: Kysely<Database>, workspaceId: string, link
 
 /** Unused links of a user (sign-in links), revoked when the user is removed. */
 export async function revokeUserLinks(db: Kysely<Database>, userId: string, now: Date): Promise<void> {
-  await db.updateTable('access_links').set({ revoked_at: now }).where('user_id', '=', userId).where('used_at', 'is', null).where('revoked_at', 'is', null).execute();
+  await db
+    .updateTable('access_links')
+    .set({ revoked_at: now })
+    .where('user_id', '=', userId)
+    .where('used_at', 'is', null)
+    .where('revoked_at', 'is', null)
+    .execute();
 }

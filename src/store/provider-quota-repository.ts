@@ -31,10 +31,7 @@ export async function ensureProviderSlots(db: Db, provider: string, count: numbe
  * has expired) until now + leaseMs. Null when every slot is taken.
  * SKIP LOCKED lets concurrent claimers pass each other instead of queueing.
  */
-export async function claimProviderSlot(
-  db: Db,
-  input: { provider: string; maxSlots: number; holder: string; leaseMs: number },
-): Promise<number | null> {
+export async function claimProviderSlot(db: Db, input: { provider: string; maxSlots: number; holder: string; leaseMs: number }): Promise<number | null> {
   const { rows } = await sql<{ slot: number }>`
     update provider_call_slots s
        set holder = ${input.holder}::uuid, expires_at = clock_timestamp() + ${ms(input.leaseMs)}
@@ -56,10 +53,7 @@ export async function claimProviderSlot(
  * caller must wait before starting; `held` is false when the slot was lost
  * (its lease expired and another call took it).
  */
-export async function reserveProviderStart(
-  db: Db,
-  input: SlotRef & { intervalMs: number; leaseMs: number },
-): Promise<{ waitMs: number; held: boolean }> {
+export async function reserveProviderStart(db: Db, input: SlotRef & { intervalMs: number; leaseMs: number }): Promise<{ waitMs: number; held: boolean }> {
   const { rows } = await sql<{ wait_ms: number; held: boolean }>`
     with reserved as (
       insert into provider_call_schedule as c (provider, next_start_at)

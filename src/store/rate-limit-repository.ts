@@ -191,5 +191,5 @@ export async function authorizeAndTake(
     key_limit,
     ws_limit,
   ]);
-  return { key, take: { limits, exceeded: slow!.exceeded, counts: [slow!.key_count, slow!.ws_count] } };
+  return { key, take: { limits, exceeded: slow.exceeded, counts: [slow.key_count, slow.ws_count] } };
 }

@@ -72,11 +72,7 @@ export interface ReportListFilter {
 
 /** Newest first, keyset by (created_at, id); only rows created up to the watermark. */
 export async function listReports(db: Kysely<Database>, filter: ReportListFilter): Promise<ReportRow[]> {
-  let query = db
-    .selectFrom('reports')
-    .selectAll()
-    .where('workspace_id', '=', filter.workspaceId)
-    .where('created_at', '<=', filter.watermark);
+  let query = db.selectFrom('reports').selectAll().where('workspace_id', '=', filter.workspaceId).where('created_at', '<=', filter.watermark);
   if (!filter.includeArchived) query = query.where('archived', '=', false);
   if (filter.rootDomain !== null) query = query.where('root_domain', '=', filter.rootDomain);
   if (filter.after) {

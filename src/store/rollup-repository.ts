@@ -67,14 +67,17 @@ export async function refreshReportRollup(
       const before = rebuild ? null : facts.stored;
       if (before && revisionOf(before) === revisionOf(after)) continue;
       totals = applyContribution(totals, before, after);
-      changed.push({ id: facts.facts.profileId, contribution: after, activeChanged: before ? before.persons !== after.persons : after.persons === 0 });
+      changed.push({
+        id: facts.facts.profileId,
+        contribution: after,
+        activeChanged: before ? before.persons !== after.persons : after.persons === 0,
+      });
     }
   }
   // A person item's transition cannot change the company page's facts (its
   // item, context and events): the worker says so and saves the query.
   const companyBefore = rebuild ? null : stored.company;
-  const company =
-    options.companyUnchanged && companyBefore ? companyBefore : companyContribution(await companyFacts(db, reportId));
+  const company = options.companyUnchanged && companyBefore ? companyBefore : companyContribution(await companyFacts(db, reportId));
   if (!companyBefore || revisionOf(companyBefore) !== revisionOf(company)) totals = applyContribution(totals, companyBefore, company);
 
   if (changed.length > 0) {
@@ -193,6 +196,6 @@ async function companyFacts(db: Kysely<Database>, reportId: string) {
       exists (select 1 from company_context where report_id = ${reportId}) as observed,
       (select json_object_agg(e.id, e.revision) from activity_events e
          where e.report_id = ${reportId} and e.profile_id is null) as events`.execute(db);
-  const row = rows[0]!;
+  const row = rows[0];
   return { item: row.item, observed: row.observed, events: row.events ?? {} };
 }

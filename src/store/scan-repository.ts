@@ -243,4 +243,3 @@ export async function cancelReportScans(db: Kysely<Database>, reportId: string, 
   for (const runId of runIds) await refreshRun(db, runId, now);
   return cancelled.length;
 }
-

@@ -23,7 +23,14 @@ export async function insertSession(
 ): Promise<void> {
   await db
     .insertInto('web_sessions')
-    .values({ token_hash: input.tokenHash, user_id: input.userId, workspace_id: input.workspaceId, created_at: now, last_seen_at: now, expires_at: input.expiresAt })
+    .values({
+      token_hash: input.tokenHash,
+      user_id: input.userId,
+      workspace_id: input.workspaceId,
+      created_at: now,
+      last_seen_at: now,
+      expires_at: input.expiresAt,
+    })
     .execute();
 }
 

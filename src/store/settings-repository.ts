@@ -7,7 +7,11 @@ import type { Database } from './schema.js';
 
 /** Returns the stored value of `key`, creating it with `create()` on first use (race-safe). */
 export async function getOrCreateSetting(db: Kysely<Database>, key: string, create: () => string): Promise<string> {
-  await db.insertInto('settings').values({ key, value: create() }).onConflict((oc) => oc.column('key').doNothing()).execute();
+  await db
+    .insertInto('settings')
+    .values({ key, value: create() })
+    .onConflict((oc) => oc.column('key').doNothing())
+    .execute();
   const row = await db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirstOrThrow();
   return row.value;
 }

@@ -49,7 +49,10 @@ export async function findWorkspace(db: Kysely<Database>, id: string): Promise<W
 }
 
 export async function countWorkspaces(db: Kysely<Database>): Promise<number> {
-  const row = await db.selectFrom('workspaces').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('workspaces')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -60,12 +63,7 @@ export interface WorkspaceChanges {
   submitted_profiles_per_minute_per_workspace?: number | null;
 }
 
-export async function updateWorkspace(
-  db: Kysely<Database>,
-  id: string,
-  changes: WorkspaceChanges,
-  now: Date,
-): Promise<WorkspaceRow | undefined> {
+export async function updateWorkspace(db: Kysely<Database>, id: string, changes: WorkspaceChanges, now: Date): Promise<WorkspaceRow | undefined> {
   return db
     .updateTable('workspaces')
     .set({ ...changes, updated_at: now })
@@ -138,4 +136,3 @@ export interface AuthenticatedKey {
   writes_per_minute_per_workspace: number | null;
   submitted_profiles_per_minute_per_workspace: number | null;
 }
-

@@ -48,12 +48,7 @@ export function createReportProblems(body: CreateReport): { details: ErrorDetail
   return { details, urls };
 }
 
-export async function createReport(
-  ctx: CreateReportContext,
-  body: CreateReport,
-  urls: string[],
-  idempotency: { key: string; fingerprint: string },
-) {
+export async function createReport(ctx: CreateReportContext, body: CreateReport, urls: string[], idempotency: { key: string; fingerprint: string }) {
   const profiles = body.profiles ?? [];
   const root = rootDomain(body.company.domain);
   return idempotentWrite<CreatedReport | ExistingReports>(

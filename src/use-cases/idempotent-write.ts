@@ -20,9 +20,14 @@ export async function idempotentWrite<T>(
   } catch (error) {
     if (!(error instanceof IdempotencyConflict)) throw error;
     if (error.kind === 'in_progress') {
-      throw apiError('idempotency_request_in_progress', 409, 'A request with this Idempotency-Key is still being processed; retry shortly with the same key and body.', {
-        retryable: true,
-      });
+      throw apiError(
+        'idempotency_request_in_progress',
+        409,
+        'A request with this Idempotency-Key is still being processed; retry shortly with the same key and body.',
+        {
+          retryable: true,
+        },
+      );
     }
     throw apiError('idempotency_key_reused', 409, 'This Idempotency-Key was already used with a different request; use a new key for a new intent.', {
       retryable: false,

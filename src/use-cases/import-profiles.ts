@@ -62,8 +62,7 @@ export async function previewImport(ctx: ImportContext, reportId: string, profil
     },
     rows: plan.map((row) => ({
       row_number: row.row_number,
-      status:
-        row.status === 'add' ? ('would_add' as const) : row.status === 'restore' ? ('would_restore' as const) : row.status,
+      status: row.status === 'add' ? ('would_add' as const) : row.status === 'restore' ? ('would_restore' as const) : row.status,
       ...(row.duplicate_of_row !== undefined ? { duplicate_of_row: row.duplicate_of_row } : {}),
       ...(row.status === 'restore' ? { notes: [RESTORED_NOTE] } : {}),
     })),
@@ -81,7 +80,13 @@ export async function commitImport(
   if (!(await findReport(ctx.db, ctx.workspaceId, reportId))) throw notFound('report');
   return idempotentWrite<ImportReceipt>(
     ctx.db,
-    { workspaceId: ctx.workspaceId, operation: 'import_profiles', scope: reportId, key: idempotency.key, fingerprint: idempotency.fingerprint },
+    {
+      workspaceId: ctx.workspaceId,
+      operation: 'import_profiles',
+      scope: reportId,
+      key: idempotency.key,
+      fingerprint: idempotency.fingerprint,
+    },
     () => ctx.clock.now(),
     async (trx) => {
       const now = ctx.clock.now();
@@ -99,7 +104,9 @@ export async function commitImport(
         now,
       );
       await ctx.queue.enqueueItems(trx, itemIds);
-      await refreshReportRollup(trx, reportId, { profileIds: queued.map((r) => ids.get(r.row_number)!) }, now, { touch: queued.length > 0 });
+      await refreshReportRollup(trx, reportId, { profileIds: queued.map((r) => ids.get(r.row_number)!) }, now, {
+        touch: queued.length > 0,
+      });
       // Taken last: the workspace's rows counter stays locked until commit, so
       // imports of one workspace wait for each other only this long.
       await takeSubmittedRows(trx, ctx.workspaceId, ctx.limits, profiles.length, now);
@@ -125,7 +132,13 @@ export async function commitImport(
             case 'add':
               return { row_number: row.row_number, status: 'added' as const, profile_id: profileId, scan_requests: scanRequests };
             case 'restore':
-              return { row_number: row.row_number, status: 'restored' as const, profile_id: profileId, notes: [RESTORED_NOTE], scan_requests: scanRequests };
+              return {
+                row_number: row.row_number,
+                status: 'restored' as const,
+                profile_id: profileId,
+                notes: [RESTORED_NOTE],
+                scan_requests: scanRequests,
+              };
             case 'already_present':
               return { row_number: row.row_number, status: 'already_present' as const, profile_id: profileId };
             case 'duplicate_in_input':

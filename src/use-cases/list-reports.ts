@@ -81,7 +81,11 @@ export async function pageOfReports(
   const last = page[page.length - 1];
   const nextCursor =
     rows.length > query.limit
-      ? await ctx.cursors.encode(binding, { watermark: watermark.toISOString(), last: [last.created_at.toISOString(), last.id], issuedAt: now.getTime() })
+      ? await ctx.cursors.encode(binding, {
+          watermark: watermark.toISOString(),
+          last: [last.created_at.toISOString(), last.id],
+          issuedAt: now.getTime(),
+        })
       : null;
   return { rows: page, nextCursor };
 }
@@ -105,7 +109,11 @@ export async function pageOfProfiles(
   const last = page[page.length - 1];
   const nextCursor =
     rows.length > query.limit
-      ? await ctx.cursors.encode(binding, { watermark: watermark.toISOString(), last: [last.added_at.toISOString(), last.id], issuedAt: now.getTime() })
+      ? await ctx.cursors.encode(binding, {
+          watermark: watermark.toISOString(),
+          last: [last.added_at.toISOString(), last.id],
+          issuedAt: now.getTime(),
+        })
       : null;
   return { rows: page, nextCursor };
 }

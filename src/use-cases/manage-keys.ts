@@ -5,7 +5,7 @@
  * is refused, in every process: nothing is cached).
  */
 import type { Clock } from '../clock.js';
-import { parseScopes, type KeyMode } from '../domain/keys.js';
+import { parseScopes } from '../domain/keys.js';
 import { apiError, notFound } from '../domain/errors.js';
 import type { Db } from '../store/database.js';
 import { listWorkspaceKeys, revokeWorkspaceKey, type KeyListRow } from '../store/key-repository.js';
@@ -34,7 +34,7 @@ export async function issueKey(ctx: KeysContext, actor: Actor, input: { scopes: 
   } catch {
     throw apiError('validation_failed', 422, 'Choose at least one scope.');
   }
-  return createKey(ctx.db, { workspaceId: actor.workspaceId, userId: actor.userId, scopes, mode: input.mode as KeyMode }, ctx.clock.now());
+  return createKey(ctx.db, { workspaceId: actor.workspaceId, userId: actor.userId, scopes, mode: input.mode }, ctx.clock.now());
 }
 
 export async function revokeKey(ctx: KeysContext, actor: Actor, keyId: string): Promise<void> {

@@ -39,7 +39,16 @@ const invalid = (message: string) => apiError('validation_failed', 422, message)
 async function startSession(ctx: AuthContext, user: { id: string; workspace_id: string }): Promise<string> {
   const token = newToken();
   const now = ctx.clock.now();
-  await insertSession(ctx.db, { tokenHash: tokenHash(token), userId: user.id, workspaceId: user.workspace_id, expiresAt: new Date(now.getTime() + SESSION_LIFETIME_MS) }, now);
+  await insertSession(
+    ctx.db,
+    {
+      tokenHash: tokenHash(token),
+      userId: user.id,
+      workspaceId: user.workspace_id,
+      expiresAt: new Date(now.getTime() + SESSION_LIFETIME_MS),
+    },
+    now,
+  );
   return token;
 }
 
@@ -120,7 +129,14 @@ export async function describeLink(ctx: AuthContext, token: string): Promise<Lin
   }
   const user = await findUserById(ctx.db, link.user_id!);
   if (!user) return null;
-  return { purpose: 'sign_in', workspaceName: link.workspace_name, role: user.role, asksForProfile: user.email === null, name: user.name, email: user.email };
+  return {
+    purpose: 'sign_in',
+    workspaceName: link.workspace_name,
+    role: user.role,
+    asksForProfile: user.email === null,
+    name: user.name,
+    email: user.email,
+  };
 }
 
 /**

@@ -93,7 +93,11 @@ export async function listInvitations(ctx: MembersContext, actor: Actor): Promis
 }
 
 /** Creates an invitation; returns its one-time token (shown once, only its hash is stored). */
-export async function inviteMember(ctx: MembersContext, actor: Actor, input: { role: Role; label: string | null }): Promise<{ token: string; invitation: Invitation }> {
+export async function inviteMember(
+  ctx: MembersContext,
+  actor: Actor,
+  input: { role: Role; label: string | null },
+): Promise<{ token: string; invitation: Invitation }> {
   requireManager(actor);
   if (!canAssign(actor.role, null, input.role)) throw apiError('forbidden', 403, 'Only owners can invite owners.');
   const label = input.label?.trim() ? input.label.trim().slice(0, 200) : null;
@@ -101,7 +105,16 @@ export async function inviteMember(ctx: MembersContext, actor: Actor, input: { r
   const now = ctx.clock.now();
   const row = await insertLink(
     ctx.db,
-    { tokenHash: tokenHash(token), workspaceId: actor.workspaceId, purpose: 'invitation', userId: null, role: input.role, label, createdBy: actor.userId, expiresAt: new Date(now.getTime() + INVITATION_LIFETIME_MS) },
+    {
+      tokenHash: tokenHash(token),
+      workspaceId: actor.workspaceId,
+      purpose: 'invitation',
+      userId: null,
+      role: input.role,
+      label,
+      createdBy: actor.userId,
+      expiresAt: new Date(now.getTime() + INVITATION_LIFETIME_MS),
+    },
     now,
   );
   return { token, invitation: { id: row.id, role: input.role, label, created_at: row.created_at, expires_at: row.expires_at } };
@@ -147,7 +160,16 @@ async function signInLink(ctx: MembersContext, user: UserRow, createdBy: string 
   const now = ctx.clock.now();
   await insertLink(
     ctx.db,
-    { tokenHash: tokenHash(token), workspaceId: user.workspace_id, purpose: 'sign_in', userId: user.id, role: null, label: null, createdBy, expiresAt: new Date(now.getTime() + SIGN_IN_LINK_LIFETIME_MS) },
+    {
+      tokenHash: tokenHash(token),
+      workspaceId: user.workspace_id,
+      purpose: 'sign_in',
+      userId: user.id,
+      role: null,
+      label: null,
+      createdBy,
+      expiresAt: new Date(now.getTime() + SIGN_IN_LINK_LIFETIME_MS),
+    },
     now,
   );
   return token;

@@ -24,11 +24,15 @@ export interface CheckedReport {
   details: ErrorDetail[];
 }
 
-export type NewReportBody = { name: string; company: { name: string; domain: string; pronet_company_url: string }; profiles: SubmittedProfile[] };
+export type NewReportBody = {
+  name: string;
+  company: { name: string; domain: string; pronet_company_url: string };
+  profiles: SubmittedProfile[];
+};
 
 export function checkNewReport(body: NewReportBody): CheckedReport {
   const schema = validateCreate(body) ? [] : detailsFromSchemaErrors(validateCreate.errors ?? [], { rowsMember: 'profiles' });
-  const { details, urls } = createReportProblems(body as never);
+  const { details, urls } = createReportProblems(body);
   return { body, urls, details: dedupe([...schema, ...details]) };
 }
 

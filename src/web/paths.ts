@@ -41,6 +41,7 @@ export const paths = {
 export function safeNext(next: unknown): string {
   if (typeof next !== 'string' || next.length === 0 || next.length > 2048) return paths.reports;
   if (!next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return paths.reports;
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what this refuses
   if (/[\u0000-\u001f\u007f\\]/.test(next)) return paths.reports;
   try {
     const resolved = new URL(next, 'http://same.invalid');

@@ -18,12 +18,24 @@ function cell(value: string | number | null | undefined): string {
 }
 
 export function peopleCsv(records: FindingsRecord[], companyName: string): string {
-  const header = ['name', 'title', 'headline', 'pronet_url', 'status', 'score_pct', 'good', 'optimize', 'unknown', ...CHECKS.map((c) => c.key), 'recommendations'];
+  const header = [
+    'name',
+    'title',
+    'headline',
+    'pronet_url',
+    'status',
+    'score_pct',
+    'good',
+    'optimize',
+    'unknown',
+    ...CHECKS.map((c) => c.key),
+    'recommendations',
+  ];
   const rows = records.map((r) => {
     const checks = new Map((r.analysis?.checks ?? []).map((c) => [c.key, c]));
     const advice = (r.analysis?.checks ?? [])
       .filter((c) => c.outcome === 'optimize' && c.recommendation)
-      .map((c) => `${c.title}: ${fillCompanyPlaceholders(c.recommendation!, companyName)}`)
+      .map((c) => `${c.title}: ${fillCompanyPlaceholders(c.recommendation, companyName)}`)
       .join(' | ');
     return [
       cell(r.name),

@@ -16,7 +16,8 @@ const FIELDS = ['pronet_url', 'name', 'title', 'headline'] as const;
 
 function rowsOf(text: string): string[][] {
   if (text.trim() === '') return [];
-  return parse(text, { bom: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: true, trim: true }) as string[][];
+  const records: string[][] = parse(text, { bom: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: true, trim: true });
+  return records;
 }
 
 function toProfiles(rows: string[][]): SubmittedProfile[] {
@@ -35,7 +36,7 @@ function toProfiles(rows: string[][]): SubmittedProfile[] {
         const name = columns[i];
         if (name && cell.trim() !== '' && profile[name] === undefined) profile[name] = cell.trim();
       });
-      return { pronet_url: profile.pronet_url ?? '', ...profile } as SubmittedProfile;
+      return { pronet_url: profile.pronet_url ?? '', ...profile };
     });
 }
 

@@ -20,7 +20,7 @@
  * or decide roles (the use-cases do: a member is refused there).
  */
 import { createHash, createHmac } from 'node:crypto';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import cookie from '@fastify/cookie';
 import csrf from '@fastify/csrf-protection';
 import formbody from '@fastify/formbody';
@@ -176,7 +176,13 @@ export async function webPlugin(app: FastifyInstance): Promise<void> {
     const viewer = request.web?.user ?? null;
     return sendPage(
       reply,
-      ErrorPage({ status, message, viewer, csrf: viewer ? safeCsrf(request) : undefined, signInNext: status === 401 ? request.url : undefined }),
+      ErrorPage({
+        status,
+        message,
+        viewer,
+        csrf: viewer ? safeCsrf(request) : undefined,
+        signInNext: status === 401 ? request.url : undefined,
+      }),
       status,
     );
   });

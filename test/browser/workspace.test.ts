@@ -95,7 +95,7 @@ describe('web workspace in Chromium', () => {
     assert.match((await page.locator('#work-state').textContent()) ?? '', /Completed/);
     await worker.stop();
     await page.reload();
-    assert.equal(await page.locator('svg.chart rect.bar').count() > 0, true, 'the per-category chart');
+    assert.equal((await page.locator('svg.chart rect.bar').count()) > 0, true, 'the per-category chart');
     await axeCheck(page, 'report page (finished)');
   });
 
@@ -117,13 +117,16 @@ describe('web workspace in Chromium', () => {
     const preview = page.locator('.evidence img').first();
     await preview.scrollIntoViewIfNeeded();
     await page.waitForFunction(() => {
-      const img = document.querySelector('.evidence img') as HTMLImageElement | null;
+      const img = document.querySelector<HTMLImageElement>('.evidence img');
       return img !== null && img.complete && img.naturalWidth > 0;
     });
     assert.match((await preview.getAttribute('src')) ?? '', /\/evidence\/[0-9a-f-]+\?variant=preview$/);
     await axeCheck(page, 'person page');
     // The original opens on click.
-    const [original] = await Promise.all([page.waitForEvent('response', (r) => /\/evidence\/[0-9a-f-]+$/.test(r.url())), page.locator('.evidence a').first().click()]);
+    const [original] = await Promise.all([
+      page.waitForEvent('response', (r) => /\/evidence\/[0-9a-f-]+$/.test(r.url())),
+      page.locator('.evidence a').first().click(),
+    ]);
     assert.equal(original.status(), 200);
     assert.match(original.headers()['content-type'] ?? '', /^image\//);
   });
@@ -139,7 +142,10 @@ describe('web workspace in Chromium', () => {
     assert.equal(context1.status, 200);
     const keyId = ((await context1.json()) as { data: { key_id: string } }).data.key_id;
     await page.goto(`${t.baseUrl}/settings`);
-    await page.locator(`#key-${keyId}`).getByRole('button', { name: /Revoke/ }).click();
+    await page
+      .locator(`#key-${keyId}`)
+      .getByRole('button', { name: /Revoke/ })
+      .click();
     await page.getByText('The key was revoked').waitFor();
     const context2 = await fetch(`${t.baseUrl}/api/v1/context`, { headers: { authorization: `Bearer ${secret}` } });
     assert.equal(context2.status, 401);

@@ -15,7 +15,20 @@ describe('analysis reads', () => {
   let clock: ManualClock;
   let secret: string;
   let reportId: string;
-  const people = ['jane-doe', 'quiet-bob', 'inaccessible-ivy', 'ann-lee', 'max-power', 'li-wei', 'sam-oak', 'kim-ray', 'joe-fox', 'eva-sun', 'tom-elm', 'zoe-ash'];
+  const people = [
+    'jane-doe',
+    'quiet-bob',
+    'inaccessible-ivy',
+    'ann-lee',
+    'max-power',
+    'li-wei',
+    'sam-oak',
+    'kim-ray',
+    'joe-fox',
+    'eva-sun',
+    'tom-elm',
+    'zoe-ash',
+  ];
 
   async function get(path: string, key = secret) {
     return t.request('GET', path, { key });
@@ -110,7 +123,11 @@ describe('analysis reads', () => {
     const optimize = all.filter((c: any) => c.outcome === 'optimize').length;
     const unknown = all.filter((c: any) => c.outcome === 'unknown').length;
     assert.deepEqual(
-      { good: s.optimization_summary.counts.good, optimize: s.optimization_summary.counts.optimize, unknown: s.optimization_summary.counts.unknown },
+      {
+        good: s.optimization_summary.counts.good,
+        optimize: s.optimization_summary.counts.optimize,
+        unknown: s.optimization_summary.counts.unknown,
+      },
       { good, optimize, unknown },
     );
     assert.equal(s.optimization_summary.counts.answered, good + optimize);
@@ -197,7 +214,10 @@ describe('analysis reads', () => {
     assert.notEqual(queued.results_revision, first.results_revision);
     assert.equal(queued.availability, 'partial', 'rule 4: available results stay readable while a refresh is queued');
     assert.ok(queued.freshness.reasons.includes('refresh_in_progress'));
-    await settled(reportId, imp.body.data.scan_requests.map((s: any) => ({ id: s.scan_run_id })));
+    await settled(
+      reportId,
+      imp.body.data.scan_requests.map((s: any) => ({ id: s.scan_run_id })),
+    );
     const done = (await get(`/api/v1/reports/${reportId}/analysis`)).body.data;
     assert.equal(done.coverage.optimization.analyzed_profiles, people.length);
     assert.notEqual(done.collections.activity_revision, first.collections.activity_revision);
@@ -261,7 +281,10 @@ describe('analysis reads', () => {
     const pivot = dated[Math.floor(dated.length / 2)].occurred_at as string;
     const from = await traverse(base, `limit=100&occurred_from=${encodeURIComponent(pivot)}`);
     const to = await traverse(base, `limit=100&occurred_to=${encodeURIComponent(pivot)}`);
-    assert.ok(from.records.some((r) => r.occurred_at === pivot), 'start inclusive');
+    assert.ok(
+      from.records.some((r) => r.occurred_at === pivot),
+      'start inclusive',
+    );
     assert.ok(!to.records.some((r) => r.occurred_at === pivot), 'end exclusive');
     assert.equal(from.records.length + to.records.length, dated.length, 'undated events are excluded under a date filter');
     assert.ok(from.records.every((r) => r.occurred_at !== null));
@@ -276,13 +299,23 @@ describe('analysis reads', () => {
       .where((eb) => eb.or([eb('e.profile_id', 'is', null), eb('p.status', '=', 'active')]))
       .execute();
     assert.ok(storedUndated.length > 0, 'the simulated people include events of unknown date');
-    assert.deepEqual(undated.map((r) => r.id), storedUndated.map((r) => r.id).sort(), 'undated events are listed without a date filter');
+    assert.deepEqual(
+      undated.map((r) => r.id),
+      storedUndated.map((r) => r.id).sort(),
+      'undated events are listed without a date filter',
+    );
 
     const posts = await traverse(base, 'limit=100&event_type=post');
-    assert.deepEqual(posts.records.map((r) => r.id), records.filter((r) => r.event_type === 'post').map((r) => r.id));
+    assert.deepEqual(
+      posts.records.map((r) => r.id),
+      records.filter((r) => r.event_type === 'post').map((r) => r.id),
+    );
     const person = records.find((r) => r.profile_id !== null)!.profile_id;
     const own = await traverse(base, `limit=100&profile_id=${person}`);
-    assert.deepEqual(own.records.map((r) => r.id), records.filter((r) => r.profile_id === person).map((r) => r.id));
+    assert.deepEqual(
+      own.records.map((r) => r.id),
+      records.filter((r) => r.profile_id === person).map((r) => r.id),
+    );
 
     for (const bad of ['2026-01-01', '2026-01-01T00:00:00', 'yesterday']) {
       const res = await get(`${base}?occurred_from=${encodeURIComponent(bad)}`);
@@ -302,7 +335,11 @@ describe('analysis reads', () => {
     // Inflate stored findings: ~0.9 MiB per person; quoted evidence is never shortened.
     for (const row of rows) {
       const findings = (row.findings as any[]).map((f, i) => (i === 0 ? { ...f, observed: 'x'.repeat(900 * 1024) } : f));
-      await t.runtime.db.updateTable('profile_analyses').set({ findings: JSON.stringify(findings) }).where('profile_id', '=', row.profile_id).execute();
+      await t.runtime.db
+        .updateTable('profile_analyses')
+        .set({ findings: JSON.stringify(findings) })
+        .where('profile_id', '=', row.profile_id)
+        .execute();
     }
     const base = `/api/v1/reports/${c.report.id}/analysis/profiles`;
     const page = await get(`${base}?limit=4`);
@@ -315,9 +352,13 @@ describe('analysis reads', () => {
     assert.equal(rest.body.data.length, 2);
     assert.equal(rest.body.next_cursor, null);
 
-    const huge = rows[0]!;
+    const huge = rows[0];
     const findings = (huge.findings as any[]).map((f, i) => (i === 0 ? { ...f, observed: 'y'.repeat(2 * 1024 * 1024 + 10) } : f));
-    await t.runtime.db.updateTable('profile_analyses').set({ findings: JSON.stringify(findings) }).where('profile_id', '=', huge.profile_id).execute();
+    await t.runtime.db
+      .updateTable('profile_analyses')
+      .set({ findings: JSON.stringify(findings) })
+      .where('profile_id', '=', huge.profile_id)
+      .execute();
     const tooLarge = await get(`${base}?profile_id=${huge.profile_id}`);
     assert.equal(tooLarge.status, 422);
     assert.equal(tooLarge.body.error.code, 'result_too_large');
@@ -325,9 +366,12 @@ describe('analysis reads', () => {
   });
 
   test('4.10-4.11: scopes, foreign reports and unknown reports', async () => {
-    const narrow = await t.key((await t.runtime.db.selectFrom('reports').select('workspace_id').where('id', '=', reportId).executeTakeFirstOrThrow()).workspace_id, {
-      scopes: ['reports:read', 'profiles:read'],
-    });
+    const narrow = await t.key(
+      (await t.runtime.db.selectFrom('reports').select('workspace_id').where('id', '=', reportId).executeTakeFirstOrThrow()).workspace_id,
+      {
+        scopes: ['reports:read', 'profiles:read'],
+      },
+    );
     const denied = await get(`/api/v1/reports/${reportId}/analysis`, narrow.secret);
     assert.equal(denied.status, 403);
     assert.equal(denied.body.error.code, 'insufficient_scope');
@@ -342,7 +386,21 @@ describe('analysis reads', () => {
   });
 
   test('1/decisions: reads are pure — a burst of reads changes no row and no updated_at', async () => {
-    const tables = ['reports', 'report_profiles', 'scan_runs', 'scan_items', 'profile_analyses', 'activity_events', 'activity_coverage', 'company_context', 'evidence_images', 'report_aggregates', 'profile_contributions', 'import_receipts', 'idempotency_records'];
+    const tables = [
+      'reports',
+      'report_profiles',
+      'scan_runs',
+      'scan_items',
+      'profile_analyses',
+      'activity_events',
+      'activity_coverage',
+      'company_context',
+      'evidence_images',
+      'report_aggregates',
+      'profile_contributions',
+      'import_receipts',
+      'idempotency_records',
+    ];
     const snapshot = async () => {
       const out: Record<string, string> = {};
       for (const table of tables) {
@@ -359,7 +417,7 @@ describe('analysis reads', () => {
       `/api/v1/reports/${reportId}/analysis/activity?limit=100`,
       `/api/v1/reports/${reportId}/profiles`,
     ];
-    const responses = await Promise.all(Array.from({ length: 30 }, (_, i) => get(paths[i % paths.length]!)));
+    const responses = await Promise.all(Array.from({ length: 30 }, (_, i) => get(paths[i % paths.length])));
     assert.ok(responses.every((r) => r.status === 200));
     assert.deepEqual(await snapshot(), before);
   });

@@ -32,7 +32,11 @@ describe('bad input never breaks the envelope', () => {
   before(async () => {
     t = await startTestApp();
     secret = (await t.tenant()).secret;
-    const res = await t.request('POST', '/api/v1/reports', { key: secret, headers: { 'idempotency-key': 'bad-input-base' }, body: reportBody() });
+    const res = await t.request('POST', '/api/v1/reports', {
+      key: secret,
+      headers: { 'idempotency-key': 'bad-input-base' },
+      body: reportBody(),
+    });
     assert.equal(res.status, 201, res.text);
     reportId = res.body.data.report.id;
   });
@@ -57,21 +61,31 @@ describe('bad input never breaks the envelope', () => {
     const res = await t.request('POST', '/api/v1/reports', {
       key: secret,
       headers: { 'idempotency-key': 'nul-company' },
-      body: reportBody({ company: { name: 'Ac\u0000me secret-value', domain: 'acme.com', pronet_company_url: 'https://pronet.example/company/acme' } }),
+      body: reportBody({
+        company: { name: 'Ac\u0000me secret-value', domain: 'acme.com', pronet_company_url: 'https://pronet.example/company/acme' },
+      }),
     });
     assert.ok(res.status === 400 || res.status === 422, res.text);
-    assert.ok(res.body.error.details.some((d: { field: string }) => d.field === 'company.name'), res.text);
+    assert.ok(
+      res.body.error.details.some((d: { field: string }) => d.field === 'company.name'),
+      res.text,
+    );
     assert.ok(!res.text.includes('secret-value'));
   });
 
-  test('2.8: a lone surrogate in a person\'s name in an import is refused at validation with its row number', async () => {
+  test("2.8: a lone surrogate in a person's name in an import is refused at validation with its row number", async () => {
     const res = await t.request('POST', `/api/v1/reports/${reportId}/profile-imports`, {
       key: secret,
       headers: { 'idempotency-key': 'surrogate-import' },
-      body: { profiles: [{ pronet_url: 'https://pronet.example/in/ok-one' }, { pronet_url: 'https://pronet.example/in/bad-two', name: 'Ann \ud800' }] },
+      body: {
+        profiles: [{ pronet_url: 'https://pronet.example/in/ok-one' }, { pronet_url: 'https://pronet.example/in/bad-two', name: 'Ann \ud800' }],
+      },
     });
     assert.ok(res.status === 400 || res.status === 422, res.text);
-    assert.ok(res.body.error.details.some((d: { row_number?: number; field: string }) => d.row_number === 2 && d.field === 'name'), res.text);
+    assert.ok(
+      res.body.error.details.some((d: { row_number?: number; field: string }) => d.row_number === 2 && d.field === 'name'),
+      res.text,
+    );
   });
 
   test('property: arbitrary strings in every text field of POST /reports never give a 5xx or a foreign shape', async () => {

@@ -80,7 +80,11 @@ describe('profile-scan client (CLI) end to end', () => {
   let worker: ScanWorker | null = null;
 
   const createReport = async (name: string) => {
-    const res = await t.request('POST', '/api/v1/reports', { key: secret, headers: { 'idempotency-key': `cli-${Math.random().toString(36).slice(2)}` }, body: reportBody({ name }) });
+    const res = await t.request('POST', '/api/v1/reports', {
+      key: secret,
+      headers: { 'idempotency-key': `cli-${Math.random().toString(36).slice(2)}` },
+      body: reportBody({ name }),
+    });
     assert.equal(res.status, 201, res.text);
     return res.body.data.report.id as string;
   };
@@ -132,7 +136,11 @@ describe('profile-scan client (CLI) end to end', () => {
     assert.equal(open.code, 2);
     assert.match(open.stderr, /chmod 600/);
 
-    const wrong = await cli(['login', '--config', path.join(scratch, 'cfg', 'other.json')], { PROFILE_SCAN_BASE_URL: t.baseUrl }, 'psk_test_00000000000000000000000000000000\n');
+    const wrong = await cli(
+      ['login', '--config', path.join(scratch, 'cfg', 'other.json')],
+      { PROFILE_SCAN_BASE_URL: t.baseUrl },
+      'psk_test_00000000000000000000000000000000\n',
+    );
     assert.equal(wrong.code, 3, 'an invalid key is an API error (401) and nothing is saved');
     await assert.rejects(fs.stat(path.join(scratch, 'cfg', 'other.json')));
   });
@@ -176,7 +184,10 @@ describe('profile-scan client (CLI) end to end', () => {
 
   test('import: 500 people are previewed and committed as five contract-sized imports, each with its own key; unconfirmed is nothing; a re-run with the prefix replays', async () => {
     const reportId = await createReport('Five hundred');
-    const file = await csvFile('people-500.csv', ['pronet_url,name,headline', ...Array.from({ length: 500 }, (_, i) => `https://pronet.example/in/five-${i + 1},Person ${i + 1},"Sales, EMEA"`)]);
+    const file = await csvFile('people-500.csv', [
+      'pronet_url,name,headline',
+      ...Array.from({ length: 500 }, (_, i) => `https://pronet.example/in/five-${i + 1},Person ${i + 1},"Sales, EMEA"`),
+    ]);
 
     const unconfirmed = await cli(['import', reportId, file], env);
     assert.equal(unconfirmed.code, 6, unconfirmed.stderr);
@@ -186,7 +197,10 @@ describe('profile-scan client (CLI) end to end', () => {
 
     const proxy = await startRecordingProxy(t.baseUrl);
     try {
-      const run = await cli(['import', reportId, file, '--yes', '--json', '--idempotency-prefix', 'five-hundred'], { ...env, PROFILE_SCAN_BASE_URL: proxy.url });
+      const run = await cli(['import', reportId, file, '--yes', '--json', '--idempotency-prefix', 'five-hundred'], {
+        ...env,
+        PROFILE_SCAN_BASE_URL: proxy.url,
+      });
       assert.equal(run.code, 0, run.stdout + run.stderr);
       assert.equal(run.json.imports.length, 5);
       assert.deepEqual(run.json.totals.added, 500);
@@ -198,7 +212,10 @@ describe('profile-scan client (CLI) end to end', () => {
       const posts = proxy.requests.map((r, i) => [r, proxy.idempotencyKeys[i]] as const).filter(([r]) => r.startsWith('POST'));
       assert.equal(posts.filter(([r, key]) => r.includes('validation_only=true') && key === null).length, 5, 'five previews without a key');
       const commits = posts.filter(([r]) => !r.includes('validation_only'));
-      assert.deepEqual(commits.map(([, key]) => key), [1, 2, 3, 4, 5].map((n) => `five-hundred-${n}-of-5`));
+      assert.deepEqual(
+        commits.map(([, key]) => key),
+        [1, 2, 3, 4, 5].map((n) => `five-hundred-${n}-of-5`),
+      );
       for (const i of run.json.imports) {
         const receipt = await t.request('GET', `/api/v1/reports/${reportId}/profile-imports/${i.receipt_id}`, { key: secret });
         assert.equal(receipt.body.data.counts.submitted, 100, 'each import holds 100 rows');
@@ -210,7 +227,10 @@ describe('profile-scan client (CLI) end to end', () => {
 
     const again = await cli(['import', reportId, file, '--yes', '--json', '--idempotency-prefix', 'five-hundred'], env);
     assert.equal(again.code, 0, again.stderr);
-    assert.ok(again.json.imports.every((i: { replayed: boolean }) => i.replayed), 'the same prefix replays the saved receipts');
+    assert.ok(
+      again.json.imports.every((i: { replayed: boolean }) => i.replayed),
+      'the same prefix replays the saved receipts',
+    );
     assert.equal(await profileCount(reportId), 500);
   });
 
@@ -218,7 +238,11 @@ describe('profile-scan client (CLI) end to end', () => {
     let reportId: string;
     before(async () => {
       reportId = await createReport('Watched');
-      const file = await csvFile('watched.csv', ['pronet_url', ...Array.from({ length: 12 }, (_, i) => `https://pronet.example/in/watched-${i + 1}`), 'https://pronet.example/in/inaccessible-wendy']);
+      const file = await csvFile('watched.csv', [
+        'pronet_url',
+        ...Array.from({ length: 12 }, (_, i) => `https://pronet.example/in/watched-${i + 1}`),
+        'https://pronet.example/in/inaccessible-wendy',
+      ]);
       const run = await cli(['import', reportId, file, '--yes'], env);
       assert.equal(run.code, 0, run.stderr);
       worker = await t.startWorker(2);
@@ -261,15 +285,24 @@ describe('profile-scan client (CLI) end to end', () => {
       const a = await cli(['export', reportId, 'findings', '--output', jsonl, '--json'], env);
       assert.equal(a.code, 0, a.stderr);
       assert.equal(a.json.records, 13);
-      const exported = (await fs.readFile(jsonl, 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+      const exported = (await fs.readFile(jsonl, 'utf8'))
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
       assert.deepEqual(exported, findings);
 
       const stdout = await cli(['export', reportId, 'activity', '--format', 'jsonl'], env);
       assert.equal(stdout.code, 0, stdout.stderr);
-      assert.deepEqual(stdout.stdout.trim().split('\n').map((l) => JSON.parse(l)), activity);
+      assert.deepEqual(
+        stdout.stdout
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l)),
+        activity,
+      );
 
       const csv = await cli(['export', reportId, 'findings', '--format', 'csv'], env);
-      const rows = parse(csv.stdout, { columns: true }) as Record<string, string>[];
+      const rows = parse<Record<string, string>>(csv.stdout, { columns: true });
       const expected = findings.flatMap((f) => (f.analysis?.checks?.length ? f.analysis.checks.map((c: any) => ({ f, c })) : [{ f, c: null }]));
       assert.equal(rows.length, expected.length);
       rows.forEach((row, i) => {
@@ -285,13 +318,24 @@ describe('profile-scan client (CLI) end to end', () => {
 
       const activityCsv = path.join(scratch, 'activity.csv');
       assert.equal((await cli(['export', reportId, 'activity', '-o', activityCsv], env)).code, 0);
-      const events = parse(await fs.readFile(activityCsv, 'utf8'), { columns: true }) as Record<string, string>[];
-      assert.deepEqual(events.map((e) => e.id), activity.map((e) => e.id));
+      const events = parse<Record<string, string>>(await fs.readFile(activityCsv, 'utf8'), { columns: true });
+      assert.deepEqual(
+        events.map((e) => e.id),
+        activity.map((e) => e.id),
+      );
       events.forEach((e, i) => {
         const api = activity[i]!;
         assert.deepEqual(
           [e.profile_id, e.event_type, e.actor_kind, e.text, e.occurred_at, e.reactions, e.revision],
-          [api.profile_id ?? '', api.event_type, api.actor.kind, api.text ?? '', api.occurred_at ?? '', api.counts.reactions === null ? '' : String(api.counts.reactions), api.revision],
+          [
+            api.profile_id ?? '',
+            api.event_type,
+            api.actor.kind,
+            api.text ?? '',
+            api.occurred_at ?? '',
+            api.counts.reactions === null ? '' : String(api.counts.reactions),
+            api.revision,
+          ],
         );
       });
     });
@@ -322,7 +366,13 @@ describe('profile-scan client (CLI) end to end', () => {
         assert.deepEqual([first.json.profiles.status, first.json.activity.status], ['replaced', 'replaced']);
         assert.ok(proxy.requests.some((r) => r.includes('/analysis/profiles?')) && proxy.requests.some((r) => r.includes('/analysis/activity?')));
         assert.equal(first.json.requests, proxy.requests.length);
-        assert.deepEqual((await fs.readFile(path.join(dir, 'findings.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l)), (await traverse(t, secret, reportId, 'profiles')).sort((a, b) => (a.profile_id < b.profile_id ? -1 : 1)));
+        assert.deepEqual(
+          (await fs.readFile(path.join(dir, 'findings.jsonl'), 'utf8'))
+            .trim()
+            .split('\n')
+            .map((l) => JSON.parse(l)),
+          (await traverse(t, secret, reportId, 'profiles')).sort((a, b) => (a.profile_id < b.profile_id ? -1 : 1)),
+        );
 
         proxy.requests.length = 0;
         const second = await cli(['mirror', reportId, '--dir', dir, '--json'], viaProxy);
@@ -333,15 +383,25 @@ describe('profile-scan client (CLI) end to end', () => {
         // A person added while no worker runs changes the findings collection only.
         await worker!.stop();
         worker = null;
-        const added = await t.request('POST', `/api/v1/reports/${reportId}/profile-imports`, { key: secret, headers: { 'idempotency-key': 'mirror-late' }, body: { profiles: [{ pronet_url: 'https://pronet.example/in/mirror-late' }] } });
+        const added = await t.request('POST', `/api/v1/reports/${reportId}/profile-imports`, {
+          key: secret,
+          headers: { 'idempotency-key': 'mirror-late' },
+          body: { profiles: [{ pronet_url: 'https://pronet.example/in/mirror-late' }] },
+        });
         assert.equal(added.status, 201);
         proxy.requests.length = 0;
         const third = await cli(['mirror', reportId, '--dir', dir, '--json'], viaProxy);
         assert.equal(third.code, 0, third.stderr);
         assert.deepEqual([third.json.profiles.status, third.json.activity.status], ['replaced', 'unchanged']);
         assert.deepEqual(third.json.profiles.changes, { added: 1, updated: 0, removed: 0 });
-        assert.ok(proxy.requests.every((r) => !r.includes('/analysis/activity')), 'activity was not fetched');
-        const saved = (await fs.readFile(path.join(dir, 'findings.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+        assert.ok(
+          proxy.requests.every((r) => !r.includes('/analysis/activity')),
+          'activity was not fetched',
+        );
+        const saved = (await fs.readFile(path.join(dir, 'findings.jsonl'), 'utf8'))
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l));
         assert.equal(saved.length, 14);
       } finally {
         await proxy.close();
@@ -356,7 +416,9 @@ describe('profile-scan client (CLI) end to end', () => {
     assert.match(missing.json.error.request_id, UUID);
     assert.equal(missing.json.error.exit_code, 3);
 
-    const limited = await t.tenant({ limits: { writes_per_minute_per_key: 1, writes_per_minute_per_workspace: 100, submitted_profiles_per_minute_per_workspace: 1000 } });
+    const limited = await t.tenant({
+      limits: { writes_per_minute_per_key: 1, writes_per_minute_per_workspace: 100, submitted_profiles_per_minute_per_workspace: 1000 },
+    });
     const limitedEnv = { ...env, PROFILE_SCAN_API_KEY: limited.secret };
     const args = ['create', '--name', 'Limited', '--company', 'Acme', '--domain', 'acme.com', '--company-url', 'https://pronet.example/company/acme'];
     assert.equal((await cli([...args, '--json'], limitedEnv)).code, 0);

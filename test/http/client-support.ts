@@ -46,7 +46,7 @@ export async function startDroppingProxy(target: string, dropPrefix: string, dro
         const end = buffered.indexOf('\r\n\r\n');
         if (end < 0) break;
         const head = buffered.slice(0, end);
-        const line = head.split('\r\n')[0]!;
+        const line = head.split('\r\n')[0];
         const key = /^idempotency-key:\s*(.+)$/im.exec(head)?.[1]?.trim() ?? null;
         state.seen.push({ line, idempotencyKey: key });
         if (line.startsWith(dropPrefix) && state.dropped < drops) dropNextResponse = true;

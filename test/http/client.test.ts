@@ -87,31 +87,48 @@ describe('typed client: iteration, waiting, evidence and errors (worker running)
     events.length = 0;
     const reports = await collect(client.reports.list({ limit: 2 }));
     const direct = await directCollection(t, secret, '/api/v1/reports', 100, (b) => ({ data: b.data, next: b.page.next_cursor }));
-    assert.deepEqual(reports.map((r) => r.id), direct.map((r) => r.id));
+    assert.deepEqual(
+      reports.map((r) => r.id),
+      direct.map((r) => r.id),
+    );
     assert.ok(reports.length >= 6);
     assert.equal(events.filter((e) => e.path.startsWith('/api/v1/reports?')).length, Math.ceil(reports.length / 2), 'one request per page');
 
     const roster = await collect(client.profiles.list(reportId, { limit: 7 }));
     assert.equal(roster.length, 30);
     assert.equal(new Set(roster.map((p) => p.id)).size, 30);
-    const directRoster = await directCollection(t, secret, `/api/v1/reports/${reportId}/profiles`, 100, (b) => ({ data: b.data, next: b.page.next_cursor }));
+    const directRoster = await directCollection(t, secret, `/api/v1/reports/${reportId}/profiles`, 100, (b) => ({
+      data: b.data,
+      next: b.page.next_cursor,
+    }));
     assert.deepEqual(roster, directRoster);
   });
 
   test('4.7: scans.wait polls with growing intervals until every run is terminal', async () => {
     const updates: string[][] = [];
-    const scans = await client.scans.wait(reportId, scanIds, { intervalMs: 20, maxIntervalMs: 200, timeoutMs: 120_000, onUpdate: (s) => updates.push(s.map((x) => x.status)) });
+    const scans = await client.scans.wait(reportId, scanIds, {
+      intervalMs: 20,
+      maxIntervalMs: 200,
+      timeoutMs: 120_000,
+      onUpdate: (s) => updates.push(s.map((x) => x.status)),
+    });
     assert.equal(scans.length, 2);
     for (const scan of scans) assert.ok(['completed', 'partial', 'failed', 'inaccessible', 'cancelled'].includes(scan.status), scan.status);
     assert.ok(updates.length >= 1);
-    assert.deepEqual(updates.at(-1), scans.map((s) => s.status));
+    assert.deepEqual(
+      updates.at(-1),
+      scans.map((s) => s.status),
+    );
   });
 
   test('4.11, 4.11a: analysis collections iterated to the end across pages equal the API; traverse reports the revision of the summary', async () => {
     const summary = await client.analysis.summary(reportId);
     const findings = await collect(client.analysis.profiles(reportId, { limit: 4 }));
     assert.equal(findings.length, 30);
-    const directFindings = await directCollection(t, secret, `/api/v1/reports/${reportId}/analysis/profiles`, 25, (b) => ({ data: b.data, next: b.next_cursor }));
+    const directFindings = await directCollection(t, secret, `/api/v1/reports/${reportId}/analysis/profiles`, 25, (b) => ({
+      data: b.data,
+      next: b.next_cursor,
+    }));
     assert.deepEqual(findings, directFindings);
 
     const activity = await client.analysis.traverse(reportId, 'activity', { limit: 5 });
@@ -119,11 +136,17 @@ describe('typed client: iteration, waiting, evidence and errors (worker running)
     assert.equal(activity.attempts, 1);
     assert.ok(activity.records.length > 5, `several pages of activity (${activity.records.length} events)`);
     assert.equal(activity.pages, Math.ceil(activity.records.length / 5) || 1);
-    const directActivity = await directCollection(t, secret, `/api/v1/reports/${reportId}/analysis/activity`, 100, (b) => ({ data: b.data, next: b.next_cursor }));
+    const directActivity = await directCollection(t, secret, `/api/v1/reports/${reportId}/analysis/activity`, 100, (b) => ({
+      data: b.data,
+      next: b.next_cursor,
+    }));
     assert.deepEqual(activity.records, directActivity);
 
-    const filtered = await collect(client.analysis.activity(reportId, { limit: 3, profile_id: findings[0]!.profile_id }));
-    assert.deepEqual(filtered, directActivity.filter((e) => e.profile_id === findings[0]!.profile_id));
+    const filtered = await collect(client.analysis.activity(reportId, { limit: 3, profile_id: findings[0].profile_id }));
+    assert.deepEqual(
+      filtered,
+      directActivity.filter((e) => e.profile_id === findings[0].profile_id),
+    );
   });
 
   test('4.12: evidence downloads are streams with the bearer header, byte-identical to the API; other origins are refused without a request', async () => {
@@ -154,48 +177,70 @@ describe('typed client: iteration, waiting, evidence and errors (worker running)
     assert.equal(requests, 0, 'the key was not sent anywhere');
 
     const missing = image.url.replace(/evidence\/[0-9a-f-]+/, 'evidence/00000000-0000-4000-8000-000000000000');
-    const error = await client.evidence.download(missing).then(() => null, (e: unknown) => e);
+    const error = await client.evidence.download(missing).then(
+      () => null,
+      (e: unknown) => e,
+    );
     assert.ok(error instanceof NotFoundError);
     assert.equal(error.code, 'not_found');
     assert.equal(error.next_action, 'check_identifiers');
   });
 
   test('7: typed exceptions carry code, status, request_id and retryable; validation details name rows; the key is never in an error', async () => {
-    const notFound = await client.reports.get('00000000-0000-4000-8000-000000000000').then(() => null, (e: unknown) => e);
+    const notFound = await client.reports.get('00000000-0000-4000-8000-000000000000').then(
+      () => null,
+      (e: unknown) => e,
+    );
     assert.ok(notFound instanceof NotFoundError);
     assert.deepEqual([notFound.code, notFound.status, notFound.retryable], ['not_found', 404, false]);
     assert.match(notFound.request_id ?? '', UUID);
 
     const invalid = await client.imports
-      .commit(reportId, [{ pronet_url: 'https://pronet.example/in/fine' }, { pronet_url: 'ftp://nope' }, { pronet_url: 'https://pronet.example/in/x', name: '' }])
-      .then(() => null, (e: unknown) => e);
+      .commit(reportId, [
+        { pronet_url: 'https://pronet.example/in/fine' },
+        { pronet_url: 'ftp://nope' },
+        { pronet_url: 'https://pronet.example/in/x', name: '' },
+      ])
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
     assert.ok(invalid instanceof ValidationError);
     assert.equal(invalid.code, 'import_validation_failed');
     assert.equal(invalid.retryable, false);
-    assert.deepEqual(
-      invalid.details.map((d) => [d.row_number, d.field]).sort(),
-      [
-        [2, 'pronet_url'],
-        [3, 'name'],
-      ],
-    );
+    assert.deepEqual(invalid.details.map((d) => [d.row_number, d.field]).sort(), [
+      [2, 'pronet_url'],
+      [3, 'name'],
+    ]);
 
     // 4.8 rules 1-2: a preview of rows that fail the schema is the same 422 (no key needed, nothing changed).
     const previewInvalid = await client.imports
       .validate(reportId, [{ pronet_url: 'https://pronet.example/in/fine' }, { pronet_url: 'https://pronet.example/in/y', name: 'x'.repeat(201) }])
-      .then(() => null, (e: unknown) => e);
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
     assert.ok(previewInvalid instanceof ValidationError, String(previewInvalid));
     assert.equal(previewInvalid.code, 'import_validation_failed');
-    assert.deepEqual(previewInvalid.details.map((d) => [d.row_number, d.field, d.code]), [[2, 'name', 'too_long']]);
+    assert.deepEqual(
+      previewInvalid.details.map((d) => [d.row_number, d.field, d.code]),
+      [[2, 'name', 'too_long']],
+    );
 
     const key = `reuse-${Date.now()}`;
     await client.imports.commit(reportId, [{ pronet_url: 'https://pronet.example/in/reuse-a' }], { idempotencyKey: key });
-    const reused = await client.imports.commit(reportId, [{ pronet_url: 'https://pronet.example/in/reuse-b' }], { idempotencyKey: key }).then(() => null, (e: unknown) => e);
+    const reused = await client.imports.commit(reportId, [{ pronet_url: 'https://pronet.example/in/reuse-b' }], { idempotencyKey: key }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     assert.ok(reused instanceof ConflictError);
     assert.equal(reused.code, 'idempotency_key_reused');
 
     const anonymous = new ProfileScanClient({ baseUrl: t.baseUrl, apiKey: 'psk_test_00000000000000000000000000000000' });
-    const unauthorized = await anonymous.context().then(() => null, (e: unknown) => e);
+    const unauthorized = await anonymous.context().then(
+      () => null,
+      (e: unknown) => e,
+    );
     assert.ok(unauthorized instanceof AuthenticationError);
     assert.equal(unauthorized.code, 'unauthorized');
     for (const error of [notFound, invalid, reused, unauthorized]) {
@@ -205,7 +250,10 @@ describe('typed client: iteration, waiting, evidence and errors (worker running)
 
   test('4.8: preview changes nothing; commit gets a key and returns the receipt; a receipt read equals it', async () => {
     const before = (await client.reports.get(reportId)).profile_count;
-    const preview = await client.imports.validate(reportId, [{ pronet_url: 'https://pronet.example/in/preview-new' }, { pronet_url: 'https://pronet.example/in/iter-1' }]);
+    const preview = await client.imports.validate(reportId, [
+      { pronet_url: 'https://pronet.example/in/preview-new' },
+      { pronet_url: 'https://pronet.example/in/iter-1' },
+    ]);
     assert.deepEqual([preview.counts.would_add, preview.counts.already_present], [1, 1]);
     assert.equal((await client.reports.get(reportId)).profile_count, before);
     const receipt = await client.imports.commit(reportId, [{ pronet_url: 'https://pronet.example/in/preview-new' }]);
@@ -230,7 +278,9 @@ describe('typed client: retries against the real rate limiter and a dropped conn
   after(async () => t.close());
 
   test('7, 8: a 429 is retried after Retry-After (the wait ends the window); one beyond maxRetryAfterMs is a RateLimitError', async () => {
-    const { secret } = await t.tenant({ limits: { writes_per_minute_per_key: 1, writes_per_minute_per_workspace: 100, submitted_profiles_per_minute_per_workspace: 1000 } });
+    const { secret } = await t.tenant({
+      limits: { writes_per_minute_per_key: 1, writes_per_minute_per_workspace: 100, submitted_profiles_per_minute_per_workspace: 1000 },
+    });
     // 57.5 s into a UTC minute: the window has 3 seconds left.
     const minute = Math.floor(clock.now().getTime() / 60_000) * 60_000;
     clock.set(new Date(minute + 60_000 + 57_500));
@@ -259,10 +309,13 @@ describe('typed client: retries against the real rate limiter and a dropped conn
       ],
     );
     assert.equal(sleeps.length, 1);
-    assert.ok(sleeps[0]! >= 3000 && sleeps[0]! < 3250, `waited Retry-After (3 s) plus jitter: ${sleeps[0]}`);
+    assert.ok(sleeps[0] >= 3000 && sleeps[0] < 3250, `waited Retry-After (3 s) plus jitter: ${sleeps[0]}`);
 
     const impatient = new ProfileScanClient({ ...options, maxRetryAfterMs: 1000 });
-    const error = await impatient.reports.create(reportBody({ name: 'third' })).then(() => null, (e: unknown) => e);
+    const error = await impatient.reports.create(reportBody({ name: 'third' })).then(
+      () => null,
+      (e: unknown) => e,
+    );
     assert.ok(error instanceof RateLimitError);
     assert.deepEqual([error.code, error.status, error.retryable], ['rate_limited', 429, true]);
     assert.ok(error.retry_after_seconds >= 1 && error.retry_after_seconds <= 60);
@@ -295,7 +348,10 @@ describe('typed client: retries against the real rate limiter and a dropped conn
         [result.idempotency_key, result.idempotency_key],
       );
       const reports = (await t.request('GET', '/api/v1/reports?limit=100', { key: secret })).body.data;
-      assert.deepEqual(reports.map((r: { name: string }) => r.name), ['Dropped once']);
+      assert.deepEqual(
+        reports.map((r: { name: string }) => r.name),
+        ['Dropped once'],
+      );
       assert.equal(reports[0].profile_count, 3);
     } finally {
       await proxy.close();
@@ -329,7 +385,14 @@ describe('typed client: traversal restarts on 409 results_changed (4.13 rule 5)'
       }
       return fetch(input, init);
     };
-    const client = new ProfileScanClient({ baseUrl: t.baseUrl, apiKey: secret, fetch: changing, maxAttempts: 200, backoffMs: 10, maxBackoffMs: 40 });
+    const client = new ProfileScanClient({
+      baseUrl: t.baseUrl,
+      apiKey: secret,
+      fetch: changing,
+      maxAttempts: 200,
+      backoffMs: 10,
+      maxBackoffMs: 40,
+    });
     const running = await client.analysis.summary(reportId);
     assert.equal(running.work.all_requested_work_terminal, false, 'scans are running during the traversal');
 
@@ -337,7 +400,12 @@ describe('typed client: traversal restarts on 409 results_changed (4.13 rule 5)'
     const restarts: string[] = [];
     let staged: string[] = [];
     let revision = '';
-    for await (const page of client.analysis.pages(reportId, 'profiles', { limit: 3 }, { onAttempt: (a) => attempts.push(a), onRestart: (s) => void restarts.push(s.work.state) })) {
+    for await (const page of client.analysis.pages(
+      reportId,
+      'profiles',
+      { limit: 3 },
+      { onAttempt: (a) => attempts.push(a), onRestart: (s) => void restarts.push(s.work.state) },
+    )) {
       if (page.first) staged = [];
       if (!page.first) assert.equal(page.revision, revision, 'every page of a traversal has its revision');
       revision = page.revision;
@@ -345,7 +413,10 @@ describe('typed client: traversal restarts on 409 results_changed (4.13 rule 5)'
     }
     assert.ok(injected);
     assert.ok(attempts.length >= 2, `restarted (${attempts.length} traversals)`);
-    assert.deepEqual(attempts, attempts.map((_, i) => i + 1));
+    assert.deepEqual(
+      attempts,
+      attempts.map((_, i) => i + 1),
+    );
     assert.equal(restarts.length, attempts.length - 1, 'a fresh summary before each restart');
     assert.equal(staged.length, 25, 'the last traversal alone: every active person once');
     assert.equal(new Set(staged).size, 25);
@@ -371,12 +442,22 @@ describe('typed client: traversal restarts on 409 results_changed (4.13 rule 5)'
       return fetch(input, init);
     };
     const sleeps: number[] = [];
-    const client = new ProfileScanClient({ baseUrl: t.baseUrl, apiKey: secret, fetch: changing, maxAttempts: 3, backoffMs: 100, sleep: async (ms) => void sleeps.push(ms) });
-    const error = await client.analysis.traverse(reportId, 'profiles', { limit: 1 }).then(() => null, (e: unknown) => e);
+    const client = new ProfileScanClient({
+      baseUrl: t.baseUrl,
+      apiKey: secret,
+      fetch: changing,
+      maxAttempts: 3,
+      backoffMs: 100,
+      sleep: async (ms) => void sleeps.push(ms),
+    });
+    const error = await client.analysis.traverse(reportId, 'profiles', { limit: 1 }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     assert.ok(error instanceof ResultsChangedError);
     assert.deepEqual([error.code, error.status, error.retryable, error.next_action, error.attempts], ['results_changed', 409, true, 'restart_traversal', 3]);
     assert.match(error.request_id ?? '', UUID);
     assert.equal(sleeps.length, 2, 'a backoff before each restart');
-    assert.ok(sleeps[0]! >= 50 && sleeps[0]! <= 100 && sleeps[1]! >= 100 && sleeps[1]! <= 200, `exponential backoff with jitter: ${sleeps}`);
+    assert.ok(sleeps[0] >= 50 && sleeps[0] <= 100 && sleeps[1] >= 100 && sleeps[1] <= 200, `exponential backoff with jitter: ${sleeps}`);
   });
 });

@@ -70,7 +70,7 @@ describe('crash in the middle of a 100-person write (issue #3)', () => {
       let err = '';
       const timer = setTimeout(() => reject(new Error(`server did not start: ${err}`)), 60_000);
       child.once('exit', (code) => reject(new Error(`server exited (${code}) before listening: ${err}`)));
-      child.stderr!.on('data', (chunk: Buffer) => {
+      child.stderr.on('data', (chunk: Buffer) => {
         err += chunk.toString();
         const match = /API listening on (http:\/\/[^\s]+)/.exec(err);
         if (match) {
@@ -93,7 +93,7 @@ describe('crash in the middle of a 100-person write (issue #3)', () => {
       headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json', 'idempotency-key': key },
       body: JSON.stringify(body),
     });
-    return { status: res.status, headers: res.headers, body: (await res.json()) as any };
+    return { status: res.status, headers: res.headers, body: await res.json() };
   }
 
   /** Row counts of everything a write may create. */
@@ -127,16 +127,24 @@ describe('crash in the middle of a 100-person write (issue #3)', () => {
       select pid from pg_stat_activity
       where datname = current_database() and state = 'idle in transaction'
         and query ilike 'insert into "idempotency_records"%'`;
-    const [{ pid }] = await eventually(async () => {
-      const { rows } = await pausedSession.execute(db);
-      return rows.length > 0 ? rows : null;
-    }, 30_000, 50);
+    const [{ pid }] = await eventually(
+      async () => {
+        const { rows } = await pausedSession.execute(db);
+        return rows.length > 0 ? rows : null;
+      },
+      30_000,
+      50,
+    );
     await stop(child, 'SIGKILL');
     assert.equal(await inFlight, 'no answer', 'the client saw an uncertain result');
-    await eventually(async () => {
-      const { rows } = await sql`select 1 from pg_stat_activity where pid = ${pid}`.execute(db);
-      return rows.length === 0;
-    }, 30_000, 50);
+    await eventually(
+      async () => {
+        const { rows } = await sql`select 1 from pg_stat_activity where pid = ${pid}`.execute(db);
+        return rows.length === 0;
+      },
+      30_000,
+      50,
+    );
   }
 
   test('decisions/atomicity + 4.4 rule 9: POST /reports with 100 people killed before commit leaves nothing; the retry creates it once', async () => {
@@ -206,7 +214,10 @@ describe('crash in the middle of a 100-person write (issue #3)', () => {
       assert.equal(items.length, 201, '100 full_profile + 100 activity + 1 company page');
       const queued = await sql<{ id: string }>`select id from scan_items where status = 'pending' and ready_at <= now()`.execute(db);
       const queuedIds = new Set(queued.rows.map((r) => r.id));
-      assert.ok(items.every((i) => queuedIds.has(i.id)), 'every new item is queued, claimable now');
+      assert.ok(
+        items.every((i) => queuedIds.has(i.id)),
+        'every new item is queued, claimable now',
+      );
       assert.equal(after.scan_item_jobs, before.scan_item_jobs + 201, 'and nothing else was queued');
     } finally {
       await stop(child, 'SIGTERM');

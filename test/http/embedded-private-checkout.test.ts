@@ -29,7 +29,11 @@ function run(cwd: string, args: string[], env: Record<string, string>): Promise<
   return new Promise((resolve) => {
     const environment: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'info', ...env };
     delete environment.DATABASE_URL;
-    const child = spawn(process.execPath, [path.join(cwd, 'bin/profile-scan.js'), ...args], { cwd, env: environment, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [path.join(cwd, 'bin/profile-scan.js'), ...args], {
+      cwd,
+      env: environment,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c) => (stdout += c));
@@ -62,7 +66,10 @@ describe('embedded PostgreSQL started from a private checkout (bin/profile-scan.
       await fs.symlink(path.join(root, 'node_modules', entry), path.join(modules, entry));
     }
     // The PostgreSQL binaries inside the private directory (a copy, as npm would install them there).
-    await fs.cp(path.join(root, 'node_modules', PLATFORM_PACKAGE), path.join(modules, PLATFORM_PACKAGE), { recursive: true, verbatimSymlinks: true });
+    await fs.cp(path.join(root, 'node_modules', PLATFORM_PACKAGE), path.join(modules, PLATFORM_PACKAGE), {
+      recursive: true,
+      verbatimSymlinks: true,
+    });
     dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'ps-data-'));
   });
 
@@ -99,7 +106,10 @@ describe('embedded PostgreSQL started from a private checkout (bin/profile-scan.
       assert.equal(result.code, 1);
       const lines = result.stderr.trim().split('\n');
       assert.equal(lines.length, 1, result.stderr);
-      assert.match(lines[0]!, /cannot reach DATA_DIR \(.*\/data\) because .*ps-private-.* is not searchable by it; set DATA_DIR to a directory outside private ones/);
+      assert.match(
+        lines[0],
+        /cannot reach DATA_DIR \(.*\/data\) because .*ps-private-.* is not searchable by it; set DATA_DIR to a directory outside private ones/,
+      );
       assert.equal(await modeOf(privateDir), 0o700, 'the private directory was left as it was');
     } else {
       assert.equal(result.code, 0, result.stderr);

@@ -63,7 +63,10 @@ describe('evidence image download (4.12)', () => {
       .where('report_id', '=', reportId)
       .where('obsolete', '=', false)
       .execute()) as EvidenceRow[];
-    assert.ok(images.some((i) => i.profile_id !== null), 'the scan stored person evidence');
+    assert.ok(
+      images.some((i) => i.profile_id !== null),
+      'the scan stored person evidence',
+    );
     return { reportId, profileId: created.body.data.profiles.rows[0].profile_id, images };
   }
 
@@ -84,9 +87,10 @@ describe('evidence image download (4.12)', () => {
       for (const variant of ['original', 'preview'] as const) {
         const res = await download(evidenceUrl(t.baseUrl, reportId, image.id, variant), owner.secret);
         assert.equal(res.status, 200, `${image.section} ${variant}`);
-        const recorded = variant === 'original'
-          ? { sha: image.original_sha256, size: image.original_size, type: image.original_type }
-          : { sha: image.preview_sha256, size: image.preview_size, type: image.preview_type };
+        const recorded =
+          variant === 'original'
+            ? { sha: image.original_sha256, size: image.original_size, type: image.original_type }
+            : { sha: image.preview_sha256, size: image.preview_size, type: image.preview_type };
         assert.equal(sha256(res.bytes), recorded.sha);
         assert.equal(res.bytes.length, recorded.size);
         assert.equal(res.headers.get('content-length'), String(recorded.size));
@@ -155,7 +159,7 @@ describe('evidence image download (4.12)', () => {
     assert.equal(res.body.error.code, 'not_found');
   });
 
-  test('4.12: a removed attachment\'s evidence is 404 not_found', async () => {
+  test("4.12: a removed attachment's evidence is 404 not_found", async () => {
     const { reportId, profileId, images } = await scannedReport('jane-doe');
     const image = images.find((i) => i.profile_id === profileId)!;
     const url = evidenceUrl(t.baseUrl, reportId, image.id);

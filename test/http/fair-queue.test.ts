@@ -57,7 +57,7 @@ async function itemCounts(t: TestApp, reportId: string): Promise<{ pending: numb
   const { rows } = await sql<{ pending: number; total: number }>`
     select count(*) filter (where status = 'pending')::int as pending, count(*)::int as total
     from scan_items where report_id = ${reportId}`.execute(t.runtime.db);
-  return rows[0]!;
+  return rows[0];
 }
 
 describe('fair queue, one process (in-process worker)', () => {
@@ -108,11 +108,17 @@ describe('fair queue, one process (in-process worker)', () => {
     const lone = await largeReport(t, a.secret, 100, 'lone');
     const worker = await t.startWorker(8);
     let most = 0;
-    await eventually(async () => {
-      const { rows } = await sql<{ n: number }>`select count(*)::int as n from scan_items where report_id = ${lone} and status = 'running'`.execute(t.runtime.db);
-      most = Math.max(most, rows[0]!.n);
-      return most >= 8;
-    }, 30_000, 20);
+    await eventually(
+      async () => {
+        const { rows } = await sql<{
+          n: number;
+        }>`select count(*)::int as n from scan_items where report_id = ${lone} and status = 'running'`.execute(t.runtime.db);
+        most = Math.max(most, rows[0].n);
+        return most >= 8;
+      },
+      30_000,
+      20,
+    );
     assert.equal(most, 8);
     await worker.stop();
   });
@@ -143,8 +149,8 @@ describe('fair queue, two worker processes, one SIGKILLed under load', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
-    child.stdout!.on('data', (c) => (output += c));
-    child.stderr!.on('data', (c) => (output += c));
+    child.stdout.on('data', (c) => (output += c));
+    child.stderr.on('data', (c) => (output += c));
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     const worker = { child, output: () => output, exited };
     children.push(worker);
@@ -189,11 +195,21 @@ describe('fair queue, two worker processes, one SIGKILLed under load', () => {
     assert.ok(backlog.pending > backlog.total / 3, `A's backlog must be far from drained (pending ${backlog.pending})`);
 
     // Everything drains on the surviving process, the dead one's items after their lease.
-    await eventually(async () => (await sql<{ n: number }>`
-      select count(*)::int as n from scan_items where report_id = ${large} and status in ('pending', 'running')`.execute(t.runtime.db)).rows[0]!.n === 0, 120_000, 250);
+    await eventually(
+      async () =>
+        (
+          await sql<{ n: number }>`
+      select count(*)::int as n from scan_items where report_id = ${large} and status in ('pending', 'running')`.execute(t.runtime.db)
+        ).rows[0].n === 0,
+      120_000,
+      250,
+    );
     const items = await t.runtime.db.selectFrom('scan_items').select(['id', 'status', 'attempts']).where('report_id', '=', large).execute();
     assert.equal(items.length, 401);
-    assert.ok(items.every((i) => i.status === 'succeeded'), 'every item succeeded');
+    assert.ok(
+      items.every((i) => i.status === 'succeeded'),
+      'every item succeeded',
+    );
     const retried = items.filter((i) => i.attempts > 1).length;
     ctx.diagnostic(`${retried} item(s) were claimed again after the kill`);
     assert.ok(retried >= 1, 'the killed process held items that were claimed again');
@@ -202,7 +218,7 @@ describe('fair queue, two worker processes, one SIGKILLed under load', () => {
     const evidence = await sql<{ n: number }>`
       select count(*)::int as n from (select item_id, section from evidence_images where report_id = ${large}
       group by item_id, section having count(*) > 1) d`.execute(t.runtime.db);
-    assert.equal(evidence.rows[0]!.n, 0, 'no evidence stored twice');
+    assert.equal(evidence.rows[0].n, 0, 'no evidence stored twice');
     const runs = await t.runtime.db.selectFrom('scan_runs').select(['status', 'completed', 'requested']).where('report_id', '=', large).execute();
     for (const run of runs) {
       assert.equal(run.status, 'completed');

@@ -83,7 +83,11 @@ describe('foundation', () => {
     const res = await t.request('GET', '/api/v1/context', { key: tenant.secret });
     assert.equal(res.status, 403);
     assert.equal(res.body.error.code, 'insufficient_scope');
-    const create = await t.request('POST', '/api/v1/reports', { key: tenant.secret, body: reportBody(), headers: { 'idempotency-key': 'x1' } });
+    const create = await t.request('POST', '/api/v1/reports', {
+      key: tenant.secret,
+      body: reportBody(),
+      headers: { 'idempotency-key': 'x1' },
+    });
     assert.equal(create.status, 403);
   });
 
@@ -118,12 +122,24 @@ describe('foundation', () => {
   test('4.4: non-JSON bodies are 415, malformed JSON is 400, bodies over 1 MiB are 413', async () => {
     const { secret } = await t.tenant();
     const headers = { 'idempotency-key': 'body-1' };
-    const text = await t.request('POST', '/api/v1/reports', { key: secret, rawBody: 'name=x', headers: { ...headers, 'content-type': 'text/plain' } });
+    const text = await t.request('POST', '/api/v1/reports', {
+      key: secret,
+      rawBody: 'name=x',
+      headers: { ...headers, 'content-type': 'text/plain' },
+    });
     assert.equal(text.status, 415);
     assert.equal(text.body.error.code, 'unsupported_media_type');
-    const form = await t.request('POST', '/api/v1/reports', { key: secret, rawBody: 'a=b', headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' } });
+    const form = await t.request('POST', '/api/v1/reports', {
+      key: secret,
+      rawBody: 'a=b',
+      headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
+    });
     assert.equal(form.status, 415);
-    const bad = await t.request('POST', '/api/v1/reports', { key: secret, rawBody: '{"name":', headers: { ...headers, 'content-type': 'application/json' } });
+    const bad = await t.request('POST', '/api/v1/reports', {
+      key: secret,
+      rawBody: '{"name":',
+      headers: { ...headers, 'content-type': 'application/json' },
+    });
     assert.equal(bad.status, 400);
     assert.equal(bad.body.error.code, 'invalid_request');
     const big = await t.request('POST', '/api/v1/reports', {
@@ -176,10 +192,18 @@ describe('rate limits (section 8)', () => {
   test('8: writes are limited per key by the workspace setting (default 10)', async () => {
     const tenant = await t.tenant({ limits: {} });
     for (let i = 0; i < 10; i++) {
-      const res = await t.request('POST', '/api/v1/reports', { key: tenant.secret, body: reportBody(), headers: { 'idempotency-key': `w-${i}` } });
+      const res = await t.request('POST', '/api/v1/reports', {
+        key: tenant.secret,
+        body: reportBody(),
+        headers: { 'idempotency-key': `w-${i}` },
+      });
       assert.equal(res.status, 201);
     }
-    const refused = await t.request('POST', '/api/v1/reports', { key: tenant.secret, body: reportBody(), headers: { 'idempotency-key': 'w-10' } });
+    const refused = await t.request('POST', '/api/v1/reports', {
+      key: tenant.secret,
+      body: reportBody(),
+      headers: { 'idempotency-key': 'w-10' },
+    });
     assert.equal(refused.status, 429);
     assert.ok(Number(refused.headers.get('retry-after')) >= 1);
   });
@@ -230,7 +254,7 @@ describe('rate limits across processes', () => {
     return new Promise((resolve, reject) => {
       let err = '';
       const timer = setTimeout(() => reject(new Error(`server did not start: ${err}`)), 60_000);
-      child.stderr!.on('data', (chunk: Buffer) => {
+      child.stderr.on('data', (chunk: Buffer) => {
         err += chunk.toString();
         const match = /API listening on (http:\/\/[^\s]+)/.exec(err);
         if (match) {

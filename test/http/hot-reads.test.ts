@@ -45,7 +45,11 @@ describe('request counting in slots, two servers with their own pools', () => {
   });
 
   async function reportOf(app: TestApp, secret: string): Promise<string> {
-    const res = await app.request('POST', '/api/v1/reports', { key: secret, body: reportBody(), headers: { 'idempotency-key': `r-${secret}` } });
+    const res = await app.request('POST', '/api/v1/reports', {
+      key: secret,
+      body: reportBody(),
+      headers: { 'idempotency-key': `r-${secret}` },
+    });
     assert.equal(res.status, 201, res.text);
     return res.body.data.report.id;
   }
@@ -72,7 +76,9 @@ describe('request counting in slots, two servers with their own pools', () => {
     const keys = [first, ...(await Promise.all(Array.from({ length: 5 }, () => a.key(first.workspaceId))))];
     const results = await Promise.all(
       Array.from({ length: 360 }, (_, i) =>
-        (i % 2 === 0 ? a : b).request('GET', '/api/v1/context', { key: keys[i % keys.length]!.secret }).then((r) => ({ key: i % keys.length, status: r.status })),
+        (i % 2 === 0 ? a : b)
+          .request('GET', '/api/v1/context', { key: keys[i % keys.length].secret })
+          .then((r) => ({ key: i % keys.length, status: r.status })),
       ),
     );
     assert.equal(results.filter((r) => r.status === 200).length, 300);
@@ -103,7 +109,7 @@ describe('revocation on the next request in every process (fused reads)', () => 
     return new Promise((resolve, reject) => {
       let err = '';
       const timer = setTimeout(() => reject(new Error(`server did not start: ${err}`)), 60_000);
-      child.stderr!.on('data', (chunk: Buffer) => {
+      child.stderr.on('data', (chunk: Buffer) => {
         err += chunk.toString();
         const match = /API listening on (http:\/\/[^\s]+)/.exec(err);
         if (match) {
@@ -117,7 +123,11 @@ describe('revocation on the next request in every process (fused reads)', () => 
   test('5.6: a key revoked through one process is refused by the next request of every server, on every hot read', async () => {
     const [first, second] = await Promise.all([serve(), serve()]);
     const tenant = await t.tenant();
-    const created = await t.request('POST', '/api/v1/reports', { key: tenant.secret, body: reportBody(), headers: { 'idempotency-key': 'revoke-1' } });
+    const created = await t.request('POST', '/api/v1/reports', {
+      key: tenant.secret,
+      body: reportBody(),
+      headers: { 'idempotency-key': 'revoke-1' },
+    });
     assert.equal(created.status, 201);
     const id = created.body.data.report.id;
     const paths = [`/api/v1/reports/${id}`, `/api/v1/reports/${id}/analysis`, `/api/v1/reports/${id}/analysis/profiles`, '/api/v1/context'];
@@ -152,7 +162,11 @@ describe('findings records from stored text', () => {
       { pronet_url: 'https://pronet.example/in/inaccessible-ivy', title: 'Tab\there' },
       ...['quiet-bob', 'ann-lee', 'max-power', 'li-wei', 'sam-oak'].map((u) => ({ pronet_url: `https://pronet.example/in/${u}` })),
     ];
-    const created = await t.request('POST', '/api/v1/reports', { key: secret, headers: { 'idempotency-key': 'text-main' }, body: reportBody({ profiles }) });
+    const created = await t.request('POST', '/api/v1/reports', {
+      key: secret,
+      headers: { 'idempotency-key': 'text-main' },
+      body: reportBody({ profiles }),
+    });
     assert.equal(created.status, 201, created.text);
     reportId = created.body.data.report.id;
     await t.startWorker(4);
@@ -197,7 +211,13 @@ describe('findings records from stored text', () => {
           analysis:
             row.revision === null
               ? null
-              : { revision: row.revision, catalog_version: row.catalog_version!, findings: row.findings!, captured_at: row.captured_at!, available_at: row.available_at! },
+              : {
+                  revision: row.revision,
+                  catalog_version: row.catalog_version!,
+                  findings: row.findings!,
+                  captured_at: row.captured_at!,
+                  available_at: row.available_at!,
+                },
           full: row.full,
         },
         (imageId, variant) => evidenceUrl(t.config.publicBaseUrl, reportId, imageId, variant),
@@ -251,7 +271,10 @@ describe('findings records from stored text', () => {
     assert.equal(served.status, 200, served.text);
     assert.equal(served.headers.get('content-type'), 'application/json; charset=utf-8');
     assert.ok(validPage(served.body), JSON.stringify(validPage.errors));
-    assert.ok(served.body.data.some((r: { analysis: unknown }) => r.analysis === null), 'a person without analysis (reason) is on the page');
+    assert.ok(
+      served.body.data.some((r: { analysis: unknown }) => r.analysis === null),
+      'a person without analysis (reason) is on the page',
+    );
     assert.equal(served.text, await serializedFromScratch(served.body));
   });
 
@@ -270,10 +293,22 @@ describe('findings records from stored text', () => {
   });
 
   test('the text follows the findings: a changed finding written without a new text drops the old one', async () => {
-    const row = await t.runtime.db.selectFrom('profile_analyses').select(['profile_id', 'findings']).where('report_id', '=', reportId).executeTakeFirstOrThrow();
+    const row = await t.runtime.db
+      .selectFrom('profile_analyses')
+      .select(['profile_id', 'findings'])
+      .where('report_id', '=', reportId)
+      .executeTakeFirstOrThrow();
     const findings = (row.findings as StoredFinding[]).map((f, i) => (i === 0 ? { ...f, observed: 'changed by hand' } : f));
-    await t.runtime.db.updateTable('profile_analyses').set({ findings: JSON.stringify(findings) }).where('profile_id', '=', row.profile_id).execute();
-    const stored = await t.runtime.db.selectFrom('profile_analyses').select(['analysis_json', 'analysis_format']).where('profile_id', '=', row.profile_id).executeTakeFirstOrThrow();
+    await t.runtime.db
+      .updateTable('profile_analyses')
+      .set({ findings: JSON.stringify(findings) })
+      .where('profile_id', '=', row.profile_id)
+      .execute();
+    const stored = await t.runtime.db
+      .selectFrom('profile_analyses')
+      .select(['analysis_json', 'analysis_format'])
+      .where('profile_id', '=', row.profile_id)
+      .executeTakeFirstOrThrow();
     assert.equal(stored.analysis_json, null);
     assert.equal(stored.analysis_format, null);
     const page = await t.request('GET', `/api/v1/reports/${reportId}/analysis/profiles?profile_id=${row.profile_id}`, { key: secret });

@@ -16,7 +16,11 @@ describe('POST /reports/{id}/profile-imports (4.8) and receipts (4.9)', () => {
   after(async () => t.close());
 
   async function newReport(secret: string, profiles = people(2)) {
-    const res = await t.request('POST', '/api/v1/reports', { key: secret, headers: { 'idempotency-key': `r-${Math.random()}` }, body: reportBody({ profiles }) });
+    const res = await t.request('POST', '/api/v1/reports', {
+      key: secret,
+      headers: { 'idempotency-key': `r-${Math.random()}` },
+      body: reportBody({ profiles }),
+    });
     assert.equal(res.status, 201);
     return res.body.data;
   }
@@ -39,8 +43,18 @@ describe('POST /reports/{id}/profile-imports (4.8) and receipts (4.9)', () => {
 
     const preview = await t.request('POST', importPath(reportId, '?validation_only=true'), { key: secret, body });
     assert.equal(preview.status, 200);
-    assert.deepEqual(preview.body.data.counts, { submitted: 4, would_add: 1, would_restore: 1, already_present: 1, duplicate_in_input: 1, would_queue_profiles: 2 });
-    assert.deepEqual(preview.body.data.rows.map((r: any) => r.status), ['would_add', 'would_restore', 'already_present', 'duplicate_in_input']);
+    assert.deepEqual(preview.body.data.counts, {
+      submitted: 4,
+      would_add: 1,
+      would_restore: 1,
+      already_present: 1,
+      duplicate_in_input: 1,
+      would_queue_profiles: 2,
+    });
+    assert.deepEqual(
+      preview.body.data.rows.map((r: any) => r.status),
+      ['would_add', 'would_restore', 'already_present', 'duplicate_in_input'],
+    );
     const rosterAfterPreview = await t.request('GET', `/api/v1/reports/${reportId}/profiles`, { key: secret });
     assert.equal(rosterAfterPreview.body.data.length, 1, '4.8 rule 2: a preview changes nothing');
 
@@ -49,7 +63,14 @@ describe('POST /reports/{id}/profile-imports (4.8) and receipts (4.9)', () => {
     const receipt = commit.body.data;
     assert.equal(commit.headers.get('location'), `${t.baseUrl}/api/v1/reports/${reportId}/profile-imports/${receipt.id}`);
     assert.equal(receipt.state, 'completed');
-    assert.deepEqual(receipt.counts, { submitted: 4, added: 1, restored: 1, already_present: 1, duplicate_in_input: 1, profiles_queued: 2 });
+    assert.deepEqual(receipt.counts, {
+      submitted: 4,
+      added: 1,
+      restored: 1,
+      already_present: 1,
+      duplicate_in_input: 1,
+      profiles_queued: 2,
+    });
     const [added, restored, present, duplicate] = receipt.rows;
     assert.equal(added.status, 'added');
     assert.equal(added.scan_requests.length, 2);
@@ -62,7 +83,11 @@ describe('POST /reports/{id}/profile-imports (4.8) and receipts (4.9)', () => {
     assert.deepEqual(duplicate, { row_number: 4, status: 'duplicate_in_input', duplicate_of_row: 1 });
     assert.ok(!commit.text.includes('Private Name') && !commit.text.includes('new-1'), '2.8: receipts omit supplied names and URLs');
     const events = await t.runtime.db.selectFrom('profile_events').select('event').where('profile_id', '=', removedId).orderBy('id').execute();
-    assert.deepEqual(events.map((e) => e.event), ['added', 'removed', 'restored'], 'history is kept');
+    assert.deepEqual(
+      events.map((e) => e.event),
+      ['added', 'removed', 'restored'],
+      'history is kept',
+    );
 
     const read = await t.request('GET', `/api/v1/reports/${reportId}/profile-imports/${receipt.id}`, { key: secret });
     assert.equal(read.status, 200);
@@ -78,7 +103,11 @@ describe('POST /reports/{id}/profile-imports (4.8) and receipts (4.9)', () => {
     assert.equal(again.status, 201);
     assert.equal(again.headers.get('idempotency-replayed'), 'true');
     assert.deepEqual(again.body.data, first.body.data);
-    const other = await t.request('POST', importPath(report.id), { key: secret, headers: { 'idempotency-key': 'imp-2' }, body: { profiles: people(2, 'imp') } });
+    const other = await t.request('POST', importPath(report.id), {
+      key: secret,
+      headers: { 'idempotency-key': 'imp-2' },
+      body: { profiles: people(2, 'imp') },
+    });
     assert.equal(other.status, 409);
     assert.equal(other.body.error.code, 'idempotency_key_reused');
   });
@@ -86,7 +115,11 @@ describe('POST /reports/{id}/profile-imports (4.8) and receipts (4.9)', () => {
   test('decisions/coalescing: a second import while the runs are queued joins them', async () => {
     const { secret } = await t.tenant();
     const { report, scan_requests } = await newReport(secret, people(1));
-    const res = await t.request('POST', importPath(report.id), { key: secret, headers: { 'idempotency-key': 'co-1' }, body: { profiles: people(2, 'co') } });
+    const res = await t.request('POST', importPath(report.id), {
+      key: secret,
+      headers: { 'idempotency-key': 'co-1' },
+      body: { profiles: people(2, 'co') },
+    });
     assert.deepEqual(
       res.body.data.scan_requests.map((s: any) => [s.scan_run_id, s.mode, s.status_at_commit, s.jobs_created, s.jobs_coalesced]),
       [
@@ -100,7 +133,11 @@ describe('POST /reports/{id}/profile-imports (4.8) and receipts (4.9)', () => {
     const { secret } = await t.tenant();
     const { report } = await newReport(secret);
     await setArchived(t.runtime.db, report.id, true, clock.now());
-    const res = await t.request('POST', importPath(report.id), { key: secret, headers: { 'idempotency-key': 'arch-1' }, body: { profiles: people(1, 'z') } });
+    const res = await t.request('POST', importPath(report.id), {
+      key: secret,
+      headers: { 'idempotency-key': 'arch-1' },
+      body: { profiles: people(1, 'z') },
+    });
     assert.equal(res.status, 409);
     assert.equal(res.body.error.code, 'report_archived');
   });
@@ -111,7 +148,14 @@ describe('POST /reports/{id}/profile-imports (4.8) and receipts (4.9)', () => {
     const res = await t.request('POST', importPath(report.id), {
       key: secret,
       headers: { 'idempotency-key': 'bad-1' },
-      body: { profiles: [{ pronet_url: 'https://pronet.example/in/ok' }, { pronet_url: 'not a url' }, { pronet_url: 'https://p.example/in/x', title: '' }, { nope: 1 }] },
+      body: {
+        profiles: [
+          { pronet_url: 'https://pronet.example/in/ok' },
+          { pronet_url: 'not a url' },
+          { pronet_url: 'https://p.example/in/x', title: '' },
+          { nope: 1 },
+        ],
+      },
     });
     assert.equal(res.status, 422);
     assert.equal(res.body.error.code, 'import_validation_failed');
@@ -121,7 +165,11 @@ describe('POST /reports/{id}/profile-imports (4.8) and receipts (4.9)', () => {
     assert.ok(details.some((d: any) => d.row_number === 3 && d.field === 'title'));
     assert.ok(details.some((d: any) => d.row_number === 4 && d.field === 'pronet_url' && d.code === 'required'));
     assert.ok(details.every((d: any) => ['profiles', 'pronet_url', 'name', 'title', 'headline'].includes(d.field)));
-    const empty = await t.request('POST', importPath(report.id), { key: secret, headers: { 'idempotency-key': 'bad-2' }, body: { profiles: [] } });
+    const empty = await t.request('POST', importPath(report.id), {
+      key: secret,
+      headers: { 'idempotency-key': 'bad-2' },
+      body: { profiles: [] },
+    });
     assert.equal(empty.status, 422);
     const roster = await t.request('GET', `/api/v1/reports/${report.id}/profiles`, { key: secret });
     assert.equal(roster.body.data.length, 2);
@@ -133,7 +181,10 @@ describe('POST /reports/{id}/profile-imports (4.8) and receipts (4.9)', () => {
     const commit = await t.request('POST', importPath(report.id), { key: secret, body: { profiles: people(1, 'k') } });
     assert.equal(commit.status, 400);
     assert.equal(commit.body.error.code, 'idempotency_key_invalid');
-    const preview = await t.request('POST', importPath(report.id, '?validation_only=true'), { key: secret, body: { profiles: people(1, 'k') } });
+    const preview = await t.request('POST', importPath(report.id, '?validation_only=true'), {
+      key: secret,
+      body: { profiles: people(1, 'k') },
+    });
     assert.equal(preview.status, 200);
   });
 
@@ -141,7 +192,11 @@ describe('POST /reports/{id}/profile-imports (4.8) and receipts (4.9)', () => {
     const { secret } = await t.tenant();
     const { report } = await newReport(secret);
     const { report: otherReport } = await newReport(secret);
-    const commit = await t.request('POST', importPath(report.id), { key: secret, headers: { 'idempotency-key': 'exp-1' }, body: { profiles: people(1, 'e') } });
+    const commit = await t.request('POST', importPath(report.id), {
+      key: secret,
+      headers: { 'idempotency-key': 'exp-1' },
+      body: { profiles: people(1, 'e') },
+    });
     const id = commit.body.data.id;
     assert.equal((await t.request('GET', `/api/v1/reports/${otherReport.id}/profile-imports/${id}`, { key: secret })).status, 404);
     const stranger = await t.tenant();
@@ -154,20 +209,37 @@ describe('POST /reports/{id}/profile-imports (4.8) and receipts (4.9)', () => {
     assert.equal(expired.status, 410);
     assert.equal(expired.body.error.code, 'receipt_expired');
     // The replay window ended too: the same key and body is now a new intent.
-    const again = await t.request('POST', importPath(report.id), { key: secret, headers: { 'idempotency-key': 'exp-1' }, body: { profiles: people(1, 'e') } });
+    const again = await t.request('POST', importPath(report.id), {
+      key: secret,
+      headers: { 'idempotency-key': 'exp-1' },
+      body: { profiles: people(1, 'e') },
+    });
     assert.equal(again.status, 201);
     assert.equal(again.headers.get('idempotency-replayed'), null);
     assert.equal(again.body.data.counts.already_present, 1);
   });
 
   test('8: submitted rows per workspace are limited on commit only (1000 default)', async () => {
-    const { secret } = await t.tenant({ limits: { writes_per_minute_per_key: 1000, writes_per_minute_per_workspace: 1000, submitted_profiles_per_minute_per_workspace: 150 } });
+    const { secret } = await t.tenant({
+      limits: { writes_per_minute_per_key: 1000, writes_per_minute_per_workspace: 1000, submitted_profiles_per_minute_per_workspace: 150 },
+    });
     const { report } = await newReport(secret, []);
-    const preview = await t.request('POST', importPath(report.id, '?validation_only=true'), { key: secret, body: { profiles: people(100, 'p') } });
+    const preview = await t.request('POST', importPath(report.id, '?validation_only=true'), {
+      key: secret,
+      body: { profiles: people(100, 'p') },
+    });
     assert.equal(preview.status, 200);
-    const first = await t.request('POST', importPath(report.id), { key: secret, headers: { 'idempotency-key': 'rows-1' }, body: { profiles: people(100, 'a') } });
+    const first = await t.request('POST', importPath(report.id), {
+      key: secret,
+      headers: { 'idempotency-key': 'rows-1' },
+      body: { profiles: people(100, 'a') },
+    });
     assert.equal(first.status, 201);
-    const second = await t.request('POST', importPath(report.id), { key: secret, headers: { 'idempotency-key': 'rows-2' }, body: { profiles: people(100, 'b') } });
+    const second = await t.request('POST', importPath(report.id), {
+      key: secret,
+      headers: { 'idempotency-key': 'rows-2' },
+      body: { profiles: people(100, 'b') },
+    });
     assert.equal(second.status, 429);
     assert.ok(Number(second.headers.get('retry-after')) >= 1);
     const roster = await t.runtime.db.selectFrom('report_profiles').select('id').where('report_id', '=', report.id).execute();

@@ -21,11 +21,15 @@ function registeredRoutes(tree: string): { method: string; url: string }[] {
     if (line.trim() === '') continue;
     const m = /^((?:[│ ] {3})*)[├└]── (\S+)(?: \(([^)]*)\))?$/.exec(line);
     assert.ok(m, `unexpected printRoutes line: ${JSON.stringify(line)}`);
-    const depth = m[1]!.length / 4;
-    const url = (depth > 0 ? stack[depth - 1]! : '') + m[2]!;
+    const depth = m[1].length / 4;
+    const url = (depth > 0 ? stack[depth - 1] : '') + m[2];
     stack[depth] = url;
     stack.length = depth + 1;
-    for (const method of (m[3] ?? '').split(',').map((s) => s.trim()).filter(Boolean)) routes.push({ method, url });
+    for (const method of (m[3] ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean))
+      routes.push({ method, url });
   }
   return routes;
 }
@@ -41,7 +45,10 @@ describe('served OpenAPI document vs registered routes', () => {
     const res = await t.request('GET', '/api/v1/openapi.json');
     assert.equal(res.status, 200);
     assert.equal(res.body.openapi, '3.1.0');
-    assert.deepEqual(res.body.servers.map((s: { url: string }) => s.url), [t.baseUrl]);
+    assert.deepEqual(
+      res.body.servers.map((s: { url: string }) => s.url),
+      [t.baseUrl],
+    );
     const built = await buildOpenApiDocument();
     assert.deepEqual({ ...res.body, servers: null }, { ...built, servers: null });
   });
@@ -59,7 +66,10 @@ describe('served OpenAPI document vs registered routes', () => {
       .filter((r) => r.url.startsWith('/api/v1/') && r.method !== 'HEAD' && r.url !== '/api/v1/openapi.json')
       .map((r) => `${r.method} ${r.url.replace(/:([A-Za-z_]+)/g, '{$1}')}`)
       .sort();
-    assert.ok(all.some((r) => r.url === '/public/reports/:token'), 'routes outside /api/v1 are listed too (and excluded)');
+    assert.ok(
+      all.some((r) => r.url === '/public/reports/:token'),
+      'routes outside /api/v1 are listed too (and excluded)',
+    );
     assert.deepEqual(documented, registered);
     assert.equal(documented.length, 13);
   });

@@ -38,7 +38,10 @@ describe('health and metrics endpoints', () => {
   before(async () => {
     t = await startTestApp({ env: { METRICS_TOKEN: TOKEN } });
     owner = await t.tenant();
-    limited = await t.tenant({ name: 'Limited', limits: { writes_per_minute_per_key: 1, writes_per_minute_per_workspace: 100, submitted_profiles_per_minute_per_workspace: 1000 } });
+    limited = await t.tenant({
+      name: 'Limited',
+      limits: { writes_per_minute_per_key: 1, writes_per_minute_per_workspace: 100, submitted_profiles_per_minute_per_workspace: 1000 },
+    });
   });
   after(async () => t?.close());
 
@@ -81,16 +84,28 @@ describe('health and metrics endpoints', () => {
   test('/metrics needs the configured bearer token: 401 without it or with another', async () => {
     assert.equal((await fetch(`${t.baseUrl}/metrics`)).status, 401);
     assert.equal((await fetch(`${t.baseUrl}/metrics`, { headers: { authorization: 'Bearer not-the-token-000000' } })).status, 401);
-    assert.equal((await fetch(`${t.baseUrl}/metrics`, { headers: { authorization: `Bearer ${owner.secret}` } })).status, 401, 'an API key is not the metrics token');
+    assert.equal(
+      (await fetch(`${t.baseUrl}/metrics`, { headers: { authorization: `Bearer ${owner.secret}` } })).status,
+      401,
+      'an API key is not the metrics token',
+    );
     await metrics();
   });
 
   test('request series by route pattern and status, and rate-limit refusals by kind', async () => {
     for (let i = 0; i < 3; i++) assert.equal((await t.request('GET', '/api/v1/context', { key: owner.secret })).status, 200);
     assert.equal((await t.request('GET', '/api/v1/reports/00000000-0000-4000-8000-000000000000', { key: owner.secret })).status, 404);
-    const first = await t.request('POST', '/api/v1/reports', { key: limited.secret, headers: { 'idempotency-key': 'rl-1' }, body: reportBody() });
+    const first = await t.request('POST', '/api/v1/reports', {
+      key: limited.secret,
+      headers: { 'idempotency-key': 'rl-1' },
+      body: reportBody(),
+    });
     assert.equal(first.status, 201, first.text);
-    const refused = await t.request('POST', '/api/v1/reports', { key: limited.secret, headers: { 'idempotency-key': 'rl-2' }, body: reportBody() });
+    const refused = await t.request('POST', '/api/v1/reports', {
+      key: limited.secret,
+      headers: { 'idempotency-key': 'rl-2' },
+      body: reportBody(),
+    });
     assert.equal(refused.status, 429);
     const text = await metrics();
     assert.ok((sample(text, 'profile_scan_http_requests_total', { method: 'GET', route: '/api/v1/context', status: '200' }) ?? 0) >= 3);
@@ -101,7 +116,11 @@ describe('health and metrics endpoints', () => {
   });
 
   test('queue depth and oldest ready age per mode come from scan_items; items by outcome and duration once a worker ran them', async () => {
-    const created = await t.request('POST', '/api/v1/reports', { key: owner.secret, headers: { 'idempotency-key': 'q-1' }, body: reportBody({ profiles: people(3, 'ops') }) });
+    const created = await t.request('POST', '/api/v1/reports', {
+      key: owner.secret,
+      headers: { 'idempotency-key': 'q-1' },
+      body: reportBody({ profiles: people(3, 'ops') }),
+    });
     assert.equal(created.status, 201, created.text);
     await new Promise((resolve) => setTimeout(resolve, 1100));
     const byMode = async (status: 'pending' | 'succeeded') =>

@@ -34,7 +34,9 @@ describe('provider 429 with Retry-After through a live scan run', () => {
     const res = await t.request('POST', '/api/v1/reports', {
       key: secret,
       headers: { 'idempotency-key': 'defer-1' },
-      body: reportBody({ profiles: [{ pronet_url: 'https://pronet.example/in/rita-limits' }, { pronet_url: 'https://pronet.example/in/otto-quota' }] }),
+      body: reportBody({
+        profiles: [{ pronet_url: 'https://pronet.example/in/rita-limits' }, { pronet_url: 'https://pronet.example/in/otto-quota' }],
+      }),
     });
     assert.equal(res.status, 201, res.text);
     reportId = res.body.data.report.id;
@@ -42,18 +44,26 @@ describe('provider 429 with Retry-After through a live scan run', () => {
 
     worker = await startScanWorker({ runtime: t.runtime, config: t.config, clock: t.clock, concurrency: 4, log: () => {}, providerEnv });
     // Catch an item while it waits out its Retry-After.
-    deferredSeen = await eventually(async () => {
-      const { rows } = await sql<{ attempts: number; wait_seconds: number; reason: string | null }>`
+    deferredSeen = await eventually(
+      async () => {
+        const { rows } = await sql<{ attempts: number; wait_seconds: number; reason: string | null }>`
         select attempts, extract(epoch from ready_at - now())::float8 as wait_seconds, reason
         from scan_items where report_id = ${reportId} and status = 'pending' and ready_at > now() limit 1`.execute(t.runtime.db);
-      const row = rows[0];
-      return row ? { attempts: row.attempts, waitSeconds: row.wait_seconds, reason: row.reason } : null;
-    }, 30_000, 20);
+        const row = rows[0];
+        return row ? { attempts: row.attempts, waitSeconds: row.wait_seconds, reason: row.reason } : null;
+      },
+      30_000,
+      20,
+    );
     for (const runId of runIds) {
-      await eventually(async () => {
-        const run = await t.request('GET', `/api/v1/reports/${reportId}/scans/${runId}`, { key: secret });
-        return ['queued', 'running'].includes(run.body.data.status) ? null : run.body.data;
-      }, 60_000, 200);
+      await eventually(
+        async () => {
+          const run = await t.request('GET', `/api/v1/reports/${reportId}/scans/${runId}`, { key: secret });
+          return ['queued', 'running'].includes(run.body.data.status) ? null : run.body.data;
+        },
+        60_000,
+        200,
+      );
     }
   });
   after(async () => {
@@ -87,6 +97,6 @@ describe('provider 429 with Retry-After through a live scan run', () => {
 
   test('the worker takes its provider permits from the limiter shared through PostgreSQL', async () => {
     const { rows } = await sql<{ n: number }>`select count(*)::int as n from provider_call_slots`.execute(t.runtime.db);
-    assert.ok(rows[0]!.n > 0, 'the shared concurrency slots exist');
+    assert.ok(rows[0].n > 0, 'the shared concurrency slots exist');
   });
 });

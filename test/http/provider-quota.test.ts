@@ -56,7 +56,13 @@ describe('provider quota shared by two processes through PostgreSQL', () => {
 
   test('PROVIDER_MAX_CONCURRENCY=3: 40 calls through two processes, the provider never has more than 3 in flight, and every call completes', async () => {
     const provider = await fake({ behavior: 'slow', slowMs: 150 });
-    const env = { PROVIDER_BASE_URL: provider.url, PROVIDER_API_KEY: API_KEY, PROVIDER_TIMEOUT_MS: '5000', PROVIDER_MAX_CONCURRENCY: '3', PROVIDER_MAX_PER_SECOND: '1000' };
+    const env = {
+      PROVIDER_BASE_URL: provider.url,
+      PROVIDER_API_KEY: API_KEY,
+      PROVIDER_TIMEOUT_MS: '5000',
+      PROVIDER_MAX_CONCURRENCY: '3',
+      PROVIDER_MAX_PER_SECOND: '1000',
+    };
     const a = providerCollectorFromEnv(env, { db: processDb() });
     const b = providerCollectorFromEnv(env, { db: processDb() });
     assert.ok(a && b);
@@ -77,7 +83,13 @@ describe('provider quota shared by two processes through PostgreSQL', () => {
 
   test('PROVIDER_MAX_PER_SECOND=5: 12 calls through two processes, no 1-second window holds more than 5 starts', async () => {
     const provider = await fake({ behavior: 'ok' });
-    const env = { PROVIDER_BASE_URL: provider.url, PROVIDER_API_KEY: API_KEY, PROVIDER_TIMEOUT_MS: '5000', PROVIDER_MAX_CONCURRENCY: '16', PROVIDER_MAX_PER_SECOND: '5' };
+    const env = {
+      PROVIDER_BASE_URL: provider.url,
+      PROVIDER_API_KEY: API_KEY,
+      PROVIDER_TIMEOUT_MS: '5000',
+      PROVIDER_MAX_CONCURRENCY: '16',
+      PROVIDER_MAX_PER_SECOND: '5',
+    };
     const a = providerCollectorFromEnv(env, { db: processDb() });
     const b = providerCollectorFromEnv(env, { db: processDb() });
     assert.ok(a && b);

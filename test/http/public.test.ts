@@ -5,7 +5,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setArchived, setPublic } from '../../src/store/report-repository.js';
-import { ManualClock } from '../../src/clock.js';
+import { type ManualClock } from '../../src/clock.js';
 import { PUBLIC_VIEWS_PER_MINUTE_PER_ADDRESS } from '../../src/domain/web-limits.js';
 import { people, reportBody, startTestApp, type TestApp } from '../support/app.js';
 
@@ -21,7 +21,10 @@ describe('GET /public/reports/{token} (2.4 public_url, 5.5)', () => {
     const created = await t.request('POST', '/api/v1/reports', {
       key: secret,
       headers: { 'idempotency-key': `p-${Math.random()}` },
-      body: reportBody({ profiles: [{ pronet_url: 'https://pronet.example/in/jane-doe', name: 'Jane Private' }, ...people(2)], ...overrides }),
+      body: reportBody({
+        profiles: [{ pronet_url: 'https://pronet.example/in/jane-doe', name: 'Jane Private' }, ...people(2)],
+        ...overrides,
+      }),
     });
     assert.equal(created.status, 201);
     const reportId: string = created.body.data.report.id;

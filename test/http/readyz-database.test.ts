@@ -69,10 +69,14 @@ describe('/readyz when the database stops and comes back', () => {
 
     embedded = await startEmbeddedPostgres({ dataDir, database: 'profile_scan' });
     assert.equal(new URL(embedded.url).port, before, 'restarted on the same port');
-    const back = await eventually(async () => {
-      const res = await readyz();
-      return res.status === 200 ? res : null;
-    }, 30_000, 200);
+    const back = await eventually(
+      async () => {
+        const res = await readyz();
+        return res.status === 200 ? res : null;
+      },
+      30_000,
+      200,
+    );
     assert.deepEqual(back.body, { status: 'ready', checks: { database: 'ok', migrations: 'ok' } });
   });
 });

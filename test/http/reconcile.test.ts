@@ -25,7 +25,11 @@ import { people, reportBody, startTestApp, type TestApp } from '../support/app.j
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function createReport(t: TestApp, secret: string, profiles: { pronet_url: string }[]) {
-  const res = await t.request('POST', '/api/v1/reports', { key: secret, headers: { 'idempotency-key': `rc-${Math.random()}` }, body: reportBody({ profiles }) });
+  const res = await t.request('POST', '/api/v1/reports', {
+    key: secret,
+    headers: { 'idempotency-key': `rc-${Math.random()}` },
+    body: reportBody({ profiles }),
+  });
   assert.equal(res.status, 201);
   return res.body.data as { report: { id: string }; scan_requests: { id: string }[]; profiles: { rows: { profile_id: string }[] } };
 }
@@ -40,7 +44,9 @@ async function serverCollection(t: TestApp, secret: string, reportId: string, co
     let restarted = false;
     do {
       const qs: URLSearchParams = new URLSearchParams({ limit: collection === 'profiles' ? '25' : '100', ...(cursor ? { cursor } : {}) });
-      const res: { status: number; body: any; text: string } = await t.request('GET', `/api/v1/reports/${reportId}/analysis/${collection}?${qs}`, { key: secret });
+      const res: { status: number; body: any; text: string } = await t.request('GET', `/api/v1/reports/${reportId}/analysis/${collection}?${qs}`, {
+        key: secret,
+      });
       if (res.status === 409) {
         restarted = true;
         break;
@@ -224,7 +230,7 @@ describe('4.13 restarts and failures (no worker: results change only when the te
     assert.deepEqual(result.profiles.changes, { added: 4, updated: 0, removed: 0 });
     assert.equal(result.activity.status, 'replaced', 'first traversal of the (empty) activity collection');
     assert.equal(sleeps.length, 1);
-    assert.ok(sleeps[0]! >= 50 && sleeps[0]! <= 100, `backoff with jitter within [backoff/2, backoff]: ${sleeps[0]}`);
+    assert.ok(sleeps[0] >= 50 && sleeps[0] <= 100, `backoff with jitter within [backoff/2, backoff]: ${sleeps[0]}`);
     assertSelfConsistent(state);
     await assertEqualsServer(t, secret, report.id, state);
   });
@@ -248,7 +254,7 @@ describe('4.13 restarts and failures (no worker: results change only when the te
     assert.equal(result.profiles.failure?.kind, 'results_changed');
     assert.equal(changes, 3, 'one traversal per attempt');
     assert.deepEqual(sleeps.length, 2, 'a backoff before each restart');
-    assert.ok(sleeps[0]! <= 100 && sleeps[1]! <= 200 && sleeps[1]! >= 100, `exponential backoff: ${sleeps}`);
+    assert.ok(sleeps[0] <= 100 && sleeps[1] <= 200 && sleeps[1] >= 100, `exponential backoff: ${sleeps}`);
     assert.equal(state.profiles, before, 'previous collection object kept');
     assert.equal(JSON.stringify(serializeState(state)), saved, 'previous records and revision unchanged');
     assert.equal(result.profiles.revision, before.revision);
@@ -267,7 +273,7 @@ describe('4.13 restarts and failures (no worker: results change only when the te
     const state = emptyState();
     assert.equal((await reconcile(client().client, reportId, state)).profiles.status, 'replaced');
     const before = state.profiles;
-    const removedId = created.profiles.rows[0]!.profile_id;
+    const removedId = created.profiles.rows[0].profile_id;
     await t.runtime.db.transaction().execute(async (trx) => {
       assert.ok(await removeProfile(trx, reportId, removedId, new Date()));
       await refreshReportRollup(trx, reportId, { profileIds: [removedId] }, new Date());

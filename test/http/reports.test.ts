@@ -7,7 +7,10 @@ import { setArchived } from '../../src/store/report-repository.js';
 import { people, reportBody, startTestApp, type TestApp } from '../support/app.js';
 
 async function count(t: TestApp, table: 'reports' | 'report_profiles' | 'scan_runs' | 'scan_items'): Promise<number> {
-  const row = await t.runtime.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const row = await t.runtime.db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -79,7 +82,11 @@ describe('POST /reports (4.4)', () => {
   test('decisions/idempotency: same key with a different body is 409 idempotency_key_reused', async () => {
     const { secret } = await t.tenant();
     await t.request('POST', '/api/v1/reports', { key: secret, headers: { 'idempotency-key': 'reuse-1' }, body: reportBody() });
-    const res = await t.request('POST', '/api/v1/reports', { key: secret, headers: { 'idempotency-key': 'reuse-1' }, body: reportBody({ name: 'Other' }) });
+    const res = await t.request('POST', '/api/v1/reports', {
+      key: secret,
+      headers: { 'idempotency-key': 'reuse-1' },
+      body: reportBody({ name: 'Other' }),
+    });
     assert.equal(res.status, 409);
     assert.equal(res.body.error.code, 'idempotency_key_reused');
   });
@@ -106,9 +113,17 @@ describe('POST /reports (4.4)', () => {
     const missing = await t.request('POST', '/api/v1/reports', { key: secret, body: reportBody() });
     assert.equal(missing.status, 400);
     assert.equal(missing.body.error.code, 'idempotency_key_invalid');
-    const bad = await t.request('POST', '/api/v1/reports', { key: secret, headers: { 'idempotency-key': 'has space' }, body: reportBody() });
+    const bad = await t.request('POST', '/api/v1/reports', {
+      key: secret,
+      headers: { 'idempotency-key': 'has space' },
+      body: reportBody(),
+    });
     assert.equal(bad.status, 400);
-    const long = await t.request('POST', '/api/v1/reports', { key: secret, headers: { 'idempotency-key': 'k'.repeat(129) }, body: reportBody() });
+    const long = await t.request('POST', '/api/v1/reports', {
+      key: secret,
+      headers: { 'idempotency-key': 'k'.repeat(129) },
+      body: reportBody(),
+    });
     assert.equal(long.status, 400);
   });
 
@@ -123,7 +138,11 @@ describe('POST /reports (4.4)', () => {
         extra: true,
         visibility: 'secret',
         company: { name: 'x'.repeat(201), domain: 'acme.com', pronet_company_url: 'ftp://x', more: 1 },
-        profiles: [{ pronet_url: 'mailto:jane@example.com' }, { pronet_url: 'https://p.example/in/a', name: 'n'.repeat(201), role: 'x' }, { pronet_url: 'https://p.example/in/b', headline: 'h'.repeat(501) }],
+        profiles: [
+          { pronet_url: 'mailto:jane@example.com' },
+          { pronet_url: 'https://p.example/in/a', name: 'n'.repeat(201), role: 'x' },
+          { pronet_url: 'https://p.example/in/b', headline: 'h'.repeat(501) },
+        ],
       },
     });
     assert.equal(res.status, 422);
@@ -147,7 +166,11 @@ describe('POST /reports (4.4)', () => {
   test('4.4: more than 100 people is 422 and nothing is written', async () => {
     const { secret } = await t.tenant();
     const before = await count(t, 'report_profiles');
-    const res = await t.request('POST', '/api/v1/reports', { key: secret, headers: { 'idempotency-key': 'many-1' }, body: reportBody({ profiles: people(101) }) });
+    const res = await t.request('POST', '/api/v1/reports', {
+      key: secret,
+      headers: { 'idempotency-key': 'many-1' },
+      body: reportBody({ profiles: people(101) }),
+    });
     assert.equal(res.status, 422);
     assert.ok(res.body.error.details.some((d: any) => d.field === 'profiles' && d.code === 'too_many'));
     assert.equal(await count(t, 'report_profiles'), before);
@@ -155,10 +178,18 @@ describe('POST /reports (4.4)', () => {
 
   test('section 4: creating with people needs profiles:add as well', async () => {
     const tenant = await t.tenant({ scopes: ['reports:create', 'reports:read'] });
-    const res = await t.request('POST', '/api/v1/reports', { key: tenant.secret, headers: { 'idempotency-key': 'scope-1' }, body: reportBody({ profiles: people(1) }) });
+    const res = await t.request('POST', '/api/v1/reports', {
+      key: tenant.secret,
+      headers: { 'idempotency-key': 'scope-1' },
+      body: reportBody({ profiles: people(1) }),
+    });
     assert.equal(res.status, 403);
     assert.equal(res.body.error.code, 'insufficient_scope');
-    const without = await t.request('POST', '/api/v1/reports', { key: tenant.secret, headers: { 'idempotency-key': 'scope-2' }, body: reportBody() });
+    const without = await t.request('POST', '/api/v1/reports', {
+      key: tenant.secret,
+      headers: { 'idempotency-key': 'scope-2' },
+      body: reportBody(),
+    });
     assert.equal(without.status, 201);
   });
 
@@ -169,7 +200,9 @@ describe('POST /reports (4.4)', () => {
     const second = await t.request('POST', '/api/v1/reports', {
       key: secret,
       headers: { 'idempotency-key': 'ex-2' },
-      body: reportBody({ company: { name: 'Acme', domain: 'https://shop.acme.co.uk/about', pronet_company_url: 'https://pronet.example/company/acme' } }),
+      body: reportBody({
+        company: { name: 'Acme', domain: 'https://shop.acme.co.uk/about', pronet_company_url: 'https://pronet.example/company/acme' },
+      }),
     });
     const profilesBefore = await count(t, 'report_profiles');
     const res = await t.request('POST', '/api/v1/reports', {
@@ -254,7 +287,9 @@ describe('reading reports (4.3, 4.5-4.7)', () => {
     await createMany(secret, 4);
     const first = await t.request('GET', '/api/v1/reports?limit=2', { key: secret });
     const [late] = await createMany(secret, 1);
-    const second = await t.request('GET', `/api/v1/reports?limit=2&cursor=${encodeURIComponent(first.body.page.next_cursor)}`, { key: secret });
+    const second = await t.request('GET', `/api/v1/reports?limit=2&cursor=${encodeURIComponent(first.body.page.next_cursor)}`, {
+      key: secret,
+    });
     const all = [...first.body.data, ...second.body.data].map((r: any) => r.id);
     assert.ok(!all.includes(late));
     assert.equal(all.length, 4);
@@ -283,7 +318,10 @@ describe('reading reports (4.3, 4.5-4.7)', () => {
     const hidden = await t.request('GET', '/api/v1/reports', { key: secret });
     assert.equal(hidden.body.data.length, 0);
     const shown = await t.request('GET', '/api/v1/reports?include_archived=true', { key: secret });
-    assert.deepEqual(shown.body.data.map((r: any) => r.id), [id]);
+    assert.deepEqual(
+      shown.body.data.map((r: any) => r.id),
+      [id],
+    );
     assert.equal(shown.body.data[0].archived, true);
   });
 
@@ -313,8 +351,19 @@ describe('reading reports (4.3, 4.5-4.7)', () => {
     const res = await t.request('GET', `/api/v1/reports/${id}`, { key: secret });
     assert.equal(res.status, 200);
     assert.deepEqual(Object.keys(res.body.data).sort(), [
-      'analysis_state', 'analyzed_profile_count', 'archived', 'company', 'created_at', 'id', 'name', 'profile_count',
-      'public_url', 'updated_at', 'visibility', 'workspace_id', 'workspace_url',
+      'analysis_state',
+      'analyzed_profile_count',
+      'archived',
+      'company',
+      'created_at',
+      'id',
+      'name',
+      'profile_count',
+      'public_url',
+      'updated_at',
+      'visibility',
+      'workspace_id',
+      'workspace_url',
     ]);
     const other = await t.tenant();
     const foreign = await t.request('GET', `/api/v1/reports/${id}`, { key: other.secret });
@@ -324,7 +373,11 @@ describe('reading reports (4.3, 4.5-4.7)', () => {
 
   test('2.5/4.6: the roster lists active attachments with every field, paginated', async () => {
     const { secret } = await t.tenant();
-    const created = await t.request('POST', '/api/v1/reports', { key: secret, headers: { 'idempotency-key': 'roster-1' }, body: reportBody({ profiles: people(5) }) });
+    const created = await t.request('POST', '/api/v1/reports', {
+      key: secret,
+      headers: { 'idempotency-key': 'roster-1' },
+      body: reportBody({ profiles: people(5) }),
+    });
     const id = created.body.data.report.id;
     const seen: any[] = [];
     let cursor: string | null = null;
@@ -344,7 +397,11 @@ describe('reading reports (4.3, 4.5-4.7)', () => {
 
   test('2.6/4.7: a scan run is readable by its report and invisible elsewhere', async () => {
     const { secret } = await t.tenant();
-    const created = await t.request('POST', '/api/v1/reports', { key: secret, headers: { 'idempotency-key': 'scan-1' }, body: reportBody({ profiles: people(2) }) });
+    const created = await t.request('POST', '/api/v1/reports', {
+      key: secret,
+      headers: { 'idempotency-key': 'scan-1' },
+      body: reportBody({ profiles: people(2) }),
+    });
     const { report, scan_requests } = created.body.data;
     const res = await t.request('GET', `/api/v1/reports/${report.id}/scans/${scan_requests[1].id}`, { key: secret });
     assert.equal(res.status, 200);

@@ -48,7 +48,15 @@ describe('retention: the maintenance task with short windows', () => {
       },
     });
     media = await createMediaStore(t.config.media);
-    runner = () => new MaintenanceRunner({ db: t.runtime.db, media, retention: t.config.retention, clock, logger: createLogger('silent', 'test'), metrics: t.metrics });
+    runner = () =>
+      new MaintenanceRunner({
+        db: t.runtime.db,
+        media,
+        retention: t.config.retention,
+        clock,
+        logger: createLogger('silent', 'test'),
+        metrics: t.metrics,
+      });
     owner = await t.tenant();
     const created = await t.request('POST', '/api/v1/reports', {
       key: owner.secret,
@@ -66,7 +74,12 @@ describe('retention: the maintenance task with short windows', () => {
     receiptId = imported.body.data.id;
     const worker = await t.startWorker(2);
     await eventually(async () => {
-      const open = await t.runtime.db.selectFrom('scan_items').select('id').where('report_id', '=', reportId).where('status', 'in', ['pending', 'running']).execute();
+      const open = await t.runtime.db
+        .selectFrom('scan_items')
+        .select('id')
+        .where('report_id', '=', reportId)
+        .where('status', 'in', ['pending', 'running'])
+        .execute();
       return open.length === 0;
     });
     await worker.stop();
@@ -121,7 +134,8 @@ describe('retention: the maintenance task with short windows', () => {
   });
   after(async () => t?.close());
 
-  const evidenceIds = async () => new Set((await t.runtime.db.selectFrom('evidence_images').select('id').where('report_id', '=', reportId).execute()).map((r) => r.id));
+  const evidenceIds = async () =>
+    new Set((await t.runtime.db.selectFrom('evidence_images').select('id').where('report_id', '=', reportId).execute()).map((r) => r.id));
 
   test('of two runners started together, one runs and the other skips; a second run within the interval is skipped', async () => {
     const reports = await Promise.all([runner().runOnce(), runner().runOnce()]);

@@ -27,7 +27,7 @@ const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex
 function storeOf(s3: TestS3, extra: Record<string, string> = {}): S3MediaStore {
   const media = loadConfig({ ...s3.env, ...extra }).media;
   assert.equal(media.kind, 's3');
-  return new S3MediaStore(media as Extract<typeof media, { kind: 's3' }>);
+  return new S3MediaStore(media);
 }
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
@@ -135,7 +135,9 @@ describe('evidence stored in S3 end to end: scan, download, missing and changed 
     const created = await t.request('POST', '/api/v1/reports', {
       key: owner.secret,
       headers: { 'idempotency-key': 's3-1' },
-      body: reportBody({ profiles: [{ pronet_url: 'https://pronet.example/in/jane-doe' }, { pronet_url: 'https://pronet.example/in/john-roe' }] }),
+      body: reportBody({
+        profiles: [{ pronet_url: 'https://pronet.example/in/jane-doe' }, { pronet_url: 'https://pronet.example/in/john-roe' }],
+      }),
     });
     assert.equal(created.status, 201, created.text);
     reportId = created.body.data.report.id;
@@ -170,13 +172,17 @@ describe('evidence stored in S3 end to end: scan, download, missing and changed 
 
   test('downloads stream the stored bytes (original and preview), which hash to their recorded SHA-256', async () => {
     for (const image of images) {
-      const original = await fetch(`${t.baseUrl}/api/v1/reports/${reportId}/evidence/${image.id}`, { headers: { authorization: `Bearer ${owner.secret}` } });
+      const original = await fetch(`${t.baseUrl}/api/v1/reports/${reportId}/evidence/${image.id}`, {
+        headers: { authorization: `Bearer ${owner.secret}` },
+      });
       assert.equal(original.status, 200);
       assert.equal(original.headers.get('content-type'), image.original_type);
       const bytes = Buffer.from(await original.arrayBuffer());
       assert.equal(Number(original.headers.get('content-length')), bytes.length);
       assert.equal(sha256(bytes), image.original_sha256);
-      const preview = await fetch(`${t.baseUrl}/api/v1/reports/${reportId}/evidence/${image.id}?variant=preview`, { headers: { authorization: `Bearer ${owner.secret}` } });
+      const preview = await fetch(`${t.baseUrl}/api/v1/reports/${reportId}/evidence/${image.id}?variant=preview`, {
+        headers: { authorization: `Bearer ${owner.secret}` },
+      });
       assert.equal(preview.status, 200);
       assert.equal(sha256(Buffer.from(await preview.arrayBuffer())), image.preview_sha256);
     }
@@ -186,7 +192,11 @@ describe('evidence stored in S3 end to end: scan, download, missing and changed 
     const [deleted, overwritten] = images;
     await s3.client.send(new DeleteObjectCommand({ Bucket: s3.bucket, Key: `${deleted.original_sha256.slice(0, 2)}/${deleted.original_sha256}` }));
     await s3.client.send(
-      new PutObjectCommand({ Bucket: s3.bucket, Key: `${overwritten.original_sha256.slice(0, 2)}/${overwritten.original_sha256}`, Body: Buffer.from('not the recorded image') }),
+      new PutObjectCommand({
+        Bucket: s3.bucket,
+        Key: `${overwritten.original_sha256.slice(0, 2)}/${overwritten.original_sha256}`,
+        Body: Buffer.from('not the recorded image'),
+      }),
     );
     for (const image of [deleted, overwritten]) {
       const res = await t.request('GET', `/api/v1/reports/${reportId}/evidence/${image.id}`, { key: owner.secret });

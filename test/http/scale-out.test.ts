@@ -84,12 +84,16 @@ describe('scale-out: 2 API processes + 2 worker processes on one PostgreSQL and 
 
     // Creates through A, several in flight at once; A is killed while some are, and worker A while it holds items.
     const keys = Array.from({ length: REPORTS }, (_, i) => `scale-${i}`);
-    const first = await createReport(apiA.url, keys[0]!, 0);
-    created.set(keys[0]!, first);
-    await eventually(async () => {
-      const running = await t.runtime.db.selectFrom('scan_items').select('id').where('status', '=', 'running').execute();
-      return running.length >= 2;
-    }, 30_000, 50);
+    const first = await createReport(apiA.url, keys[0], 0);
+    created.set(keys[0], first);
+    await eventually(
+      async () => {
+        const running = await t.runtime.db.selectFrom('scan_items').select('id').where('status', '=', 'running').execute();
+        return running.length >= 2;
+      },
+      30_000,
+      50,
+    );
     const inFlight = keys.slice(1).map((key, i) =>
       createReport(apiA.url, key, i + 1).then(
         (id) => created.set(key, id),
@@ -146,7 +150,10 @@ describe('scale-out: 2 API processes + 2 worker processes on one PostgreSQL and 
     const items = await t.runtime.db.selectFrom('scan_items').select(['id', 'status', 'attempts']).execute();
     assert.equal(items.length, REPORTS * (PEOPLE * 2 + 1));
     assert.deepEqual([...new Set(items.map((i) => i.status))], ['succeeded']);
-    assert.ok(items.some((i) => i.attempts >= 2), 'the killed worker held items that were claimed again');
+    assert.ok(
+      items.some((i) => i.attempts >= 2),
+      'the killed worker held items that were claimed again',
+    );
     const analyses = await sql<{ n: number; distinct_profiles: number }>`
       select count(*)::int as n, count(distinct profile_id)::int as distinct_profiles from profile_analyses`.execute(t.runtime.db);
     assert.equal(analyses.rows[0].n, REPORTS * PEOPLE);
@@ -166,22 +173,36 @@ describe('scale-out: 2 API processes + 2 worker processes on one PostgreSQL and 
       .execute();
     assert.ok(images.length > 0);
     for (const image of images) {
-      for (const [variant, hash] of [['original', image.original_sha256], ['preview', image.preview_sha256]] as const) {
+      for (const [variant, hash] of [
+        ['original', image.original_sha256],
+        ['preview', image.preview_sha256],
+      ] as const) {
         const res = await fetch(`${apiB.url}/api/v1/reports/${image.report_id}/evidence/${image.id}${variant === 'preview' ? '?variant=preview' : ''}`, {
           headers: { authorization: `Bearer ${owner.secret}` },
         });
         assert.equal(res.status, 200, `${variant} of ${image.id}`);
-        assert.equal(createHash('sha256').update(Buffer.from(await res.arrayBuffer())).digest('hex'), hash);
+        assert.equal(
+          createHash('sha256')
+            .update(Buffer.from(await res.arrayBuffer()))
+            .digest('hex'),
+          hash,
+        );
       }
     }
     for (const dir of dataDirs) await assert.rejects(fs.access(path.join(dir, 'media')), /ENOENT/, `${dir} holds no media`);
   });
 
   test('the runs read completed through B for every report', async () => {
-    const runs = await t.runtime.db.selectFrom('scan_runs').select(['id', 'report_id']).where('report_id', 'in', [...created.values()]).execute();
+    const runs = await t.runtime.db
+      .selectFrom('scan_runs')
+      .select(['id', 'report_id'])
+      .where('report_id', 'in', [...created.values()])
+      .execute();
     assert.equal(runs.length, REPORTS * 2);
     for (const run of runs) {
-      const res = await fetch(`${apiB.url}/api/v1/reports/${run.report_id}/scans/${run.id}`, { headers: { authorization: `Bearer ${owner.secret}` } });
+      const res = await fetch(`${apiB.url}/api/v1/reports/${run.report_id}/scans/${run.id}`, {
+        headers: { authorization: `Bearer ${owner.secret}` },
+      });
       assert.equal(res.status, 200);
       const body = await res.json();
       assert.equal(body.data.status, 'completed', JSON.stringify(body.data));

@@ -107,14 +107,21 @@ describe('scan races', () => {
     const res = await t.request('POST', '/api/v1/reports', {
       key: secret,
       headers: { 'idempotency-key': 'shared-event' },
-      body: reportBody({ profiles: [{ pronet_url: 'https://pronet.example/in/ada-one' }, { pronet_url: 'https://pronet.example/in/bo-two' }] }),
+      body: reportBody({
+        profiles: [{ pronet_url: 'https://pronet.example/in/ada-one' }, { pronet_url: 'https://pronet.example/in/bo-two' }],
+      }),
     });
     const reportId = res.body.data.report.id;
     const items = await t.runtime.db.selectFrom('scan_items').select('id').where('report_id', '=', reportId).execute();
     const claims = await claimAll();
     assert.equal(claims.length, items.length);
     for (const claim of claims) await processItem({ ...ctx, collectorFor: () => sharing }, claim);
-    const shared = await t.runtime.db.selectFrom('activity_events').select(['profile_id']).where('report_id', '=', reportId).where('external_id', '=', 'shared-event-1').execute();
+    const shared = await t.runtime.db
+      .selectFrom('activity_events')
+      .select(['profile_id'])
+      .where('report_id', '=', reportId)
+      .where('external_id', '=', 'shared-event-1')
+      .execute();
     assert.equal(new Set(shared.map((e) => e.profile_id)).size, 2);
     const page = await t.request('GET', `/api/v1/reports/${reportId}/analysis/activity?limit=100`, { key: secret });
     const all = await t.runtime.db.selectFrom('activity_events').select('id').where('report_id', '=', reportId).execute();

@@ -74,7 +74,11 @@ describe('scan pipeline', () => {
     assert.equal(failed.status, 'failed');
     assert.equal(failed.terminal_reason, 'failed');
     assert.equal(failed.counts.failed, 1);
-    const item = await t.runtime.db.selectFrom('scan_items').select(['attempts', 'reason']).where('run_id', '=', f.scan_requests[0].id).executeTakeFirstOrThrow();
+    const item = await t.runtime.db
+      .selectFrom('scan_items')
+      .select(['attempts', 'reason'])
+      .where('run_id', '=', f.scan_requests[0].id)
+      .executeTakeFirstOrThrow();
     assert.equal(item.attempts, 2);
     assert.equal(item.reason, 'simulated failure');
     const m = await create(secret, ['mia-ok', 'failing-max']);

@@ -21,7 +21,12 @@ interface DeclaredColumn {
 
 /** Tables of `interface Database` and, per table, its columns with whether the type admits null. */
 function declaredTables(): Map<string, Map<string, DeclaredColumn>> {
-  const program = ts.createProgram([schemaFile], { strict: true, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, noEmit: true });
+  const program = ts.createProgram([schemaFile], {
+    strict: true,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    noEmit: true,
+  });
   const checker = program.getTypeChecker();
   const source = program.getSourceFile(schemaFile)!;
   let database: ts.InterfaceDeclaration | undefined;

@@ -72,10 +72,14 @@ describe('serve process: one logger with no secrets in it, and a bounded shutdow
     assert.equal((await fetch(`${serve.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).status, 200);
 
     // Shutdown while the worker thread holds items (the simulator takes a minute each).
-    await eventually(async () => {
-      const running = await t.runtime.db.selectFrom('scan_items').select('id').where('report_id', '=', reportId).where('status', '=', 'running').execute();
-      return running.length >= 2;
-    }, 30_000, 50);
+    await eventually(
+      async () => {
+        const running = await t.runtime.db.selectFrom('scan_items').select('id').where('report_id', '=', reportId).where('status', '=', 'running').execute();
+        return running.length >= 2;
+      },
+      30_000,
+      50,
+    );
     const started = Date.now();
     exitCode = await serve.kill('SIGTERM');
     stoppedInMs = Date.now() - started;
@@ -92,10 +96,22 @@ describe('serve process: one logger with no secrets in it, and a bounded shutdow
     const records = lines.map((line) => JSON.parse(line) as Record<string, any>);
     assert.ok(records.length > 10);
     const requests = records.filter((r) => r.req);
-    assert.ok(requests.some((r) => r.req.route === '/api/v1/context' && typeof r.reqId === 'string'), 'requests are logged with their id');
-    assert.ok(requests.some((r) => r.req.url === '/public/reports/[redacted]'), 'the public report URL is logged, token redacted');
-    assert.ok(records.some((r) => r.role === 'worker-thread'), "the worker thread's records come through the same logger");
-    assert.ok(records.some((r) => /TEST HOOKS ENABLED/.test(r.msg ?? '')), 'test hooks are announced (the suite enables them)');
+    assert.ok(
+      requests.some((r) => r.req.route === '/api/v1/context' && typeof r.reqId === 'string'),
+      'requests are logged with their id',
+    );
+    assert.ok(
+      requests.some((r) => r.req.url === '/public/reports/[redacted]'),
+      'the public report URL is logged, token redacted',
+    );
+    assert.ok(
+      records.some((r) => r.role === 'worker-thread'),
+      "the worker thread's records come through the same logger",
+    );
+    assert.ok(
+      records.some((r) => /TEST HOOKS ENABLED/.test(r.msg ?? '')),
+      'test hooks are announced (the suite enables them)',
+    );
   });
 
   test('no secret in the logs: API key, wrong key, public token, cookie, provider key, metrics token', () => {
@@ -116,7 +132,11 @@ describe('serve process: one logger with no secrets in it, and a bounded shutdow
   test('SIGTERM: readiness drops, items in flight go back to the queue, and the process exits within the timeout', async () => {
     assert.equal(exitCode, 0);
     assert.ok(stoppedInMs < (SHUTDOWN_SECONDS + 8) * 1000, `stopped in ${stoppedInMs} ms`);
-    const items = await t.runtime.db.selectFrom('scan_items').select(['status', 'attempts', 'claim_id', 'lease_expires_at', 'reason']).where('report_id', '=', reportId).execute();
+    const items = await t.runtime.db
+      .selectFrom('scan_items')
+      .select(['status', 'attempts', 'claim_id', 'lease_expires_at', 'reason'])
+      .where('report_id', '=', reportId)
+      .execute();
     assert.equal(items.length, 5);
     for (const item of items) {
       assert.equal(item.status, 'pending');

@@ -27,7 +27,9 @@ describe('admin user create / user link', () => {
 
   test('a user made on the command line signs in with the printed link; user link prints a new one', async () => {
     const { workspaceId } = await t.tenant({ name: 'CLI workspace' });
-    const created = JSON.parse((await admin('user', 'create', '--workspace', workspaceId, '--role', 'admin', '--name', 'Cora CLI', '--email', 'cora@example.test')).stdout);
+    const created = JSON.parse(
+      (await admin('user', 'create', '--workspace', workspaceId, '--role', 'admin', '--name', 'Cora CLI', '--email', 'cora@example.test')).stdout,
+    );
     assert.equal(created.role, 'admin');
     assert.match(created.sign_in_url, new RegExp(`^${t.baseUrl}/links/[A-Za-z0-9_-]{43}$`));
     const client = new WebClient(t.baseUrl);

@@ -12,7 +12,7 @@ import { SIGN_IN_ATTEMPTS_PER_MINUTE_PER_ADDRESS } from '../../src/domain/web-li
 import { accessLinkPath } from '../../src/use-cases/workspace-members.js';
 import { SESSION_IDLE_MS } from '../../src/use-cases/sign-in.js';
 import { pruneSessions } from '../../src/store/session-repository.js';
-import { ManualClock } from '../../src/clock.js';
+import { type ManualClock } from '../../src/clock.js';
 import { reportBody, startTestApp, type TestApp } from '../support/app.js';
 import { csrfOf, WebClient, webUser } from '../support/web.js';
 
@@ -41,7 +41,12 @@ describe('web workspace: sign-in and sessions', () => {
     assert.equal(page.status, 200);
     assert.match(page.text, /Set up your account/);
     assert.equal(page.headers.get('referrer-policy'), 'same-origin', 'the token is never sent to another site');
-    const posted = await client.post(linkPath, { _csrf: csrfOf(page.text), name: 'Olivia Owner', email: 'Olivia@Example.test', password: 'a long enough password' });
+    const posted = await client.post(linkPath, {
+      _csrf: csrfOf(page.text),
+      name: 'Olivia Owner',
+      email: 'Olivia@Example.test',
+      password: 'a long enough password',
+    });
     assert.equal(posted.status, 303);
     assert.equal(posted.location, '/reports');
     const cookie = posted.headers.getSetCookie().find((c) => c.startsWith('ps_session='))!;
@@ -229,8 +234,15 @@ describe('web workspace: sign-in and sessions', () => {
   test('security headers: strict CSP, no framing, nosniff; the report list shows only this workspace', async () => {
     const a = await t.tenant();
     const b = await t.tenant();
-    for (const [tenant, name] of [[a, 'Alpha report'], [b, 'Bravo report']] as const) {
-      const res = await t.request('POST', '/api/v1/reports', { key: tenant.secret, headers: { 'idempotency-key': `k-${name.replace(' ', '-')}` }, body: reportBody({ name }) });
+    for (const [tenant, name] of [
+      [a, 'Alpha report'],
+      [b, 'Bravo report'],
+    ] as const) {
+      const res = await t.request('POST', '/api/v1/reports', {
+        key: tenant.secret,
+        headers: { 'idempotency-key': `k-${name.replace(' ', '-')}` },
+        body: reportBody({ name }),
+      });
       assert.equal(res.status, 201);
     }
     const user = await webUser(t, a.workspaceId);

@@ -40,7 +40,8 @@ describe('web workspace: create a report, add people', () => {
 
   test('create from a CSV: the preview shows the plan (duplicates kept once), the commit creates the report once', async () => {
     const token = csrfOf((await user.client.get('/reports/new')).text);
-    const csv = 'pronet_url,name,title\nhttps://pronet.example/in/jane-doe,Jane Doe,CTO\nhttps://www.pronet.example/in/Jane-Doe/,Jane again,\nhttps://pronet.example/in/quiet-bob,Bob,\n';
+    const csv =
+      'pronet_url,name,title\nhttps://pronet.example/in/jane-doe,Jane Doe,CTO\nhttps://www.pronet.example/in/Jane-Doe/,Jane again,\nhttps://pronet.example/in/quiet-bob,Bob,\n';
     const before = await reportCount();
     const preview = await user.client.postMultipart('/reports/new', createForm(token, csv));
     assert.equal(preview.status, 200, preview.text.slice(0, 500));
@@ -50,7 +51,11 @@ describe('web workspace: create a report, add people', () => {
     assert.match(preview.text, /Duplicate of row 1/);
     assert.equal(await reportCount(), before, 'the preview changes nothing');
 
-    const payload = /name="payload" value="([^"]+)"/.exec(preview.text)![1].replace(/&quot;/g, '"').replace(/&amp;/g, '&').replace(/&lt;/g, '<');
+    const payload = /name="payload" value="([^"]+)"/
+      .exec(preview.text)![1]
+      .replace(/&quot;/g, '"')
+      .replace(/&amp;/g, '&')
+      .replace(/&lt;/g, '<');
     const key = /name="idempotency_key" value="([^"]+)"/.exec(preview.text)![1];
     const commit = () => {
       const form = new FormData();
@@ -86,7 +91,10 @@ describe('web workspace: create a report, add people', () => {
   test('bad input is answered on the form, naming the row and field, and saves nothing', async () => {
     const token = csrfOf((await user.client.get('/reports/new')).text);
     const before = await reportCount();
-    const res = await user.client.postMultipart('/reports/new', createForm(token, null, 'https://pronet.example/in/ok\nftp://pronet.example/in/bad\nnot a url at all'));
+    const res = await user.client.postMultipart(
+      '/reports/new',
+      createForm(token, null, 'https://pronet.example/in/ok\nftp://pronet.example/in/bad\nnot a url at all'),
+    );
     assert.equal(res.status, 422);
     assert.match(res.text, /Person 2: the profile URL is not an http\(s\) profile URL\./);
     assert.match(res.text, /Person 3: the profile URL/);
@@ -107,7 +115,11 @@ describe('web workspace: create a report, add people', () => {
     const created = await t.request('POST', '/api/v1/reports', {
       key: secret,
       headers: { 'idempotency-key': 'intake-import-1' },
-      body: { name: 'Import target', company: { name: 'Acme', domain: 'acme.com', pronet_company_url: 'https://pronet.example/company/acme' }, profiles: [{ pronet_url: 'https://pronet.example/in/already' }, { pronet_url: 'https://pronet.example/in/gone' }] },
+      body: {
+        name: 'Import target',
+        company: { name: 'Acme', domain: 'acme.com', pronet_company_url: 'https://pronet.example/company/acme' },
+        profiles: [{ pronet_url: 'https://pronet.example/in/already' }, { pronet_url: 'https://pronet.example/in/gone' }],
+      },
     });
     const reportId = created.body.data.report.id;
     const gone = created.body.data.profiles.rows[1].profile_id;
@@ -120,7 +132,10 @@ describe('web workspace: create a report, add people', () => {
     form.set('_csrf', csrfOf(page.text));
     form.set('step', 'preview');
     form.set('mode', 'test');
-    form.set('people', 'https://pronet.example/in/already\nhttps://pronet.example/in/gone\nhttps://pronet.example/in/new-one\nhttps://pronet.example/in/new-one');
+    form.set(
+      'people',
+      'https://pronet.example/in/already\nhttps://pronet.example/in/gone\nhttps://pronet.example/in/new-one\nhttps://pronet.example/in/new-one',
+    );
     form.set('csv', new Blob([]), '');
     const preview = await user.client.postMultipart(`/reports/${reportId}/import`, form);
     assert.equal(preview.status, 200, preview.text.slice(0, 300));
@@ -130,7 +145,12 @@ describe('web workspace: create a report, add people', () => {
       body: { profiles: ['already', 'gone', 'new-one', 'new-one'].map((s) => ({ pronet_url: `https://pronet.example/in/${s}` })) },
     });
     const c = api.body.data.counts;
-    for (const [label, value] of [['Will be added', c.would_add], ['Will be restored', c.would_restore], ['Already on the report', c.already_present], ['Duplicates \\(skipped\\)', c.duplicate_in_input]] as const) {
+    for (const [label, value] of [
+      ['Will be added', c.would_add],
+      ['Will be restored', c.would_restore],
+      ['Already on the report', c.already_present],
+      ['Duplicates \\(skipped\\)', c.duplicate_in_input],
+    ] as const) {
       assert.match(preview.text, new RegExp(`<dt>${label}</dt><dd>${value}</dd>`), label);
     }
     assert.deepEqual([c.would_add, c.would_restore, c.already_present, c.duplicate_in_input], [1, 1, 1, 1]);
@@ -139,7 +159,13 @@ describe('web workspace: create a report, add people', () => {
     const commit = new FormData();
     commit.set('_csrf', csrfOf(preview.text));
     commit.set('step', 'commit');
-    commit.set('payload', /name="payload" value="([^"]+)"/.exec(preview.text)![1].replace(/&quot;/g, '"').replace(/&amp;/g, '&'));
+    commit.set(
+      'payload',
+      /name="payload" value="([^"]+)"/
+        .exec(preview.text)![1]
+        .replace(/&quot;/g, '"')
+        .replace(/&amp;/g, '&'),
+    );
     commit.set('idempotency_key', /name="idempotency_key" value="([^"]+)"/.exec(preview.text)![1]);
     const done = await user.client.postMultipart(`/reports/${reportId}/import`, commit);
     assert.equal(done.status, 303);

@@ -156,7 +156,7 @@ describe('web workspace: report and person pages', () => {
     assert.match(good.text, /2 of 2 people match/, 'the fake provider reports a photo for everyone');
   });
 
-  test('the CSV: one row per person with score, each check\'s outcome and recommendations; formulas neutralized', async () => {
+  test("the CSV: one row per person with score, each check's outcome and recommendations; formulas neutralized", async () => {
     const csv = await owner.client.get(`/reports/${reportId}/people.csv`);
     assert.equal(csv.status, 200);
     assert.match(csv.headers.get('content-disposition') ?? '', /^attachment; filename="Markup-i-audit-i-people\.csv"$/);
@@ -167,7 +167,13 @@ describe('web workspace: report and person pages', () => {
   });
 
   test('security: a user of another workspace gets 404 for its report, people, progress, CSV and screenshots, and changes nothing', async () => {
-    for (const path of [`/reports/${reportId}`, `/reports/${reportId}/people/${profileIds[0]}`, `/reports/${reportId}/progress`, `/reports/${reportId}/people.csv`, `/reports/${reportId}/import`]) {
+    for (const path of [
+      `/reports/${reportId}`,
+      `/reports/${reportId}/people/${profileIds[0]}`,
+      `/reports/${reportId}/progress`,
+      `/reports/${reportId}/people.csv`,
+      `/reports/${reportId}/import`,
+    ]) {
       const res = await outsider.client.get(path);
       assert.equal(res.status, 404, path);
       assert.doesNotMatch(res.text, /Markup|Mallory|pronet\.example/, `${path} reveals nothing`);
@@ -194,13 +200,13 @@ describe('web workspace: report and person pages', () => {
     const share = await owner.client.submit(`/reports/${reportId}`, `/reports/${reportId}/share`, { public: '1' });
     assert.equal(share.status, 303);
     assert.equal(share.location, `/reports/${reportId}?done=shared`);
-    const shared = await owner.client.get(share.location!);
+    const shared = await owner.client.get(share.location);
     const publicUrl = /href="(http[^"]+\/public\/reports\/[^"]+)"/.exec(shared.text)?.[1];
     assert.ok(publicUrl, 'the public link is shown');
     const api = await t.request('GET', `/api/v1/reports/${reportId}`, { key: a.secret });
     assert.equal(api.body.data.public_url, publicUrl);
     // Signed out, the public page shows the aggregate picture and nothing personal.
-    const publicPage = await new WebClient(t.baseUrl).get(new URL(publicUrl!).pathname);
+    const publicPage = await new WebClient(t.baseUrl).get(new URL(publicUrl).pathname);
     assert.equal(publicPage.status, 200);
     assert.match(publicPage.text, /<svg class="chart"/);
     assert.match(publicPage.text, /<dt>Analyzed<\/dt><dd>2<\/dd>/);

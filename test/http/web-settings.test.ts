@@ -27,7 +27,8 @@ describe('web workspace: settings', () => {
   });
   after(async () => t.close());
 
-  const keyCount = async () => Number((await sql<{ n: number }>`select count(*)::int as n from api_keys where workspace_id = ${workspaceId}`.execute(t.runtime.db)).rows[0].n);
+  const keyCount = async () =>
+    Number((await sql<{ n: number }>`select count(*)::int as n from api_keys where workspace_id = ${workspaceId}`.execute(t.runtime.db)).rows[0].n);
 
   async function createKey(client: WebClient, scopes: string[], mode = 'test') {
     const page = await client.submit('/settings', '/settings/keys', { mode, scopes });
@@ -48,7 +49,9 @@ describe('web workspace: settings', () => {
     // The list never shows the secret again, and shows the last use.
     const list = await owner.client.get('/settings');
     assert.ok(!list.text.includes(secret!), 'the secret is not shown again');
-    await eventually(async () => !/never<\/span>/.test((await owner.client.get('/settings')).text.split(secret!.slice(0, 13))[1]?.split('</tr>')[0] ?? 'never</span>'));
+    await eventually(
+      async () => !/never<\/span>/.test((await owner.client.get('/settings')).text.split(secret!.slice(0, 13))[1]?.split('</tr>')[0] ?? 'never</span>'),
+    );
   });
 
   test('scopes and kind are honoured; revoking a key refuses its next request', async () => {
@@ -96,8 +99,8 @@ describe('web workspace: settings', () => {
       assert.equal(res.status, 403, path);
       assert.match(res.text, /Only owners and admins/);
     }
-    assert.equal(await keyCount(), keysBefore + 1, 'only the owner\'s key was added');
-    assert.equal((await t.request('GET', '/api/v1/context', { key: ownerKey })).status, 200, 'the owner\'s key still works');
+    assert.equal(await keyCount(), keysBefore + 1, "only the owner's key was added");
+    assert.equal((await t.request('GET', '/api/v1/context', { key: ownerKey })).status, 200, "the owner's key still works");
     const roles = await sql<{ role: string }>`select role from users where id = ${member.userId}`.execute(t.runtime.db);
     assert.equal(roles.rows[0].role, 'member');
     const access = await sql<{ api_access: boolean }>`select api_access from workspaces where id = ${workspaceId}`.execute(t.runtime.db);
@@ -111,7 +114,7 @@ describe('web workspace: settings', () => {
     const url = /id="new-invitation"[^>]*value="([^"]+)"/.exec(created.text)?.[1];
     assert.ok(url, 'the link is shown once');
     assert.match(created.text, /Ann from marketing/);
-    const path = new URL(url!).pathname;
+    const path = new URL(url).pathname;
     const ann = new WebClient(t.baseUrl);
     const form = await ann.get(path);
     assert.match(form.text, /Join Settings workspace/);
@@ -121,7 +124,12 @@ describe('web workspace: settings', () => {
     const taken = await ann.post(path, { _csrf: csrfOf(form.text), name: 'Ann', email: owner.email, password: 'long enough password' });
     assert.equal(taken.status, 422);
     assert.match(taken.text, /already belongs to an account/);
-    const joined = await ann.post(path, { _csrf: csrfOf(form.text), name: 'Ann Admin', email: 'ann@example.test', password: 'long enough password' });
+    const joined = await ann.post(path, {
+      _csrf: csrfOf(form.text),
+      name: 'Ann Admin',
+      email: 'ann@example.test',
+      password: 'long enough password',
+    });
     assert.equal(joined.status, 303);
     const settings = await ann.get('/settings');
     assert.match(settings.text, /Create key/, 'an admin manages keys');
@@ -150,7 +158,10 @@ describe('web workspace: settings', () => {
     const first = (await firstOwner(ctx, solo.workspaceId))!;
     const link = (await createSignInLink(ctx, first.id))!;
     const only = new WebClient(t.baseUrl);
-    only.cookies.set('ps_session', await redeemLink(ctx, link.token, { name: 'Only Owner', email: 'only.owner@example.test', password: 'long enough password' }));
+    only.cookies.set(
+      'ps_session',
+      await redeemLink(ctx, link.token, { name: 'Only Owner', email: 'only.owner@example.test', password: 'long enough password' }),
+    );
     const demote = await only.submit('/settings', `/settings/members/${first.id}/role`, { role: 'admin' });
     assert.equal(demote.status, 422);
     assert.match(demote.text, /at least one owner/);
@@ -174,7 +185,12 @@ describe('web workspace: settings', () => {
 
   test('workspace: API access off refuses the API; write limits show in /context', async () => {
     const key = (await createKey(owner.client, ['*'])).secret!;
-    const saved = await owner.client.submit('/settings', '/settings/workspace', { writes_per_minute_per_key: '7', writes_per_minute_per_workspace: '', submitted_profiles_per_minute_per_workspace: '500', api_access: '1' });
+    const saved = await owner.client.submit('/settings', '/settings/workspace', {
+      writes_per_minute_per_key: '7',
+      writes_per_minute_per_workspace: '',
+      submitted_profiles_per_minute_per_workspace: '500',
+      api_access: '1',
+    });
     assert.equal(saved.status, 303);
     const context = await t.request('GET', '/api/v1/context', { key });
     assert.equal(context.body.data.limits.writes_per_minute_per_key, 7);
@@ -187,7 +203,12 @@ describe('web workspace: settings', () => {
     const refused = await t.request('GET', '/api/v1/context', { key });
     assert.equal(refused.status, 403);
     assert.equal(refused.body.error.code, 'api_access_disabled');
-    await owner.client.submit('/settings', '/settings/workspace', { api_access: '1', writes_per_minute_per_key: '100000', writes_per_minute_per_workspace: '100000', submitted_profiles_per_minute_per_workspace: '1000000' });
+    await owner.client.submit('/settings', '/settings/workspace', {
+      api_access: '1',
+      writes_per_minute_per_key: '100000',
+      writes_per_minute_per_workspace: '100000',
+      submitted_profiles_per_minute_per_workspace: '1000000',
+    });
     assert.equal((await t.request('GET', '/api/v1/context', { key })).status, 200);
   });
 

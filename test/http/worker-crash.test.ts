@@ -50,8 +50,8 @@ describe('worker process killed mid-item', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
-    child.stdout!.on('data', (c) => (output += c));
-    child.stderr!.on('data', (c) => (output += c));
+    child.stdout.on('data', (c) => (output += c));
+    child.stderr.on('data', (c) => (output += c));
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     const worker = { child, output: () => output, exited };
     children.push(worker);
@@ -86,10 +86,14 @@ describe('worker process killed mid-item', () => {
     const runs: Array<{ id: string; mode: string }> = res.body.data.scan_requests;
     runIds = { full: runs.find((r) => r.mode === 'full_profile')!.id, activity: runs.find((r) => r.mode === 'activity')!.id };
 
-    await eventually(async () => {
-      const running = await t.runtime.db.selectFrom('scan_items').select('id').where('report_id', '=', reportId).where('status', '=', 'running').execute();
-      return running.length === 2;
-    }, 60_000, 50);
+    await eventually(
+      async () => {
+        const running = await t.runtime.db.selectFrom('scan_items').select('id').where('report_id', '=', reportId).where('status', '=', 'running').execute();
+        return running.length === 2;
+      },
+      60_000,
+      50,
+    );
     a.child.kill('SIGKILL');
     await a.exited;
     killedAt = Date.now();
@@ -99,10 +103,14 @@ describe('worker process killed mid-item', () => {
     // Worker B collects at once; it must also pick up the killed worker's items.
     const b = await startWorkerProcess({ SIMULATOR_DELAY_MS: '0' });
     try {
-      await eventually(async () => {
-        const statuses = [(await runStatus(runIds.full)).status, (await runStatus(runIds.activity)).status];
-        return statuses.every((s) => !['queued', 'running'].includes(s));
-      }, 90_000, 200);
+      await eventually(
+        async () => {
+          const statuses = [(await runStatus(runIds.full)).status, (await runStatus(runIds.activity)).status];
+          return statuses.every((s) => !['queued', 'running'].includes(s));
+        },
+        90_000,
+        200,
+      );
     } catch (error) {
       throw new Error(`runs not terminal; worker B said:\n${b.output()}`, { cause: error });
     }
@@ -120,7 +128,7 @@ describe('worker process killed mid-item', () => {
   });
 
   test('the killed worker held items mid-collection, and they stayed running until recovered', () => {
-    assert.equal(killedItemIds.length, 2, 'both of the killed worker\'s loops were mid-item');
+    assert.equal(killedItemIds.length, 2, "both of the killed worker's loops were mid-item");
   });
 
   test('both runs complete after the crash: counts.completed equals requested', async () => {

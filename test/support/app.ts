@@ -43,7 +43,11 @@ export interface TestApp {
   app: FastifyInstance;
   metrics: Metrics;
   health: Health;
-  request<T = any>(method: string, path: string, options?: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<Response<T>>;
+  request<T = any>(
+    method: string,
+    path: string,
+    options?: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> },
+  ): Promise<Response<T>>;
   tenant(options?: { name?: string; scopes?: Scope[]; mode?: KeyMode; limits?: WorkspaceChanges }): Promise<Tenant>;
   key(workspaceId: string, options?: { scopes?: Scope[]; mode?: KeyMode }): Promise<Tenant>;
   startWorker(concurrency?: number): Promise<ScanWorker>;
@@ -77,7 +81,15 @@ export async function startTestApp(options: { clock?: Clock; env?: Record<string
   metrics.useDatabase(runtime.db);
   metrics.watchPool('api', runtime.pool);
   const health = new Health(runtime.db);
-  const app = await buildServer({ db: runtime.db, config, clock, cursorSecret: 'test-cursor-secret-0123456789abcdef', queue: new ScanItemQueue(), metrics, health });
+  const app = await buildServer({
+    db: runtime.db,
+    config,
+    clock,
+    cursorSecret: 'test-cursor-secret-0123456789abcdef',
+    queue: new ScanItemQueue(),
+    metrics,
+    health,
+  });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   config.publicBaseUrl = address;
   const workers: ScanWorker[] = [];

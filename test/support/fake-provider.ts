@@ -104,8 +104,7 @@ export interface FakeProvider {
 }
 
 /** A real 1x1 PNG (one opaque pixel). */
-export const PNG_1X1_BASE64 =
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+export const PNG_1X1_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
 export const CAPTURED_AT = '2024-05-01T12:00:00Z';
 
@@ -172,7 +171,10 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
   const slowMs = options.slowMs ?? 5_000;
   const retryAfterSeconds = options.retryAfterSeconds ?? 1;
   const retryAfter = options.retryAfter === undefined ? String(retryAfterSeconds) : options.retryAfter;
-  const retryHeaders: Record<string, string> = { 'content-type': 'application/json', ...(retryAfter === null ? {} : { 'retry-after': retryAfter }) };
+  const retryHeaders: Record<string, string> = {
+    'content-type': 'application/json',
+    ...(retryAfter === null ? {} : { 'retry-after': retryAfter }),
+  };
   let inFlight = 0;
   let maxInFlight = 0;
   const callLog: CallRecord[] = [];

@@ -22,8 +22,19 @@ const facts = (id: number): fc.Arbitrary<PersonFacts> =>
   fc.record({
     profileId: fc.constant(`p${id}`),
     active: fc.boolean(),
-    person: fc.record({ pronet_url: fc.constant(`https://pronet.example/in/p${id}`), name: fc.option(fc.string(), { nil: null }), title: fc.constant(null), headline: fc.constant(null) }),
-    analysis: fc.option(fc.record({ revision: fc.string({ minLength: 1, maxLength: 8 }), outcomes: fc.dictionary(fc.constantFrom('c1', 'c2', 'c3'), outcome) }), { nil: null }),
+    person: fc.record({
+      pronet_url: fc.constant(`https://pronet.example/in/p${id}`),
+      name: fc.option(fc.string(), { nil: null }),
+      title: fc.constant(null),
+      headline: fc.constant(null),
+    }),
+    analysis: fc.option(
+      fc.record({
+        revision: fc.string({ minLength: 1, maxLength: 8 }),
+        outcomes: fc.dictionary(fc.constantFrom('c1', 'c2', 'c3'), outcome),
+      }),
+      { nil: null },
+    ),
     full: item,
     activity: item,
     activityObserved: fc.boolean(),
@@ -33,20 +44,27 @@ const facts = (id: number): fc.Arbitrary<PersonFacts> =>
 describe('analysis aggregates', () => {
   test('decisions/analysis: totals updated by differences equal totals summed from scratch, in any order of updates', () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 5 }), fc.integer({ min: 0, max: 1_000_000 })), { minLength: 1, maxLength: 40 }), fc.integer(), (updates, seed) => {
-        const current = new Map<number, Contribution>();
-        let totals = emptyTotals();
-        for (const [id, n] of updates) {
-          const next = personContribution(fc.sample(facts(id), { seed: seed + n, numRuns: 1 })[0]!);
-          totals = applyContribution(totals, current.get(id) ?? null, next);
-          current.set(id, next);
-        }
-        const fresh = sumContributions(current.values());
-        const clean = (t: typeof totals) => ({ ...t, checks: Object.fromEntries(Object.entries(t.checks).filter(([, c]) => c.good || c.optimize || c.unknown)) });
-        assert.deepEqual(clean(totals), clean(fresh));
-        assert.equal(collectionRevision(totals.profiles), collectionRevision(fresh.profiles));
-        assert.equal(workState(totals.work) === 'unknown', false, 'maintained work counts stay consistent');
-      }),
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 5 }), fc.integer({ min: 0, max: 1_000_000 })), { minLength: 1, maxLength: 40 }),
+        fc.integer(),
+        (updates, seed) => {
+          const current = new Map<number, Contribution>();
+          let totals = emptyTotals();
+          for (const [id, n] of updates) {
+            const next = personContribution(fc.sample(facts(id), { seed: seed + n, numRuns: 1 })[0]);
+            totals = applyContribution(totals, current.get(id) ?? null, next);
+            current.set(id, next);
+          }
+          const fresh = sumContributions(current.values());
+          const clean = (t: typeof totals) => ({
+            ...t,
+            checks: Object.fromEntries(Object.entries(t.checks).filter(([, c]) => c.good || c.optimize || c.unknown)),
+          });
+          assert.deepEqual(clean(totals), clean(fresh));
+          assert.equal(collectionRevision(totals.profiles), collectionRevision(fresh.profiles));
+          assert.equal(workState(totals.work) === 'unknown', false, 'maintained work counts stay consistent');
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -75,7 +93,17 @@ describe('analysis aggregates', () => {
   });
 
   test('decisions/work.state: queued, processing, completed, completed_with_issues, failed, unknown', () => {
-    const w = (o: Partial<Record<string, number>>) => ({ requested: 0, queued: 0, processing: 0, succeeded: 0, failed: 0, inaccessible: 0, cancelled: 0, warnings: 0, ...o });
+    const w = (o: Partial<Record<string, number>>) => ({
+      requested: 0,
+      queued: 0,
+      processing: 0,
+      succeeded: 0,
+      failed: 0,
+      inaccessible: 0,
+      cancelled: 0,
+      warnings: 0,
+      ...o,
+    });
     assert.equal(workState(w({})), 'not_requested');
     assert.equal(workState(w({ requested: 2, queued: 1, succeeded: 1 })), 'queued');
     assert.equal(workState(w({ requested: 2, queued: 1, processing: 1 })), 'processing');

@@ -37,8 +37,20 @@ const GOOD_PROFILE: CollectedProfile = {
   connections: 812,
   followers: 2400,
   positions: [
-    { title: 'Product Manager', company: 'Acme', start: '2022-03', end: null, description: 'Own the developer platform roadmap and its adoption.' },
-    { title: 'Consultant', company: 'Globex', start: '2018-01', end: '2022-02', description: 'Advised retail clients on data platforms and pricing.' },
+    {
+      title: 'Product Manager',
+      company: 'Acme',
+      start: '2022-03',
+      end: null,
+      description: 'Own the developer platform roadmap and its adoption.',
+    },
+    {
+      title: 'Consultant',
+      company: 'Globex',
+      start: '2018-01',
+      end: '2022-02',
+      description: 'Advised retail clients on data platforms and pricing.',
+    },
   ],
   skills: ['Product Strategy', 'SQL', 'User Research', 'Pricing', 'Go-to-Market'],
   featured_count: 2,
@@ -87,11 +99,7 @@ const NULL_PROFILE: CollectedProfile = {
 };
 
 let nextId = 0;
-function event(
-  type: CollectedActivityEvent['event_type'],
-  daysAgo: number | null,
-  extra: Partial<CollectedActivityEvent> = {},
-): CollectedActivityEvent {
+function event(type: CollectedActivityEvent['event_type'], daysAgo: number | null, extra: Partial<CollectedActivityEvent> = {}): CollectedActivityEvent {
   nextId++;
   return {
     external_id: `e${nextId}`,
@@ -167,7 +175,11 @@ describe('check catalog: shape', () => {
       last = index;
       assert.ok(c.key.startsWith(`${c.category}.`), `${c.key} does not start with its category key`);
     }
-    for (const key of order) assert.ok(CHECKS.some((c) => c.category === key), `category ${key} has no check`);
+    for (const key of order)
+      assert.ok(
+        CHECKS.some((c) => c.category === key),
+        `category ${key} has no check`,
+      );
   });
 
   test('every check has a title, a description, a non-empty recommendation, a valid evidence section and input', () => {
@@ -305,7 +317,7 @@ describe('check catalog: rules of individual checks', () => {
     assert.equal(recent([event('post', -30)]), 'unknown', 'a post dated a month in the future contradicts the observation time');
   });
 
-  test('company-page actors never count as the person\'s activity (2.9 rule 2)', () => {
+  test("company-page actors never count as the person's activity (2.9 rule 2)", () => {
     const company = event('post', 1, { actor: { kind: 'company_page', url: 'https://pronet.example/company/acme', name: 'Acme' } });
     assert.equal(outcomeOf('activity.posted_recently', input(null, [company])), 'optimize');
     assert.equal(outcomeOf('activity.posts_get_engagement', input(null, [company])), 'unknown');
@@ -321,14 +333,26 @@ describe('check catalog: rules of individual checks', () => {
   test('engagement averages reactions plus comments over posts with known counts; null counts are unknown, not zero', () => {
     const engagement = (events: CollectedActivityEvent[]) => check('activity.posts_get_engagement').evaluate(input(null, events));
     assert.deepEqual(
-      engagement([event('post', 1, { counts: { reactions: 4, comments: 2, reposts: null } }), event('post', 2, { counts: { reactions: 3, comments: 0, reposts: 0 } })]),
+      engagement([
+        event('post', 1, { counts: { reactions: 4, comments: 2, reposts: null } }),
+        event('post', 2, { counts: { reactions: 3, comments: 0, reposts: 0 } }),
+      ]),
       { outcome: 'optimize', observed: 4.5 },
     );
-    assert.deepEqual(engagement([event('post', 1, { counts: { reactions: 9, comments: 1, reposts: 0 } }), event('post', 2, { counts: { reactions: null, comments: 0, reposts: 0 } })]), {
-      outcome: 'good',
-      observed: 10,
+    assert.deepEqual(
+      engagement([
+        event('post', 1, { counts: { reactions: 9, comments: 1, reposts: 0 } }),
+        event('post', 2, { counts: { reactions: null, comments: 0, reposts: 0 } }),
+      ]),
+      {
+        outcome: 'good',
+        observed: 10,
+      },
+    );
+    assert.deepEqual(engagement([event('post', 1, { counts: { reactions: null, comments: null, reposts: null } })]), {
+      outcome: 'unknown',
+      observed: null,
     });
-    assert.deepEqual(engagement([event('post', 1, { counts: { reactions: null, comments: null, reposts: null } })]), { outcome: 'unknown', observed: null });
   });
 
   test('reposts_company: text naming the company or a source link on its domain is good; a repost without text or link is unknown', () => {
@@ -355,7 +379,7 @@ describe('check catalog: evaluateChecks', () => {
       CHECKS.map((c) => c.key),
     );
     findings.forEach((f, i) => {
-      const c = CHECKS[i]!;
+      const c = CHECKS[i];
       assert.equal(f.check_id, c.id);
       assert.equal(f.category_key, c.category);
       assert.equal(f.recommendation, c.recommendation);
@@ -411,7 +435,10 @@ describe('check catalog: evaluateChecks', () => {
     source_url: fc.option(fc.oneof(fc.webUrl(), fc.string()), { nil: null }),
     text,
     occurred_at: fc.option(
-      fc.oneof(fc.date({ min: new Date('2025-01-01'), max: new Date('2027-01-01'), noInvalidDate: true }).map((d) => d.toISOString()), fc.string()),
+      fc.oneof(
+        fc.date({ min: new Date('2025-01-01'), max: new Date('2027-01-01'), noInvalidDate: true }).map((d) => d.toISOString()),
+        fc.string(),
+      ),
       { nil: null },
     ),
     counts: fc.record({ reactions: count, comments: count, reposts: count }),

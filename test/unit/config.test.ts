@@ -79,13 +79,23 @@ test('S3 settings are checked, naming the setting and never a secret', () => {
   refuses({ S3_BUCKET: 'evidence', S3_ENDPOINT: `http://user:${SECRET}@host` }, /^S3_ENDPOINT must not contain credentials/);
   refuses({ S3_BUCKET: 'evidence', S3_ENDPOINT: 'ftp://host' }, /^S3_ENDPOINT must use http: or https:/);
   refuses({ S3_BUCKET: 'evidence', S3_SECRET_ACCESS_KEY: SECRET }, /^S3_ACCESS_KEY_ID must be set together with S3_SECRET_ACCESS_KEY$/);
-  refuses({ S3_BUCKET: 'evidence', S3_ACCESS_KEY_ID: 'AKIA', S3_SECRET_ACCESS_KEY: `${SECRET} x` }, /^S3_SECRET_ACCESS_KEY must contain only visible ASCII characters$/);
+  refuses(
+    { S3_BUCKET: 'evidence', S3_ACCESS_KEY_ID: 'AKIA', S3_SECRET_ACCESS_KEY: `${SECRET} x` },
+    /^S3_SECRET_ACCESS_KEY must contain only visible ASCII characters$/,
+  );
   refuses({ S3_BUCKET: 'evidence', S3_FORCE_PATH_STYLE: 'sometimes' }, /^S3_FORCE_PATH_STYLE must be true or false/);
   refuses({ S3_BUCKET: 'evidence', S3_PREFIX: '/abs' }, /^S3_PREFIX must be a key prefix/);
 });
 
 test('metrics, shutdown and retention settings are checked', () => {
-  const config = loadConfig({ METRICS_TOKEN: SECRET, METRICS_PORT: '9464', METRICS_HOST: '0.0.0.0', SHUTDOWN_TIMEOUT_SECONDS: '5', MAINTENANCE_INTERVAL: '0', RETENTION_OBSOLETE_MEDIA: '36h' });
+  const config = loadConfig({
+    METRICS_TOKEN: SECRET,
+    METRICS_PORT: '9464',
+    METRICS_HOST: '0.0.0.0',
+    SHUTDOWN_TIMEOUT_SECONDS: '5',
+    MAINTENANCE_INTERVAL: '0',
+    RETENTION_OBSOLETE_MEDIA: '36h',
+  });
   assert.equal(config.metricsToken, SECRET);
   assert.equal(config.metricsPort, 9464);
   assert.equal(config.metricsHost, '0.0.0.0');
@@ -102,7 +112,13 @@ test('metrics, shutdown and retention settings are checked', () => {
 
 test('provider settings are parsed here too, with the same messages', () => {
   const config = loadConfig({ PROVIDER_BASE_URL: 'https://provider.example', PROVIDER_API_KEY: SECRET, PROVIDER_MAX_PER_SECOND: '2.5' });
-  assert.deepEqual(config.provider, { baseUrl: 'https://provider.example', apiKey: SECRET, timeoutMs: 10_000, maxConcurrency: 16, maxPerSecond: 2.5 });
+  assert.deepEqual(config.provider, {
+    baseUrl: 'https://provider.example',
+    apiKey: SECRET,
+    timeoutMs: 10_000,
+    maxConcurrency: 16,
+    maxPerSecond: 2.5,
+  });
   refuses({ PROVIDER_BASE_URL: 'https://provider.example' }, /^PROVIDER_API_KEY must be set when PROVIDER_BASE_URL is set$/);
   refuses({ PROVIDER_BASE_URL: `https://u:${SECRET}@provider.example`, PROVIDER_API_KEY: 'k' }, /^PROVIDER_BASE_URL must not contain credentials/);
 });

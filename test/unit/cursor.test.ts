@@ -13,7 +13,11 @@ import { CursorCodec, CursorError, MAX_CURSOR_LENGTH, type CursorBinding, type C
 
 const WS_A = '7d0c6f8e-2b1a-4c3d-9e8f-0a1b2c3d4e5f';
 const WS_B = '0f1e2d3c-4b5a-4678-9abc-def012345678';
-const BINDING: CursorBinding = { workspace: WS_A, route: 'GET /reports', filters: { include_archived: false, company_root_domain: 'acme.com', limit: 50 } };
+const BINDING: CursorBinding = {
+  workspace: WS_A,
+  route: 'GET /reports',
+  filters: { include_archived: false, company_root_domain: 'acme.com', limit: 50 },
+};
 const STATE: CursorState = {
   watermark: '2026-11-01T12:00:00.000Z',
   last: ['2026-11-01T11:59:59.123Z', 'a3c1e5f7-1b2d-4e6f-8a9b-0c1d2e3f4a5b'],
@@ -40,11 +44,18 @@ const jsonScalar = fc.oneof(fc.string({ maxLength: 20 }), fc.integer(), fc.boole
 const bindingArb: fc.Arbitrary<CursorBinding> = fc.record({
   workspace: fc.uuid(),
   route: fc.constantFrom('GET /reports', 'GET /reports/:report_id/profiles', 'GET /reports/:report_id/analysis/profiles'),
-  filters: fc.dictionary(fc.constantFrom('limit', 'include_archived', 'company_root_domain', 'report_id', 'profile_id', 'event_type'), jsonScalar, { maxKeys: 4 }),
+  filters: fc.dictionary(fc.constantFrom('limit', 'include_archived', 'company_root_domain', 'report_id', 'profile_id', 'event_type'), jsonScalar, {
+    maxKeys: 4,
+  }),
 });
 const stateArb: fc.Arbitrary<CursorState> = fc.record({
   watermark: fc.date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }).map((d) => d.toISOString()),
-  last: fc.tuple(fc.date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }).map((d) => d.toISOString()), fc.uuid()).map(([a, b]) => [a, b]),
+  last: fc
+    .tuple(
+      fc.date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }).map((d) => d.toISOString()),
+      fc.uuid(),
+    )
+    .map(([a, b]) => [a, b]),
   issuedAt: fc.integer({ min: 946_684_800_000, max: 4_102_444_800_000 }),
 });
 
@@ -215,7 +226,10 @@ describe('CursorCodec — properties', () => {
   test('decisions/reading: a cursor decoded with any other binding is invalid_cursor', async () => {
     await fc.assert(
       fc.asyncProperty(bindingArb, bindingArb, stateArb, async (a, b, state) => {
-        const same = a.workspace === b.workspace && a.route === b.route && JSON.stringify(Object.entries(a.filters).sort()) === JSON.stringify(Object.entries(b.filters).sort());
+        const same =
+          a.workspace === b.workspace &&
+          a.route === b.route &&
+          JSON.stringify(Object.entries(a.filters).sort()) === JSON.stringify(Object.entries(b.filters).sort());
         fc.pre(!same);
         const cursor = await codec.encode(a, state);
         assert.equal(await reason(codec.decode(cursor, b)), 'invalid');

@@ -89,7 +89,12 @@ describe('requestFingerprint', () => {
     fc.assert(
       fc.property(jsonValue, fc.dictionary(fc.string({ maxLength: 6 }), fc.oneof(fc.boolean(), fc.string({ maxLength: 5 }))), fc.nat(), (body, flags, seed) => {
         const a = requestFingerprint({ method: 'POST', route: '/r', flags, body });
-        const b = requestFingerprint({ method: 'POST', route: '/r', flags: shuffleKeys(flags, seed) as Record<string, unknown>, body: shuffleKeys(body, seed + 1) });
+        const b = requestFingerprint({
+          method: 'POST',
+          route: '/r',
+          flags: shuffleKeys(flags, seed) as Record<string, unknown>,
+          body: shuffleKeys(body, seed + 1),
+        });
         assert.equal(a, b);
       }),
       { numRuns: 200 },
@@ -101,7 +106,10 @@ describe('requestFingerprint', () => {
       fc.property(fc.array(jsonValue, { minLength: 2, maxLength: 6 }), (items) => {
         const reversed = [...items].reverse();
         fc.pre(sortedJson(reversed) !== sortedJson(items));
-        assert.notEqual(requestFingerprint({ method: 'POST', route: '/r', flags: {}, body: { profiles: items } }), requestFingerprint({ method: 'POST', route: '/r', flags: {}, body: { profiles: reversed } }));
+        assert.notEqual(
+          requestFingerprint({ method: 'POST', route: '/r', flags: {}, body: { profiles: items } }),
+          requestFingerprint({ method: 'POST', route: '/r', flags: {}, body: { profiles: reversed } }),
+        );
       }),
       { numRuns: 200 },
     );
@@ -116,13 +124,48 @@ describe('IDEMPOTENCY_KEY_PATTERN', () => {
   const allowed = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:-';
 
   test('contract 4.4/8: Idempotency-Key accepts 1-128 of [A-Za-z0-9._:-]', () => {
-    for (const key of ['a', 'Z', '0', '.', '_', ':', '-', 'create-report:2026-11-01T12:00:00.000Z', 'a'.repeat(128), allowed, '550e8400-e29b-41d4-a716-446655440000']) {
+    for (const key of [
+      'a',
+      'Z',
+      '0',
+      '.',
+      '_',
+      ':',
+      '-',
+      'create-report:2026-11-01T12:00:00.000Z',
+      'a'.repeat(128),
+      allowed,
+      '550e8400-e29b-41d4-a716-446655440000',
+    ]) {
       assert.ok(IDEMPOTENCY_KEY_PATTERN.test(key), key);
     }
   });
 
   test('contract 4.4/8: Idempotency-Key rejects empty, 129 chars, space, slash, unicode and others', () => {
-    for (const key of ['', 'a'.repeat(129), 'a b', ' a', 'a ', 'a/b', 'a\\b', 'é', 'keyé', 'ключ', '🔑', 'a\n', '\na', 'a\tb', 'a+b', 'a=b', 'a,b', 'a;b', 'a@b', 'a#b', 'a%20b', '"a"']) {
+    for (const key of [
+      '',
+      'a'.repeat(129),
+      'a b',
+      ' a',
+      'a ',
+      'a/b',
+      'a\\b',
+      'é',
+      'keyé',
+      'ключ',
+      '🔑',
+      'a\n',
+      '\na',
+      'a\tb',
+      'a+b',
+      'a=b',
+      'a,b',
+      'a;b',
+      'a@b',
+      'a#b',
+      'a%20b',
+      '"a"',
+    ]) {
       assert.ok(!IDEMPOTENCY_KEY_PATTERN.test(key), JSON.stringify(key));
     }
   });

@@ -10,12 +10,7 @@ import assert from 'node:assert/strict';
 import { before, test, type TestContext } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CollectorError, type CollectRequest } from '../../src/scanning/collectors/collector.js';
-import {
-  HttpProviderCollector,
-  PROVIDER_DEFER,
-  providerCollectorFromEnv,
-  type HttpProviderOptions,
-} from '../../src/scanning/collectors/http-provider.js';
+import { HttpProviderCollector, PROVIDER_DEFER, providerCollectorFromEnv, type HttpProviderOptions } from '../../src/scanning/collectors/http-provider.js';
 import { LocalProviderQuota } from '../../src/scanning/collectors/provider-quota.js';
 import {
   CAPTURED_AT,
@@ -160,10 +155,13 @@ test('ok answer for a company page maps company and no profile', async (t) => {
 });
 
 test('unknown answer members are dropped, not passed through', async (t) => {
-  const provider = await fake(t, altered((a) => {
-    a.extra = 'x';
-    a.profile.internal_note = 'secret';
-  }));
+  const provider = await fake(
+    t,
+    altered((a) => {
+      a.extra = 'x';
+      a.profile.internal_note = 'secret';
+    }),
+  );
   const result = await collector(provider).collect(request());
   assert.equal(result.outcome, 'ok');
   if (result.outcome !== 'ok') return;
@@ -530,7 +528,14 @@ const wrongShapes: Array<[string, Behavior]> = [
   ['screenshot base64 has a bad length', altered((a) => (a.screenshots[0].data_base64 = PNG_1X1_BASE64.slice(0, -1)))],
   ['screenshot is empty', altered((a) => (a.screenshots[0].data_base64 = ''))],
   ['screenshot bytes do not match media_type', altered((a) => (a.screenshots[0].media_type = 'image/jpeg'))],
-  ['200 with a non-JSON content type', { status: 200, headers: { 'content-type': 'text/html' }, body: JSON.stringify(okAnswer({ kind: 'person', mode: 'activity', url: PERSON_URL })) }],
+  [
+    '200 with a non-JSON content type',
+    {
+      status: 200,
+      headers: { 'content-type': 'text/html' },
+      body: JSON.stringify(okAnswer({ kind: 'person', mode: 'activity', url: PERSON_URL })),
+    },
+  ],
   ['body is a JSON array', { status: 200, headers: { 'content-type': 'application/json' }, body: '[]' }],
   ['body is not UTF-8', { status: 200, headers: { 'content-type': 'application/json' }, body: Buffer.from([0x7b, 0xff, 0x7d]) }],
 ];
@@ -545,22 +550,31 @@ for (const [name, behavior] of wrongShapes) {
 }
 
 test('strict validation accepts jpeg and webp screenshots whose bytes match', async (t) => {
-  const provider = await fake(t, altered((a) => {
-    a.screenshots = [
-      { section: 'about', media_type: 'image/jpeg', data_base64: JPEG_BYTES.toString('base64') },
-      { section: 'activity', media_type: 'image/webp', data_base64: WEBP_BYTES.toString('base64') },
-    ];
-  }));
+  const provider = await fake(
+    t,
+    altered((a) => {
+      a.screenshots = [
+        { section: 'about', media_type: 'image/jpeg', data_base64: JPEG_BYTES.toString('base64') },
+        { section: 'activity', media_type: 'image/webp', data_base64: WEBP_BYTES.toString('base64') },
+      ];
+    }),
+  );
   const result = await collector(provider).collect(request());
   assert.equal(result.outcome, 'ok');
   if (result.outcome !== 'ok') return;
-  assert.deepEqual(result.screenshots.map((s) => s.bytes), [JPEG_BYTES, WEBP_BYTES]);
+  assert.deepEqual(
+    result.screenshots.map((s) => s.bytes),
+    [JPEG_BYTES, WEBP_BYTES],
+  );
 });
 
 test('a screenshot over 10 MiB is rejected as malformed', async (t) => {
   const big = Buffer.alloc(10 * MiB + 1);
   Buffer.from(PNG_1X1_BASE64, 'base64').copy(big);
-  const provider = await fake(t, altered((a) => (a.screenshots[0].data_base64 = big.toString('base64'))));
+  const provider = await fake(
+    t,
+    altered((a) => (a.screenshots[0].data_base64 = big.toString('base64'))),
+  );
   const err = await collectorError(collector(provider, { timeoutMs: 30_000 }).collect(request()));
   assert.equal(err.reason, 'provider returned a malformed answer');
 });
@@ -568,7 +582,10 @@ test('a screenshot over 10 MiB is rejected as malformed', async (t) => {
 test('a screenshot of exactly 10 MiB is accepted', async (t) => {
   const big = Buffer.alloc(10 * MiB);
   Buffer.from(PNG_1X1_BASE64, 'base64').copy(big);
-  const provider = await fake(t, altered((a) => (a.screenshots[0].data_base64 = big.toString('base64'))));
+  const provider = await fake(
+    t,
+    altered((a) => (a.screenshots[0].data_base64 = big.toString('base64'))),
+  );
   const result = await collector(provider, { timeoutMs: 30_000 }).collect(request());
   assert.equal(result.outcome, 'ok');
   if (result.outcome === 'ok') assert.equal(result.screenshots[0].bytes.length, 10 * MiB);
@@ -595,8 +612,19 @@ test('a declared Content-Length over 50 MiB is rejected before reading the body'
 
 test('no failure reason, message or cause mentions the API key or the person URL', async (t) => {
   const behaviors: Behavior[] = [
-    'slow', 'slow_body', 'error_500', 'rate_limited', 'unauthorized', 'redirect', 'garbage',
-    'wrong_shape_gif', 'wrong_shape_missing', 'oversized_declared', 'drop', 'inaccessible', 'not_found',
+    'slow',
+    'slow_body',
+    'error_500',
+    'rate_limited',
+    'unauthorized',
+    'redirect',
+    'garbage',
+    'wrong_shape_gif',
+    'wrong_shape_missing',
+    'oversized_declared',
+    'drop',
+    'inaccessible',
+    'not_found',
     altered((a) => (a.screenshots[0].media_type = `image/${PERSON_URL}`)),
     { status: 200, headers: { 'content-type': 'application/json' }, body: `{"status":"ok","profile":"${API_KEY} ${PERSON_URL}"` },
   ];
@@ -626,7 +654,10 @@ test('the quota bounds calls in flight: 8 concurrent collects with maxConcurrenc
   const provider = await fake(t, 'slow', { slowMs: 100 });
   const c = collector(provider, { quota: new LocalProviderQuota({ maxConcurrency: 2, maxPerSecond: 1_000 }) });
   const results = await Promise.all(Array.from({ length: 8 }, () => c.collect(request())));
-  assert.deepEqual(results.map((r) => r.outcome), Array(8).fill('ok'));
+  assert.deepEqual(
+    results.map((r) => r.outcome),
+    Array(8).fill('ok'),
+  );
   assert.equal(provider.calls, 8);
   assert.ok(provider.maxInFlight <= 2, `max in flight ${provider.maxInFlight}`);
   assert.ok(provider.maxInFlight >= 1);
@@ -674,7 +705,12 @@ test('aborted while waiting for provider capacity (never reached the provider) â
 
 test('providerCollectorFromEnv without a database applies PROVIDER_MAX_CONCURRENCY within the process', async (t) => {
   const provider = await fake(t, 'slow', { slowMs: 100 });
-  const c = providerCollectorFromEnv({ PROVIDER_BASE_URL: provider.url, PROVIDER_API_KEY: API_KEY, PROVIDER_MAX_CONCURRENCY: '3', PROVIDER_MAX_PER_SECOND: '1000' });
+  const c = providerCollectorFromEnv({
+    PROVIDER_BASE_URL: provider.url,
+    PROVIDER_API_KEY: API_KEY,
+    PROVIDER_MAX_CONCURRENCY: '3',
+    PROVIDER_MAX_PER_SECOND: '1000',
+  });
   assert.ok(c);
   await Promise.all(Array.from({ length: 9 }, () => c.collect(request())));
   assert.equal(provider.calls, 9);
@@ -718,7 +754,11 @@ const badEnvs: Array<[string, NodeJS.ProcessEnv, RegExp]> = [
   ['a negative timeout', { PROVIDER_BASE_URL: 'https://provider.example', PROVIDER_API_KEY: API_KEY, PROVIDER_TIMEOUT_MS: '-5' }, /PROVIDER_TIMEOUT_MS/],
   ['a fractional timeout', { PROVIDER_BASE_URL: 'https://provider.example', PROVIDER_API_KEY: API_KEY, PROVIDER_TIMEOUT_MS: '1.5' }, /PROVIDER_TIMEOUT_MS/],
   ['a non-numeric timeout', { PROVIDER_BASE_URL: 'https://provider.example', PROVIDER_API_KEY: API_KEY, PROVIDER_TIMEOUT_MS: '10s' }, /PROVIDER_TIMEOUT_MS/],
-  ['a timeout beyond the timer range', { PROVIDER_BASE_URL: 'https://provider.example', PROVIDER_API_KEY: API_KEY, PROVIDER_TIMEOUT_MS: '9999999999' }, /PROVIDER_TIMEOUT_MS/],
+  [
+    'a timeout beyond the timer range',
+    { PROVIDER_BASE_URL: 'https://provider.example', PROVIDER_API_KEY: API_KEY, PROVIDER_TIMEOUT_MS: '9999999999' },
+    /PROVIDER_TIMEOUT_MS/,
+  ],
   ...['0', '-1', '2.5', 'many', '10001', '1e3'].map((value): [string, NodeJS.ProcessEnv, RegExp] => [
     `PROVIDER_MAX_CONCURRENCY=${value}`,
     { PROVIDER_BASE_URL: 'https://provider.example', PROVIDER_API_KEY: API_KEY, PROVIDER_MAX_CONCURRENCY: value },

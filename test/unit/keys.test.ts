@@ -92,7 +92,16 @@ describe('secrets', () => {
 
 describe('scopes', () => {
   test('contract 5.3: the known scopes are *, the five named ones, analysis:read and imports:read', () => {
-    assert.deepEqual([...SCOPES].sort(), ['*', 'analysis:read', 'imports:read', 'profiles:add', 'profiles:read', 'reports:create', 'reports:read', 'workspace:read']);
+    assert.deepEqual([...SCOPES].sort(), [
+      '*',
+      'analysis:read',
+      'imports:read',
+      'profiles:add',
+      'profiles:read',
+      'reports:create',
+      'reports:read',
+      'workspace:read',
+    ]);
     for (const s of SCOPES) assert.ok(isScope(s));
     assert.ok(!isScope('reports:write'));
     assert.ok(!isScope('REPORTS:READ'));
@@ -132,7 +141,13 @@ describe('scopes', () => {
   test('contract 5.3: * grants every scope, including analysis:read and imports:read', () => {
     assert.deepEqual(missingScopes(['*'], ['analysis:read']), []);
     assert.deepEqual(missingScopes(['*'], ['imports:read']), []);
-    assert.deepEqual(missingScopes(['*'], SCOPES.filter((s) => s !== '*')), []);
+    assert.deepEqual(
+      missingScopes(
+        ['*'],
+        SCOPES.filter((s) => s !== '*'),
+      ),
+      [],
+    );
   });
 
   test('contract 5.3: explicitly restricted keys need analysis:read / imports:read', () => {
@@ -147,7 +162,11 @@ describe('scopes', () => {
       fc.property(fc.subarray([...SCOPES]), fc.subarray(named), (granted, required) => {
         const missing = missingScopes(granted, required);
         if (granted.includes('*')) assert.deepEqual(missing, []);
-        else assert.deepEqual(missing, required.filter((s) => !granted.includes(s)));
+        else
+          assert.deepEqual(
+            missing,
+            required.filter((s) => !granted.includes(s)),
+          );
         assert.equal(missing.length === 0, granted.includes('*') || required.every((s) => granted.includes(s)));
       }),
     );

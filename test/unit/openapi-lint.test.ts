@@ -19,8 +19,7 @@ async function lint(doc: Json): Promise<NormalizedProblem[]> {
   return lintFromString({ source: JSON.stringify(doc), absoluteRef: 'openapi.json', config });
 }
 
-const show = (problems: NormalizedProblem[]) =>
-  problems.map((p) => `${p.severity} ${p.ruleId} ${p.location[0]?.pointer ?? ''}: ${p.message}`).join('\n');
+const show = (problems: NormalizedProblem[]) => problems.map((p) => `${p.severity} ${p.ruleId} ${p.location[0]?.pointer ?? ''}: ${p.message}`).join('\n');
 
 const READ = [400, 401, 403, 404, 429, 500, 503];
 const WRITE = [...READ, 409, 413, 415, 422];
@@ -29,7 +28,10 @@ const WRITE = [...READ, 409, 413, 415, 422];
 const CONTRACT: Record<string, { statuses: number[]; params: string[] }> = {
   'GET /api/v1/context': { statuses: [200, ...READ], params: [] },
   'GET /api/v1/workspace': { statuses: [200, ...READ], params: [] },
-  'GET /api/v1/reports': { statuses: [200, ...READ], params: ['query limit', 'query cursor', 'query company_root_domain', 'query include_archived'] },
+  'GET /api/v1/reports': {
+    statuses: [200, ...READ],
+    params: ['query limit', 'query cursor', 'query company_root_domain', 'query include_archived'],
+  },
   'POST /api/v1/reports': { statuses: [200, 201, ...WRITE], params: ['header Idempotency-Key'] },
   'GET /api/v1/reports/{report_id}': { statuses: [200, ...READ], params: ['path report_id'] },
   'GET /api/v1/reports/{report_id}/profiles': { statuses: [200, ...READ], params: ['path report_id', 'query limit', 'query cursor'] },
@@ -38,7 +40,10 @@ const CONTRACT: Record<string, { statuses: number[]; params: string[] }> = {
     statuses: [200, 201, ...WRITE],
     params: ['path report_id', 'query validation_only', 'header Idempotency-Key'],
   },
-  'GET /api/v1/reports/{report_id}/profile-imports/{import_id}': { statuses: [200, 410, ...READ], params: ['path report_id', 'path import_id'] },
+  'GET /api/v1/reports/{report_id}/profile-imports/{import_id}': {
+    statuses: [200, 410, ...READ],
+    params: ['path report_id', 'path import_id'],
+  },
   'GET /api/v1/reports/{report_id}/analysis': { statuses: [200, ...READ], params: ['path report_id'] },
   'GET /api/v1/reports/{report_id}/analysis/profiles': {
     statuses: [200, 409, 422, ...READ],
@@ -46,13 +51,27 @@ const CONTRACT: Record<string, { statuses: number[]; params: string[] }> = {
   },
   'GET /api/v1/reports/{report_id}/analysis/activity': {
     statuses: [200, 409, 422, ...READ],
-    params: ['path report_id', 'query limit', 'query cursor', 'query expected_revision', 'query profile_id', 'query event_type', 'query occurred_from', 'query occurred_to'],
+    params: [
+      'path report_id',
+      'query limit',
+      'query cursor',
+      'query expected_revision',
+      'query profile_id',
+      'query event_type',
+      'query occurred_from',
+      'query occurred_to',
+    ],
   },
-  'GET /api/v1/reports/{report_id}/evidence/{image_id}': { statuses: [200, ...READ], params: ['path report_id', 'path image_id', 'query variant'] },
+  'GET /api/v1/reports/{report_id}/evidence/{image_id}': {
+    statuses: [200, ...READ],
+    params: ['path report_id', 'path image_id', 'query variant'],
+  },
 };
 
 function operations(doc: Json): [string, Json][] {
-  return Object.entries<Json>(doc.paths).flatMap(([path, item]) => Object.entries<Json>(item).map(([method, op]) => [`${method.toUpperCase()} ${path}`, op] as [string, Json]));
+  return Object.entries<Json>(doc.paths).flatMap(([path, item]) =>
+    Object.entries<Json>(item).map(([method, op]) => [`${method.toUpperCase()} ${path}`, op] as [string, Json]),
+  );
 }
 
 describe('OpenAPI document', () => {
@@ -81,14 +100,16 @@ describe('OpenAPI document', () => {
     assert.deepEqual(ops.map(([key]) => key).sort(), Object.keys(CONTRACT).sort());
     const ids = new Set<string>();
     for (const [key, op] of ops) {
-      const contract = CONTRACT[key]!;
+      const contract = CONTRACT[key];
       assert.match(op.operationId ?? '', /^[a-z][A-Za-z]+$/, `${key}: operationId`);
       assert.ok(!ids.has(op.operationId), `${key}: unique operationId`);
       ids.add(op.operationId);
       assert.ok(op.summary && op.description, `${key}: summary and description`);
       assert.match(op.description, /Scopes: /, `${key}: scopes in the description`);
       assert.deepEqual(
-        Object.keys(op.responses).map(Number).sort((a, b) => a - b),
+        Object.keys(op.responses)
+          .map(Number)
+          .sort((a, b) => a - b),
         [...contract.statuses].sort((a, b) => a - b),
         `${key}: statuses`,
       );
@@ -96,7 +117,11 @@ describe('OpenAPI document', () => {
       assert.deepEqual([...params].sort(), [...contract.params].sort(), `${key}: parameters`);
       for (const p of op.parameters ?? []) {
         assert.ok(p.description, `${key}: parameter ${p.name} described`);
-        assert.equal(p.required, p.in === 'path' || (p.in === 'header' && key === 'POST /api/v1/reports'), `${key}: ${p.name} required only if the contract requires it`);
+        assert.equal(
+          p.required,
+          p.in === 'path' || (p.in === 'header' && key === 'POST /api/v1/reports'),
+          `${key}: ${p.name} required only if the contract requires it`,
+        );
       }
     }
   });
@@ -115,7 +140,9 @@ describe('OpenAPI document', () => {
       }
     }
     const codes = (key: string, status: number) =>
-      Object.values<Json>(doc.paths[key.split(' ')[1]!][key.split(' ')[0]!.toLowerCase()].responses[status].content['application/json'].examples).map((e) => e.value.error.code);
+      Object.values<Json>(doc.paths[key.split(' ')[1]][key.split(' ')[0].toLowerCase()].responses[status].content['application/json'].examples).map(
+        (e) => e.value.error.code,
+      );
     assert.deepEqual(codes('POST /api/v1/reports/{report_id}/profile-imports', 422), ['import_validation_failed']);
     assert.ok(codes('POST /api/v1/reports/{report_id}/profile-imports', 409).includes('report_archived'));
     assert.ok(codes('POST /api/v1/reports', 409).includes('idempotency_key_reused'));
@@ -128,7 +155,7 @@ describe('OpenAPI document', () => {
     const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
     const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: true });
     (addFormats as unknown as (a: Ajv) => void)(ajv);
-    ajv.addSchema({ $id: 'openapi.json', components: doc.components, paths: doc.paths } as Json);
+    ajv.addSchema({ $id: 'openapi.json', components: doc.components, paths: doc.paths });
     let checked = 0;
     const pointer = (...parts: string[]) => 'openapi.json#/' + parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
     for (const [path, item] of Object.entries<Json>(doc.paths)) {
@@ -153,15 +180,33 @@ describe('OpenAPI document', () => {
     }
     assert.ok(checked >= 40, `examples checked: ${checked}`);
     // The validation is live: a malformed uuid in an example is caught.
-    const scan = ajv.getSchema(pointer('paths', '/api/v1/reports/{report_id}/scans/{scan_run_id}', 'get', 'responses', '200', 'content', 'application/json', 'schema'))!;
-    const value = structuredClone(doc.paths['/api/v1/reports/{report_id}/scans/{scan_run_id}'].get.responses['200'].content['application/json'].examples.example.value);
+    const scan = ajv.getSchema(
+      pointer('paths', '/api/v1/reports/{report_id}/scans/{scan_run_id}', 'get', 'responses', '200', 'content', 'application/json', 'schema'),
+    )!;
+    const value = structuredClone(
+      doc.paths['/api/v1/reports/{report_id}/scans/{scan_run_id}'].get.responses['200'].content['application/json'].examples.example.value,
+    );
     assert.ok(scan(value));
     value.data.id = 'not-a-uuid';
     assert.ok(!scan(value));
   });
 
   test('named resources are components (generated clients get named types)', () => {
-    for (const name of ['Report', 'Profile', 'Scan', 'Context', 'Workspace', 'CreateReport', 'ProfileImport', 'ImportReceipt', 'ImportValidation', 'AnalysisSummary', 'FindingsRecord', 'ActivityEvent', 'Error']) {
+    for (const name of [
+      'Report',
+      'Profile',
+      'Scan',
+      'Context',
+      'Workspace',
+      'CreateReport',
+      'ProfileImport',
+      'ImportReceipt',
+      'ImportValidation',
+      'AnalysisSummary',
+      'FindingsRecord',
+      'ActivityEvent',
+      'Error',
+    ]) {
       assert.ok(doc.components.schemas[name], name);
     }
     const data = doc.paths['/api/v1/reports/{report_id}'].get.responses['200'].content['application/json'].schema.properties.data;

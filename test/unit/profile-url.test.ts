@@ -13,7 +13,7 @@ import { MAX_URL_LENGTH, normalizeProfileUrl } from '../../src/domain/profile-ur
 function ok(input: string): string {
   const result = normalizeProfileUrl(input);
   assert.equal(result.ok, true, `expected ${JSON.stringify(input)} to normalize, got ${JSON.stringify(result)}`);
-  return (result as { ok: true; url: string }).url;
+  return result.url;
 }
 
 function problem(input: string): string {
@@ -32,7 +32,10 @@ const bareHost = fc
 /** Path segment characters, including percent escapes of reserved and non-ASCII characters. */
 const segmentChar = fc.oneof(
   { weight: 6, arbitrary: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~'.split('')) },
-  { weight: 1, arbitrary: fc.constantFrom('%20', '%41', '%61', '%7E', '%C3%A9', '%25', '%3F', '%23', '%2F', '%3A', '@', '!', '$', "'", '(', ')', '*', '+', ',', ';', '=') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom('%20', '%41', '%61', '%7E', '%C3%A9', '%25', '%3F', '%23', '%2F', '%3A', '@', '!', '$', "'", '(', ')', '*', '+', ',', ';', '='),
+  },
 );
 const segment = fc.array(segmentChar, { minLength: 1, maxLength: 8 }).map((cs) => cs.join(''));
 const path = fc.array(segment, { minLength: 0, maxLength: 4 }).map((s) => (s.length === 0 ? '' : `/${s.join('/')}`));
@@ -118,7 +121,14 @@ describe('normalizeProfileUrl — examples', () => {
   });
 
   test('decisions/identity: non-http schemes rejected as invalid_url', () => {
-    for (const input of ['ftp://pronet.example/in/jane', 'mailto:jane@pronet.example', 'javascript:alert(1)', 'file:///etc/passwd', 'ws://pronet.example/in/jane', 'data:text/plain,hi']) {
+    for (const input of [
+      'ftp://pronet.example/in/jane',
+      'mailto:jane@pronet.example',
+      'javascript:alert(1)',
+      'file:///etc/passwd',
+      'ws://pronet.example/in/jane',
+      'data:text/plain,hi',
+    ]) {
       assert.equal(problem(input), 'invalid_url', input);
     }
   });
@@ -130,7 +140,17 @@ describe('normalizeProfileUrl — examples', () => {
   });
 
   test('decisions/identity: garbage rejected as invalid_url', () => {
-    for (const input of ['', '   ', 'not a url', 'http://', 'https://', 'https:// /x', 'http://[::1', 'https://exa mple.com/x', 'https://pronet.example/%E0%A4%A']) {
+    for (const input of [
+      '',
+      '   ',
+      'not a url',
+      'http://',
+      'https://',
+      'https:// /x',
+      'http://[::1',
+      'https://exa mple.com/x',
+      'https://pronet.example/%E0%A4%A',
+    ]) {
       assert.equal(problem(input), 'invalid_url', input);
     }
   });
@@ -212,19 +232,25 @@ describe('normalizeProfileUrl — properties', () => {
 
   test('decisions/identity: output always starts with https:// and parses with new URL', () => {
     fc.assert(
-      fc.property(fc.oneof(anyHttpUrl, fc.domain().map((d) => `http://${d}`)), (input) => {
-        const result = normalizeProfileUrl(input);
-        if (!result.ok) return true;
-        assert.ok(result.url.startsWith('https://'), result.url);
-        const parsed = new URL(result.url);
-        assert.equal(parsed.protocol, 'https:');
-        assert.equal(parsed.username, '');
-        assert.equal(parsed.password, '');
-        assert.equal(parsed.hostname, parsed.hostname.toLowerCase());
-        assert.equal(parsed.search, '');
-        assert.equal(parsed.hash, '');
-        assert.ok(result.url.length <= MAX_URL_LENGTH);
-      }),
+      fc.property(
+        fc.oneof(
+          anyHttpUrl,
+          fc.domain().map((d) => `http://${d}`),
+        ),
+        (input) => {
+          const result = normalizeProfileUrl(input);
+          if (!result.ok) return true;
+          assert.ok(result.url.startsWith('https://'), result.url);
+          const parsed = new URL(result.url);
+          assert.equal(parsed.protocol, 'https:');
+          assert.equal(parsed.username, '');
+          assert.equal(parsed.password, '');
+          assert.equal(parsed.hostname, parsed.hostname.toLowerCase());
+          assert.equal(parsed.search, '');
+          assert.equal(parsed.hash, '');
+          assert.ok(result.url.length <= MAX_URL_LENGTH);
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -235,7 +261,14 @@ describe('normalizeProfileUrl — properties', () => {
         bareHost,
         plainPath,
         fc.constantFrom('http', 'https'),
-        fc.record({ upper: fc.boolean(), www: fc.boolean(), slash: fc.boolean(), q: query, f: fragment, scheme: fc.constantFrom('http', 'https') }),
+        fc.record({
+          upper: fc.boolean(),
+          www: fc.boolean(),
+          slash: fc.boolean(),
+          q: query,
+          f: fragment,
+          scheme: fc.constantFrom('http', 'https'),
+        }),
         (host, p, baseScheme, v) => {
           const base = `${baseScheme}://${host}${p}`;
           let variant = `${v.scheme}://${v.www ? 'www.' : ''}${host}${p}${v.slash ? '/' : ''}${v.q}${v.f}`;

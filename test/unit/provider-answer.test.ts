@@ -36,7 +36,7 @@ function rejected(json: unknown, kind: ItemKind = 'person'): CollectorError {
 function accepted(json: unknown, kind: ItemKind = 'person') {
   const result = parseProviderAnswer(json, kind);
   assert.equal(result.outcome, 'ok');
-  return result as Extract<typeof result, { outcome: 'ok' }>;
+  return result;
 }
 
 test('the cause names the path of the first violation, never its value', () => {
@@ -72,23 +72,27 @@ test('every member of an ok answer must be present (null is "not observed", abse
     (a) => delete a.activity[0].source_url,
   ];
   for (const mutate of members) rejected(answer(mutate));
-  const nulls = accepted(answer((a) => {
-    a.activity = null;
-    for (const key of Object.keys(a.profile)) a.profile[key] = null;
-  }));
+  const nulls = accepted(
+    answer((a) => {
+      a.activity = null;
+      for (const key of Object.keys(a.profile)) a.profile[key] = null;
+    }),
+  );
   assert.equal(nulls.activity, null);
   assert.equal(nulls.profile?.positions, null);
 });
 
 test('unknown members are dropped at every level, never copied', () => {
-  const result = accepted(answer((a) => {
-    a.extra = 'x';
-    a.profile.internal_note = 'secret';
-    a.profile.positions[0].salary = 1;
-    a.activity[0].actor.email = 'ada@example.com';
-    a.activity[0].counts.views = 9;
-    a.screenshots[0].debug = true;
-  }));
+  const result = accepted(
+    answer((a) => {
+      a.extra = 'x';
+      a.profile.internal_note = 'secret';
+      a.profile.positions[0].salary = 1;
+      a.activity[0].actor.email = 'ada@example.com';
+      a.activity[0].counts.views = 9;
+      a.screenshots[0].debug = true;
+    }),
+  );
   const text = JSON.stringify(result);
   for (const member of ['extra', 'internal_note', 'salary', 'email', 'views', 'debug']) assert.equal(text.includes(member), false, member);
   assert.deepEqual(Object.keys(result.screenshots[0]), ['section', 'media_type', 'bytes']);
@@ -112,9 +116,18 @@ test('inaccessible: a code-like reason is kept, other text is not; a blank or ov
 });
 
 test('profile belongs to person items, company to company pages', () => {
-  rejected(answer((a) => (a.profile = answer().profile), 'company_page'), 'company_page');
+  rejected(
+    answer((a) => (a.profile = answer().profile), 'company_page'),
+    'company_page',
+  );
   rejected(answer((a) => (a.company = { name: null, tagline: null, industry: null, follower_count: null, website: null })));
-  assert.equal(accepted(answer(() => {}, 'company_page'), 'company_page').company?.name, 'Example Corp');
+  assert.equal(
+    accepted(
+      answer(() => {}, 'company_page'),
+      'company_page',
+    ).company?.name,
+    'Example Corp',
+  );
 });
 
 test('lengths count UTF-16 code units: 100,000 for text, 512 for external_id, 2048 for URLs, 64 for sections', () => {
@@ -162,11 +175,26 @@ test('URLs are http(s); other schemes and non-URLs are malformed', () => {
 });
 
 test('RFC 3339 instants: a real calendar date and an explicit offset', () => {
-  for (const value of ['2024-05-01T12:00:00Z', '2024-05-01t12:00:00z', '2024-02-29T00:00:00+05:30', '2024-05-01T23:59:60.123-08:00', '2024-05-01T12:00:00.5Z']) {
+  for (const value of [
+    '2024-05-01T12:00:00Z',
+    '2024-05-01t12:00:00z',
+    '2024-02-29T00:00:00+05:30',
+    '2024-05-01T23:59:60.123-08:00',
+    '2024-05-01T12:00:00.5Z',
+  ]) {
     assert.equal(isRfc3339(value), true, value);
     accepted(answer((a) => (a.captured_at = value)));
   }
-  for (const value of ['2023-02-29T12:00:00Z', '2024-04-31T12:00:00Z', '2024-05-01 12:00:00Z', '2024-05-01T12:00:00', '2024-05-01T24:00:00Z', '2024-05-01T12:00:00+24:00', '2024-05-01T12:00:00+05:60', '2024-13-01T12:00:00Z']) {
+  for (const value of [
+    '2023-02-29T12:00:00Z',
+    '2024-04-31T12:00:00Z',
+    '2024-05-01 12:00:00Z',
+    '2024-05-01T12:00:00',
+    '2024-05-01T24:00:00Z',
+    '2024-05-01T12:00:00+24:00',
+    '2024-05-01T12:00:00+05:60',
+    '2024-13-01T12:00:00Z',
+  ]) {
     assert.equal(isRfc3339(value), false, value);
     rejected(answer((a) => (a.activity[0].occurred_at = value)));
   }

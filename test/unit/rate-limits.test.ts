@@ -7,17 +7,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import {
-  DEFAULT_LIMITS,
-  effectiveLimits,
-  minuteWindow,
-  rateLimitHeaders,
-  requestBuckets,
-  rowsBucket,
-  type Bucket,
-} from '../../src/domain/rate-limits.js';
+import { DEFAULT_LIMITS, effectiveLimits, minuteWindow, rateLimitHeaders, requestBuckets, rowsBucket, type Bucket } from '../../src/domain/rate-limits.js';
 
-const NO_SETTINGS = { writes_per_minute_per_key: null, writes_per_minute_per_workspace: null, submitted_profiles_per_minute_per_workspace: null };
+const NO_SETTINGS = {
+  writes_per_minute_per_key: null,
+  writes_per_minute_per_workspace: null,
+  submitted_profiles_per_minute_per_workspace: null,
+};
 const KEY = 'b3b1c1d2-0000-4000-8000-000000000001';
 const WS = 'a1a1a1a1-0000-4000-8000-000000000002';
 
@@ -93,7 +89,11 @@ describe('effectiveLimits', () => {
         fc.option(fc.integer({ min: 0, max: 100_000 })),
         fc.option(fc.integer({ min: 0, max: 100_000 })),
         (perKey, perWorkspace, rows) => {
-          const limits = effectiveLimits({ writes_per_minute_per_key: perKey, writes_per_minute_per_workspace: perWorkspace, submitted_profiles_per_minute_per_workspace: rows });
+          const limits = effectiveLimits({
+            writes_per_minute_per_key: perKey,
+            writes_per_minute_per_workspace: perWorkspace,
+            submitted_profiles_per_minute_per_workspace: rows,
+          });
           assert.equal(limits.writes_per_minute_per_key, perKey ?? 10);
           assert.equal(limits.writes_per_minute_per_workspace, perWorkspace ?? 50);
           assert.equal(limits.submitted_profiles_per_minute_per_workspace, rows ?? 1000);
@@ -108,7 +108,11 @@ describe('effectiveLimits', () => {
   });
 
   test('decisions/limits: an explicit workspace setting of 0 is kept, not replaced by the default', () => {
-    const limits = effectiveLimits({ writes_per_minute_per_key: 0, writes_per_minute_per_workspace: 0, submitted_profiles_per_minute_per_workspace: 0 });
+    const limits = effectiveLimits({
+      writes_per_minute_per_key: 0,
+      writes_per_minute_per_workspace: 0,
+      submitted_profiles_per_minute_per_workspace: 0,
+    });
     assert.equal(limits.writes_per_minute_per_key, 0);
     assert.equal(limits.writes_per_minute_per_workspace, 0);
     assert.equal(limits.submitted_profiles_per_minute_per_workspace, 0);
@@ -191,11 +195,18 @@ describe('rateLimitHeaders', () => {
   test('draft-ietf-httpapi-ratelimit-headers: header syntax and tightest choice hold for any counts (property)', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.record({ limit: fc.integer({ min: 1, max: 5000 }), count: fc.integer({ min: 0, max: 6000 }) }), { minLength: 1, maxLength: 3 }),
+        fc.array(fc.record({ limit: fc.integer({ min: 1, max: 5000 }), count: fc.integer({ min: 0, max: 6000 }) }), {
+          minLength: 1,
+          maxLength: 3,
+        }),
         fc.integer({ min: 1, max: 60 }),
         (specs, secondsLeft) => {
           const buckets = specs.map((s, i) => bucket(`policy-${i}`, s.limit));
-          const headers = rateLimitHeaders(buckets, specs.map((s) => s.count), { start: window.start, secondsLeft });
+          const headers = rateLimitHeaders(
+            buckets,
+            specs.map((s) => s.count),
+            { start: window.start, secondsLeft },
+          );
           const policyItems = headers['RateLimit-Policy'].split(', ');
           assert.equal(policyItems.length, buckets.length);
           policyItems.forEach((item, i) => assert.equal(item, `"policy-${i}";q=${specs[i].limit};w=60`));

@@ -14,9 +14,7 @@ import { hostnameOf, rootDomain } from '../../src/domain/root-domain.js';
 /** Labels prefixed with `zq` so that no generated label is itself a PSL entry. */
 const label = fc.stringMatching(/^[a-z0-9]{1,8}$/).map((l) => `zq${l}`);
 const suffix = fc.constantFrom('com', 'org', 'de', 'co.uk', 'org.uk', 'com.au', 'github.io', 'herokuapp.com', 'blogspot.com');
-const host = fc
-  .tuple(fc.array(label, { minLength: 1, maxLength: 4 }), suffix)
-  .map(([labels, sfx]) => `${labels.join('.')}.${sfx}`);
+const host = fc.tuple(fc.array(label, { minLength: 1, maxLength: 4 }), suffix).map(([labels, sfx]) => `${labels.join('.')}.${sfx}`);
 /** A hostname in the different shapes company.domain may take. */
 const domainInput = fc
   .tuple(host, fc.constantFrom('', 'https://', 'http://', 'HTTPS://'), fc.constantFrom('', '/', '/about?x=1', ':8443/x', '#top'), fc.boolean())

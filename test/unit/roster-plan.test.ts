@@ -57,7 +57,10 @@ describe('roster plan — examples', () => {
   });
 
   test('decisions/identity: duplicate detection keeps the first row profile details', () => {
-    const rows = plan([{ pronet_url: 'https://pronet.example/in/jane', name: 'First' }, { pronet_url: 'https://pronet.example/in/jane/', name: 'Second' }]);
+    const rows = plan([
+      { pronet_url: 'https://pronet.example/in/jane', name: 'First' },
+      { pronet_url: 'https://pronet.example/in/jane/', name: 'Second' },
+    ]);
     assert.equal(rows[0].profile.name, 'First');
     assert.equal(rows[0].status, 'add');
     assert.equal(rows[1].status, 'duplicate_in_input');
@@ -82,7 +85,10 @@ describe('roster plan — examples', () => {
       ['https://pronet.example/in/jane', { id: ID_ACTIVE, status: 'active' }],
       ['https://pronet.example/in/bob', { id: ID_REMOVED, status: 'removed' }],
     ]);
-    const rows = plan([p('https://pronet.example/in/jane'), p('https://pronet.example/in/bob'), p('https://pronet.example/in/jane/'), p('https://pronet.example/in/bob/')], existing);
+    const rows = plan(
+      [p('https://pronet.example/in/jane'), p('https://pronet.example/in/bob'), p('https://pronet.example/in/jane/'), p('https://pronet.example/in/bob/')],
+      existing,
+    );
     assert.deepEqual(
       rows.map((r) => [r.status, r.existing_id, r.duplicate_of_row]),
       [
@@ -126,8 +132,18 @@ describe('roster plan — examples', () => {
 const slug = fc.constantFrom('jane', 'bob', 'eve', 'mallory', 'trent', 'peggy');
 /** Profile URLs with many spellings of few identities, so duplicates are common. */
 const spelledUrl = fc
-  .tuple(fc.constantFrom('http://', 'https://', 'HTTPS://'), fc.constantFrom('', 'www.', 'WWW.'), slug, fc.boolean(), fc.boolean(), fc.constantFrom('', '/', '?trk=x', '#about'))
-  .map(([scheme, www, s, upperHost, upperPath, tail]) => `${scheme}${www}${upperHost ? 'PRONET.EXAMPLE' : 'pronet.example'}/in/${upperPath ? s.toUpperCase() : s}${tail}`);
+  .tuple(
+    fc.constantFrom('http://', 'https://', 'HTTPS://'),
+    fc.constantFrom('', 'www.', 'WWW.'),
+    slug,
+    fc.boolean(),
+    fc.boolean(),
+    fc.constantFrom('', '/', '?trk=x', '#about'),
+  )
+  .map(
+    ([scheme, www, s, upperHost, upperPath, tail]) =>
+      `${scheme}${www}${upperHost ? 'PRONET.EXAMPLE' : 'pronet.example'}/in/${upperPath ? s.toUpperCase() : s}${tail}`,
+  );
 const canonical = (s: string) => `https://pronet.example/in/${s}`;
 const existingArb = fc
   .dictionary(slug, fc.constantFrom<'active' | 'removed'>('active', 'removed'), { maxKeys: 6 })
@@ -168,7 +184,11 @@ describe('roster plan — properties', () => {
         const firsts = rows.filter((r) => r.status !== 'duplicate_in_input');
         assert.equal(firsts.length, distinct.size);
         assert.equal(new Set(firsts.map((r) => r.url)).size, firsts.length);
-        for (const row of firsts) assert.equal(rows.findIndex((r) => r.url === row.url), row.row_number - 1);
+        for (const row of firsts)
+          assert.equal(
+            rows.findIndex((r) => r.url === row.url),
+            row.row_number - 1,
+          );
       }),
       { numRuns: 200 },
     );

@@ -11,7 +11,15 @@ import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { isTerminal, runStatus, terminalReason, type ItemCounts, type RunStatus } from '../../src/domain/scan-status.js';
 
-const counts = (c: Partial<ItemCounts>): ItemCounts => ({ pending: 0, running: 0, succeeded: 0, failed: 0, inaccessible: 0, cancelled: 0, ...c });
+const counts = (c: Partial<ItemCounts>): ItemCounts => ({
+  pending: 0,
+  running: 0,
+  succeeded: 0,
+  failed: 0,
+  inaccessible: 0,
+  cancelled: 0,
+  ...c,
+});
 const ALL_STATUSES: RunStatus[] = ['queued', 'running', 'completed', 'partial', 'failed', 'inaccessible', 'cancelled'];
 
 describe('run status — every case of the rule', () => {

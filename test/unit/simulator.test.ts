@@ -29,7 +29,7 @@ function request(url: string, mode: CollectRequest['mode'] = 'full_profile', kin
 
 function ok(result: CollectResult): Extract<CollectResult, { outcome: 'ok' }> {
   assert.equal(result.outcome, 'ok');
-  return result as Extract<CollectResult, { outcome: 'ok' }>;
+  return result;
 }
 
 /** 200 ordinary profile URLs of the shapes people paste: name slugs, slugs with ids, opaque ids. */
@@ -49,7 +49,11 @@ function collectOrdinary() {
   collected ??= (async () => {
     const rows = [];
     for (const url of ORDINARY_URLS) {
-      rows.push({ url, full: ok(await sim.collect(request(url, 'full_profile'))), activity: ok(await sim.collect(request(url, 'activity'))) });
+      rows.push({
+        url,
+        full: ok(await sim.collect(request(url, 'full_profile'))),
+        activity: ok(await sim.collect(request(url, 'activity'))),
+      });
     }
     return rows;
   })();
@@ -63,7 +67,7 @@ describe('simulator: determinism', () => {
       const b = ok(await new SimulatorCollector({ delayMs: 0 }).collect(request('https://pronet.example/in/jane-doe', mode, 'person', 3)));
       assert.deepEqual(a, b);
       assert.equal(a.screenshots.length, b.screenshots.length);
-      a.screenshots.forEach((s, i) => assert.ok(s.bytes.equals(b.screenshots[i]!.bytes), `${mode} ${s.section}`));
+      a.screenshots.forEach((s, i) => assert.ok(s.bytes.equals(b.screenshots[i].bytes), `${mode} ${s.section}`));
     }
   });
 
@@ -75,8 +79,8 @@ describe('simulator: determinism', () => {
       }
     }
     const shifted = new SimulatorCollector({ delayMs: 0, referenceTime: '2030-01-01T00:00:00Z' });
-    const a = ok(await sim.collect(request(ORDINARY_URLS[0]!)));
-    const b = ok(await shifted.collect(request(ORDINARY_URLS[0]!)));
+    const a = ok(await sim.collect(request(ORDINARY_URLS[0])));
+    const b = ok(await shifted.collect(request(ORDINARY_URLS[0])));
     assert.equal(Date.parse(SIMULATOR_REFERENCE_TIME) - Date.parse(a.captured_at), Date.parse('2030-01-01T00:00:00Z') - Date.parse(b.captured_at));
   });
 
@@ -120,7 +124,11 @@ describe('simulator: determinism', () => {
 
 describe('simulator: magic URLs (last non-empty path segment, case-insensitive)', () => {
   test('inaccessible-… is inaccessible in both modes and kinds', async () => {
-    for (const url of ['https://pronet.example/in/inaccessible-jane', 'https://pronet.example/in/INACCESSIBLE-Jane/', 'https://pronet.example/company/Inaccessible-corp?x=1']) {
+    for (const url of [
+      'https://pronet.example/in/inaccessible-jane',
+      'https://pronet.example/in/INACCESSIBLE-Jane/',
+      'https://pronet.example/company/Inaccessible-corp?x=1',
+    ]) {
       for (const mode of ['full_profile', 'activity'] as const) {
         const result = await sim.collect(request(url, mode, url.includes('/company/') ? 'company_page' : 'person'));
         assert.equal(result.outcome, 'inaccessible', url);
@@ -174,7 +182,10 @@ describe('simulator: ordinary people', () => {
       assert.equal(sections[0], 'top_card', url);
       assert.ok(sections.length >= 2 && sections.length <= 4, `${url}: ${sections}`);
       assert.equal(new Set(sections).size, sections.length);
-      assert.ok(sections.slice(1).every((s) => ['about', 'experience', 'skills'].includes(s)), url);
+      assert.ok(
+        sections.slice(1).every((s) => ['about', 'experience', 'skills'].includes(s)),
+        url,
+      );
       assert.equal(full.activity, null);
       assert.ok(full.profile !== null && full.profile.name !== null, url);
       const positions = full.profile.positions;
@@ -196,7 +207,12 @@ describe('simulator: ordinary people', () => {
       for (const mode of ['full', 'activity'] as const) {
         const { url } = row;
         const result = row[mode];
-        const findings = evaluateChecks({ profile: result.profile, activity: result.activity, company: COMPANY, now: new Date(result.captured_at) });
+        const findings = evaluateChecks({
+          profile: result.profile,
+          activity: result.activity,
+          company: COMPANY,
+          now: new Date(result.captured_at),
+        });
         const answeredSections = new Set(findings.filter((f) => f.outcome !== 'unknown').map((f) => f.source_section));
         assert.ok(
           result.screenshots.some((s) => answeredSections.has(s.section as never)),
@@ -279,7 +295,7 @@ describe('simulator: screenshots show the section as text (SVG through sharp)', 
           first.screenshots.map((s) => [s.section, s.media_type]),
         );
         first.screenshots.forEach((s, i) => {
-          assert.ok(s.bytes.equals(again.screenshots[i]!.bytes), `${url} ${mode} ${s.section}`);
+          assert.ok(s.bytes.equals(again.screenshots[i].bytes), `${url} ${mode} ${s.section}`);
           seen.add(createHash('sha256').update(s.bytes).digest('hex'));
         });
       }
@@ -287,8 +303,10 @@ describe('simulator: screenshots show the section as text (SVG through sharp)', 
     const company = 'https://pronet.example/company/acme-corp';
     const a = ok(await sim.collect(request(company, 'activity', 'company_page')));
     const b = ok(await new SimulatorCollector({ delayMs: 0 }).collect(request(company, 'activity', 'company_page')));
-    assert.ok(a.screenshots[0]!.bytes.equals(b.screenshots[0]!.bytes));
-    const total = (await Promise.all(urls.map(async (url) => ok(await sim.collect(request(url, 'full_profile'))).screenshots.length + 1))).reduce((x, y) => x + y);
+    assert.ok(a.screenshots[0].bytes.equals(b.screenshots[0].bytes));
+    const total = (await Promise.all(urls.map(async (url) => ok(await sim.collect(request(url, 'full_profile'))).screenshots.length + 1))).reduce(
+      (x, y) => x + y,
+    );
     assert.equal(seen.size, total, 'no two screenshots of different people or sections are the same image');
   });
 
@@ -296,7 +314,7 @@ describe('simulator: screenshots show the section as text (SVG through sharp)', 
     const { profile } = await janeDoe();
     const svg = topCardSvg(profile, look);
     assert.ok(svg.includes('>Jane Doe</text>'), svg);
-    if (profile.headline) assert.ok(svg.includes(escapeXml(profile.headline.split(' ')[0]!)));
+    if (profile.headline) assert.ok(svg.includes(escapeXml(profile.headline.split(' ')[0])));
     if (profile.location) assert.ok(svg.includes(escapeXml(profile.location)));
     if (profile.connections !== null) assert.match(svg, /[\d,]+ connections?</);
   });
@@ -310,14 +328,19 @@ describe('simulator: screenshots show the section as text (SVG through sharp)', 
       { title: 'Recruiter', company: null, start: null, end: '2021-02', description: 'Hired the first ten engineers.' },
     ];
     const experience = experienceSvg({ ...profile, positions }, look);
-    for (const text of ['Head of Partnerships', 'Globex', '2021-03 – present', 'Recruiter', 'Hired the first ten engineers.']) assert.ok(experience.includes(text), text);
+    for (const text of ['Head of Partnerships', 'Globex', '2021-03 – present', 'Recruiter', 'Hired the first ten engineers.'])
+      assert.ok(experience.includes(text), text);
     const skills = skillsSvg({ ...profile, skills: ['SQL', 'Public Speaking', 'Go-to-Market'] }, look);
     for (const skill of ['>SQL<', '>Public Speaking<', '>Go-to-Market<', '3 skills listed']) assert.ok(skills.includes(skill), skill);
     const activity = activitySvg(profile.name, events, look);
     assert.ok(activity.includes('Jane Doe'));
     for (const event of events.slice(0, 3)) if (event.text !== null) assert.ok(activity.includes(escapeXml(event.text).slice(0, 20)), event.text);
     assert.ok(activitySvg('Jane Doe', [], look).includes('No recent activity.'));
-    const company = companySvg({ name: 'Acme Corp', tagline: 'Ship faster with Acme Corp', industry: 'Retail', follower_count: 12345, website: null }, null, look);
+    const company = companySvg(
+      { name: 'Acme Corp', tagline: 'Ship faster with Acme Corp', industry: 'Retail', follower_count: 12345, website: null },
+      null,
+      look,
+    );
     for (const text of ['>Acme Corp<', 'Ship faster with Acme Corp', 'Retail · 12,345 followers', '>AC<']) assert.ok(company.includes(text), text);
   });
 
@@ -329,8 +352,12 @@ describe('simulator: screenshots show the section as text (SVG through sharp)', 
       aboutSvg({ ...profile, name: hostile, about: hostile }, look),
       experienceSvg({ ...profile, name: hostile, positions: [{ title: hostile, company: hostile, start: null, end: null, description: hostile }] }, look),
       skillsSvg({ ...profile, name: hostile, skills: [hostile] }, look),
-      activitySvg(hostile, events.map((e) => ({ ...e, text: hostile, actor: { ...e.actor, name: hostile } })), look),
-      companySvg({ name: hostile, tagline: hostile, industry: hostile, follower_count: 1, website: hostile }, [{ ...events[0]!, text: hostile }], look),
+      activitySvg(
+        hostile,
+        events.map((e) => ({ ...e, text: hostile, actor: { ...e.actor, name: hostile } })),
+        look,
+      ),
+      companySvg({ name: hostile, tagline: hostile, industry: hostile, follower_count: 1, website: hostile }, [{ ...events[0], text: hostile }], look),
     ];
     for (const svg of svgs) {
       assert.ok(!svg.includes('<script') && !svg.includes('<b>') && !svg.includes('\u0000') && !svg.includes('\u0007'));

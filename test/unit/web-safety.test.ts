@@ -32,7 +32,7 @@ test('people CSV: cells a spreadsheet would run as a formula are neutralized', (
     analysis: null,
     reason: 'scan_queued',
   };
-  const csv = peopleCsv([record as never], 'Acme');
+  const csv = peopleCsv([record], 'Acme');
   const row = csv.trim().split('\n')[1];
   assert.match(row, /^"'=HYPERLINK\(""http:\/\/evil\.test"",""click""\)",'\+1,'@SUM\(A1\),/);
   assert.match(row, /,queued,/);

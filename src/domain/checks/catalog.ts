@@ -98,9 +98,7 @@ const categoryDefs: Array<Omit<CheckCategory, 'id'>> = [
   { key: 'activity', title: 'Activity', description: 'What the person recently posted, shared and commented.' },
 ];
 
-export const CATEGORIES: readonly CheckCategory[] = Object.freeze(
-  categoryDefs.map((c) => Object.freeze({ ...c, id: catalogId(c.key) })),
-);
+export const CATEGORIES: readonly CheckCategory[] = Object.freeze(categoryDefs.map((c) => Object.freeze({ ...c, id: catalogId(c.key) })));
 
 // ---------------------------------------------------------------- checks
 
@@ -178,7 +176,10 @@ const checkDefs: Def[] = [
     requires: 'profile',
     evaluate: (p) => {
       if (p.name === null) return UNKNOWN;
-      const words = p.name.trim().split(/\s+/u).filter((w) => /\p{L}/u.test(w));
+      const words = p.name
+        .trim()
+        .split(/\s+/u)
+        .filter((w) => /\p{L}/u.test(w));
       return verdict(words.length >= 2, p.name);
     },
   },
@@ -318,9 +319,7 @@ const checkDefs: Def[] = [
       const positions = readPositions(p.positions, input.now);
       if (positions.kind !== 'value' || isBlank(input.company.name)) return UNKNOWN;
       const name = input.company.name;
-      const match = positions.current.find(
-        (pos) => (pos.company !== null && mentionsCompany(pos.company, name)) || mentionsCompany(pos.title, name),
-      );
+      const match = positions.current.find((pos) => (pos.company !== null && mentionsCompany(pos.company, name)) || mentionsCompany(pos.title, name));
       if (match) return verdict(true, match.company ?? match.title);
       // A current role with no employer shown might be at the company: undecidable.
       if (positions.current.some((pos) => pos.company === null)) return UNKNOWN;
@@ -452,8 +451,7 @@ const checkDefs: Def[] = [
     key: 'activity.posts_get_engagement',
     category: 'activity',
     title: 'Posts get engagement',
-    description:
-      'Good when the person\'s posts average at least 5 reactions plus comments. Unknown when no post has known counts. Observed: the average.',
+    description: "Good when the person's posts average at least 5 reactions plus comments. Unknown when no post has known counts. Observed: the average.",
     recommendation: 'End posts with a question, tag the people involved and reply to comments in the first hours.',
     evidence_section: 'activity',
     requires: 'activity',
@@ -477,7 +475,7 @@ const checkDefs: Def[] = [
   {
     key: 'activity.comments_on_others',
     category: 'activity',
-    title: 'Comments on others\' posts',
+    title: "Comments on others' posts",
     description: 'Good when the person commented at least once in the last 90 days.',
     recommendation: 'Leave thoughtful comments on posts from customers and peers; it builds visibility faster than posting alone.',
     evidence_section: 'activity',
@@ -488,8 +486,7 @@ const checkDefs: Def[] = [
     key: 'activity.reposts_company',
     category: 'activity',
     title: 'Shares company content',
-    description:
-      'Good when the person reposted content naming the company (case-insensitive) or linking to its domain in the last 90 days.',
+    description: 'Good when the person reposted content naming the company (case-insensitive) or linking to its domain in the last 90 days.',
     recommendation: 'Reshare {company} posts with a line of your own on why they matter.',
     evidence_section: 'activity',
     requires: 'activity',

@@ -130,9 +130,7 @@ export function monthOf(date: Date): number {
 }
 
 export type PositionsState =
-  | { kind: 'missing' }
-  | { kind: 'conflicting' }
-  | { kind: 'value'; all: readonly CollectedPosition[]; current: readonly CollectedPosition[] };
+  { kind: 'missing' } | { kind: 'conflicting' } | { kind: 'value'; all: readonly CollectedPosition[]; current: readonly CollectedPosition[] };
 
 /**
  * Positions with their current ones (no end date). Dates that contradict each
@@ -184,13 +182,7 @@ export interface EventCriteria {
  * is good when the certain count reaches `minimum`, optimize when even all
  * uncertain events together could not reach it, and unknown in between.
  */
-export function countRecentEvents(
-  events: readonly CollectedActivityEvent[],
-  now: Date,
-  days: number,
-  minimum: number,
-  criteria: EventCriteria,
-): CheckResult {
+export function countRecentEvents(events: readonly CollectedActivityEvent[], now: Date, days: number, minimum: number, criteria: EventCriteria): CheckResult {
   const since = now.getTime() - days * DAY_MS;
   let certain = 0;
   let uncertain = 0;

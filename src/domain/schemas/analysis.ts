@@ -46,23 +46,27 @@ export const AnalysisSummary = Type.Object(
     coverage: Type.Object(
       {
         person_profiles: Count,
-        optimization: Type.Object(
-          { analyzed_profiles: Count, answered_checks: Count, unknown_checks: Count, profiles_without_usable_analysis: Count },
-          strict,
-        ),
+        optimization: Type.Object({ analyzed_profiles: Count, answered_checks: Count, unknown_checks: Count, profiles_without_usable_analysis: Count }, strict),
         activity: Type.Object({ observed_person_profiles: Count, company_page_observed: Type.Boolean(), incomplete_person_profiles: Count }, strict),
       },
       strict,
     ),
     work: Type.Object(
       {
-        state: Type.Union(
-          ['not_requested', 'queued', 'processing', 'completed', 'completed_with_issues', 'failed', 'unknown'].map((s) => Type.Literal(s)),
-        ),
+        state: Type.Union(['not_requested', 'queued', 'processing', 'completed', 'completed_with_issues', 'failed', 'unknown'].map((s) => Type.Literal(s))),
         all_requested_work_terminal: Type.Boolean(),
         all_requested_work_succeeded: Type.Boolean(),
         counts: Type.Object(
-          { requested: Count, queued: Count, processing: Count, succeeded: Count, failed: Count, inaccessible: Count, cancelled: Count, warnings: Count },
+          {
+            requested: Count,
+            queued: Count,
+            processing: Count,
+            succeeded: Count,
+            failed: Count,
+            inaccessible: Count,
+            cancelled: Count,
+            warnings: Count,
+          },
           strict,
         ),
         scan_run_ids: Type.Array(Uuid),
@@ -147,10 +151,7 @@ export const ActivityEvent = Type.Object(
     id: Uuid,
     profile_id: Nullable(Uuid),
     event_type: Type.String(),
-    actor: Type.Object(
-      { kind: Type.Union([Type.Literal('person'), Type.Literal('company_page')]), url: Type.String(), name: Nullable(Type.String()) },
-      strict,
-    ),
+    actor: Type.Object({ kind: Type.Union([Type.Literal('person'), Type.Literal('company_page')]), url: Type.String(), name: Nullable(Type.String()) }, strict),
     source_url: Nullable(Type.String()),
     text: Nullable(Type.String()),
     occurred_at: Nullable(DateTime),

@@ -46,10 +46,9 @@ export const ErrorEnvelope = Type.Object(
         retryable: Type.Optional(Type.Boolean()),
         next_action: Type.Optional(Type.String()),
         details: Type.Optional(
-          Type.Array(
-            Type.Object({ row_number: Type.Optional(Type.Integer({ minimum: 1 })), field: Type.String(), code: Type.String() }),
-            { maxItems: 100 },
-          ),
+          Type.Array(Type.Object({ row_number: Type.Optional(Type.Integer({ minimum: 1 })), field: Type.String(), code: Type.String() }), {
+            maxItems: 100,
+          }),
         ),
       },
       { additionalProperties: false },

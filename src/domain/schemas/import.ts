@@ -73,10 +73,7 @@ export const ImportReceipt = Type.Object(
     id: Uuid,
     report_id: Uuid,
     state: Type.Literal('completed'),
-    counts: Type.Object(
-      { submitted: Count, added: Count, restored: Count, already_present: Count, duplicate_in_input: Count, profiles_queued: Count },
-      strict,
-    ),
+    counts: Type.Object({ submitted: Count, added: Count, restored: Count, already_present: Count, duplicate_in_input: Count, profiles_queued: Count }, strict),
     rows: Type.Array(ImportRow, { minItems: 1, maxItems: 100 }),
     scan_requests: Type.Array(ImportScan),
     created_at: DateTime,

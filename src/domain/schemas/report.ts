@@ -10,10 +10,7 @@ export const Report = Type.Object(
     id: Uuid,
     workspace_id: Uuid,
     name: Type.String(),
-    company: Type.Object(
-      { name: Type.String(), supplied_domain: Type.String(), root_domain: Nullable(Type.String()), pronet_company_url: Uri },
-      strict,
-    ),
+    company: Type.Object({ name: Type.String(), supplied_domain: Type.String(), root_domain: Nullable(Type.String()), pronet_company_url: Uri }, strict),
     visibility: Type.Union([Type.Literal('private'), Type.Literal('public')]),
     archived: Type.Boolean(),
     analysis_state: Type.Union(['not_requested', 'queued', 'running', 'available', 'failed'].map((s) => Type.Literal(s))),
@@ -124,7 +121,11 @@ export const CreationScan = Type.Object(
 export const CreationRow = Type.Union([
   Type.Object({ row_number: Type.Integer({ minimum: 1 }), status: Type.Literal('added'), profile_id: Uuid }, strict),
   Type.Object(
-    { row_number: Type.Integer({ minimum: 1 }), status: Type.Literal('duplicate_in_input'), first_row_number: Type.Integer({ minimum: 1 }) },
+    {
+      row_number: Type.Integer({ minimum: 1 }),
+      status: Type.Literal('duplicate_in_input'),
+      first_row_number: Type.Integer({ minimum: 1 }),
+    },
     strict,
   ),
 ]);

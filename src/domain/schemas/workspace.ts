@@ -22,9 +22,7 @@ export const Context = Type.Object(
     workspace_id: Uuid,
     scopes: Type.Array(
       Type.Union(
-        ['*', 'workspace:read', 'reports:read', 'profiles:read', 'reports:create', 'profiles:add', 'analysis:read', 'imports:read'].map((s) =>
-          Type.Literal(s),
-        ),
+        ['*', 'workspace:read', 'reports:read', 'profiles:read', 'reports:create', 'profiles:add', 'analysis:read', 'imports:read'].map((s) => Type.Literal(s)),
       ),
     ),
     limits: Limits,

@@ -79,7 +79,10 @@ async function authorize(app: FastifyInstance, request: FastifyRequest, reply: F
     });
   if (!match) throw unauthorized();
   const window = minuteWindow(clock.now());
-  const defaults = effectiveLimits({ writes_per_minute_per_key: null, writes_per_minute_per_workspace: null, submitted_profiles_per_minute_per_workspace: null }, config.readLimitMultiplier);
+  const defaults = effectiveLimits(
+    { writes_per_minute_per_key: null, writes_per_minute_per_workspace: null, submitted_profiles_per_minute_per_workspace: null },
+    config.readLimitMultiplier,
+  );
   const fusedParams = access.fused?.params(request) ?? null;
   const found = await authorizeAndTake(
     db,
@@ -114,7 +117,7 @@ async function authorize(app: FastifyInstance, request: FastifyRequest, reply: F
   }
   reply.headers(rateLimitHeaders(buckets, take.counts, window));
   if (take.exceeded !== 0) {
-    const refusedBy = buckets[take.exceeded - 1]!;
+    const refusedBy = buckets[take.exceeded - 1];
     throw apiError('rate_limited', 429, `Rate limit exceeded (${refusedBy.policy}); retry after the current minute window.`, {
       retryable: true,
       headers: { 'Retry-After': String(window.secondsLeft) },
@@ -130,7 +133,7 @@ export const authorizePlugin = fp(async (app: FastifyInstance) => {
   // Fail closed at start-up: a route under the plugin must say how it is
   // authorized (`access`), or say explicitly that it needs no key (`public`).
   app.addHook('onRoute', (route) => {
-    const config = route.config as { access?: AccessConfig; public?: boolean } | undefined;
+    const config = route.config;
     if (!config?.access && config?.public !== true && route.method !== 'HEAD') {
       throw new Error(`route ${String(route.method)} ${route.url} declares neither config.access nor config.public`);
     }

@@ -12,7 +12,11 @@ export async function contextRoutes(app: FastifyInstance): Promise<void> {
     '/context',
     {
       config: { access: { kind: 'read', scopes: ['workspace:read'] } },
-      schema: { tags: ['workspace'], summary: 'The calling key, its workspace, scopes and effective limits', response: { 200: ContextResponse } },
+      schema: {
+        tags: ['workspace'],
+        summary: 'The calling key, its workspace, scopes and effective limits',
+        response: { 200: ContextResponse },
+      },
     },
     async (request) => {
       const { keyId, userId, workspaceId, scopes, limits } = request.auth;

@@ -69,7 +69,12 @@ export async function importRoutes(app: FastifyInstance): Promise<void> {
     '/reports/:report_id/profile-imports/:import_id',
     {
       config: { access: { kind: 'read', scopes: ['imports:read'] } },
-      schema: { tags: ['imports'], summary: 'Read a saved import receipt', params: ImportParams, response: { 200: ImportReceiptResponse, ...errors } },
+      schema: {
+        tags: ['imports'],
+        summary: 'Read a saved import receipt',
+        params: ImportParams,
+        response: { 200: ImportReceiptResponse, ...errors },
+      },
     },
     async (request) => {
       const receipt = await readReceipt({ db, clock, workspaceId: request.auth.workspaceId }, request.params.report_id, request.params.import_id);

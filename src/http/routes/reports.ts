@@ -42,11 +42,20 @@ export async function reportRoutes(app: FastifyInstance): Promise<void> {
     '/reports',
     {
       config: { access: { kind: 'read', scopes: ['reports:read'] } },
-      schema: { tags: ['reports'], summary: 'List reports, newest first', querystring: ReportListQuery, response: { 200: ReportList, ...errors } },
+      schema: {
+        tags: ['reports'],
+        summary: 'List reports, newest first',
+        querystring: ReportListQuery,
+        response: { 200: ReportList, ...errors },
+      },
     },
     async (request) => {
       const page = await pageOfReports(ctx(request.auth.workspaceId), request.query as Defaulted<typeof request.query, 'limit' | 'include_archived'>);
-      return { data: page.rows.map((r) => presentReport(r, config.publicBaseUrl)), page: { next_cursor: page.nextCursor }, request_id: request.id };
+      return {
+        data: page.rows.map((r) => presentReport(r, config.publicBaseUrl)),
+        page: { next_cursor: page.nextCursor },
+        request_id: request.id,
+      };
     },
   );
 
@@ -110,9 +119,7 @@ export async function reportRoutes(app: FastifyInstance): Promise<void> {
       schema: { tags: ['reports'], summary: 'Read a report', params: ReportIdParams, response: { 200: ReportResponse, ...errors } },
     },
     async (request) => {
-      const report = request.fused
-        ? reportFromJson(request.fused.value)
-        : await readReport(db, request.auth.workspaceId, request.params.report_id);
+      const report = request.fused ? reportFromJson(request.fused.value) : await readReport(db, request.auth.workspaceId, request.params.report_id);
       if (!report) throw notFound('report');
       return { data: presentReport(report, config.publicBaseUrl), request_id: request.id };
     },

@@ -26,12 +26,7 @@ import { CollectorError, type CollectRequest, type CollectResult, type Collector
 import { MAX_SCREENSHOT_BYTES, malformedAnswer, parseProviderAnswer } from './provider-answer.js';
 import { checkProviderBaseUrl, parseProviderSettings, type ProviderSettings } from '../../config.js';
 import type { Db } from '../../store/database.js';
-import {
-  LocalProviderQuota,
-  SharedProviderQuota,
-  type ProviderPermit,
-  type ProviderQuota,
-} from './provider-quota.js';
+import { LocalProviderQuota, SharedProviderQuota, type ProviderPermit, type ProviderQuota } from './provider-quota.js';
 
 export const PROVIDER_LIMITS = {
   /** Whole response body, as read from the wire. */

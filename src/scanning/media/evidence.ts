@@ -9,7 +9,7 @@
  */
 import type { PreparedEvidence, Screenshot } from '../../domain/collected.js';
 import type { MediaStore } from './media-store.js';
-import { MAX_MEDIA_BYTES, MAX_MEDIA_PIXELS, detectMediaType, makePreview, readImageSize, type MediaType } from './media-types.js';
+import { MAX_MEDIA_BYTES, MAX_MEDIA_PIXELS, detectMediaType, makePreview, readImageSize } from './media-types.js';
 
 export type { PreparedEvidence, StoredImage } from '../../domain/collected.js';
 

@@ -142,7 +142,12 @@ export class S3MediaStore implements MediaStore {
     try {
       await this.#client.send(new HeadBucketCommand({ Bucket: this.#bucket }));
     } catch (error) {
-      const reason = error instanceof S3ServiceException ? `${error.name} (HTTP ${error.$metadata?.httpStatusCode ?? '?'})` : error instanceof Error ? error.message : String(error);
+      const reason =
+        error instanceof S3ServiceException
+          ? `${error.name} (HTTP ${error.$metadata?.httpStatusCode ?? '?'})`
+          : error instanceof Error
+            ? error.message
+            : String(error);
       throw new Error(`evidence storage: cannot reach S3 bucket ${this.#bucket}: ${reason}; check S3_ENDPOINT, S3_BUCKET, S3_REGION and the credentials`);
     }
   }

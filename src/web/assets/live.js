@@ -10,7 +10,9 @@
   var delay = 1000;
   var status = document.getElementById('live-status');
 
-  function text(el, value) { if (el && el.textContent !== value) el.textContent = value; }
+  function text(el, value) {
+    if (el && el.textContent !== value) el.textContent = value;
+  }
 
   function update(data) {
     data.runs.forEach(function (run) {
@@ -19,7 +21,10 @@
       text(item.querySelector('[data-field="status"]'), run.status_label);
       text(item.querySelector('[data-field="counts"]'), run.counts_label);
       var bar = item.querySelector('progress');
-      if (bar) { bar.max = Math.max(1, run.requested); bar.value = run.finished; }
+      if (bar) {
+        bar.max = Math.max(1, run.requested);
+        bar.value = run.finished;
+      }
       item.setAttribute('data-status', run.status);
     });
     text(document.getElementById('work-state'), data.work_label);
@@ -27,7 +32,9 @@
 
   function refreshPage() {
     return fetch(location.href, { credentials: 'same-origin', headers: { Accept: 'text/html' } })
-      .then(function (r) { return r.ok ? r.text() : null; })
+      .then(function (r) {
+        return r.ok ? r.text() : null;
+      })
       .then(function (html) {
         if (!html) return;
         var doc = new DOMParser().parseFromString(html, 'text/html');
@@ -40,11 +47,18 @@
   function poll() {
     fetch(url, { credentials: 'same-origin', headers: { Accept: 'application/json' } })
       .then(function (r) {
-        if (r.status === 429) { delay = 1000 * (Number(r.headers.get('Retry-After')) || 10); return null; }
+        if (r.status === 429) {
+          delay = 1000 * (Number(r.headers.get('Retry-After')) || 10);
+          return null;
+        }
         return r.ok ? r.json() : null;
       })
       .then(function (data) {
-        if (!data) { delay = Math.min(delay * 2, 30000); setTimeout(poll, delay); return; }
+        if (!data) {
+          delay = Math.min(delay * 2, 30000);
+          setTimeout(poll, delay);
+          return;
+        }
         update(data);
         if (data.done) {
           // The fresh content replaces this status line too: announce on the new one.
@@ -56,7 +70,10 @@
         delay = Math.min(delay * 1.5, 5000);
         setTimeout(poll, delay);
       })
-      .catch(function () { delay = Math.min(delay * 2, 30000); setTimeout(poll, delay); });
+      .catch(function () {
+        delay = Math.min(delay * 2, 30000);
+        setTimeout(poll, delay);
+      });
   }
   text(status, 'Scans are running; this page updates by itself.');
   setTimeout(poll, delay);

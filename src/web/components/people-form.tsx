@@ -8,8 +8,8 @@ export function PeopleFields(props: { pasted: string; required?: boolean }) {
       <legend>People</legend>
       <label for="people">Profile URLs, one per line</label>
       <p id="people-hint" class="hint">
-        Optionally followed by name, title and headline, separated by commas: <code>https://pronet.example/in/jane-doe, Jane Doe</code>. At most{' '}
-        {MAX_PEOPLE} people at a time.
+        Optionally followed by name, title and headline, separated by commas: <code>https://pronet.example/in/jane-doe, Jane Doe</code>. At most {MAX_PEOPLE}{' '}
+        people at a time.
       </p>
       <textarea id="people" name="people" rows={8} aria-describedby="people-hint" spellcheck={false}>
         {props.pasted}

@@ -33,7 +33,16 @@ export function LinkPage(props: { csrf: string; action: string; link: LinkDescri
             <input type="hidden" name="username" autoComplete="username" value={link.email ?? ''} />
           )}
           <label for="password">New password</label>
-          <input id="password" name="password" type="password" autoComplete="new-password" required minLength={PASSWORD_MIN} maxLength={200} aria-describedby="password-hint" />
+          <input
+            id="password"
+            name="password"
+            type="password"
+            autoComplete="new-password"
+            required
+            minLength={PASSWORD_MIN}
+            maxLength={200}
+            aria-describedby="password-hint"
+          />
           <p id="password-hint" class="hint">
             At least {PASSWORD_MIN} characters.
           </p>

@@ -34,7 +34,10 @@ export function PersonPage(props: PersonPageProps) {
   const { record, report } = props;
   const name = record.name ?? record.pronet_url;
   const checks = record.analysis?.checks ?? [];
-  const byCategory = CATEGORIES.map((category) => ({ category, checks: checks.filter((c: Check) => c.category.key === category.key) })).filter((g) => g.checks.length > 0);
+  const byCategory = CATEGORIES.map((category) => ({
+    category,
+    checks: checks.filter((c: Check) => c.category.key === category.key),
+  })).filter((g) => g.checks.length > 0);
   return (
     <Layout title={`${name} · ${report.name}`} viewer={props.viewer} csrf={props.csrf} current="reports">
       <p class="muted">
@@ -61,7 +64,11 @@ export function PersonPage(props: PersonPageProps) {
           </a>
         </dd>
         <dt>Score</dt>
-        <dd>{record.analysis ? `${pct(record.analysis.counts.score_pct)} (${record.analysis.counts.good} good, ${record.analysis.counts.optimize} to optimize, ${record.analysis.counts.unknown} unknown)` : label(PERSON_REASON, record.reason)}</dd>
+        <dd>
+          {record.analysis
+            ? `${pct(record.analysis.counts.score_pct)} (${record.analysis.counts.good} good, ${record.analysis.counts.optimize} to optimize, ${record.analysis.counts.unknown} unknown)`
+            : label(PERSON_REASON, record.reason)}
+        </dd>
         {record.analysis ? (
           <>
             <dt>Captured</dt>

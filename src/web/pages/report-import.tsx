@@ -5,11 +5,26 @@ import { DataSourceFields, PeopleFields, PreviewTable, ProblemList } from '../co
 import { paths } from '../paths.js';
 
 export interface ImportPreviewView {
-  counts: { submitted: number; would_add: number; would_restore: number; already_present: number; duplicate_in_input: number; would_queue_profiles: number };
+  counts: {
+    submitted: number;
+    would_add: number;
+    would_restore: number;
+    already_present: number;
+    duplicate_in_input: number;
+    would_queue_profiles: number;
+  };
   rows: { row_number: number; status: string; duplicate_of_row?: number; notes?: { code: string; message: string }[] }[];
 }
 
-export function ImportPage(props: { csrf: string; viewer: Viewer; report: { id: string; name: string }; pasted: string; problems: string[]; mode: 'test' | 'live'; liveConfigured: boolean }) {
+export function ImportPage(props: {
+  csrf: string;
+  viewer: Viewer;
+  report: { id: string; name: string };
+  pasted: string;
+  problems: string[];
+  mode: 'test' | 'live';
+  liveConfigured: boolean;
+}) {
   return (
     <Layout title={`Add people · ${props.report.name}`} viewer={props.viewer} csrf={props.csrf} current="reports">
       <p class="muted">

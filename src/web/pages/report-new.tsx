@@ -40,7 +40,15 @@ export function NewReportPage(props: { csrf: string; viewer: Viewer; values: New
             <label for="company_domain">Domain</label>
             <input id="company_domain" name="company_domain" required maxLength={2048} value={v.company_domain} placeholder="acme.com" />
             <label for="company_page">Company page URL</label>
-            <input id="company_page" name="company_page" type="url" required maxLength={2048} value={v.company_page} placeholder="https://pronet.example/company/acme" />
+            <input
+              id="company_page"
+              name="company_page"
+              type="url"
+              required
+              maxLength={2048}
+              value={v.company_page}
+              placeholder="https://pronet.example/company/acme"
+            />
           </div>
         </fieldset>
         <PeopleFields pasted={v.pasted} />
@@ -81,7 +89,11 @@ export function NewReportPreviewPage(props: {
         <dt>Data source</dt>
         <dd>{props.values.mode === 'live' ? 'Live' : 'Test (simulator)'}</dd>
       </dl>
-      {props.preview.rows.length > 0 ? <PreviewTable rows={props.preview.rows} profiles={props.profiles} /> : <p class="card">No people yet: the report is created without scans; add people later.</p>}
+      {props.preview.rows.length > 0 ? (
+        <PreviewTable rows={props.preview.rows} profiles={props.profiles} />
+      ) : (
+        <p class="card">No people yet: the report is created without scans; add people later.</p>
+      )}
       <form method="post" action={paths.newReport} enctype="multipart/form-data" class="toolbar">
         <CsrfField token={props.csrf} />
         <input type="hidden" name="payload" value={props.payload} />

@@ -216,9 +216,7 @@ export function ReportPage(props: ReportPageProps) {
               Apply
             </button>
           </form>
-          <p class="muted">
-            {filtered ? `${props.matchingPeople} of ${props.totalPeople} people match.` : `${props.totalPeople} people.`}
-          </p>
+          <p class="muted">{filtered ? `${props.matchingPeople} of ${props.totalPeople} people match.` : `${props.totalPeople} people.`}</p>
           {props.people.length === 0 ? (
             <p class="card">{props.totalPeople === 0 ? 'Nobody is on this report yet.' : 'Nobody matches this filter.'}</p>
           ) : (
@@ -298,7 +296,9 @@ export function ReportPage(props: ReportPageProps) {
             danger={!report.archived}
           />
         </div>
-        {!report.archived ? <p class="hint">Archiving hides the report from the list, cancels unfinished scans and refuses new people; nothing is deleted.</p> : null}
+        {!report.archived ? (
+          <p class="hint">Archiving hides the report from the list, cancels unfinished scans and refuses new people; nothing is deleted.</p>
+        ) : null}
       </section>
     </Layout>
   );

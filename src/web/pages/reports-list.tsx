@@ -79,8 +79,7 @@ export function ReportsListPage(props: ReportListProps) {
               {props.reports.map((r) => (
                 <tr>
                   <td>
-                    <a href={paths.report(r.id)}>{r.name}</a>{' '}
-                    {r.archived ? <span class="badge archived">Archived</span> : null}{' '}
+                    <a href={paths.report(r.id)}>{r.name}</a> {r.archived ? <span class="badge archived">Archived</span> : null}{' '}
                     {r.visibility === 'public' ? <span class="badge public">Shared</span> : null}
                   </td>
                   <td>

@@ -116,7 +116,13 @@ export function SettingsPage(props: SettingsProps) {
                         {k.revoked_at ? (
                           <span class="badge archived">Revoked</span>
                         ) : (
-                          <ActionButton action={paths.settingsKeyRevoke(k.id)} csrf={props.csrf} label="Revoke" danger ariaLabel={`Revoke key ${k.secret_prefix}`} />
+                          <ActionButton
+                            action={paths.settingsKeyRevoke(k.id)}
+                            csrf={props.csrf}
+                            label="Revoke"
+                            danger
+                            ariaLabel={`Revoke key ${k.secret_prefix}`}
+                          />
                         )}
                       </td>
                     </tr>
@@ -232,7 +238,13 @@ export function SettingsPage(props: SettingsProps) {
                   {props.invitations.map((i) => (
                     <li>
                       {i.label ?? 'Invitation'} · {i.role} · expires <When at={i.expires_at} />{' '}
-                      <ActionButton action={paths.settingsInvitationRevoke(i.id)} csrf={props.csrf} label="Revoke" danger ariaLabel={`Revoke invitation ${i.label ?? ''}`} />
+                      <ActionButton
+                        action={paths.settingsInvitationRevoke(i.id)}
+                        csrf={props.csrf}
+                        label="Revoke"
+                        danger
+                        ariaLabel={`Revoke invitation ${i.label ?? ''}`}
+                      />
                     </li>
                   ))}
                 </ul>
@@ -269,7 +281,14 @@ export function SettingsPage(props: SettingsProps) {
             <label for="wpw">Writes per workspace per minute (empty: default 50)</label>
             <input id="wpw" name="writes_per_minute_per_workspace" type="number" min={1} max={1000000} value={w.writes_per_minute_per_workspace ?? ''} />
             <label for="spw">Submitted people per workspace per minute (empty: default 1000)</label>
-            <input id="spw" name="submitted_profiles_per_minute_per_workspace" type="number" min={1} max={1000000} value={w.submitted_profiles_per_minute_per_workspace ?? ''} />
+            <input
+              id="spw"
+              name="submitted_profiles_per_minute_per_workspace"
+              type="number"
+              min={1}
+              max={1000000}
+              value={w.submitted_profiles_per_minute_per_workspace ?? ''}
+            />
             <button type="submit">Save workspace settings</button>
           </form>
         ) : null}

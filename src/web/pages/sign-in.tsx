@@ -19,8 +19,8 @@ export function SignInPage(props: { csrf: string; next: string; email?: string; 
           <button type="submit">Sign in</button>
         </form>
         <p class="muted">
-          No account yet? Ask an owner or admin of your workspace for an invitation link. The first owner's link is printed when the server
-          starts for the first time; an operator can print a new one with <code>profile-scan admin user link USER_ID</code>.
+          No account yet? Ask an owner or admin of your workspace for an invitation link. The first owner's link is printed when the server starts for the first
+          time; an operator can print a new one with <code>profile-scan admin user link USER_ID</code>.
         </p>
       </section>
     </Layout>

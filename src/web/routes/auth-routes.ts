@@ -33,7 +33,12 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     const next = safeNext(field(request, 'next'));
     const email = field(request, 'email');
     try {
-      const { token } = await signIn(ctx, { email, password: field(request, 'password'), clientAddress: clientAddress(request), previousToken: request.cookies.ps_session ?? null });
+      const { token } = await signIn(ctx, {
+        email,
+        password: field(request, 'password'),
+        clientAddress: clientAddress(request),
+        previousToken: request.cookies.ps_session ?? null,
+      });
       setSessionCookie(reply, config.publicBaseUrl, token);
       return reply.redirect(next, 303);
     } catch (error) {
@@ -69,7 +74,14 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
       if (!link) throw error;
       return sendPage(
         reply,
-        LinkPage({ csrf: request.web.csrf(), action: paths.link(request.params.token), link, error: error.message, name: input.name.slice(0, 200), email: input.email.slice(0, 254) }),
+        LinkPage({
+          csrf: request.web.csrf(),
+          action: paths.link(request.params.token),
+          link,
+          error: error.message,
+          name: input.name.slice(0, 200),
+          email: input.email.slice(0, 254),
+        }),
         422,
       );
     }
@@ -82,7 +94,11 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
 
   app.post('/account/password', { schema: { hide: true }, config: { signedIn: true } }, async (request, reply) => {
     try {
-      const token = await changePassword(ctx, request.web.user!, { current: field(request, 'current'), next: field(request, 'next'), clientAddress: clientAddress(request) });
+      const token = await changePassword(ctx, request.web.user!, {
+        current: field(request, 'current'),
+        next: field(request, 'next'),
+        clientAddress: clientAddress(request),
+      });
       setSessionCookie(reply, config.publicBaseUrl, token);
       return reply.redirect(`${paths.account}?changed=1`, 303);
     } catch (error) {

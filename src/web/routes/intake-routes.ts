@@ -30,10 +30,17 @@ import { parsePeople, PeopleInputError } from '../people-input.js';
 import { sendPage } from '../render.js';
 
 const UUID = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
-const ReportParams = { type: 'object', properties: { report_id: { type: 'string', pattern: UUID } }, required: ['report_id'], additionalProperties: false } as const;
+const ReportParams = {
+  type: 'object',
+  properties: { report_id: { type: 'string', pattern: UUID } },
+  required: ['report_id'],
+  additionalProperties: false,
+} as const;
 
 function asText(profiles: SubmittedProfile[]): string {
-  return stringify(profiles.map((p) => [p.pronet_url, p.name ?? '', p.title ?? '', p.headline ?? ''].filter((v, i, all) => i === 0 || all.slice(i).some((x) => x !== ''))));
+  return stringify(
+    profiles.map((p) => [p.pronet_url, p.name ?? '', p.title ?? '', p.headline ?? ''].filter((v, i, all) => i === 0 || all.slice(i).some((x) => x !== ''))),
+  );
 }
 
 function idempotencyKeyOf(request: FastifyRequest): string {
@@ -56,7 +63,7 @@ function profilesFrom(value: unknown): SubmittedProfile[] {
   return value.slice(0, 101).map((row) => {
     const r = (row ?? {}) as Record<string, unknown>;
     const profile: Record<string, string> = { pronet_url: typeof r.pronet_url === 'string' ? r.pronet_url : '' };
-    for (const key of ['name', 'title', 'headline']) if (typeof r[key] === 'string') profile[key] = r[key] as string;
+    for (const key of ['name', 'title', 'headline']) if (typeof r[key] === 'string') profile[key] = r[key];
     return profile as unknown as SubmittedProfile;
   });
 }
@@ -125,7 +132,8 @@ export async function intakeRoutes(app: FastifyInstance): Promise<void> {
       profiles,
     };
     const checked = checkNewReport(body);
-    if (checked.details.length > 0) return form(request, reply, { ...values, pasted: values.pasted || asText(profiles) }, describeDetails(checked.details), 422);
+    if (checked.details.length > 0)
+      return form(request, reply, { ...values, pasted: values.pasted || asText(profiles) }, describeDetails(checked.details), 422);
 
     if (step !== 'commit') {
       const payload = JSON.stringify({ values: { ...values, pasted: undefined }, profiles });
@@ -144,7 +152,10 @@ export async function intakeRoutes(app: FastifyInstance): Promise<void> {
     }
     const ctx = await writeContext(request, values.mode);
     const fingerprint = requestFingerprint({ method: 'POST', route: '/reports', flags: {}, body });
-    const result = await createReport({ ...ctx, cursors: app.cursors, presentReport: (row) => presentReport(row, config.publicBaseUrl) }, body as never, checked.urls, { key: idempotencyKeyOf(request), fingerprint });
+    const result = await createReport({ ...ctx, cursors: app.cursors, presentReport: (row) => presentReport(row, config.publicBaseUrl) }, body, checked.urls, {
+      key: idempotencyKeyOf(request),
+      fingerprint,
+    });
     const data = result.data as { outcome: string; report?: { id: string } };
     if (data.outcome !== 'created' || !data.report) throw new ApiError('internal_error', 500, 'The report was not created.');
     return reply.redirect(`${paths.report(data.report.id)}?done=created`, 303);
@@ -155,7 +166,18 @@ export async function intakeRoutes(app: FastifyInstance): Promise<void> {
   app.get<{ Params: { report_id: string } }>('/reports/:report_id/import', withReport, async (request, reply) => {
     const report = await readReport({ db, workspaceId: request.web.user!.workspaceId }, request.params.report_id);
     if (report.archived) throw new ApiError('report_archived', 409, 'The report is archived; unarchive it before adding people.');
-    return sendPage(reply, ImportPage({ csrf: request.web.csrf(), viewer: viewerOf(request), report, pasted: '', problems: [], mode: defaultMode, liveConfigured }));
+    return sendPage(
+      reply,
+      ImportPage({
+        csrf: request.web.csrf(),
+        viewer: viewerOf(request),
+        report,
+        pasted: '',
+        problems: [],
+        mode: defaultMode,
+        liveConfigured,
+      }),
+    );
   });
 
   app.post<{ Params: { report_id: string } }>('/reports/:report_id/import', withReport, async (request, reply) => {
@@ -204,7 +226,12 @@ export async function intakeRoutes(app: FastifyInstance): Promise<void> {
       );
     }
     const ctx = await writeContext(request, mode);
-    const fingerprint = requestFingerprint({ method: 'POST', route: '/reports/{report_id}/profile-imports', flags: { validation_only: false }, body: { profiles } });
+    const fingerprint = requestFingerprint({
+      method: 'POST',
+      route: '/reports/{report_id}/profile-imports',
+      flags: { validation_only: false },
+      body: { profiles },
+    });
     const result = await commitImport(ctx, report.id, profiles, checked.urls, { key: idempotencyKeyOf(request), fingerprint });
     const c = (result.data as { counts: { added: number; restored: number; already_present: number; duplicate_in_input: number } }).counts;
     return reply.redirect(`${paths.report(report.id)}?done=imported&added=${c.added}&restored=${c.restored}&present=${c.already_present}`, 303);

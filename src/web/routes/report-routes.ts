@@ -62,7 +62,8 @@ function sortPeople(rows: PersonRow[], sort: PeopleQuery['sort']): PersonRow[] {
   const sorted = [...rows];
   if (sort === 'name') sorted.sort(byName);
   if (sort === 'score') sorted.sort((a, b) => (a.score_pct ?? Infinity) - (b.score_pct ?? Infinity) || byName(a, b));
-  if (sort === 'status') sorted.sort((a, b) => (STATUS_ORDER[a.status] ?? 1) - (STATUS_ORDER[b.status] ?? 1) || a.status.localeCompare(b.status) || byName(a, b));
+  if (sort === 'status')
+    sorted.sort((a, b) => (STATUS_ORDER[a.status] ?? 1) - (STATUS_ORDER[b.status] ?? 1) || a.status.localeCompare(b.status) || byName(a, b));
   return sorted;
 }
 
@@ -120,7 +121,16 @@ export async function reportRoutes(app: FastifyInstance, options: { media: Pick<
       }
       return sendPage(
         reply,
-        ReportsListPage({ csrf: request.web.csrf(), viewer: viewerOf(request), reports: page.rows, domain, includeArchived, nextUrl, isFirstPage: !cursor, error }),
+        ReportsListPage({
+          csrf: request.web.csrf(),
+          viewer: viewerOf(request),
+          reports: page.rows,
+          domain,
+          includeArchived,
+          nextUrl,
+          isFirstPage: !cursor,
+          error,
+        }),
       );
     },
   );
@@ -197,7 +207,12 @@ export async function reportRoutes(app: FastifyInstance, options: { media: Pick<
       const ctx = view(request);
       const { report } = await readReportOverview(ctx, request.params.report_id);
       const records = await readAllFindings(ctx, request.params.report_id);
-      const fileName = `${report.name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'report'}-people.csv`;
+      const fileName = `${
+        report.name
+          .replace(/[^A-Za-z0-9._-]+/g, '-')
+          .replace(/^-+|-+$/g, '')
+          .slice(0, 60) || 'report'
+      }-people.csv`;
       return reply
         .type('text/csv; charset=utf-8')
         .header('Content-Disposition', `attachment; filename="${fileName}"`)
@@ -221,13 +236,15 @@ export async function reportRoutes(app: FastifyInstance, options: { media: Pick<
       const variant = request.query.variant === 'preview' ? 'preview' : 'original';
       const { db, workspaceId } = view(request);
       const image = await openEvidence({ db, workspaceId, media: options.media, log: request.log }, request.params.report_id, request.params.image_id, variant);
-      return reply
-        .type(image.type)
-        .header('Cache-Control', 'private, no-store')
-        .header('Content-Length', String(image.size))
-        // Opened on its own, the browser shows the image in a viewer document of its own styling; it runs nothing.
-        .header('Content-Security-Policy', "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox")
-        .send(image.stream());
+      return (
+        reply
+          .type(image.type)
+          .header('Cache-Control', 'private, no-store')
+          .header('Content-Length', String(image.size))
+          // Opened on its own, the browser shows the image in a viewer document of its own styling; it runs nothing.
+          .header('Content-Security-Policy', "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox")
+          .send(image.stream())
+      );
     },
   );
 

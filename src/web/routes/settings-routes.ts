@@ -15,7 +15,12 @@ import { sendPage } from '../render.js';
 import { actorOf, field, fields, viewerOf } from '../forms.js';
 
 const UUID = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
-const IdParams = { type: 'object', properties: { id: { type: 'string', pattern: UUID } }, required: ['id'], additionalProperties: false } as const;
+const IdParams = {
+  type: 'object',
+  properties: { id: { type: 'string', pattern: UUID } },
+  required: ['id'],
+  additionalProperties: false,
+} as const;
 
 const NOTICES: Record<string, string> = {
   key_revoked: 'The key was revoked: the next API request with it is refused.',
@@ -42,7 +47,17 @@ export async function settingsRoutes(app: FastifyInstance): Promise<void> {
     ]);
     return sendPage(
       reply,
-      SettingsPage({ csrf: request.web.csrf(), viewer: viewerOf(request), viewerId: actor.userId, workspace, limits, members, keys, invitations, ...extra }),
+      SettingsPage({
+        csrf: request.web.csrf(),
+        viewer: viewerOf(request),
+        viewerId: actor.userId,
+        workspace,
+        limits,
+        members,
+        keys,
+        invitations,
+        ...extra,
+      }),
       status,
     );
   }
@@ -58,7 +73,9 @@ export async function settingsRoutes(app: FastifyInstance): Promise<void> {
     return reply.redirect(`${paths.settings}?done=${done}`, 303);
   }
 
-  app.get<{ Querystring: { done?: string } }>('/settings', options, async (request, reply) => render(request, reply, { notice: NOTICES[request.query.done ?? ''] }));
+  app.get<{ Querystring: { done?: string } }>('/settings', options, async (request, reply) =>
+    render(request, reply, { notice: NOTICES[request.query.done ?? ''] }),
+  );
 
   app.post('/settings/keys', options, async (request, reply) => {
     try {

@@ -4,14 +4,7 @@
  * streams, random.ts) and the reference time; no screenshots here.
  */
 import { createHash } from 'node:crypto';
-import type {
-  ActivityEventType,
-  CollectRequest,
-  CollectedActivityEvent,
-  CollectedCompany,
-  CollectedPosition,
-  CollectedProfile,
-} from '../collector.js';
+import type { ActivityEventType, CollectRequest, CollectedActivityEvent, CollectedCompany, CollectedPosition, CollectedProfile } from '../collector.js';
 import { DAY_MS, HOUR_MS, type SimContext } from './context.js';
 import { Rng } from './random.js';
 import {
@@ -34,7 +27,7 @@ import {
 
 export function titleCase(word: string): string {
   const chars = Array.from(word.toLowerCase());
-  return chars.length === 0 ? '' : (chars[0] as string).toUpperCase() + chars.slice(1).join('');
+  return chars.length === 0 ? '' : chars[0].toUpperCase() + chars.slice(1).join('');
 }
 
 /** "jane-doe" → "Jane Doe"; null when the slug does not look like a name. */
@@ -115,7 +108,7 @@ export function buildPerson(ctx: SimContext): PersonData {
   // Rarely, contradictory dates (start after end): experience checks become unknown.
   const conflicting = positions.length >= 2 && r.chance(0.03);
   if (conflicting) {
-    const p = positions[1] as CollectedPosition;
+    const p = positions[1];
     if (p.start !== null && p.end !== null) [p.start, p.end] = [p.end, p.start];
   }
 
@@ -154,8 +147,8 @@ const EVENT_WEIGHTS = [35, 20, 25, 15, 5];
 function pickEventType(r: Rng): ActivityEventType {
   let roll = r.int(0, 99);
   for (let i = 0; i < EVENT_TYPES.length; i++) {
-    roll -= EVENT_WEIGHTS[i] as number;
-    if (roll < 0) return EVENT_TYPES[i] as ActivityEventType;
+    roll -= EVENT_WEIGHTS[i];
+    if (roll < 0) return EVENT_TYPES[i];
   }
   return 'post';
 }
@@ -233,7 +226,14 @@ export function buildCompany(ctx: SimContext, mode: CollectRequest['mode']): Com
     tagline: missing || r.chance(0.1) ? null : `${r.pick(OUTCOMES).replace(/^./u, (c) => c.toUpperCase())} with ${name}`,
     industry: missing || r.chance(0.05) ? null : r.pick(INDUSTRIES),
     follower_count: r.chance(0.05) ? null : r.skewed(250_000),
-    website: r.chance(0.1) ? null : `https://www.${words.join('').toLowerCase().replace(/[^a-z0-9]/gu, '') || 'company'}.example`,
+    website: r.chance(0.1)
+      ? null
+      : `https://www.${
+          words
+            .join('')
+            .toLowerCase()
+            .replace(/[^a-z0-9]/gu, '') || 'company'
+        }.example`,
   };
   let activity: CollectedActivityEvent[] | null = null;
   if (mode === 'activity') {

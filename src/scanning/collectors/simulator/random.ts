@@ -34,19 +34,19 @@ export class Rng {
     return this.next() < p;
   }
   pick<T>(items: readonly T[]): T {
-    return items[Math.floor(this.next() * items.length)] as T;
+    return items[Math.floor(this.next() * items.length)];
   }
   /** `count` distinct items, in their original order. */
   sample<T>(items: readonly T[], count: number): T[] {
     const indexes = items.map((_, i) => i);
     for (let i = indexes.length - 1; i > 0; i--) {
       const j = Math.floor(this.next() * (i + 1));
-      [indexes[i], indexes[j]] = [indexes[j] as number, indexes[i] as number];
+      [indexes[i], indexes[j]] = [indexes[j], indexes[i]];
     }
     return indexes
       .slice(0, Math.min(count, items.length))
       .sort((a, b) => a - b)
-      .map((i) => items[i] as T);
+      .map((i) => items[i]);
   }
   /** Skewed towards small values: most people have few of something, some have many. */
   skewed(max: number): number {

@@ -59,7 +59,7 @@ const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&
  * U+FFFE/U+FFFF) as U+FFFD.
  */
 export function escapeXml(text: string): string {
-  return text.replace(NOT_XML_CHAR, '\uFFFD').replace(/[&<>"']/gu, (c) => XML_ESCAPES[c] as string);
+  return text.replace(NOT_XML_CHAR, '\uFFFD').replace(/[&<>"']/gu, (c) => XML_ESCAPES[c]);
 }
 
 /** Estimated advance of DejaVu Sans per character, in em (bold is wider). */
@@ -74,7 +74,12 @@ function charsThatFit(width: number, size: number, bold = false): number {
 /** At most `max` characters (code points), with an ellipsis when cut. */
 export function truncate(text: string, max: number): string {
   const chars = Array.from(text);
-  return chars.length <= max ? text : `${chars.slice(0, Math.max(0, max - 1)).join('').trimEnd()}…`;
+  return chars.length <= max
+    ? text
+    : `${chars
+        .slice(0, Math.max(0, max - 1))
+        .join('')
+        .trimEnd()}…`;
 }
 
 /** Greedy word wrap into at most `maxLines` lines of `maxChars`; the last line ends in an ellipsis when text is left over. */
@@ -83,7 +88,7 @@ export function wrap(text: string, maxChars: number, maxLines: number): string[]
   let line = '';
   const words = text.split(/\s+/u).filter((w) => w !== '');
   for (let i = 0; i < words.length; i++) {
-    const word = truncate(words[i] as string, maxChars);
+    const word = truncate(words[i], maxChars);
     const candidate = line === '' ? word : `${line} ${word}`;
     if (Array.from(candidate).length <= maxChars) {
       line = candidate;
@@ -92,7 +97,7 @@ export function wrap(text: string, maxChars: number, maxLines: number): string[]
     lines.push(line);
     line = word;
     if (lines.length === maxLines) {
-      const last = lines[maxLines - 1] as string;
+      const last = lines[maxLines - 1];
       lines[maxLines - 1] = Array.from(last).length + 1 <= maxChars ? `${last}…` : truncate(last, maxChars);
       return lines;
     }
@@ -152,14 +157,15 @@ function circle(cx: number, cy: number, r: number, fill: string): string {
 
 function accentOf(key: string): string {
   const digest = createHash('sha256').update(key).digest();
-  return ACCENTS[(digest[0] as number) % ACCENTS.length] as string;
+  return ACCENTS[digest[0] % ACCENTS.length];
 }
 
 /** A band across the top of the card, following its rounded corners (a clip path would double the rendering time). */
 function cardTop(height: number, fill: string): string {
   const { x, y, width } = CARD;
   const r = CARD_RADIUS;
-  if (height >= r) return `<path d="M ${x} ${y + height} V ${y + r} Q ${x} ${y} ${x + r} ${y} H ${x + width - r} Q ${x + width} ${y} ${x + width} ${y + r} V ${y + height} Z" fill="${fill}"/>`;
+  if (height >= r)
+    return `<path d="M ${x} ${y + height} V ${y + r} Q ${x} ${y} ${x + r} ${y} H ${x + width - r} Q ${x + width} ${y} ${x + width} ${y + r} V ${y + height} Z" fill="${fill}"/>`;
   // Thinner than the corner radius: the band is the top of a rounded card, cut off at `height`.
   return `<path d="M ${x + 2} ${y + height} Q ${x + 2} ${y} ${x + r} ${y} H ${x + width - r} Q ${x + width - 2} ${y} ${x + width - 2} ${y + height} Z" fill="${fill}"/>`;
 }
@@ -257,7 +263,8 @@ export function experienceSvg(profile: CollectedProfile, look: PageLook): string
     if (position.description !== null) parts.push(line(135, y + 67, position.description, { size: 12, fill: FAINT }));
     y += 80;
   }
-  if (positions.length > 4) parts.push(text(RIGHT, 414, `+ ${plural(positions.length - 4, 'more position', 'more positions')}`, { size: 12, fill: MUTED, anchor: 'end' }));
+  if (positions.length > 4)
+    parts.push(text(RIGHT, 414, `+ ${plural(positions.length - 4, 'more position', 'more positions')}`, { size: 12, fill: MUTED, anchor: 'end' }));
   return sectionPage(look, 'Experience', profile.name, parts.join(''));
 }
 
@@ -282,7 +289,13 @@ export function skillsSvg(profile: CollectedProfile, look: PageLook): string {
     x += width + 12;
     shown++;
   }
-  if (skills.length > 0) parts.push(text(LEFT, 414, `${plural(skills.length, 'skill', 'skills')} listed${shown < skills.length ? `, ${formatCount(shown)} shown` : ''}`, { size: 13, fill: MUTED }));
+  if (skills.length > 0)
+    parts.push(
+      text(LEFT, 414, `${plural(skills.length, 'skill', 'skills')} listed${shown < skills.length ? `, ${formatCount(shown)} shown` : ''}`, {
+        size: 13,
+        fill: MUTED,
+      }),
+    );
   return sectionPage(look, 'Skills', profile.name, parts.join(''));
 }
 
