@@ -5,7 +5,7 @@
  * grow with the size of the report.
  */
 import { sql, type Kysely } from 'kysely';
-import { jsonStringContent, REASON_BY_FULL_STATUS } from '../domain/findings-text.js';
+import { REASON_BY_FULL_STATUS } from '../domain/findings-text.js';
 import type { ItemStatus } from '../domain/scan-status.js';
 import type { StoredFinding } from '../domain/analysis-records.js';
 import type { Totals } from '../domain/analysis-aggregate.js';
@@ -76,11 +76,14 @@ const BEFORE_ALL = '00000000-0000-0000-0000-000000000000';
 export interface FindingsPageRow {
   id: string;
   /**
-   * The whole findings record as JSON, assembled by the statement from the
-   * stored `analysis` text (src/domain/findings-text.ts); null when the person
-   * has an analysis but no usable stored text: then `stored` has its parts.
+   * The findings record's JSON around its `analysis` member (UTF-8), when the
+   * statement assembled it: null when the person has an analysis but no
+   * usable stored text (then `stored` has the parts to build it from).
    */
-  record: string | null;
+  head: Buffer | null;
+  /** The stored `analysis` template (UTF-8), when the person has an analysis with a usable text. */
+  analysis: Buffer | null;
+  tail: Buffer | null;
   pronet_url: string;
   name: string | null;
   title: string | null;
@@ -109,19 +112,27 @@ const reasonSql = (status: string) =>
   `else '${JSON.stringify(REASON_BY_FULL_STATUS.none)}' end`;
 
 // One statement (one snapshot, no transaction): the report's existence, the
-// collection's revision source and the page, each record assembled here
-// exactly as recordText() (src/domain/findings-text.ts) assembles it: the
-// attachment's fields as JSON strings (PostgreSQL escapes text as
-// JSON.stringify does), the record revision (revisionOf(): SHA-256 of the RFC
-// 8785 form, keys sorted, base64url, 32 characters) and the stored analysis
-// template filled in with the profile URL and the base URL.
+// collection's revision source and the page. Each record comes in the pieces
+// recordText() (src/domain/findings-text.ts) puts around the `analysis`
+// member: its head (the attachment's fields as JSON strings, as PostgreSQL
+// escapes text exactly as JSON.stringify does, and the record revision:
+// revisionOf() is SHA-256 of the RFC 8785 form, keys sorted, base64url, 32
+// characters) and its tail (the reason); and the stored analysis template,
+// which the reader fills in (fillAnalysisBytes).
+// The template travels as base64 of its UTF-8 bytes: pg decodes every text
+// column into a JavaScript string, and a ~12 KB JSON text with a single
+// non-ASCII character (a name, a quoted observation, "…" in a
+// recommendation) becomes a two-byte string that costs more to decode and
+// encode again than the rest of the read; base64 is ASCII, and
+// Buffer.from(…, 'base64') gives the bytes directly. (Filling the template in
+// SQL with replace() cost PostgreSQL ~2 ms per page of 25.)
 // $1 workspace, $2 report, $3 position (last id of the previous page), $4 rows,
-// $5 the usable template format, $6 the base URL as JSON string content, [$7 profile filter].
+// $5 the usable template format, [$6 profile filter].
 const findingsPageSql = (filtered: boolean) => `
   with rep as (select r.id from reports r where r.workspace_id = $1 and r.id = $2),
   head as (
     select exists (select 1 from rep) as found,
-           ${filtered ? `exists (select 1 from report_profiles p where p.report_id = $2 and p.id = $7 and p.status = 'active')` : 'true'} as active,
+           ${filtered ? `exists (select 1 from report_profiles p where p.report_id = $2 and p.id = $6 and p.status = 'active')` : 'true'} as active,
            (select a.totals -> 'profiles' from report_aggregates a join rep on rep.id = a.report_id) as profiles
   ),
   page as (
@@ -131,15 +142,19 @@ const findingsPageSql = (filtered: boolean) => `
              json_build_object('findings', a.findings, 'catalog_version', a.catalog_version,
                                'captured_at', a.captured_at, 'available_at', a.available_at) end as stored,
            li.status as full_status, li.warning as full_warning
-      from rep join report_profiles p on p.report_id = rep.id
-      left join profile_analyses a on a.profile_id = p.id
+      from report_profiles p
+      -- One primary-key lookup per row of the page (offset 0 keeps it a nested loop in every plan; a
+      -- merge join would walk profile_analyses from its first row on every page).
+      left join lateral (select * from profile_analyses a where a.profile_id = p.id offset 0) a on true
       left join lateral (
         select i.status, i.warning
           from scan_items i join scan_runs sr on sr.id = i.run_id
          where i.report_id = p.report_id and i.profile_id = p.id and sr.mode = 'full_profile'
          order by sr.created_at desc, i.created_at desc
          limit 1) li on true
-     where p.status = 'active' and p.id > $3::uuid ${filtered ? 'and p.id = $7::uuid' : ''}
+     -- report_id = $2 itself (not through rep): the (report_id, id) index of active attachments, in any plan.
+     where p.report_id = $2 and p.status = 'active' and p.id > $3::uuid ${filtered ? 'and p.id = $6::uuid' : ''}
+       and exists (select 1 from rep)
      order by p.id
      limit $4),
   parts as (
@@ -157,15 +172,10 @@ const findingsPageSql = (filtered: boolean) => `
              '{"analysis":' || ${jsonText('parts.analysis_revision')} || ',"headline":' || parts.j_headline ||
              ',"name":' || parts.j_name || ',"profile_id":"' || parts.id || '","pronet_url":' || parts.j_url ||
              ',"reason":' || parts.j_reason || ',"title":' || parts.j_title || '}', 'UTF8')), 'base64'), '+/', '-_'), 32) ||
-           '","analysis":' ||
-           case when parts.analyzed then
-             replace(replace(replace(parts.analysis_json,
-               '"source_url":"', '"source_url":"' || substr(parts.j_url, 2, length(parts.j_url) - 2)),
-               '"url":"/', '"url":"' || $6::text || '/'),
-               '"preview_url":"/', '"preview_url":"' || $6::text || '/')
-           else 'null' end ||
-           ',"reason":' || parts.j_reason || '}'
-         end as record
+           '","analysis":'
+         end as record_head,
+         case when parts.analyzed and parts.usable then encode(convert_to(parts.analysis_json, 'UTF8'), 'base64') end as analysis_base64,
+         case when not parts.analyzed or parts.usable then ',"reason":' || parts.j_reason || '}' end as record_tail
     from head left join parts on true
    order by parts.id`;
 
@@ -173,33 +183,42 @@ const FINDINGS_PAGE = prepared('findings_page_v1', findingsPageSql(false));
 const FINDINGS_PAGE_OF_PROFILE = prepared('findings_page_profile_v1', findingsPageSql(true));
 
 /**
- * Active attachments in id order after `afterId`, each as its findings record
- * text when the stored template is usable (of `format`; filled in with
- * `baseUrl`), else with the parts to build it from.
+ * Active attachments in id order after `afterId`, each with its record's JSON
+ * around the stored template when that is usable (of `format`), else with the
+ * parts to build the record from.
  */
 export async function readFindingsPage(
   db: Db,
-  input: { workspaceId: string; reportId: string; afterId: string | null; profileId: string | null; limit: number; format: string; baseUrl: string },
+  input: { workspaceId: string; reportId: string; afterId: string | null; profileId: string | null; limit: number; format: string },
 ): Promise<FindingsPageRead> {
-  const values: unknown[] = [
-    input.workspaceId,
-    input.reportId,
-    input.afterId ?? BEFORE_ALL,
-    input.limit,
-    input.format,
-    jsonStringContent(input.baseUrl),
-  ];
-  const rows = await runPrepared<FindingsPageRow & { found: boolean; active: boolean; profiles: Totals['profiles'] | null }>(
+  const values: unknown[] = [input.workspaceId, input.reportId, input.afterId ?? BEFORE_ALL, input.limit, input.format];
+  type Row = Omit<FindingsPageRow, 'head' | 'analysis' | 'tail'> & {
+    record_head: string | null;
+    analysis_base64: string | null;
+    record_tail: string | null;
+    found: boolean;
+    active: boolean;
+    profiles: Totals['profiles'] | null;
+  };
+  const rows = await runPrepared<Row>(
     db,
     input.profileId === null ? FINDINGS_PAGE : FINDINGS_PAGE_OF_PROFILE,
     input.profileId === null ? values : [...values, input.profileId],
   );
-  const head = rows[0]!;
+  const head = rows[0];
+  const bytes = (text: string | null) => (text === null ? null : Buffer.from(text, 'utf8'));
   return {
     found: head.found,
     active: head.active,
     profiles: head.profiles,
-    rows: rows.filter((r) => r.id !== null).map(({ found: _f, active: _a, profiles: _p, ...row }) => row),
+    rows: rows
+      .filter((r) => r.id !== null)
+      .map(({ found: _f, active: _a, profiles: _p, record_head, analysis_base64, record_tail, ...row }) => ({
+        ...row,
+        head: bytes(record_head),
+        analysis: analysis_base64 === null ? null : Buffer.from(analysis_base64, 'base64'),
+        tail: bytes(record_tail),
+      })),
   };
 }
 

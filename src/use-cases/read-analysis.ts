@@ -17,13 +17,14 @@ import { activityRecord, findingsRecord, type ActivityRecord, type FindingsRecor
 import { summarize, type AnalysisSummary } from '../domain/analysis-summary.js';
 import { CursorError, type CursorBinding, type CursorCodec } from '../domain/cursor.js';
 import { apiError, notFound, type ApiError } from '../domain/errors.js';
-import { ANALYSIS_TEXT_FORMAT, evidencePath, recordText } from '../domain/findings-text.js';
+import { ANALYSIS_TEXT_FORMAT, evidencePath, fillAnalysisBytes, jsonStringContent, recordText } from '../domain/findings-text.js';
 import { activityPage, isActiveAttachment, readFindingsPage, readSummaryText, summaryFromText } from '../store/analysis-read-repository.js';
 import type { Db } from '../store/database.js';
 import { findReport, type ReportRow } from '../store/report-repository.js';
 import { readAggregates } from '../store/rollup-repository.js';
 
 const NIL_UUID = '00000000-0000-0000-0000-000000000000';
+const NULL_JSON = Buffer.from('null');
 
 export const CURSOR_LIFETIME_MS = 15 * 60 * 1000;
 /** 8: analysis response budget. */
@@ -211,7 +212,7 @@ async function finishPage<T>(
     more && kept.length > 0
       ? await ctx.cursors.encode(binding, {
           watermark: '',
-          last: [idOf(kept[kept.length - 1]!, kept.length - 1)],
+          last: [idOf(kept[kept.length - 1], kept.length - 1)],
           issuedAt: ctx.clock.now().getTime(),
           extra: { revision },
         })
@@ -219,21 +220,18 @@ async function finishPage<T>(
   return { data: kept, revision, next_cursor: next };
 }
 
-/** A findings record as its JSON text and that text's UTF-8 length. */
-export interface RecordJson {
-  json: string;
-  bytes: number;
-}
+/** A findings record as the UTF-8 bytes of its JSON. */
+export type RecordJson = Buffer;
 
 const jsonBytes = (record: unknown) => Buffer.byteLength(JSON.stringify(record), 'utf8');
 
 /**
- * A page of the findings collection, its records as JSON text
- * (src/domain/findings-text.ts): each record concatenates the attachment's
- * fields, its revision and the `analysis` text stored with the findings
- * (filled in with the profile URL and the public base URL), or, when no
- * usable text is stored, the JSON of the record built from the findings.
- * One statement reads the report, the collection revision and the page.
+ * A page of the findings collection, its records as the UTF-8 bytes of their
+ * JSON (src/domain/findings-text.ts): each record is the attachment's fields,
+ * its revision and the `analysis` text stored with the findings (filled in
+ * with the profile URL and the public base URL), assembled by the one
+ * statement that also reads the report and the collection revision; or, when
+ * no usable text is stored, the JSON of the record built from the findings.
  */
 export async function pageOfFindingsText(
   ctx: AnalysisContext,
@@ -260,7 +258,6 @@ export async function pageOfFindingsText(
     profileId: query.profile_id ?? null,
     limit: query.limit + 1,
     format: base === null ? '' : ANALYSIS_TEXT_FORMAT,
-    baseUrl: base ?? '',
   });
   if (!page.found) throw notFound('report');
   if (query.profile_id !== undefined && !page.active) throw notFound('profile');
@@ -268,8 +265,12 @@ export async function pageOfFindingsText(
   checkPosition(query, revision, decoded);
 
   const rows = page.rows.slice(0, query.limit);
-  const records = rows.map((row) => {
-    if (row.record !== null) return row.record;
+  const baseBytes = Buffer.from(jsonStringContent(base ?? ''));
+  const records = rows.map((row): RecordJson => {
+    if (row.head !== null) {
+      const analysis = row.analysis === null ? NULL_JSON : fillAnalysisBytes(row.analysis, Buffer.from(jsonStringContent(row.pronet_url)), baseBytes);
+      return Buffer.concat([row.head, analysis, row.tail!]);
+    }
     // No usable stored text: the record built from the stored findings, as before migration 0011.
     const person = { pronet_url: row.pronet_url, name: row.name, title: row.title, headline: row.headline };
     const full = row.full_status === null ? null : { status: row.full_status, warning: row.full_warning! };
@@ -289,10 +290,24 @@ export async function pageOfFindingsText(
       },
       (imageId, variant) => ctx.imageUrl(reportId, imageId, variant),
     );
-    return recordText({ profileId: row.id, person, analysisRevision: row.analysis_revision, analysisJson: JSON.stringify(built.analysis), full });
+    return Buffer.from(recordText({ profileId: row.id, person, analysisRevision: row.analysis_revision, analysisJson: JSON.stringify(built.analysis), full }));
   });
-  const sized = records.map((json) => ({ json, bytes: Buffer.byteLength(json, 'utf8') }));
-  return finishPage(ctx, binding, sized, page.rows.length > query.limit, revision, (_, i) => rows[i]!.id, (record) => record.bytes);
+  return finishPage(ctx, binding, records, page.rows.length > query.limit, revision, (_, i) => rows[i].id, (record) => record.length);
+}
+
+const COMMA = Buffer.from(',');
+
+/**
+ * The response body of a findings page: the envelope (FindingsPage's members
+ * in schema order) written around the records' bytes, into one buffer (no
+ * ~300 KB string built and encoded again). test/http/hot-reads.test.ts checks
+ * these bytes against what the schema's serializer writes for the same page.
+ */
+export function findingsPageBody(page: CollectionPage<RecordJson>, requestId: string): Buffer {
+  const parts: Buffer[] = [Buffer.from('{"data":[')];
+  page.data.forEach((record, i) => (i > 0 ? parts.push(COMMA, record) : parts.push(record)));
+  parts.push(Buffer.from(`],"revision":${JSON.stringify(page.revision)},"next_cursor":${JSON.stringify(page.next_cursor)},"request_id":${JSON.stringify(requestId)}}`));
+  return Buffer.concat(parts);
 }
 
 /** pageOfFindingsText with the records as values (for callers that use them, e.g. the web pages). */
@@ -302,7 +317,7 @@ export async function pageOfFindings(
   query: PageQuery & { profile_id?: string },
 ): Promise<CollectionPage<FindingsRecord>> {
   const page = await pageOfFindingsText(ctx, reportId, query);
-  return { ...page, data: page.data.map((record) => JSON.parse(record.json) as FindingsRecord) };
+  return { ...page, data: page.data.map((record) => JSON.parse(record.toString('utf8')) as FindingsRecord) };
 }
 
 const RFC3339_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/i;

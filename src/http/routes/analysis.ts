@@ -6,7 +6,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { SUMMARY_FUSED_READ } from '../../store/analysis-read-repository.js';
-import { pageOfActivity, pageOfFindingsText, readSummary, type AnalysisContext } from '../../use-cases/read-analysis.js';
+import { findingsPageBody, pageOfActivity, pageOfFindingsText, readSummary, type AnalysisContext } from '../../use-cases/read-analysis.js';
 import { uuidParam } from '../plugins/authorize.js';
 import { presentReport } from '../present.js';
 import { ActivityPage, ActivityQuery, AnalysisSummaryResponse, FindingsPage, FindingsQuery } from '../../domain/schemas/analysis.js';
@@ -65,21 +65,9 @@ export async function analysisRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request, reply) => {
-      // The records arrive as JSON text (stored with the findings, src/domain/findings-text.ts); the
-      // envelope is written around them, in FindingsPage's member order, into one buffer of the
-      // response's size (no ~300 KB string to build and encode again). test/http/hot-reads.test.ts
-      // checks these bytes against what the schema's serializer writes for the same page.
+      // The records arrive as the bytes of their JSON (stored with the findings); the body is written around them.
       const page = await pageOfFindingsText(ctx(request.auth.workspaceId), request.params.report_id, request.query);
-      const tail = `],"revision":${JSON.stringify(page.revision)},"next_cursor":${JSON.stringify(page.next_cursor)},"request_id":${JSON.stringify(request.id)}}`;
-      const head = '{"data":[';
-      const size = head.length + page.data.reduce((sum, r) => sum + r.bytes + 1, page.data.length === 0 ? 0 : -1) + Buffer.byteLength(tail);
-      const body = Buffer.allocUnsafe(size);
-      let at = body.write(head, 0);
-      page.data.forEach((record, i) => {
-        if (i > 0) at += body.write(',', at);
-        at += body.write(record.json, at);
-      });
-      body.write(tail, at);
+      const body = findingsPageBody(page, request.id);
       // Bytes written here, not by the serializer: sent through the untyped reply (the schema still documents them).
       const raw: FastifyReply = reply;
       return raw.type('application/json; charset=utf-8').send(body);
