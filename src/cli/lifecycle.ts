@@ -31,11 +31,6 @@ export function onShutdown(listener: (signal: Signal) => void): void {
   else listeners.push(listener);
 }
 
-/** The signal received so far, if any (a start-up step can give up early). */
-export function shutdownRequested(): Signal | null {
-  return received;
-}
-
 /** Resolves with `work`'s result, or rejects after `ms` (the work goes on; the caller stops waiting). */
 export async function withDeadline<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;

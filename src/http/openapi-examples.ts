@@ -30,8 +30,6 @@ const T0 = '2026-03-02T09:15:00.000Z';
 const T1 = '2026-03-02T09:16:30.000Z';
 const T2 = '2026-03-02T09:17:05.000Z';
 
-export const requestIdOnly = { request_id: ids.request };
-
 export const context = {
   data: {
     key_id: ids.key,

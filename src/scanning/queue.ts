@@ -20,13 +20,6 @@ import type { Database } from '../store/schema.js';
 
 export const SCAN_ITEMS_CHANNEL = 'scan_items';
 
-export interface QueueSettings {
-  /** Seconds a claim holds an item without a heartbeat before another worker may take it. */
-  leaseSeconds: number;
-  /** Attempts per item, first one included. */
-  maxAttempts: number;
-}
-
 export interface ScanQueue {
   /** Announces new items, inside the caller's transaction (delivered at commit). */
   enqueueItems(trx: Kysely<Database>, itemIds: string[]): Promise<void>;
