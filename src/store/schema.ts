@@ -278,12 +278,24 @@ export interface CompanyContextTable {
   available_at: Timestamp;
 }
 
+/** Request counts of a minute per workspace and kind, spread over slots (migration 0011, unlogged: a crash forgets at most a minute's counts). */
+export interface RequestCountersTable {
+  workspace_id: string;
+  kind: 'read' | 'write';
+  window_start: Timestamp;
+  slot: number;
+  total: number;
+  /** key id → requests of that key counted in this slot. */
+  per_key: ColumnType<Record<string, number>, string, string>;
+}
+
 export interface Database {
   settings: SettingsTable;
   workspaces: WorkspacesTable;
   users: UsersTable;
   api_keys: ApiKeysTable;
   rate_counters: RateCountersTable;
+  request_counters: RequestCountersTable;
   reports: ReportsTable;
   report_profiles: ReportProfilesTable;
   profile_events: ProfileEventsTable;
