@@ -117,7 +117,8 @@ export function summarizeProfile(profile: CpuProfile, window: Window | null = nu
 export function formatSummary(summary: ProfileSummary): string {
   const rows = (list: Row[]) => list.map((r) => `  ${r.selfMs.toFixed(0).padStart(7)} ms ${r.pct.toFixed(1).padStart(5)} %  ${r.label}`);
   return [
-    `sampled ${(summary.windowMs / 1000).toFixed(2)} s, busy ${(summary.busyMs / 1000).toFixed(2)} s (${((100 * summary.busyMs) / Math.max(summary.windowMs, 1e-9)).toFixed(0)} %)`,
+    `sampled ${(summary.windowMs / 1000).toFixed(2)} s, ` +
+      `busy ${(summary.busyMs / 1000).toFixed(2)} s (${((100 * summary.busyMs) / Math.max(summary.windowMs, 1e-9)).toFixed(0)} %)`,
     `top ${summary.functions.length} functions by self time:`,
     ...rows(summary.functions),
     'self time by package:',

@@ -190,7 +190,8 @@ export function drain(ctx: Context, options: { label: string; processes: number;
       concurrency = started.concurrency;
     }
     ctx.log(
-      `${options.label}: ${options.processes} worker process(es) × concurrency ${concurrency}, SIMULATOR_DELAY_MS=${options.delayMs}; releasing ${options.people} people`,
+      `${options.label}: ${options.processes} worker process(es) × concurrency ${concurrency}, ` +
+        `SIMULATOR_DELAY_MS=${options.delayMs}; releasing ${options.people} people`,
     );
     // Let the workers' start-up statistics reach pg_stat_database before the window opens.
     await sleep(2000);
@@ -466,7 +467,8 @@ export function apiWhileDraining(ctx: Context, options: { people: number; second
     const urlPath = `/api/v1/reports/${reportId}`;
     const secret = api.tenant.secret;
     ctx.log(
-      `api: serve with an in-process worker × ${concurrency}; GET ${urlPath} idle for ${options.seconds} s (${options.connections} connections, ${options.rate || 'unpaced'} req/s)`,
+      `api: serve with an in-process worker × ${concurrency}; GET ${urlPath} ` +
+        `idle for ${options.seconds} s (${options.connections} connections, ${options.rate || 'unpaced'} req/s)`,
     );
     await measureReads(api.origin, urlPath, secret, 1, options.connections, options.rate, serve.pid);
     const idle = await measureReads(api.origin, urlPath, secret, options.seconds, options.connections, options.rate, serve.pid);

@@ -155,14 +155,20 @@ function details(out: Output): string[] {
   const lines: string[] = [];
   for (const r of out.throughput?.runs ?? []) {
     const p = r.per_item;
+    const statements =
+      p.statements_per_item === null
+        ? 'statements not counted (pg_stat_statements not loaded)'
+        : `${p.statements_per_item} statements (${p.transaction_control_per_item} of them BEGIN/COMMIT/ROLLBACK) ` +
+          `taking ${p.statement_ms_per_item?.all} ms in PostgreSQL, ${p.statement_ms_per_item?.without_report_lock} ms without the report-row lock`;
     lines.push(
       `throughput, ${r.processes} process(es) × ${r.concurrency_per_process}: ${r.items} items in ${r.seconds} s = ${r.items_per_second} items/s ` +
         `(${r.people_per_second} people/s; ${r.average_running} running on average; admission before the window took ${r.admission_seconds} s)`,
       `  CPU per item: worker ${fmt(p.cpu.worker_ms_per_item, ' ms')} (${fmt(p.cpu.worker_cpu_percent_of_one_core, '%')} of a core), ` +
         `PostgreSQL ${fmt(p.cpu.postgres_ms_per_item, ' ms')} (${fmt(p.cpu.postgres_cpu_percent_of_one_core, '%')} of a core; ${p.cpu.postgres_scope})`,
-      `  per item: ${p.statements_per_item === null ? 'statements not counted (pg_stat_statements not loaded)' : `${p.statements_per_item} statements (${p.transaction_control_per_item} of them BEGIN/COMMIT/ROLLBACK) taking ${p.statement_ms_per_item?.all} ms in PostgreSQL, ${p.statement_ms_per_item?.without_report_lock} ms without the report-row lock`}, ` +
-        `${p.transactions_per_item} transactions, ${p.rows_read_per_item} rows read, ${p.rows_written_per_item} rows written`,
-      `  sessions on average: ${p.sessions.active} active, ${p.sessions.waiting_on_lock} waiting on a lock ${JSON.stringify(p.sessions.lock_waits_by_relation)}, ${p.sessions.idle_in_transaction} idle in transaction`,
+      `  per item: ${statements}, ${p.transactions_per_item} transactions, ${p.rows_read_per_item} rows read, ${p.rows_written_per_item} rows written`,
+      `  sessions on average: ${p.sessions.active} active, ` +
+        `${p.sessions.waiting_on_lock} waiting on a lock ${JSON.stringify(p.sessions.lock_waits_by_relation)}, ` +
+        `${p.sessions.idle_in_transaction} idle in transaction`,
     );
     for (const s of p.top_statements.slice(0, 5))
       lines.push(`  ${s.exec_ms_per_item} ms/item, ${s.calls_per_item} calls/item, ${s.mean_ms} ms each: ${s.query.slice(0, 100)}`);
@@ -173,14 +179,17 @@ function details(out: Output): string[] {
     const s = out.slow;
     lines.push(
       `slow provider: ${s.items} items in ${s.seconds} s = ${s.items_per_second} items/s with ${s.average_running} running on average; ` +
-        `concurrency ${s.concurrency_per_process} × ${s.simulator_delay_ms} ms per call bounds it at ≥ ${s.concurrency_bound_seconds} s; worker CPU ${fmt(s.per_item.cpu.worker_ms_per_item, ' ms')}/item`,
+        `concurrency ${s.concurrency_per_process} × ${s.simulator_delay_ms} ms per call bounds it at ≥ ${s.concurrency_bound_seconds} s; ` +
+        `worker CPU ${fmt(s.per_item.cpu.worker_ms_per_item, ' ms')}/item`,
     );
   }
   if (out.fairness) {
     const f = out.fairness;
     lines.push(
       `fairness: B terminal after ${fmt(f.b_terminal_seconds, ' s')} (first item claimed after ${fmt(f.b_first_item_started_seconds, ' s')}); ` +
-        `A then: ${f.a_pending_then} pending, ${f.a_running_then} running, ${f.a_done_then} done of ${f.a_items} (worker × ${f.concurrency}, SIMULATOR_DELAY_MS=${f.simulator_delay_ms}; A admitted in ${f.a_admission_seconds} s; ${f.a_running_when_b_arrived} of A's items running when B posted)`,
+        `A then: ${f.a_pending_then} pending, ${f.a_running_then} running, ${f.a_done_then} done of ${f.a_items} ` +
+        `(worker × ${f.concurrency}, SIMULATOR_DELAY_MS=${f.simulator_delay_ms}; A admitted in ${f.a_admission_seconds} s; ` +
+        `${f.a_running_when_b_arrived} of A's items running when B posted)`,
     );
   }
   if (out.api) {
@@ -189,7 +198,8 @@ function details(out: Output): string[] {
       `p50 ${x.p50_ms} ms, p99 ${x.p99_ms} ms (uncorrected ${x.raw_p99_ms} ms), max ${x.max_ms} ms, ${x.rps} req/s, serve CPU ${fmt(x.serve_cpu_percent, '%')}`;
     lines.push(
       `API (${a.connections} connections, ${a.rate ? `${a.rate} req/s` : 'unpaced'}; worker × ${a.worker_concurrency}): idle ${w(a.idle)}`,
-      `  draining: ${w(a.draining)}; ${a.items_done_in_window} items done in the window (${a.items_per_second_in_window} items/s), ${a.items_pending_at_end} still pending at its end`,
+      `  draining: ${w(a.draining)}; ${a.items_done_in_window} items done in the window ` +
+        `(${a.items_per_second_in_window} items/s), ${a.items_pending_at_end} still pending at its end`,
     );
   }
   if (out.profiled?.profile) {
@@ -288,7 +298,8 @@ async function main(): Promise<void> {
     load_average_at_end: os.loadavg().map((l) => round(l)),
   };
   console.log(
-    `\n${machine.cpus} × ${machine.cpu_model}; Node ${machine.node}; ${postgres} (${database}); load average ${machine.load_average_at_start.join(' ')} at start, ${machine.load_average_at_end.join(' ')} at end\n`,
+    `\n${machine.cpus} × ${machine.cpu_model}; Node ${machine.node}; ${postgres} (${database}); ` +
+      `load average ${machine.load_average_at_start.join(' ')} at start, ${machine.load_average_at_end.join(' ')} at end\n`,
   );
   console.log(
     textTable(

@@ -233,7 +233,8 @@ function parseMedia(env: NodeJS.ProcessEnv, dataDir: string): MediaSettings {
   const secretAccessKey = text(env, 'S3_SECRET_ACCESS_KEY');
   if ((accessKeyId === null) !== (secretAccessKey === null)) {
     throw new ConfigError(
-      `${accessKeyId === null ? 'S3_ACCESS_KEY_ID' : 'S3_SECRET_ACCESS_KEY'} must be set together with ${accessKeyId === null ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID'}`,
+      `${accessKeyId === null ? 'S3_ACCESS_KEY_ID' : 'S3_SECRET_ACCESS_KEY'} ` +
+        `must be set together with ${accessKeyId === null ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID'}`,
     );
   }
   for (const [name, value] of [

@@ -192,16 +192,19 @@ export async function runSummary(ctx: CommandContext): Promise<number> {
       ['availability', `${s.availability}${s.has_usable_results ? '' : ' (no usable results yet)'}`],
       [
         'work',
-        `${s.work.state}: ${s.work.counts.succeeded} succeeded, ${s.work.counts.queued} queued, ${s.work.counts.processing} processing, ${s.work.counts.failed} failed, ${s.work.counts.inaccessible} inaccessible of ${s.work.counts.requested}`,
+        `${s.work.state}: ${s.work.counts.succeeded} succeeded, ${s.work.counts.queued} queued, ` +
+          `${s.work.counts.processing} processing, ${s.work.counts.failed} failed, ${s.work.counts.inaccessible} inaccessible of ${s.work.counts.requested}`,
       ],
       ['freshness', `${s.freshness.state}${s.freshness.reasons.length ? ` (${s.freshness.reasons.join(', ')})` : ''}`],
       [
         'people',
-        `${s.coverage.person_profiles} on the roster, ${s.coverage.optimization.analyzed_profiles} analyzed, ${s.coverage.optimization.profiles_without_usable_analysis} without usable analysis`,
+        `${s.coverage.person_profiles} on the roster, ${s.coverage.optimization.analyzed_profiles} analyzed, ` +
+          `${s.coverage.optimization.profiles_without_usable_analysis} without usable analysis`,
       ],
       [
         'activity',
-        `${s.coverage.activity.observed_person_profiles} people observed, company page ${s.coverage.activity.company_page_observed ? 'observed' : 'not observed'}`,
+        `${s.coverage.activity.observed_person_profiles} people observed, ` +
+          `company page ${s.coverage.activity.company_page_observed ? 'observed' : 'not observed'}`,
       ],
       ['checks', `${o.counts.good} good, ${o.counts.optimize} optimize, ${o.counts.unknown} unknown; score ${pct(o.counts.score_pct) ?? '—'}`],
       ['evaluated_at', s.evaluated_at],
@@ -382,7 +385,8 @@ export async function runExport(ctx: CommandContext): Promise<number> {
   if (file) {
     ctx.out.result(summary);
     ctx.out.say(
-      `Wrote ${traversal.records.length} ${collection === 'findings' ? 'findings records' : 'activity events'} (${rows} ${format === 'csv' ? 'CSV rows' : 'lines'}) at revision ${traversal.revision} to ${file}.`,
+      `Wrote ${traversal.records.length} ${collection === 'findings' ? 'findings records' : 'activity events'} ` +
+        `(${rows} ${format === 'csv' ? 'CSV rows' : 'lines'}) at revision ${traversal.revision} to ${file}.`,
     );
   } else if (!ctx.out.json) {
     ctx.out.note(`${traversal.records.length} records at revision ${traversal.revision}.`);
@@ -505,7 +509,8 @@ export async function runEvidence(ctx: CommandContext): Promise<number> {
     bytes: result.bytes,
   });
   ctx.out.say(
-    `${images.length} evidence images: ${result.downloaded} downloaded (${result.bytes} bytes), ${result.skipped} already present, in ${dir} (index: evidence.json).`,
+    `${images.length} evidence images: ${result.downloaded} downloaded (${result.bytes} bytes), ` +
+      `${result.skipped} already present, in ${dir} (index: evidence.json).`,
   );
   return EXIT.ok;
 }

@@ -197,11 +197,13 @@ export async function runImport(ctx: CommandContext): Promise<number> {
       });
       if (!ctx.out.json && chunks.length > 1)
         ctx.out.note(
-          `import ${index + 1}/${chunks.length}: ${res.data.counts.added} added, ${res.data.counts.restored} restored, ${res.data.counts.already_present} already present${res.replayed ? ' (replayed)' : ''}`,
+          `import ${index + 1}/${chunks.length}: ${res.data.counts.added} added, ` +
+            `${res.data.counts.restored} restored, ${res.data.counts.already_present} already present${res.replayed ? ' (replayed)' : ''}`,
         );
     } catch (error) {
       ctx.out.note(
-        `import ${index + 1}/${chunks.length} failed after ${index} committed; re-run with --idempotency-prefix ${prefix} to resume (committed imports replay, the rest are committed)`,
+        `import ${index + 1}/${chunks.length} failed after ${index} committed; re-run with --idempotency-prefix ${prefix} ` +
+          `to resume (committed imports replay, the rest are committed)`,
       );
       throw error;
     }

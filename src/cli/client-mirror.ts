@@ -136,7 +136,12 @@ export async function runMirror(ctx: CommandContext): Promise<number> {
   );
   if (evidence) ctx.out.say(`evidence: ${evidence.downloaded} downloaded, ${evidence.skipped} already present`);
   ctx.out.say(
-    `${ctx.requests()} request${ctx.requests() === 1 ? '' : 's'}; ${summary ? `work ${summary.work.state}${summary.work.all_requested_work_terminal ? '' : ' (run mirror again later: about every 30 s while work is outstanding)'}` : 'the summary could not be read'}. Files in ${dir}.`,
+    `${ctx.requests()} request${ctx.requests() === 1 ? '' : 's'}; ` +
+      (summary
+        ? `work ${summary.work.state}` +
+          (summary.work.all_requested_work_terminal ? '' : ' (run mirror again later: about every 30 s while work is outstanding)')
+        : 'the summary could not be read') +
+      `. Files in ${dir}.`,
   );
 
   const failure = result.profiles.failure ?? result.activity.failure;

@@ -62,7 +62,8 @@ const TAGS = [
   {
     name: 'analysis',
     description:
-      'Stored analysis, read-only: summary, per-person findings, activity events and evidence images (2.9, 4.10-4.13). Errors carry `retryable` and `next_action`.',
+      'Stored analysis, read-only: summary, per-person findings, activity events and evidence images (2.9, ' +
+      '4.10-4.13). Errors carry `retryable` and `next_action`.',
   },
 ];
 
@@ -137,7 +138,10 @@ type Examples = Record<string, { summary: string; value: Json }>;
 const E = ex.error;
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
-  400: 'Invalid request: a malformed parameter or body (`invalid_request`), an invalid or changed cursor binding (`invalid_cursor`), an expired analysis cursor (`cursor_expired`), a missing or malformed Idempotency-Key (`idempotency_key_invalid`).',
+  400:
+    'Invalid request: a malformed parameter or body (`invalid_request`), an invalid or changed cursor binding ' +
+    '(`invalid_cursor`), an expired analysis cursor (`cursor_expired`), a missing or malformed Idempotency-Key ' +
+    '(`idempotency_key_invalid`).',
   401: 'Missing, invalid or revoked key (`unauthorized`).',
   403: 'The key lacks a scope (`insufficient_scope`), or API access is disabled for the workspace (`api_access_disabled`).',
   404: 'Unknown resource, or one in another workspace (`not_found`).',
@@ -273,24 +277,32 @@ const one = (summary: string, value: Json): Examples => ({ example: { summary, v
 const LIST_PARAMS = (what: string) => ({
   limit: { description: `Page size, 1-100 (default 50).`, example: 50 },
   cursor: {
-    description: `Opaque cursor from \`page.next_cursor\` of the previous page of ${what}. Pass it unchanged with the same endpoint, filters and limit; an invalid or changed binding is 400 \`invalid_cursor\`. Stop when \`page.next_cursor\` is null.`,
+    description:
+      `Opaque cursor from \`page.next_cursor\` of the previous page of ${what}. ` +
+      `Pass it unchanged with the same endpoint, filters and limit; an invalid or changed binding is 400 \`invalid_cursor\`. ` +
+      `Stop when \`page.next_cursor\` is null.`,
   },
 });
 const REPORT_ID = { report_id: { description: 'The report (uuid).', example: ex.ids.report } };
 const ANALYSIS_PARAMS = {
   cursor: {
     description:
-      'Opaque cursor from the top-level `next_cursor` of the previous page. Expires after 15 minutes (400 `cursor_expired`); bound to report, workspace, route, filters, limit and revision. Send the same `limit`, filters and `expected_revision` on every page.',
+      'Opaque cursor from the top-level `next_cursor` of the previous page. Expires after 15 minutes (400 ' +
+      '`cursor_expired`); bound to report, workspace, route, filters, limit and revision. Send the same `limit`, ' +
+      'filters and `expected_revision` on every page.',
   },
   expected_revision: {
     description:
-      'The collection revision from the summary (`collections.profiles_revision` / `collections.activity_revision`). When the collection no longer has this revision the request is 409 `results_changed`: discard staged pages and restart (4.13).',
+      'The collection revision from the summary (`collections.profiles_revision` / `collections.activity_revision`). ' +
+      'When the collection no longer has this revision the request is 409 `results_changed`: discard staged pages ' +
+      'and restart (4.13).',
     example: ex.analysisSummary.data.collections.profiles_revision,
   },
 };
 const RESULTS_CHANGED: ErrorDoc = {
   description:
-    'The collection changed during the traversal, or `expected_revision` is stale (`results_changed`, retryable): discard staged pages, re-read the summary and restart with bounded backoff (4.13 rule 5).',
+    'The collection changed during the traversal, or `expected_revision` is stale (`results_changed`, retryable): ' +
+    'discard staged pages, re-read the summary and restart with bounded backoff (4.13 rule 5).',
   examples: one(
     'Collection changed',
     E('results_changed', 'The collection changed since the traversal started; restart from the first page.', {
@@ -328,7 +340,8 @@ const OPERATIONS: Record<string, OperationDoc> = {
       ...LIST_PARAMS('reports'),
       company_root_domain: {
         description:
-          'Hostname or http(s) company URL; normalized to its registrable domain (public and private suffix rules); matches that root domain and its subdomains.',
+          'Hostname or http(s) company URL; normalized to its registrable domain (public and private suffix rules); ' +
+          'matches that root domain and its subdomains.',
         example: 'acme.co.uk',
       },
       include_archived: { description: 'Include archived reports (default false).', example: true },
@@ -349,15 +362,18 @@ const OPERATIONS: Record<string, OperationDoc> = {
     description: [
       'Creates a report and attaches up to 100 people; admitted people get a `full_profile` and an `activity` scan queued (4.4).',
       'All rows are validated before anything changes; duplicates in the body keep the first occurrence; no external lookup happens.',
-      'With `on_existing: return_existing`, reports of the same company root domain (all states) are returned with 200 and outcome `existing`; nothing is created.',
-      'Idempotent: retry an uncertain result with the same body and Idempotency-Key; a replay returns the original status and data with `Idempotency-Replayed: true`.',
+      'With `on_existing: return_existing`, reports of the same company root domain (all states) are returned with ' +
+        '200 and outcome `existing`; nothing is created.',
+      'Idempotent: retry an uncertain result with the same body and Idempotency-Key; a replay returns the original ' +
+        'status and data with `Idempotency-Replayed: true`.',
     ].join(' '),
     errors: WRITE,
     idempotencyKey: 'required',
     errorDocs: {
       409: {
         description:
-          'The Idempotency-Key was used with a different body (`idempotency_key_reused`), or its first request is still running (`idempotency_request_in_progress`, retryable).',
+          'The Idempotency-Key was used with a different body (`idempotency_key_reused`), or its first request is still ' +
+          'running (`idempotency_request_in_progress`, retryable).',
         examples: WRITE_CONFLICTS,
       },
       422: {
@@ -425,7 +441,8 @@ const OPERATIONS: Record<string, OperationDoc> = {
       'Imports 1-100 people into a report (4.8). The whole batch is validated first.',
       'With `validation_only=true` it returns a preview (200) and changes nothing (no roster change, receipt or scan), but counts against request admission.',
       'A commit returns the receipt (201) with `Location`; added and restored people get both scans queued. Archived reports are 409 `report_archived`.',
-      'The Idempotency-Key (required for commits) is scoped to workspace, operation and report; the same body replays the receipt for 30 days with `Idempotency-Replayed: true`.',
+      'The Idempotency-Key (required for commits) is scoped to workspace, operation and report; the same body ' +
+        'replays the receipt for 30 days with `Idempotency-Replayed: true`.',
     ].join(' '),
     errors: WRITE,
     idempotencyKey: 'optional',
@@ -436,7 +453,8 @@ const OPERATIONS: Record<string, OperationDoc> = {
     errorDocs: {
       409: {
         description:
-          'The report is archived (`report_archived`), the Idempotency-Key was used with a different body (`idempotency_key_reused`), or its first request still runs (`idempotency_request_in_progress`, retryable).',
+          'The report is archived (`report_archived`), the Idempotency-Key was used with a different body ' +
+          '(`idempotency_key_reused`), or its first request still runs (`idempotency_request_in_progress`, retryable).',
         examples: {
           report_archived: { summary: 'Archived report', value: E('report_archived', 'The report is archived; it accepts no imports.') },
           ...WRITE_CONFLICTS,
@@ -483,7 +501,9 @@ const OPERATIONS: Record<string, OperationDoc> = {
     operationId: 'downloadEvidence',
     scopes: '`reports:read`, `analysis:read`, `profiles:read`',
     description:
-      'Downloads an evidence image: use the `url` (or `preview_url`) of a findings `evidence.images[]` entry with the bearer header, from a trusted server (4.12). JPEG, PNG or WebP, up to 10 MiB. Access and key status are rechecked on every download.',
+      'Downloads an evidence image: use the `url` (or `preview_url`) of a findings `evidence.images[]` entry with ' +
+      'the bearer header, from a trusted server (4.12). JPEG, PNG or WebP, up to 10 MiB. Access and key status are ' +
+      'rechecked on every download.',
     errors: READ,
     analysis: true,
     parameters: {
@@ -518,7 +538,9 @@ const OPERATIONS: Record<string, OperationDoc> = {
     operationId: 'getAnalysisSummary',
     scopes: '`reports:read`, `analysis:read`',
     description:
-      'The stored analysis summary (2.9, 4.10): availability, coverage, work state, freshness, optimization totals and the revisions used for reconciliation (4.13). Reads stored data only; a report without results is 200 with empty values.',
+      'The stored analysis summary (2.9, 4.10): availability, coverage, work state, freshness, optimization totals ' +
+      'and the revisions used for reconciliation (4.13). Reads stored data only; a report without results is 200 ' +
+      'with empty values.',
     errors: READ,
     analysis: true,
     parameters: REPORT_ID,
@@ -536,7 +558,9 @@ const OPERATIONS: Record<string, OperationDoc> = {
     operationId: 'listAnalysisProfiles',
     scopes: '`reports:read`, `analysis:read`, `profiles:read`',
     description:
-      'Per-person findings, one record per active attachment, ordered by `profile_id` (2.9, 4.11). Unanalyzed people are present with `analysis: null` and a `reason`. Follow the top-level `next_cursor` until null; a changed revision during the traversal is 409 `results_changed`.',
+      'Per-person findings, one record per active attachment, ordered by `profile_id` (2.9, 4.11). Unanalyzed people ' +
+      'are present with `analysis: null` and a `reason`. Follow the top-level `next_cursor` until null; a changed ' +
+      'revision during the traversal is 409 `results_changed`.',
     errors: [...READ.slice(0, 4), 409, 422, ...READ.slice(4)],
     analysis: true,
     parameters: {
@@ -552,7 +576,8 @@ const OPERATIONS: Record<string, OperationDoc> = {
     operationId: 'listAnalysisActivity',
     scopes: '`reports:read`, `analysis:read`, `profiles:read`',
     description:
-      'Stored activity events (posts, reposts, comments, reactions), ordered by id (2.9, 4.11a). An empty page does not prove that no activity exists: see the summary coverage and limitations.',
+      'Stored activity events (posts, reposts, comments, reactions), ordered by id (2.9, 4.11a). An empty page does ' +
+      'not prove that no activity exists: see the summary coverage and limitations.',
     errors: [...READ.slice(0, 4), 409, 422, ...READ.slice(4)],
     analysis: true,
     parameters: {
@@ -683,8 +708,10 @@ function completeOperation(op: Json, doc: OperationDoc): void {
       required: doc.idempotencyKey === 'required',
       description:
         doc.idempotencyKey === 'required'
-          ? 'Required. One key per intended write; reuse it only to retry that same request (same body). 1-128 characters from letters, digits, `.`, `_`, `:`, `-`.'
-          : 'Required for commits, ignored with `validation_only=true`. One key per intended commit; reuse it only to recover that request. 1-128 characters from letters, digits, `.`, `_`, `:`, `-`.',
+          ? 'Required. One key per intended write; reuse it only to retry that same request (same body). 1-128 characters ' +
+            'from letters, digits, `.`, `_`, `:`, `-`.'
+          : 'Required for commits, ignored with `validation_only=true`. One key per intended commit; reuse it only to ' +
+            'recover that request. 1-128 characters from letters, digits, `.`, `_`, `:`, `-`.',
       schema: IDEMPOTENCY_KEY_SCHEMA,
       example: 'import-2026-03-02-a',
     });

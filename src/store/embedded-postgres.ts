@@ -128,7 +128,9 @@ async function ensureDataDirReachable(dataDir: string, ids: Ids, log: Log): Prom
   const blocking = await blockingDirectory(dataDir, ids);
   if (blocking !== null) {
     throw new Error(
-      `running as root, the embedded PostgreSQL runs as the "postgres" user, which cannot reach DATA_DIR (${dataDir}) because ${blocking} is not searchable by it; set DATA_DIR to a directory outside private ones (for example /var/lib/profile-scan), or set DATABASE_URL, or run as a non-root user`,
+      `running as root, the embedded PostgreSQL runs as the "postgres" user, which cannot reach DATA_DIR (${dataDir}) ` +
+        `because ${blocking} is not searchable by it; set DATA_DIR to a directory outside private ones ` +
+        `(for example /var/lib/profile-scan), or set DATABASE_URL, or run as a non-root user`,
     );
   }
   const stat = await fs.stat(dataDir);

@@ -182,57 +182,61 @@ describe('profile-scan client (CLI) end to end', () => {
     assert.match(headerless.stderr, /pronet_url column/);
   });
 
-  test('import: 500 people are previewed and committed as five contract-sized imports, each with its own key; unconfirmed is nothing; a re-run with the prefix replays', async () => {
-    const reportId = await createReport('Five hundred');
-    const file = await csvFile('people-500.csv', [
-      'pronet_url,name,headline',
-      ...Array.from({ length: 500 }, (_, i) => `https://pronet.example/in/five-${i + 1},Person ${i + 1},"Sales, EMEA"`),
-    ]);
+  test(
+    'import: 500 people are previewed and committed as five contract-sized imports, each with its own key; ' +
+      'unconfirmed is nothing; a re-run with the prefix replays',
+    async () => {
+      const reportId = await createReport('Five hundred');
+      const file = await csvFile('people-500.csv', [
+        'pronet_url,name,headline',
+        ...Array.from({ length: 500 }, (_, i) => `https://pronet.example/in/five-${i + 1},Person ${i + 1},"Sales, EMEA"`),
+      ]);
 
-    const unconfirmed = await cli(['import', reportId, file], env);
-    assert.equal(unconfirmed.code, 6, unconfirmed.stderr);
-    assert.match(unconfirmed.stdout, /Preview of 500 rows/);
-    assert.match(unconfirmed.stderr, /--yes/);
-    assert.equal(await profileCount(reportId), 0);
+      const unconfirmed = await cli(['import', reportId, file], env);
+      assert.equal(unconfirmed.code, 6, unconfirmed.stderr);
+      assert.match(unconfirmed.stdout, /Preview of 500 rows/);
+      assert.match(unconfirmed.stderr, /--yes/);
+      assert.equal(await profileCount(reportId), 0);
 
-    const proxy = await startRecordingProxy(t.baseUrl);
-    try {
-      const run = await cli(['import', reportId, file, '--yes', '--json', '--idempotency-prefix', 'five-hundred'], {
-        ...env,
-        PROFILE_SCAN_BASE_URL: proxy.url,
-      });
-      assert.equal(run.code, 0, run.stdout + run.stderr);
-      assert.equal(run.json.imports.length, 5);
-      assert.deepEqual(run.json.totals.added, 500);
-      assert.deepEqual(run.json.preview.would_add, 500);
-      assert.deepEqual(
-        run.json.imports.map((i: { lines: string; idempotency_key: string }) => [i.lines, i.idempotency_key]),
-        [1, 2, 3, 4, 5].map((n) => [`${(n - 1) * 100 + 2}-${n * 100 + 1}`, `five-hundred-${n}-of-5`]),
-      );
-      const posts = proxy.requests.map((r, i) => [r, proxy.idempotencyKeys[i]] as const).filter(([r]) => r.startsWith('POST'));
-      assert.equal(posts.filter(([r, key]) => r.includes('validation_only=true') && key === null).length, 5, 'five previews without a key');
-      const commits = posts.filter(([r]) => !r.includes('validation_only'));
-      assert.deepEqual(
-        commits.map(([, key]) => key),
-        [1, 2, 3, 4, 5].map((n) => `five-hundred-${n}-of-5`),
-      );
-      for (const i of run.json.imports) {
-        const receipt = await t.request('GET', `/api/v1/reports/${reportId}/profile-imports/${i.receipt_id}`, { key: secret });
-        assert.equal(receipt.body.data.counts.submitted, 100, 'each import holds 100 rows');
+      const proxy = await startRecordingProxy(t.baseUrl);
+      try {
+        const run = await cli(['import', reportId, file, '--yes', '--json', '--idempotency-prefix', 'five-hundred'], {
+          ...env,
+          PROFILE_SCAN_BASE_URL: proxy.url,
+        });
+        assert.equal(run.code, 0, run.stdout + run.stderr);
+        assert.equal(run.json.imports.length, 5);
+        assert.deepEqual(run.json.totals.added, 500);
+        assert.deepEqual(run.json.preview.would_add, 500);
+        assert.deepEqual(
+          run.json.imports.map((i: { lines: string; idempotency_key: string }) => [i.lines, i.idempotency_key]),
+          [1, 2, 3, 4, 5].map((n) => [`${(n - 1) * 100 + 2}-${n * 100 + 1}`, `five-hundred-${n}-of-5`]),
+        );
+        const posts = proxy.requests.map((r, i) => [r, proxy.idempotencyKeys[i]] as const).filter(([r]) => r.startsWith('POST'));
+        assert.equal(posts.filter(([r, key]) => r.includes('validation_only=true') && key === null).length, 5, 'five previews without a key');
+        const commits = posts.filter(([r]) => !r.includes('validation_only'));
+        assert.deepEqual(
+          commits.map(([, key]) => key),
+          [1, 2, 3, 4, 5].map((n) => `five-hundred-${n}-of-5`),
+        );
+        for (const i of run.json.imports) {
+          const receipt = await t.request('GET', `/api/v1/reports/${reportId}/profile-imports/${i.receipt_id}`, { key: secret });
+          assert.equal(receipt.body.data.counts.submitted, 100, 'each import holds 100 rows');
+        }
+      } finally {
+        await proxy.close();
       }
-    } finally {
-      await proxy.close();
-    }
-    assert.equal(await profileCount(reportId), 500);
+      assert.equal(await profileCount(reportId), 500);
 
-    const again = await cli(['import', reportId, file, '--yes', '--json', '--idempotency-prefix', 'five-hundred'], env);
-    assert.equal(again.code, 0, again.stderr);
-    assert.ok(
-      again.json.imports.every((i: { replayed: boolean }) => i.replayed),
-      'the same prefix replays the saved receipts',
-    );
-    assert.equal(await profileCount(reportId), 500);
-  });
+      const again = await cli(['import', reportId, file, '--yes', '--json', '--idempotency-prefix', 'five-hundred'], env);
+      assert.equal(again.code, 0, again.stderr);
+      assert.ok(
+        again.json.imports.every((i: { replayed: boolean }) => i.replayed),
+        'the same prefix replays the saved receipts',
+      );
+      assert.equal(await profileCount(reportId), 500);
+    },
+  );
 
   describe('with scans running', () => {
     let reportId: string;

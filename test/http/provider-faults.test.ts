@@ -138,25 +138,29 @@ describe('provider faults through a live scan run', () => {
     return rows.map((r) => r.pronet_url).sort();
   }
 
-  test('a provider slower than PROVIDER_TIMEOUT_MS: each item is retried, then fails with a timeout reason after ITEM_MAX_ATTEMPTS attempts; the run is failed', async () => {
-    for (const mode of ['full_profile', 'activity'] as const) {
-      const r = await run(reports.timeout, mode);
-      assert.equal(r.status, 'failed', mode);
-      assert.equal(r.terminal_reason, 'failed');
-      assert.equal(r.counts.completed, 0);
-      assert.equal(r.counts.failed, r.counts.requested);
-    }
-    const rows = await items(reports.timeout);
-    assert.equal(rows.length, 3, 'one full_profile item, one activity item, one company-page item');
-    for (const item of rows) {
-      assert.equal(item.status, 'failed');
-      assert.equal(item.attempts, MAX_ATTEMPTS);
-      assert.match(item.reason ?? '', /timed out/);
-    }
-    // Bounded: in-call retries × queue attempts, no more.
-    assert.equal(calls(personUrl('slow-sam'), 'full_profile'), IN_CALL_ATTEMPTS * MAX_ATTEMPTS);
-    assert.equal(calls(companyUrl('slow-co'), 'activity'), IN_CALL_ATTEMPTS * MAX_ATTEMPTS);
-  });
+  test(
+    'a provider slower than PROVIDER_TIMEOUT_MS: each item is retried, then fails with a timeout reason after ' +
+      'ITEM_MAX_ATTEMPTS attempts; the run is failed',
+    async () => {
+      for (const mode of ['full_profile', 'activity'] as const) {
+        const r = await run(reports.timeout, mode);
+        assert.equal(r.status, 'failed', mode);
+        assert.equal(r.terminal_reason, 'failed');
+        assert.equal(r.counts.completed, 0);
+        assert.equal(r.counts.failed, r.counts.requested);
+      }
+      const rows = await items(reports.timeout);
+      assert.equal(rows.length, 3, 'one full_profile item, one activity item, one company-page item');
+      for (const item of rows) {
+        assert.equal(item.status, 'failed');
+        assert.equal(item.attempts, MAX_ATTEMPTS);
+        assert.match(item.reason ?? '', /timed out/);
+      }
+      // Bounded: in-call retries × queue attempts, no more.
+      assert.equal(calls(personUrl('slow-sam'), 'full_profile'), IN_CALL_ATTEMPTS * MAX_ATTEMPTS);
+      assert.equal(calls(companyUrl('slow-co'), 'activity'), IN_CALL_ATTEMPTS * MAX_ATTEMPTS);
+    },
+  );
 
   test('a provider answering 500: each item is retried, then fails with the status as reason; the run is failed', async () => {
     for (const mode of ['full_profile', 'activity'] as const) {
@@ -214,36 +218,43 @@ describe('provider faults through a live scan run', () => {
     assert.deepEqual(await analysedUrls(reports.mixed), [personUrl('ok-olga')]);
   });
 
-  test('nothing else is affected: a healthy live report processed concurrently completes from provider data, and no faulty person has an analysis', async () => {
-    for (const mode of ['full_profile', 'activity'] as const) {
-      const r = await run(reports.healthy, mode);
-      assert.equal(r.status, 'completed', mode);
-      assert.equal(r.counts.completed, r.counts.requested);
-      assert.equal(r.counts.failed, 0);
-    }
-    for (const item of await items(reports.healthy)) {
-      assert.equal(item.status, 'succeeded');
-      assert.equal(item.attempts, 1);
-    }
-    assert.deepEqual(await analysedUrls(reports.healthy), ['ok-hana', 'ok-hedda', 'ok-hugo'].map(personUrl));
-    // The data came from the provider, not the simulator.
-    const analysis = await t.runtime.db
-      .selectFrom('profile_analyses')
-      .select('profile_data')
-      .where('report_id', '=', reports.healthy.reportId)
-      .executeTakeFirstOrThrow();
-    assert.equal((analysis.profile_data as { name?: string }).name, 'Ada Example');
-    const company = await t.runtime.db.selectFrom('company_context').select('name').where('report_id', '=', reports.healthy.reportId).executeTakeFirstOrThrow();
-    assert.equal(company.name, 'Example Corp');
+  test(
+    'nothing else is affected: a healthy live report processed concurrently completes from provider data, and no ' + 'faulty person has an analysis',
+    async () => {
+      for (const mode of ['full_profile', 'activity'] as const) {
+        const r = await run(reports.healthy, mode);
+        assert.equal(r.status, 'completed', mode);
+        assert.equal(r.counts.completed, r.counts.requested);
+        assert.equal(r.counts.failed, 0);
+      }
+      for (const item of await items(reports.healthy)) {
+        assert.equal(item.status, 'succeeded');
+        assert.equal(item.attempts, 1);
+      }
+      assert.deepEqual(await analysedUrls(reports.healthy), ['ok-hana', 'ok-hedda', 'ok-hugo'].map(personUrl));
+      // The data came from the provider, not the simulator.
+      const analysis = await t.runtime.db
+        .selectFrom('profile_analyses')
+        .select('profile_data')
+        .where('report_id', '=', reports.healthy.reportId)
+        .executeTakeFirstOrThrow();
+      assert.equal((analysis.profile_data as { name?: string }).name, 'Ada Example');
+      const company = await t.runtime.db
+        .selectFrom('company_context')
+        .select('name')
+        .where('report_id', '=', reports.healthy.reportId)
+        .executeTakeFirstOrThrow();
+      assert.equal(company.name, 'Example Corp');
 
-    for (const faulty of [reports.timeout, reports.error, reports.garbage]) {
-      assert.deepEqual(await analysedUrls(faulty), []);
-      const events = await t.runtime.db.selectFrom('activity_events').select('id').where('report_id', '=', faulty.reportId).execute();
-      assert.equal(events.length, 0);
-    }
-    const report = await t.request('GET', `/api/v1/reports/${reports.healthy.reportId}`, { key: secret });
-    assert.equal(report.body.data.analysis_state, 'available');
-    const failedReport = await t.request('GET', `/api/v1/reports/${reports.timeout.reportId}`, { key: secret });
-    assert.equal(failedReport.body.data.analysis_state, 'failed');
-  });
+      for (const faulty of [reports.timeout, reports.error, reports.garbage]) {
+        assert.deepEqual(await analysedUrls(faulty), []);
+        const events = await t.runtime.db.selectFrom('activity_events').select('id').where('report_id', '=', faulty.reportId).execute();
+        assert.equal(events.length, 0);
+      }
+      const report = await t.request('GET', `/api/v1/reports/${reports.healthy.reportId}`, { key: secret });
+      assert.equal(report.body.data.analysis_state, 'available');
+      const failedReport = await t.request('GET', `/api/v1/reports/${reports.timeout.reportId}`, { key: secret });
+      assert.equal(failedReport.body.data.analysis_state, 'failed');
+    },
+  );
 });

@@ -304,37 +304,40 @@ describe('4.13 restarts and failures (no worker: results change only when the te
     await assertEqualsServer(t, secret, reportId, state);
   });
 
-  test('7: 429 waits Retry-After and 5xx is retried with bounded backoff; a wait beyond the budget leaves the collection incomplete; the key is never echoed', async () => {
-    const { report } = await createReport(t, secret, people(2, 'r429'));
-    const envelope = (code: string) => JSON.stringify({ error: { code, message: code }, request_id: '00000000-0000-4000-8000-000000000000' });
-    const injected = [
-      () => new Response(envelope('rate_limited'), { status: 429, headers: { 'retry-after': '2', 'content-type': 'application/json' } }),
-      () => new Response(envelope('unavailable'), { status: 503, headers: { 'content-type': 'application/json' } }),
-    ];
-    const flaky = wrapFetch(async (url) => (isPage(url, 'profiles') ? injected.shift()?.() : undefined));
-    const { client: c, sleeps } = client({ fetch: flaky, retryBackoffMs: 300, random: () => 0.5 });
-    const state = emptyState();
-    const ok = await reconcile(c, report.id, state);
-    assert.equal(ok.profiles.status, 'replaced');
-    assert.equal(ok.profiles.attempts, 1, 'retries of one request are not traversal restarts');
-    assert.deepEqual(sleeps, [2000 + 125, 450], 'Retry-After seconds (plus jitter), then backoff with jitter');
-    await assertEqualsServer(t, secret, report.id, state);
+  test(
+    '7: 429 waits Retry-After and 5xx is retried with bounded backoff; a wait beyond the budget leaves the ' + 'collection incomplete; the key is never echoed',
+    async () => {
+      const { report } = await createReport(t, secret, people(2, 'r429'));
+      const envelope = (code: string) => JSON.stringify({ error: { code, message: code }, request_id: '00000000-0000-4000-8000-000000000000' });
+      const injected = [
+        () => new Response(envelope('rate_limited'), { status: 429, headers: { 'retry-after': '2', 'content-type': 'application/json' } }),
+        () => new Response(envelope('unavailable'), { status: 503, headers: { 'content-type': 'application/json' } }),
+      ];
+      const flaky = wrapFetch(async (url) => (isPage(url, 'profiles') ? injected.shift()?.() : undefined));
+      const { client: c, sleeps } = client({ fetch: flaky, retryBackoffMs: 300, random: () => 0.5 });
+      const state = emptyState();
+      const ok = await reconcile(c, report.id, state);
+      assert.equal(ok.profiles.status, 'replaced');
+      assert.equal(ok.profiles.attempts, 1, 'retries of one request are not traversal restarts');
+      assert.deepEqual(sleeps, [2000 + 125, 450], 'Retry-After seconds (plus jitter), then backoff with jitter');
+      await assertEqualsServer(t, secret, report.id, state);
 
-    await importPerson(report.id, 'r429-later');
-    const before = state.profiles;
-    const tooLong = wrapFetch(async (url) =>
-      isPage(url, 'profiles') ? new Response(envelope('rate_limited'), { status: 429, headers: { 'retry-after': '120' } }) : undefined,
-    );
-    const limited = await reconcile(client({ fetch: tooLong, maxRetryAfterMs: 60_000 }).client, report.id, state);
-    assert.equal(limited.profiles.status, 'incomplete');
-    assert.equal(limited.profiles.failure?.kind, 'rate_limited');
-    assert.equal(state.profiles, before);
+      await importPerson(report.id, 'r429-later');
+      const before = state.profiles;
+      const tooLong = wrapFetch(async (url) =>
+        isPage(url, 'profiles') ? new Response(envelope('rate_limited'), { status: 429, headers: { 'retry-after': '120' } }) : undefined,
+      );
+      const limited = await reconcile(client({ fetch: tooLong, maxRetryAfterMs: 60_000 }).client, report.id, state);
+      assert.equal(limited.profiles.status, 'incomplete');
+      assert.equal(limited.profiles.failure?.kind, 'rate_limited');
+      assert.equal(state.profiles, before);
 
-    const down = wrapFetch(async () => new Response('bad gateway', { status: 502 }));
-    const unreachable = await reconcile(client({ fetch: down }).client, report.id, state);
-    assert.deepEqual([unreachable.profiles.status, unreachable.activity.status], ['incomplete', 'incomplete']);
-    assert.equal(unreachable.summary, null);
-    assert.equal(state.profiles, before);
-    for (const r of [ok, limited, unreachable]) assert.ok(!JSON.stringify(r).includes(secret), 'the key is never echoed');
-  });
+      const down = wrapFetch(async () => new Response('bad gateway', { status: 502 }));
+      const unreachable = await reconcile(client({ fetch: down }).client, report.id, state);
+      assert.deepEqual([unreachable.profiles.status, unreachable.activity.status], ['incomplete', 'incomplete']);
+      assert.equal(unreachable.summary, null);
+      assert.equal(state.profiles, before);
+      for (const r of [ok, limited, unreachable]) assert.ok(!JSON.stringify(r).includes(secret), 'the key is never echoed');
+    },
+  );
 });

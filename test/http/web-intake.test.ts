@@ -41,7 +41,10 @@ describe('web workspace: create a report, add people', () => {
   test('create from a CSV: the preview shows the plan (duplicates kept once), the commit creates the report once', async () => {
     const token = csrfOf((await user.client.get('/reports/new')).text);
     const csv =
-      'pronet_url,name,title\nhttps://pronet.example/in/jane-doe,Jane Doe,CTO\nhttps://www.pronet.example/in/Jane-Doe/,Jane again,\nhttps://pronet.example/in/quiet-bob,Bob,\n';
+      'pronet_url,name,title\n' +
+      'https://pronet.example/in/jane-doe,Jane Doe,CTO\n' +
+      'https://www.pronet.example/in/Jane-Doe/,Jane again,\n' +
+      'https://pronet.example/in/quiet-bob,Bob,\n';
     const before = await reportCount();
     const preview = await user.client.postMultipart('/reports/new', createForm(token, csv));
     assert.equal(preview.status, 200, preview.text.slice(0, 500));

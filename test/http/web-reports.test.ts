@@ -123,27 +123,30 @@ describe('web workspace: report and person pages', () => {
     assert.doesNotMatch(csv.headers.get('content-type') ?? '', /html/);
   });
 
-  test('the person page: findings by category with outcome, observed value, recommendation with the company filled in, screenshot behind the session', async () => {
-    const page = await owner.client.get(`/reports/${reportId}/people/${profileIds[1]}`);
-    assert.equal(page.status, 200);
-    assert.match(page.text, /<h3 id="cat-identity">Identity<\/h3>/);
-    assert.match(page.text, /Observed:/);
-    assert.doesNotMatch(page.text, /\[company name\]|\{company\}/, 'placeholders are filled in');
-    assert.match(page.text, /Activity/);
-    const previews = [...page.text.matchAll(/<img src="(\/reports\/[^"]+\?variant=preview)"/g)].map((m) => m[1].replace(/&amp;/g, '&'));
-    assert.ok(previews.length > 0, 'a screenshot preview is shown inline');
-    const originals = [...page.text.matchAll(/<a href="(\/reports\/[^"]+\/evidence\/[0-9a-f-]+)"/g)].map((m) => m[1]);
-    assert.ok(originals.length > 0, 'the original opens on click');
-    const image = await owner.client.get(previews[0]);
-    assert.equal(image.status, 200);
-    assert.match(image.headers.get('content-type') ?? '', /^image\/(webp|png|jpeg)$/);
-    const original = await owner.client.get(originals[0]);
-    assert.equal(original.status, 200);
-    // Signed out: no image; another workspace: not found.
-    assert.equal((await new WebClient(t.baseUrl).get(previews[0])).status, 303);
-    assert.equal((await outsider.client.get(previews[0])).status, 404);
-    assert.equal((await outsider.client.get(originals[0])).status, 404);
-  });
+  test(
+    'the person page: findings by category with outcome, observed value, recommendation with the company filled ' + 'in, screenshot behind the session',
+    async () => {
+      const page = await owner.client.get(`/reports/${reportId}/people/${profileIds[1]}`);
+      assert.equal(page.status, 200);
+      assert.match(page.text, /<h3 id="cat-identity">Identity<\/h3>/);
+      assert.match(page.text, /Observed:/);
+      assert.doesNotMatch(page.text, /\[company name\]|\{company\}/, 'placeholders are filled in');
+      assert.match(page.text, /Activity/);
+      const previews = [...page.text.matchAll(/<img src="(\/reports\/[^"]+\?variant=preview)"/g)].map((m) => m[1].replace(/&amp;/g, '&'));
+      assert.ok(previews.length > 0, 'a screenshot preview is shown inline');
+      const originals = [...page.text.matchAll(/<a href="(\/reports\/[^"]+\/evidence\/[0-9a-f-]+)"/g)].map((m) => m[1]);
+      assert.ok(originals.length > 0, 'the original opens on click');
+      const image = await owner.client.get(previews[0]);
+      assert.equal(image.status, 200);
+      assert.match(image.headers.get('content-type') ?? '', /^image\/(webp|png|jpeg)$/);
+      const original = await owner.client.get(originals[0]);
+      assert.equal(original.status, 200);
+      // Signed out: no image; another workspace: not found.
+      assert.equal((await new WebClient(t.baseUrl).get(previews[0])).status, 303);
+      assert.equal((await outsider.client.get(previews[0])).status, 404);
+      assert.equal((await outsider.client.get(originals[0])).status, 404);
+    },
+  );
 
   test('people: filter by check outcome and sort by score', async () => {
     const all = await owner.client.get(`/reports/${reportId}?sort=score`);

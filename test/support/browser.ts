@@ -68,7 +68,8 @@ async function runAxe(page: Page, where: string): Promise<void> {
   const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   if (serious.length > 0) {
     throw new Error(
-      `${where}: axe-core found ${serious.length} serious/critical violation(s):\n${serious.map((v) => `  ${v.impact} ${v.id}: ${v.help} at ${JSON.stringify(v.nodes.map((n) => n.target))}`).join('\n')}`,
+      `${where}: axe-core found ${serious.length} serious/critical violation(s):\n` +
+        serious.map((v) => `  ${v.impact} ${v.id}: ${v.help} at ${JSON.stringify(v.nodes.map((n) => n.target))}`).join('\n'),
     );
   }
 }

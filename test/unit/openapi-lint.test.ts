@@ -126,30 +126,33 @@ describe('OpenAPI document', () => {
     }
   });
 
-  test('section 7: every error response is the error envelope with an example of its code; 429 carries Retry-After; writes document their 409 and 422 codes', () => {
-    for (const [key, op] of operations(doc)) {
-      for (const [status, response] of Object.entries<Json>(op.responses)) {
-        if (Number(status) < 400) continue;
-        const media = response.content?.['application/json'];
-        assert.equal(media?.schema?.$ref, '#/components/schemas/Error', `${key} ${status}: error envelope`);
-        const examples = Object.values<Json>(media.examples ?? {});
-        assert.ok(examples.length > 0, `${key} ${status}: example`);
-        for (const example of examples) assert.equal(typeof example.value.error.code, 'string');
-        assert.ok(response.headers?.['X-Request-ID'], `${key} ${status}: X-Request-ID`);
-        if (status === '429') assert.ok(response.headers['Retry-After'], `${key}: Retry-After on 429`);
+  test(
+    'section 7: every error response is the error envelope with an example of its code; 429 carries Retry-After; ' + 'writes document their 409 and 422 codes',
+    () => {
+      for (const [key, op] of operations(doc)) {
+        for (const [status, response] of Object.entries<Json>(op.responses)) {
+          if (Number(status) < 400) continue;
+          const media = response.content?.['application/json'];
+          assert.equal(media?.schema?.$ref, '#/components/schemas/Error', `${key} ${status}: error envelope`);
+          const examples = Object.values<Json>(media.examples ?? {});
+          assert.ok(examples.length > 0, `${key} ${status}: example`);
+          for (const example of examples) assert.equal(typeof example.value.error.code, 'string');
+          assert.ok(response.headers?.['X-Request-ID'], `${key} ${status}: X-Request-ID`);
+          if (status === '429') assert.ok(response.headers['Retry-After'], `${key}: Retry-After on 429`);
+        }
       }
-    }
-    const codes = (key: string, status: number) =>
-      Object.values<Json>(doc.paths[key.split(' ')[1]][key.split(' ')[0].toLowerCase()].responses[status].content['application/json'].examples).map(
-        (e) => e.value.error.code,
-      );
-    assert.deepEqual(codes('POST /api/v1/reports/{report_id}/profile-imports', 422), ['import_validation_failed']);
-    assert.ok(codes('POST /api/v1/reports/{report_id}/profile-imports', 409).includes('report_archived'));
-    assert.ok(codes('POST /api/v1/reports', 409).includes('idempotency_key_reused'));
-    assert.deepEqual(codes('GET /api/v1/reports/{report_id}/analysis/profiles', 409), ['results_changed']);
-    assert.deepEqual(codes('GET /api/v1/reports/{report_id}/analysis/activity', 422), ['result_too_large']);
-    assert.deepEqual(codes('GET /api/v1/reports/{report_id}/evidence/{image_id}', 404).sort(), ['evidence_unavailable', 'not_found']);
-  });
+      const codes = (key: string, status: number) =>
+        Object.values<Json>(doc.paths[key.split(' ')[1]][key.split(' ')[0].toLowerCase()].responses[status].content['application/json'].examples).map(
+          (e) => e.value.error.code,
+        );
+      assert.deepEqual(codes('POST /api/v1/reports/{report_id}/profile-imports', 422), ['import_validation_failed']);
+      assert.ok(codes('POST /api/v1/reports/{report_id}/profile-imports', 409).includes('report_archived'));
+      assert.ok(codes('POST /api/v1/reports', 409).includes('idempotency_key_reused'));
+      assert.deepEqual(codes('GET /api/v1/reports/{report_id}/analysis/profiles', 409), ['results_changed']);
+      assert.deepEqual(codes('GET /api/v1/reports/{report_id}/analysis/activity', 422), ['result_too_large']);
+      assert.deepEqual(codes('GET /api/v1/reports/{report_id}/evidence/{image_id}', 404).sort(), ['evidence_unavailable', 'not_found']);
+    },
+  );
 
   test('every JSON request body and response has examples, and every example validates against its schema with formats (uuid, date-time, uri)', () => {
     const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;

@@ -131,8 +131,11 @@ function listAtLeast(list: string[] | null, minimum: number): CheckResult {
   return verdict(count >= minimum, count);
 }
 
-const CALL_TO_ACTION =
-  /\b(contact|reach out|get in touch|message me|dm me|e-?mail|let'?s (talk|connect|chat)|connect with me|book a|schedule a|say hello|drop me)\b|https?:\/\/|www\.|[^\s@]+@[^\s@]+\.[a-z]{2,}/iu;
+const CALL_TO_ACTION = new RegExp(
+  String.raw`\b(contact|reach out|get in touch|message me|dm me|e-?mail|let'?s (talk|connect|chat)|connect with me|book a|schedule a|say hello|drop me)\b` +
+    String.raw`|https?:\/\/|www\.|[^\s@]+@[^\s@]+\.[a-z]{2,}`,
+  'iu',
+);
 
 function eventMentionsCompany(event: CollectedActivityEvent, input: CheckInput): Match {
   if (event.text !== null && mentionsCompany(event.text, input.company.name)) return 'yes';

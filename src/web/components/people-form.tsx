@@ -2,14 +2,15 @@
 import type { SubmittedProfile } from '../../domain/roster-plan.js';
 import { MAX_PEOPLE } from '../people-input.js';
 
+const EXAMPLE_LINE = 'https://pronet.example/in/jane-doe, Jane Doe';
+
 export function PeopleFields(props: { pasted: string; required?: boolean }) {
   return (
     <fieldset>
       <legend>People</legend>
       <label for="people">Profile URLs, one per line</label>
       <p id="people-hint" class="hint">
-        Optionally followed by name, title and headline, separated by commas: <code>https://pronet.example/in/jane-doe, Jane Doe</code>. At most {MAX_PEOPLE}{' '}
-        people at a time.
+        Optionally followed by name, title and headline, separated by commas: <code>{EXAMPLE_LINE}</code>. At most {MAX_PEOPLE} people at a time.
       </p>
       <textarea id="people" name="people" rows={8} aria-describedby="people-hint" spellcheck={false}>
         {props.pasted}

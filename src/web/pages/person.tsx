@@ -66,7 +66,8 @@ export function PersonPage(props: PersonPageProps) {
         <dt>Score</dt>
         <dd>
           {record.analysis
-            ? `${pct(record.analysis.counts.score_pct)} (${record.analysis.counts.good} good, ${record.analysis.counts.optimize} to optimize, ${record.analysis.counts.unknown} unknown)`
+            ? `${pct(record.analysis.counts.score_pct)} (${record.analysis.counts.good} good, ` +
+              `${record.analysis.counts.optimize} to optimize, ${record.analysis.counts.unknown} unknown)`
             : label(PERSON_REASON, record.reason)}
         </dd>
         {record.analysis ? (

@@ -157,7 +157,9 @@ export async function reportRoutes(app: FastifyInstance, options: { media: Pick<
         unarchived: 'The report is active again.',
         removed: 'The person was removed from the report.',
         created: 'The report was created; its scans are queued.',
-        imported: `People added: ${Number(request.query.added) || 0} added, ${Number(request.query.restored) || 0} restored, ${Number(request.query.present) || 0} already on the report.`,
+        imported:
+          `People added: ${Number(request.query.added) || 0} added, ` +
+          `${Number(request.query.restored) || 0} restored, ${Number(request.query.present) || 0} already on the report.`,
       };
       return sendPage(
         reply,

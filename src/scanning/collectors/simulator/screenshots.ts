@@ -165,9 +165,15 @@ function cardTop(height: number, fill: string): string {
   const { x, y, width } = CARD;
   const r = CARD_RADIUS;
   if (height >= r)
-    return `<path d="M ${x} ${y + height} V ${y + r} Q ${x} ${y} ${x + r} ${y} H ${x + width - r} Q ${x + width} ${y} ${x + width} ${y + r} V ${y + height} Z" fill="${fill}"/>`;
+    return (
+      `<path d="M ${x} ${y + height} V ${y + r} ` +
+      `Q ${x} ${y} ${x + r} ${y} H ${x + width - r} Q ${x + width} ${y} ${x + width} ${y + r} V ${y + height} Z" fill="${fill}"/>`
+    );
   // Thinner than the corner radius: the band is the top of a rounded card, cut off at `height`.
-  return `<path d="M ${x + 2} ${y + height} Q ${x + 2} ${y} ${x + r} ${y} H ${x + width - r} Q ${x + width - 2} ${y} ${x + width - 2} ${y + height} Z" fill="${fill}"/>`;
+  return (
+    `<path d="M ${x + 2} ${y + height} Q ${x + 2} ${y} ${x + r} ${y} ` +
+    `H ${x + width - r} Q ${x + width - 2} ${y} ${x + width - 2} ${y + height} Z" fill="${fill}"/>`
+  );
 }
 
 /**
@@ -177,7 +183,8 @@ function cardTop(height: number, fill: string): string {
  */
 function page(content: string): string {
   return [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${SCREENSHOT_PIXELS.width}" height="${SCREENSHOT_PIXELS.height}" viewBox="0 0 ${SCREENSHOT_WIDTH} ${SCREENSHOT_HEIGHT}" text-rendering="optimizeLegibility">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${SCREENSHOT_PIXELS.width}" height="${SCREENSHOT_PIXELS.height}" ` +
+      `viewBox="0 0 ${SCREENSHOT_WIDTH} ${SCREENSHOT_HEIGHT}" text-rendering="optimizeLegibility">`,
     rect(0, 0, SCREENSHOT_WIDTH, SCREENSHOT_HEIGHT, PAGE_BG),
     rect(CARD.x, CARD.y, CARD.width, CARD.height, CARD_BG, `rx="${CARD_RADIUS}" stroke="${CARD_EDGE}"`),
     `<g font-family="${FONT_FAMILY}">${content}</g>`,
