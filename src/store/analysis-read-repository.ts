@@ -4,7 +4,7 @@
  * bounds use the partial `visible` indexes), so the cost of a read does not
  * grow with the size of the report.
  */
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { REASON_BY_FULL_STATUS } from '../domain/findings-text.js';
 import type { ItemStatus } from '../domain/scan-status.js';
 import type { StoredFinding } from '../domain/analysis-records.js';
@@ -46,7 +46,14 @@ export interface SummaryData {
   report: ReportRow;
   /** null before the report's first roll-up. */
   totals: Totals | null;
-  company: { name: string | null; tagline: string | null; industry: string | null; follower_count: number | null; website: string | null; captured_at: Date } | null;
+  company: {
+    name: string | null;
+    tagline: string | null;
+    industry: string | null;
+    follower_count: number | null;
+    website: string | null;
+    captured_at: Date;
+  } | null;
   runs: { id: string; status: string }[];
   captured: { oldest: Date | null; newest: Date | null };
 }
@@ -55,7 +62,14 @@ const dateOrNull = (value: string | null): Date | null => (value === null ? null
 
 /** SUMMARY_FUSED_READ's JSON text, parsed. */
 export function summaryFromText(text: string): SummaryData {
-  const v = JSON.parse(text) as { report: unknown; totals: Totals | null; company: (Omit<NonNullable<SummaryData['company']>, 'captured_at'> & { captured_at: string }) | null; runs: SummaryData['runs']; oldest: string | null; newest: string | null };
+  const v = JSON.parse(text) as {
+    report: unknown;
+    totals: Totals | null;
+    company: (Omit<NonNullable<SummaryData['company']>, 'captured_at'> & { captured_at: string }) | null;
+    runs: SummaryData['runs'];
+    oldest: string | null;
+    newest: string | null;
+  };
   return {
     report: reportFromJson(v.report)!,
     totals: v.totals,

@@ -22,6 +22,7 @@ import { activityPage, isActiveAttachment, readFindingsPage, readSummaryText, su
 import type { Db } from '../store/database.js';
 import { findReport, type ReportRow } from '../store/report-repository.js';
 import { readAggregates } from '../store/rollup-repository.js';
+import { isRfc3339 } from '../domain/rfc3339.js';
 
 const NIL_UUID = '00000000-0000-0000-0000-000000000000';
 const NULL_JSON = Buffer.from('null');
@@ -292,7 +293,15 @@ export async function pageOfFindingsText(
     );
     return Buffer.from(recordText({ profileId: row.id, person, analysisRevision: row.analysis_revision, analysisJson: JSON.stringify(built.analysis), full }));
   });
-  return finishPage(ctx, binding, records, page.rows.length > query.limit, revision, (_, i) => rows[i].id, (record) => record.length);
+  return finishPage(
+    ctx,
+    binding,
+    records,
+    page.rows.length > query.limit,
+    revision,
+    (_, i) => rows[i].id,
+    (record) => record.length,
+  );
 }
 
 const COMMA = Buffer.from(',');
@@ -306,7 +315,9 @@ const COMMA = Buffer.from(',');
 export function findingsPageBody(page: CollectionPage<RecordJson>, requestId: string): Buffer {
   const parts: Buffer[] = [Buffer.from('{"data":[')];
   page.data.forEach((record, i) => (i > 0 ? parts.push(COMMA, record) : parts.push(record)));
-  parts.push(Buffer.from(`],"revision":${JSON.stringify(page.revision)},"next_cursor":${JSON.stringify(page.next_cursor)},"request_id":${JSON.stringify(requestId)}}`));
+  parts.push(
+    Buffer.from(`],"revision":${JSON.stringify(page.revision)},"next_cursor":${JSON.stringify(page.next_cursor)},"request_id":${JSON.stringify(requestId)}}`),
+  );
   return Buffer.concat(parts);
 }
 
@@ -320,12 +331,10 @@ export async function pageOfFindings(
   return { ...page, data: page.data.map((record) => JSON.parse(record.toString('utf8')) as FindingsRecord) };
 }
 
-const RFC3339_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/i;
-
 function instant(name: string, value: string | undefined): Date | null {
   if (value === undefined) return null;
   const date = new Date(value);
-  if (!RFC3339_WITH_OFFSET.test(value) || Number.isNaN(date.getTime())) {
+  if (!isRfc3339(value) || Number.isNaN(date.getTime())) {
     throw apiError('invalid_request', 400, `${name} must be an RFC 3339 date-time with an offset, e.g. 2026-01-31T00:00:00Z.`, {
       retryable: false,
       nextAction: 'fix_request',
