@@ -6,12 +6,9 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import { sql } from 'kysely';
 import { eventually, people, reportBody, startTestApp, type TestApp } from '../support/app.js';
-
-const root = path.resolve(import.meta.dirname, '../..');
+import { startWorkerProcess, stopWorkerProcesses, type WorkerProcess } from '../support/worker-process.js';
 
 /** Creates a report of `n` people: the first 100 with the report, the rest as imports of 100. */
 async function largeReport(t: TestApp, secret: string, n: number, prefix: string): Promise<string> {
@@ -124,55 +121,22 @@ describe('fair queue, one process (in-process worker)', () => {
   });
 });
 
-interface WorkerProcess {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
 describe('fair queue, two worker processes, one SIGKILLed under load', () => {
   const LEASE_SECONDS = 5;
   let t: TestApp;
   const children: WorkerProcess[] = [];
 
-  async function startWorkerProcess(): Promise<WorkerProcess> {
-    const child = spawn(process.execPath, ['bin/profile-scan.js', 'worker', '--concurrency', '6'], {
-      cwd: root,
-      env: {
-        ...process.env,
-        DATABASE_URL: t.runtime.databaseUrl,
-        DATA_DIR: t.config.dataDir,
-        ITEM_LEASE_SECONDS: String(LEASE_SECONDS),
-        SIMULATOR_DELAY_MS: '100',
-        LOG_LEVEL: 'info', // the lifecycle record 'started with concurrency N' says it is claiming
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (c) => (output += c));
-    child.stderr.on('data', (c) => (output += c));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    const worker = { child, output: () => output, exited };
+  const startWorker = async () => {
+    const worker = await startWorkerProcess(t, { concurrency: 6, env: { SIMULATOR_DELAY_MS: '100' } });
     children.push(worker);
-    await Promise.race([
-      eventually(async () => output.includes('started with concurrency'), 60_000, 50),
-      exited.then((code) => {
-        throw new Error(`worker exited early (${code}): ${output}`);
-      }),
-    ]);
     return worker;
-  }
+  };
 
   before(async () => {
     t = await startTestApp({ env: { ITEM_LEASE_SECONDS: String(LEASE_SECONDS) } });
   });
   after(async () => {
-    for (const { child, exited } of children) {
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill('SIGTERM');
-        await exited;
-      }
-    }
+    await stopWorkerProcesses(children);
     await t?.close();
   });
 
@@ -180,8 +144,8 @@ describe('fair queue, two worker processes, one SIGKILLed under load', () => {
     const a = await t.tenant({ name: 'A' });
     const b = await t.tenant({ name: 'B' });
     const large = await largeReport(t, a.secret, 200, 'kill');
-    const first = await startWorkerProcess();
-    await startWorkerProcess();
+    const first = await startWorker();
+    await startWorker();
     // Both processes hold items of A's report; then one dies without a word.
     await eventually(async () => (await itemCounts(t, large)).pending < 401 - 12, 60_000, 50);
     first.child.kill('SIGKILL');

@@ -10,20 +10,12 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import { sql } from 'kysely';
 import { eventually, people, reportBody, startTestApp, type TestApp } from '../support/app.js';
+import { startWorkerProcess, stopWorkerProcesses, type WorkerProcess } from '../support/worker-process.js';
 
-const root = path.resolve(import.meta.dirname, '../..');
 const LEASE_SECONDS = 5;
 const PEOPLE = 6;
-
-interface WorkerProcess {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
 
 describe('worker process killed mid-item', () => {
   let t: TestApp;
@@ -36,33 +28,11 @@ describe('worker process killed mid-item', () => {
   let killedAt = 0;
   let recoveredAt = 0;
 
-  async function startWorkerProcess(env: Record<string, string>): Promise<WorkerProcess> {
-    const child = spawn(process.execPath, ['bin/profile-scan.js', 'worker', '--concurrency', '2'], {
-      cwd: root,
-      env: {
-        ...process.env,
-        DATABASE_URL: t.runtime.databaseUrl,
-        DATA_DIR: t.config.dataDir,
-        ITEM_LEASE_SECONDS: String(LEASE_SECONDS),
-        LOG_LEVEL: 'info', // the lifecycle record 'started with concurrency N' says it is claiming
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (c) => (output += c));
-    child.stderr.on('data', (c) => (output += c));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    const worker = { child, output: () => output, exited };
+  const startWorker = async (env: Record<string, string>) => {
+    const worker = await startWorkerProcess(t, { concurrency: 2, env });
     children.push(worker);
-    await Promise.race([
-      eventually(async () => output.includes('started with concurrency'), 60_000, 50),
-      exited.then((code) => {
-        throw new Error(`worker exited early (${code}): ${output}`);
-      }),
-    ]);
     return worker;
-  }
+  };
 
   async function runStatus(runId: string) {
     const res = await t.request('GET', `/api/v1/reports/${reportId}/scans/${runId}`, { key: secret });
@@ -75,7 +45,7 @@ describe('worker process killed mid-item', () => {
     secret = (await t.tenant()).secret;
 
     // Worker A collects slowly, so its items are mid-collection when it is killed.
-    const a = await startWorkerProcess({ SIMULATOR_DELAY_MS: '3000' });
+    const a = await startWorker({ SIMULATOR_DELAY_MS: '3000' });
     const res = await t.request('POST', '/api/v1/reports', {
       key: secret,
       headers: { 'idempotency-key': 'crash-1' },
@@ -101,7 +71,7 @@ describe('worker process killed mid-item', () => {
     killedItemIds = held.map((r) => r.id);
 
     // Worker B collects at once; it must also pick up the killed worker's items.
-    const b = await startWorkerProcess({ SIMULATOR_DELAY_MS: '0' });
+    const b = await startWorker({ SIMULATOR_DELAY_MS: '0' });
     try {
       await eventually(
         async () => {
@@ -118,12 +88,7 @@ describe('worker process killed mid-item', () => {
   });
 
   after(async () => {
-    for (const { child, exited } of children) {
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill('SIGTERM');
-        await exited;
-      }
-    }
+    await stopWorkerProcesses(children);
     await t?.close();
   });
 
