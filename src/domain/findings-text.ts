@@ -6,11 +6,16 @@
  * the stored texts instead of rebuilding and serializing every record.
  *
  * Two parts of it are not known when the findings are stored and are filled
- * in per read, so the stored text is a template with two placeholders:
+ * in per read, so the stored text is a template with placeholders:
  * - U+0001 where each check's `source_url` starts: the attachment's profile
  *   URL (activity checks add a suffix after it);
  * - U+0002 where each evidence image's `url` and `preview_url` start: the
- *   service's public base URL (configuration), before their `/api/v1/…` path.
+ *   service's public base URL (configuration), before their `/api/v1/…` path;
+ * - U+0003 and two hex digits for each byte of a non-ASCII character's UTF-8
+ *   form, so that the template is ASCII: the database driver decodes it into a
+ *   one-byte string, whose bytes are the template's (a single non-ASCII
+ *   character, e.g. "…" in a recommendation, would make a two-byte string that
+ *   costs far more to decode and encode again than the rest of the read).
  * JSON text never contains a raw control character (JSON.stringify escapes
  * them inside strings), so the placeholders cannot be confused with content,
  * and filling in is a byte search (memchr) and copy. The placeholders are put
@@ -33,7 +38,7 @@ import { revisionOf } from './revision.js';
  * used; the record is then built from the stored findings.
  */
 export const ANALYSIS_TEXT_FORMAT = revisionOf({
-  layout: 2,
+  layout: 3,
   checks: CHECKS.map((c) => [c.id, c.title]),
   categories: CATEGORIES.map((c) => [c.key, c.id]),
 });
@@ -46,6 +51,9 @@ export function evidencePath(reportId: string, imageId: string, variant?: 'previ
 
 const PROFILE_URL_HERE = '\u0001';
 const BASE_URL_HERE = '\u0002';
+const PROFILE_URL_BYTE = 1;
+const BASE_URL_BYTE = 2;
+const UTF8_BYTE = 3;
 
 /** The stored template of a record's `analysis` member. */
 export function analysisTemplate(reportId: string, analysis: StoredAnalysis): string {
@@ -53,13 +61,23 @@ export function analysisTemplate(reportId: string, analysis: StoredAnalysis): st
     { profileId: '', person: { pronet_url: '', name: null, title: null, headline: null }, analysis, full: null },
     (imageId, variant) => evidencePath(reportId, imageId, variant),
   );
-  return JSON.stringify(record.analysis)
+  const json = JSON.stringify(record.analysis)
     .split('"source_url":"')
     .join(`"source_url":"${PROFILE_URL_HERE}`)
     .split('"url":"/')
     .join(`"url":"${BASE_URL_HERE}/`)
     .split('"preview_url":"/')
     .join(`"preview_url":"${BASE_URL_HERE}/`);
+  return /^[\x00-\x7f]*$/.test(json) ? json : asciiOnly(json);
+}
+
+/** Each byte of every non-ASCII character's UTF-8 form as U+0003 and two hex digits. */
+function asciiOnly(text: string): string {
+  let out = '';
+  for (const byte of Buffer.from(text, 'utf8')) {
+    out += byte < 0x80 ? String.fromCharCode(byte) : `\u0003${byte.toString(16).padStart(2, '0')}`;
+  }
+  return out;
 }
 
 /** A JSON string's content, without its quotes. */
@@ -67,12 +85,17 @@ const jsonContent = (value: string) => JSON.stringify(value).slice(1, -1);
 
 /** The `analysis` member's JSON for a person with profile URL `pronetUrl`, served at `baseUrl`. */
 export function fillAnalysis(template: string, pronetUrl: string, baseUrl: string): string {
-  return template.split(PROFILE_URL_HERE).join(jsonContent(pronetUrl)).split(BASE_URL_HERE).join(jsonContent(baseUrl));
+  return fillAnalysisBytes(Buffer.from(template, 'latin1'), Buffer.from(jsonContent(pronetUrl)), Buffer.from(jsonContent(baseUrl))).toString('utf8');
 }
 
 /** The length in bytes of fillAnalysisBytes(template, url, base). */
 export function filledLength(template: Buffer, url: Buffer, base: Buffer): number {
-  return template.length + countOf(template, 1) * (url.length - 1) + countOf(template, 2) * (base.length - 1);
+  return (
+    template.length +
+    countOf(template, PROFILE_URL_BYTE) * (url.length - 1) +
+    countOf(template, BASE_URL_BYTE) * (base.length - 1) -
+    countOf(template, UTF8_BYTE) * 2
+  );
 }
 
 /**
@@ -82,18 +105,23 @@ export function filledLength(template: Buffer, url: Buffer, base: Buffer): numbe
  * contents (jsonStringContent) as UTF-8.
  */
 export function fillAnalysisInto(template: Buffer, url: Buffer, base: Buffer, out: Buffer, at: number): number {
-  let nextUrl = template.indexOf(1);
-  let nextBase = template.indexOf(2);
+  const next = [-1, template.indexOf(PROFILE_URL_BYTE), template.indexOf(BASE_URL_BYTE), template.indexOf(UTF8_BYTE)];
   let from = 0;
   let to = at;
-  while (nextUrl >= 0 || nextBase >= 0) {
-    const isUrl = nextBase < 0 || (nextUrl >= 0 && nextUrl < nextBase);
-    const hole = isUrl ? nextUrl : nextBase;
+  for (;;) {
+    let kind = 0;
+    for (let k = 1; k <= 3; k++) if (next[k]! >= 0 && (kind === 0 || next[k]! < next[kind]!)) kind = k;
+    if (kind === 0) break;
+    const hole = next[kind]!;
     to += template.copy(out, to, from, hole);
-    to += (isUrl ? url : base).copy(out, to);
-    from = hole + 1;
-    if (isUrl) nextUrl = template.indexOf(1, from);
-    else nextBase = template.indexOf(2, from);
+    if (kind === UTF8_BYTE) {
+      out[to++] = parseInt(template.toString('latin1', hole + 1, hole + 3), 16);
+      from = hole + 3;
+    } else {
+      to += (kind === PROFILE_URL_BYTE ? url : base).copy(out, to);
+      from = hole + 1;
+    }
+    next[kind] = template.indexOf(kind, from);
   }
   to += template.copy(out, to, from);
   return to - at;

@@ -133,13 +133,9 @@ const reasonSql = (status: string) =>
 // revisionOf() is SHA-256 of the RFC 8785 form, keys sorted, base64url, 32
 // characters) and its tail (the reason); and the stored analysis template,
 // which the reader fills in (fillAnalysisBytes).
-// The template travels as base64 of its UTF-8 bytes: pg decodes every text
-// column into a JavaScript string, and a ~12 KB JSON text with a single
-// non-ASCII character (a name, a quoted observation, "…" in a
-// recommendation) becomes a two-byte string that costs more to decode and
-// encode again than the rest of the read; base64 is ASCII, and
-// Buffer.from(…, 'base64') gives the bytes directly. (Filling the template in
-// SQL with replace() cost PostgreSQL ~2 ms per page of 25.)
+// The template is ASCII (non-ASCII bytes are placeholders), so pg decodes it
+// into a one-byte string whose bytes are the template's. (Filling the
+// template in SQL with replace() cost PostgreSQL ~2 ms per page of 25.)
 // $1 workspace, $2 report, $3 position (last id of the previous page), $4 rows,
 // $5 the usable template format, [$6 profile filter].
 const findingsPageSql = (filtered: boolean) => `
@@ -188,7 +184,7 @@ const findingsPageSql = (filtered: boolean) => `
              ',"reason":' || parts.j_reason || ',"title":' || parts.j_title || '}', 'UTF8')), 'base64'), '+/', '-_'), 32) ||
            '","analysis":'
          end as record_head,
-         case when parts.analyzed and parts.usable then encode(convert_to(parts.analysis_json, 'UTF8'), 'base64') end as analysis_base64,
+         case when parts.analyzed and parts.usable then parts.analysis_json end as analysis_template,
          case when not parts.analyzed or parts.usable then ',"reason":' || parts.j_reason || '}' end as record_tail
     from head left join parts on true
    order by parts.id`;
@@ -208,7 +204,7 @@ export async function readFindingsPage(
   const values: unknown[] = [input.workspaceId, input.reportId, input.afterId ?? BEFORE_ALL, input.limit, input.format];
   type Row = Omit<FindingsPageRow, 'head' | 'analysis' | 'tail'> & {
     record_head: string | null;
-    analysis_base64: string | null;
+    analysis_template: string | null;
     record_tail: string | null;
     found: boolean;
     active: boolean;
@@ -227,10 +223,11 @@ export async function readFindingsPage(
     profiles: head.profiles,
     rows: rows
       .filter((r) => r.id !== null)
-      .map(({ found: _f, active: _a, profiles: _p, record_head, analysis_base64, record_tail, ...row }) => ({
+      .map(({ found: _f, active: _a, profiles: _p, record_head, analysis_template, record_tail, ...row }) => ({
         ...row,
         head: bytes(record_head),
-        analysis: analysis_base64 === null ? null : Buffer.from(analysis_base64, 'base64'),
+        // ASCII by construction (findings-text.ts): one byte per character.
+        analysis: analysis_template === null ? null : Buffer.from(analysis_template, 'latin1'),
         tail: bytes(record_tail),
       })),
   };
