@@ -68,6 +68,7 @@ export function analysisTemplate(reportId: string, analysis: StoredAnalysis): st
     .join(`"url":"${BASE_URL_HERE}/`)
     .split('"preview_url":"/')
     .join(`"preview_url":"${BASE_URL_HERE}/`);
+  // eslint-disable-next-line no-control-regex -- the ASCII range starts at NUL
   return /^[\x00-\x7f]*$/.test(json) ? json : asciiOnly(json);
 }
 
@@ -110,9 +111,9 @@ export function fillAnalysisInto(template: Buffer, url: Buffer, base: Buffer, ou
   let to = at;
   for (;;) {
     let kind = 0;
-    for (let k = 1; k <= 3; k++) if (next[k]! >= 0 && (kind === 0 || next[k]! < next[kind]!)) kind = k;
+    for (let k = 1; k <= 3; k++) if (next[k] >= 0 && (kind === 0 || next[k] < next[kind])) kind = k;
     if (kind === 0) break;
-    const hole = next[kind]!;
+    const hole = next[kind];
     to += template.copy(out, to, from, hole);
     if (kind === UTF8_BYTE) {
       out[to++] = parseInt(template.toString('latin1', hole + 1, hole + 3), 16);
