@@ -70,6 +70,8 @@ export interface FusedRead {
 }
 
 // $1 secret hash, $2 window start, $3 kind, $4/$5 read limits (key, workspace), $6/$7 write defaults.
+// The counters are found by the key's workspace as a value ((select … from k)), so that every plan
+// looks them up through the primary key, whatever the statistics were when it was planned.
 // `taken`: the request counted in its connection's slot, within the slot's share of both limits
 // (8 slots: migration 0011, which request_take must match). `sums`: the buckets' counts for the
 // RateLimit headers, from the statement's snapshot (ours added; concurrent takes may be missing).
@@ -87,14 +89,15 @@ const AUTHORIZE_CTE = `with k as (
             per_key = c.per_key || jsonb_build_object(k.key_id, coalesce((c.per_key ->> k.key_id::text)::integer, 0) + 1)
        from k
       where not k.revoked and k.api_access
-        and c.workspace_id = k.workspace_id and c.kind = $3::text and c.window_start = $2::timestamptz
+        and c.workspace_id = (select k1.workspace_id from k k1) and c.kind = $3::text and c.window_start = $2::timestamptz
         and c.slot = pg_backend_pid() % 8
         and c.total < k.ws_limit / 8 and coalesce((c.per_key ->> k.key_id::text)::integer, 0) < k.key_limit / 8
       returning true as taken
    ), sums as (
      select sum(coalesce((x.per_key ->> k.key_id::text)::integer, 0))::integer + 1 as key_count,
             sum(x.total)::integer + 1 as ws_count
-       from k join request_counters x on x.workspace_id = k.workspace_id and x.kind = $3::text and x.window_start = $2::timestamptz
+       from k join request_counters x
+         on x.workspace_id = (select k1.workspace_id from k k1) and x.kind = $3::text and x.window_start = $2::timestamptz
    )`;
 
 const AUTHORIZE_TAKE = prepared(
