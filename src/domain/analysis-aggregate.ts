@@ -247,6 +247,35 @@ export function applyContribution(totals: Totals, before: Contribution | null, a
   return next;
 }
 
+/**
+ * What replacing `before` by `after` adds to the totals, as Totals of its own
+ * (counts may be negative; accumulators are differences modulo 2^128): a
+ * roll-up delta that `addTotals` folds in later, in any order.
+ */
+export function contributionDelta(before: Contribution | null, after: Contribution): Totals {
+  return applyContribution(emptyTotals(), before, after);
+}
+
+function addAcc(a: string, b: string): string {
+  return ((BigInt(`0x${a}`) + BigInt(`0x${b}`)) % MOD).toString(16);
+}
+
+/** a + b: totals plus a delta (or two deltas), as a new value. Addition is associative and commutative. */
+export function addTotals(a: Totals, b: Totals): Totals {
+  const sum: Totals = structuredClone(a);
+  for (const key of ['persons', 'analyzed', 'answered_persons', 'usable_persons', 'activity_observed', 'fresh', 'company_observed'] as const)
+    sum[key] += b[key];
+  for (const [checkId, counts] of Object.entries(b.checks)) {
+    const t = (sum.checks[checkId] ??= { good: 0, optimize: 0, unknown: 0 });
+    t.good += counts.good;
+    t.optimize += counts.optimize;
+    t.unknown += counts.unknown;
+  }
+  for (const key of Object.keys(b.work) as (keyof WorkCounts)[]) sum.work[key] += b.work[key];
+  for (const key of ['profiles', 'activity'] as const) sum[key] = { n: sum[key].n + b[key].n, acc: addAcc(sum[key].acc, b[key].acc) };
+  return sum;
+}
+
 /** Totals of a whole set of contributions (the slow path, for checks and rebuilds). */
 export function sumContributions(contributions: Iterable<Contribution>): Totals {
   let totals = emptyTotals();

@@ -13,7 +13,7 @@
  * spending the attempt.
  */
 import type { Clock } from '../clock.js';
-import { analysisInputs, beginItem, finishItem, markItemFailed, requeueItem, type Claim, type ItemOutcome } from '../store/item-repository.js';
+import { beginItem, finishItem, markItemFailed, requeueItem, type Claim, type ItemOutcome } from '../store/item-repository.js';
 import type { Db } from '../store/database.js';
 import { CollectorError, type Collector } from './collectors/collector.js';
 import { EvidenceError, prepareEvidence } from './media/evidence.js';
@@ -70,7 +70,7 @@ async function processClaim(ctx: HandlerContext, claim: Claim, lost: AbortSignal
   const claimed = await beginItem(ctx.db, claim, ctx.clock.now());
   if (!claimed) return 'skipped';
   seen.mode = claimed.mode;
-  const inputs = await analysisInputs(ctx.db, claimed);
+  const { inputs } = claimed;
   const collector = ctx.collectorFor(claimed.key_mode);
   const url = claimed.kind === 'company_page' ? inputs.companyUrl : inputs.profileUrl!;
   const isLast = claim.attempts >= ctx.maxAttempts;
@@ -107,7 +107,8 @@ async function processClaim(ctx: HandlerContext, claim: Claim, lost: AbortSignal
   // A media collection (maintenance) may delete a blob this item found already stored before the
   // item records its evidence: then the blobs are stored again (maintenance-repository.ts).
   for (let round = 1; ; round++) {
-    const generation = result.screenshots.length > 0 ? await mediaGeneration(ctx.db) : undefined;
+    // Read by the begin, before any blob was stored; read again after a collection ran.
+    const generation = result.screenshots.length === 0 ? undefined : round === 1 ? claimed.mediaGeneration : await mediaGeneration(ctx.db);
     const evidence = [];
     const missing = [...result.missing_sections];
     for (const shot of result.screenshots) {

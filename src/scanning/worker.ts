@@ -12,6 +12,9 @@
  * attempt counts). A claim found lost at a heartbeat aborts that item's
  * collection.
  *
+ * Roll-ups: each transition folds its report's deltas after its commit; a
+ * sweep every second folds those left behind (settleStaleRollups).
+ *
  * Wake-ups: LISTEN on the queue channel (admission notifies at commit), a
  * finished item (a slot freed), and a poll every second as a fallback (for
  * items whose retry time came, and lost notifications).
@@ -21,6 +24,7 @@ import type { Config } from '../config.js';
 import type { Runtime } from '../runtime.js';
 import type { Db } from '../store/database.js';
 import { claimItem, extendLeases, releaseItem, type Claim } from '../store/item-repository.js';
+import { settleStaleRollups } from '../store/rollup-repository.js';
 import { loggerFromFunction, type Logger } from '../logger.js';
 import type { WorkerMetrics } from '../metrics.js';
 import type { Collector } from './collectors/collector.js';
@@ -31,6 +35,9 @@ import { createMediaStore } from './media/create-media-store.js';
 import type { MediaStore } from './media/media-store.js';
 import { listenForItems } from './queue.js';
 import type { KeyMode } from '../domain/keys.js';
+
+/** How often a worker folds roll-up deltas older than this that no transition folded (rollup-repository.ts). */
+const SWEEP_INTERVAL_MS = 1000;
 
 export interface ScanWorker {
   /**
@@ -128,8 +135,22 @@ export async function startScanWorker(options: WorkerOptions): Promise<ScanWorke
     inFlight.set(claim.claimId, { claim, lost, done });
   };
 
+  // Roll-up deltas a fold left behind (another process's API write held the
+  // report, a crash between a transition and its fold): folded by the sweep.
+  let sweeping = false;
+  let lastSweep = 0;
+  const sweep = () => {
+    if (sweeping || Date.now() - lastSweep < SWEEP_INTERVAL_MS) return;
+    sweeping = true;
+    lastSweep = Date.now();
+    settleStaleRollups(runtime.db, clock.now(), SWEEP_INTERVAL_MS)
+      .catch((error: unknown) => logger.error({ err: error }, 'roll-ups: folding pending deltas failed; trying again'))
+      .finally(() => (sweeping = false));
+  };
+
   const loop = (async () => {
     while (!stopping) {
+      sweep();
       try {
         while (!stopping && inFlight.size < options.concurrency) {
           const claim = await claimItem(runtime.db, leaseSeconds);

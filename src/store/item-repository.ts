@@ -11,19 +11,20 @@
  * to and re-checks it under a row lock, so a duplicate or a late worker whose
  * lease expired (and whose item was claimed again elsewhere) changes nothing.
  *
- * Lock order is report → run → item (src/store/locks.ts). A finishing item
- * first locks its attachment and writes what it observed (evidence,
- * activity, findings: per-person rows), and takes the report lock only for
- * the roll-up at the end, so items of one report do not wait on each other
- * for their per-person writes (docs/scanning.md).
+ * Lock order (src/store/locks.ts): a person's item locks the item, then the
+ * attachment, and nothing above them: its roll-up is recorded as a delta
+ * (rollup-repository.ts, recordPersonDelta) and folded into the report and
+ * run rows after the commit (settleRollups), so the items of one report
+ * never wait on each other for those rows. The company page's item (one per
+ * run) locks report → run → item and rolls up under the report lock.
  */
 import { sql, type Kysely } from 'kysely';
 import type { CollectResult } from '../domain/collected.js';
 import { refreshFindings, storeActivity, storeCompany, storeEvidence, type EvidenceToStore } from './analysis-repository.js';
 import { lockAttachment, lockReport, lockRun } from './locks.js';
 import { retryingTransaction } from './transaction.js';
-import { refreshReportRollup } from './rollup-repository.js';
-import { applyRunChange } from './scan-repository.js';
+import { recordPersonDelta, refreshReportRollup, settleRollups } from './rollup-repository.js';
+import { applyRunChange, type RunChange } from './scan-repository.js';
 import type { Database, ItemStatus, ScanMode } from './schema.js';
 import type { KeyMode } from '../domain/keys.js';
 
@@ -48,14 +49,23 @@ export interface ClaimedItem {
 
 export type ItemOutcome = 'succeeded' | 'inaccessible' | 'failed' | 'cancelled';
 
+/** A claimed item and what its collection and analysis need, read by the claim's begin. */
+export interface BegunItem extends ClaimedItem {
+  inputs: AnalysisInputs;
+  /** The media collection generation, read before any evidence blob is stored (maintenance-repository.ts). */
+  mediaGeneration: number;
+}
+
 interface LockedItem extends Omit<ClaimedItem, 'claim_id'> {
   status: ItemStatus;
   claim_id: string | null;
   archived: boolean;
+  company_name: string;
+  root_domain: string | null;
+  pronet_company_url: string;
+  pronet_url: string | null;
+  media_generation: number;
 }
-
-/** Thrown inside a transaction to roll it back when the claim is no longer ours. */
-class ClaimLost extends Error {}
 
 /**
  * Item transitions commit without waiting for the WAL flush, so the report
@@ -88,27 +98,63 @@ export async function extendLeases(db: Kysely<Database>, claimIds: string[], lea
   return new Set(rows.map((r) => r.claim_id));
 }
 
-/** Locks the item's report, run and item rows, in that order (src/store/locks.ts), inside `trx`. */
-async function lockItem(trx: Kysely<Database>, itemId: string): Promise<LockedItem | null> {
-  const ids = await trx.selectFrom('scan_items').select(['run_id', 'report_id']).where('id', '=', itemId).executeTakeFirst();
+/**
+ * Locks what a transition of the claim's item changes (src/store/locks.ts):
+ * a person's item, then its attachment; for the company page's item, its
+ * report, run, then the item. Null when the claim no longer holds the item
+ * (finished, cancelled, or claimed again after its lease ran out).
+ */
+async function lockClaimed(
+  trx: Kysely<Database>,
+  claim: Pick<Claim, 'itemId' | 'claimId'>,
+  /** The item's ids when the caller knows them (a begun item): saves reading them first. */
+  known?: Pick<ClaimedItem, 'run_id' | 'report_id' | 'profile_id'>,
+): Promise<LockedItem | null> {
+  const ids = known ?? (await trx.selectFrom('scan_items').select(['run_id', 'report_id', 'profile_id']).where('id', '=', claim.itemId).executeTakeFirst());
   if (!ids) return null;
-  await lockReport(trx, ids.report_id);
-  await lockRun(trx, ids.run_id);
+  if (ids.profile_id === null) {
+    await lockReport(trx, ids.report_id);
+    await lockRun(trx, ids.run_id);
+  }
   const item = await trx
     .selectFrom('scan_items as i')
     .innerJoin('scan_runs as r', 'r.id', 'i.run_id')
     .innerJoin('reports as rep', 'rep.id', 'i.report_id')
+    .leftJoin('report_profiles as p', 'p.id', 'i.profile_id')
     .select(['i.id', 'i.claim_id', 'i.run_id', 'i.report_id', 'i.profile_id', 'i.kind', 'i.status', 'r.mode', 'r.key_mode', 'rep.archived'])
-    .where('i.id', '=', itemId)
+    .select(['rep.company_name', 'rep.root_domain', 'rep.pronet_company_url', 'p.pronet_url'])
+    .select(sql<number>`coalesce((select media_gc_generation from maintenance_state), 0)`.as('media_generation'))
+    .where('i.id', '=', claim.itemId)
     .forNoKeyUpdate('i')
     .executeTakeFirst();
-  return item ?? null;
+  if (!item || item.status !== 'running' || item.claim_id !== claim.claimId) return null;
+  if (item.profile_id !== null) await lockAttachment(trx, item.profile_id);
+  return item;
 }
 
-/** Locks the report → run → item and checks that `claim` still holds the item (running, same claim id). */
-async function lockClaimed(trx: Kysely<Database>, claim: Pick<Claim, 'itemId' | 'claimId'>): Promise<LockedItem | null> {
-  const item = await lockItem(trx, claim.itemId);
-  return item && item.status === 'running' && item.claim_id === claim.claimId ? item : null;
+/**
+ * The roll-up of an item transition, after its row changed, inside the
+ * transition's transaction: a person's as a delta (true: settle the report
+ * after the commit), the company page's under the report lock it holds.
+ * `change` null: the run's counts do not change.
+ */
+async function rollUp(trx: Kysely<Database>, item: LockedItem, change: RunChange | null, now: Date): Promise<boolean> {
+  if (item.profile_id !== null) {
+    await recordPersonDelta(trx, item.report_id, item.profile_id, change && { runId: item.run_id, change }, now);
+    return true;
+  }
+  const run = change ? await applyRunChange(trx, item.run_id, change, now) : null;
+  if (change?.kind !== 'started' || run?.status === 'running') await refreshReportRollup(trx, item.report_id, { profileIds: [] }, now);
+  return false;
+}
+
+/**
+ * Folds the report's roll-up deltas after a transition committed one. A fold
+ * that fails leaves the deltas for the workers' sweep (settleStaleRollups),
+ * which reports its errors; the transition itself stands.
+ */
+async function settle(db: Kysely<Database>, reportId: string, now: Date): Promise<void> {
+  await settleRollups(db, reportId, now).catch(() => undefined);
 }
 
 /**
@@ -116,8 +162,8 @@ async function lockClaimed(trx: Kysely<Database>, claim: Pick<Claim, 'itemId' | 
  * as processing. An item of an archived report is cancelled instead. Null
  * when the claim is no longer ours or the item was cancelled.
  */
-export async function beginItem(db: Kysely<Database>, claim: Claim, now: Date): Promise<ClaimedItem | null> {
-  return transaction(db, async (trx) => {
+export async function beginItem(db: Kysely<Database>, claim: Claim, now: Date): Promise<BegunItem | null> {
+  const begun = await transaction(db, async (trx) => {
     const item = await lockClaimed(trx, claim);
     if (!item) return null;
     if (item.archived) {
@@ -126,28 +172,30 @@ export async function beginItem(db: Kysely<Database>, claim: Claim, now: Date): 
         .set({ status: 'cancelled', finished_at: now, reason: 'report archived', claim_id: null, lease_expires_at: null })
         .where('id', '=', item.id)
         .execute();
-      await applyRunChange(trx, item.run_id, { kind: 'finished', status: 'cancelled' }, now);
-      await refreshReportRollup(trx, item.report_id, { profileIds: [item.profile_id] }, now, {
-        companyUnchanged: item.profile_id !== null,
-      });
-      return null;
+      return { item, settle: await rollUp(trx, item, { kind: 'finished', status: 'cancelled' }, now), cancelled: true };
     }
-    const run = await applyRunChange(trx, item.run_id, { kind: 'started' }, now);
-    if (run.status === 'running')
-      await refreshReportRollup(trx, item.report_id, { profileIds: [item.profile_id] }, now, {
-        companyUnchanged: item.profile_id !== null,
-      });
-    return {
-      id: item.id,
-      claim_id: claim.claimId,
-      run_id: item.run_id,
-      report_id: item.report_id,
-      profile_id: item.profile_id,
-      kind: item.kind,
-      mode: item.mode,
-      key_mode: item.key_mode,
-    };
+    return { item, settle: await rollUp(trx, item, { kind: 'started' }, now), cancelled: false };
   });
+  if (!begun) return null;
+  const { item } = begun;
+  if (begun.settle) await settle(db, item.report_id, now);
+  if (begun.cancelled) return null;
+  return {
+    id: item.id,
+    claim_id: claim.claimId,
+    run_id: item.run_id,
+    report_id: item.report_id,
+    profile_id: item.profile_id,
+    kind: item.kind,
+    mode: item.mode,
+    key_mode: item.key_mode,
+    inputs: {
+      profileUrl: item.pronet_url,
+      companyUrl: item.pronet_company_url,
+      company: { name: item.company_name, domain: item.root_domain },
+    },
+    mediaGeneration: item.media_generation,
+  };
 }
 
 /**
@@ -162,9 +210,9 @@ export async function requeueItem(
   options: { delayMs: number; spendAttempt: boolean; reason: string },
   now: Date,
 ): Promise<boolean> {
-  return transaction(db, async (trx) => {
+  const requeued = await transaction(db, async (trx) => {
     const item = await lockClaimed(trx, claim);
-    if (!item) return false;
+    if (!item) return null;
     await trx
       .updateTable('scan_items')
       .set((eb) => ({
@@ -178,9 +226,11 @@ export async function requeueItem(
       .where('id', '=', item.id)
       .execute();
     // The run's counts do not change (the item is still unfinished).
-    await refreshReportRollup(trx, item.report_id, { profileIds: [item.profile_id] }, now, { companyUnchanged: item.profile_id !== null });
-    return true;
+    return { reportId: item.report_id, settle: await rollUp(trx, item, null, now) };
   });
+  if (!requeued) return false;
+  if (requeued.settle) await settle(db, requeued.reportId, now);
+  return true;
 }
 
 /**
@@ -198,22 +248,6 @@ export interface AnalysisInputs {
   company: { name: string; domain: string | null };
 }
 
-export async function analysisInputs(db: Kysely<Database>, item: ClaimedItem): Promise<AnalysisInputs> {
-  const report = await db
-    .selectFrom('reports')
-    .select(['company_name', 'root_domain', 'pronet_company_url'])
-    .where('id', '=', item.report_id)
-    .executeTakeFirstOrThrow();
-  const profile = item.profile_id
-    ? await db.selectFrom('report_profiles').select('pronet_url').where('id', '=', item.profile_id).executeTakeFirstOrThrow()
-    : null;
-  return {
-    profileUrl: profile?.pronet_url ?? null,
-    companyUrl: report.pronet_company_url,
-    company: { name: report.company_name, domain: report.root_domain },
-  };
-}
-
 type Finish =
   | { item: ClaimedItem; inputs: AnalysisInputs; outcome: 'inaccessible'; reason: string }
   | {
@@ -229,88 +263,67 @@ type Finish =
 export async function finishItem(db: Kysely<Database>, finish: Finish, now: Date): Promise<ItemOutcome | 'skipped'> {
   const { item } = finish;
   const claim = { itemId: item.id, claimId: item.claim_id };
-  try {
-    return await transaction(db, async (trx) => {
-      if (finish.outcome === 'succeeded') {
-        // Per-person serialization: the other mode's item of the same person
-        // must see what this one stores before it evaluates the findings.
-        if (item.profile_id !== null) await lockAttachment(trx, item.profile_id);
-        const stillOurs = await trx
-          .selectFrom('scan_items')
-          .select('id')
-          .where('id', '=', item.id)
-          .where('status', '=', 'running')
-          .where('claim_id', '=', item.claim_id)
-          .executeTakeFirst();
-        if (!stillOurs) throw new ClaimLost();
-        const { result } = finish;
-        const capturedAt = new Date(result.captured_at);
-        await storeEvidence(
+  const finished = await transaction(db, async (trx) => {
+    // The item, then the person's attachment: the other mode's item of the same
+    // person waits until this one's rows are stored before it evaluates the findings.
+    const locked = await lockClaimed(trx, claim, item);
+    if (!locked) return null;
+    if (finish.outcome === 'succeeded') {
+      const { result } = finish;
+      const capturedAt = new Date(result.captured_at);
+      await storeEvidence(
+        trx,
+        { reportId: item.report_id, profileId: item.profile_id, itemId: item.id, images: finish.evidence, mediaGeneration: finish.mediaGeneration },
+        now,
+      );
+      if (result.activity !== null) {
+        await storeActivity(trx, { reportId: item.report_id, profileId: item.profile_id, itemId: item.id, events: result.activity, capturedAt }, now);
+      }
+      if (item.kind === 'company_page' && result.company) {
+        await storeCompany(trx, { reportId: item.report_id, itemId: item.id, company: result.company, capturedAt }, now);
+      }
+      if (item.profile_id !== null) {
+        await refreshFindings(
           trx,
           {
             reportId: item.report_id,
             profileId: item.profile_id,
             itemId: item.id,
-            images: finish.evidence,
-            mediaGeneration: finish.mediaGeneration,
+            profile: item.mode === 'full_profile' ? result.profile : null,
+            capturedAt,
+            company: finish.inputs.company,
           },
           now,
         );
-        if (result.activity !== null) {
-          await storeActivity(trx, { reportId: item.report_id, profileId: item.profile_id, itemId: item.id, events: result.activity, capturedAt }, now);
-        }
-        if (item.kind === 'company_page' && result.company) {
-          await storeCompany(trx, { reportId: item.report_id, itemId: item.id, company: result.company, capturedAt }, now);
-        }
-        if (item.profile_id !== null) {
-          await refreshFindings(
-            trx,
-            {
-              reportId: item.report_id,
-              profileId: item.profile_id,
-              itemId: item.id,
-              profile: item.mode === 'full_profile' ? result.profile : null,
-              capturedAt,
-              company: finish.inputs.company,
-            },
-            now,
-          );
-        }
       }
-      // The roll-up: report → run → item locks, held only from here to commit.
-      if (!(await lockClaimed(trx, claim))) throw new ClaimLost();
-      const done =
-        finish.outcome === 'succeeded'
-          ? { status: 'succeeded' as const, warning: finish.result.missing_sections.length > 0, reason: null }
-          : { status: 'inaccessible' as const, warning: false, reason: finish.reason };
-      await trx
-        .updateTable('scan_items')
-        .set({ ...done, finished_at: now, claim_id: null, lease_expires_at: null })
-        .where('id', '=', item.id)
-        .execute();
-      await applyRunChange(trx, item.run_id, { kind: 'finished', status: done.status, warning: done.warning }, now);
-      await refreshReportRollup(trx, item.report_id, { profileIds: [item.profile_id] }, now, {
-        companyUnchanged: item.profile_id !== null,
-      });
-      return finish.outcome;
-    });
-  } catch (error) {
-    if (error instanceof ClaimLost) return 'skipped';
-    throw error;
-  }
+    }
+    const done =
+      finish.outcome === 'succeeded'
+        ? { status: 'succeeded' as const, warning: finish.result.missing_sections.length > 0, reason: null }
+        : { status: 'inaccessible' as const, warning: false, reason: finish.reason };
+    await trx
+      .updateTable('scan_items')
+      .set({ ...done, finished_at: now, claim_id: null, lease_expires_at: null })
+      .where('id', '=', item.id)
+      .execute();
+    return { settle: await rollUp(trx, locked, { kind: 'finished', status: done.status, warning: done.warning }, now) };
+  });
+  if (!finished) return 'skipped';
+  if (finished.settle) await settle(db, item.report_id, now);
+  return finish.outcome;
 }
 
 /** Ends a claimed item `failed` (attempts spent, or a failure retrying cannot mend). */
 export async function markItemFailed(db: Kysely<Database>, claim: Pick<Claim, 'itemId' | 'claimId'>, reason: string, now: Date): Promise<void> {
-  await transaction(db, async (trx) => {
+  const failed = await transaction(db, async (trx) => {
     const item = await lockClaimed(trx, claim);
-    if (!item) return;
+    if (!item) return null;
     await trx
       .updateTable('scan_items')
       .set({ status: 'failed', reason, finished_at: now, claim_id: null, lease_expires_at: null })
       .where('id', '=', item.id)
       .execute();
-    await applyRunChange(trx, item.run_id, { kind: 'finished', status: 'failed' }, now);
-    await refreshReportRollup(trx, item.report_id, { profileIds: [item.profile_id] }, now, { companyUnchanged: item.profile_id !== null });
+    return { reportId: item.report_id, settle: await rollUp(trx, item, { kind: 'finished', status: 'failed' }, now) };
   });
+  if (failed?.settle) await settle(db, failed.reportId, now);
 }

@@ -1,10 +1,13 @@
 /**
  * The one lock order of every write that changes what a report shows:
  * report → run → item → attachment (and the rows below them). Imports lock
- * the report, then the queued run they join; a worker's transitions lock the
- * report, the run and the item; the roll-up locks the report before it
- * applies `totals − old + new`. Taking them in this order everywhere is what
- * keeps concurrent writers from deadlocking and their counts exact.
+ * the report, then the queued run they join; a roll-up under the report lock
+ * (`refreshReportRollup`) locks the attachments it recomputes; the company
+ * page's item locks the report, the run and the item. A person's item locks
+ * only the item, then the attachment: its roll-up is a delta folded later
+ * under the report lock (rollup-repository.ts). Taking them in this order
+ * everywhere is what keeps concurrent writers from deadlocking and their
+ * counts exact.
  *
  * The locks are FOR NO KEY UPDATE: no write here changes a key, and the FOR
  * KEY SHARE locks that foreign-key checks take (an item's rows referencing

@@ -3,19 +3,32 @@
  * summary's counts, check totals, work counts and collection revisions) and
  * the report's `profile_count`, `analyzed_profile_count` and `analysis_state`.
  *
- * Every write that changes what an attachment or the company page shows (an
- * import, a removal, an archive, a worker's item transition) calls
- * `refreshReportRollup` with the attachments it touched, inside its
- * transaction. The contribution of each is recomputed with a fixed number of
- * set-based queries and `totals − old + new` is stored; nothing here scans
- * the whole roster unless asked to (`'all'`). The report row is locked first
- * (src/store/locks.ts), so concurrent writers apply their differences one
- * after the other.
+ * Two ways in, one arithmetic (`totals − old + new` per contribution):
+ *
+ * - `refreshReportRollup`, for the API's writes (imports, removals, archives)
+ *   and the company page's item: under the report lock, it folds the pending
+ *   deltas, recomputes the contributions of the attachments it touched with
+ *   a fixed number of set-based queries and stores the result. Nothing here
+ *   scans the whole roster unless asked to (`'all'`).
+ * - `recordPersonDelta`, for a worker's transition of a person's item: under
+ *   the item's and the person's row locks only, it stores the person's new
+ *   contribution and appends what changed (in the totals and in the run's
+ *   counts) to `rollup_deltas`. Items of one report never wait on each other
+ *   for the report or run row. `settleRollups` then folds the report's
+ *   deltas into the aggregates, the runs and the report row: one transaction
+ *   for however many deltas are pending, by whichever transaction gets the
+ *   report lock (the others leave it to that one).
+ *
+ * Every writer of a person's contribution holds that person's attachment
+ * lock (src/store/locks.ts), so the deltas of one person telescope, and
+ * additions commute, so folds in any order give exact totals.
  */
 import { sql, type Kysely } from 'kysely';
 import {
+  addTotals,
   applyContribution,
   companyContribution,
+  contributionDelta,
   emptyTotals,
   personContribution,
   type Contribution,
@@ -26,7 +39,9 @@ import {
 } from '../domain/analysis-aggregate.js';
 import { revisionOf } from '../domain/revision.js';
 import { lockReport } from './locks.js';
+import { addRunChange, applyRunCounts, emptyRunCounts, type RunChange, type RunCounts } from './scan-repository.js';
 import type { Database } from './schema.js';
+import { retryingTransaction } from './transaction.js';
 
 export type RollupScope = { profileIds: readonly (string | null)[] } | 'all';
 
@@ -55,12 +70,15 @@ export async function refreshReportRollup(
 ): Promise<Totals> {
   await lockReport(db, reportId);
   const stored = await readAggregates(db, reportId);
+  // Deltas the workers appended since the last fold (their contributions are already stored).
+  const pending = await takeDeltas(db, reportId, now);
   // Without a stored aggregate (a new report), everything is summed from scratch.
   const rebuild = !stored;
   const ids = rebuild || scope === 'all' ? null : [...new Set(scope.profileIds.filter((id): id is string => id !== null))];
 
-  let totals: Totals = rebuild ? emptyTotals() : stored.totals;
-  const changed: { id: string; contribution: Contribution; activeChanged: boolean }[] = [];
+  let totals: Totals = rebuild ? emptyTotals() : pending.totals ? addTotals(stored.totals, pending.totals) : stored.totals;
+  if (ids !== null && ids.length > 0) await lockAttachments(db, ids);
+  const changed: ChangedContribution[] = [];
   if (ids === null || ids.length > 0) {
     for (const facts of await personFacts(db, reportId, ids)) {
       const after = personContribution(facts.facts);
@@ -80,6 +98,28 @@ export async function refreshReportRollup(
   const company = options.companyUnchanged && companyBefore ? companyBefore : companyContribution(await companyFacts(db, reportId));
   if (!companyBefore || revisionOf(companyBefore) !== revisionOf(company)) totals = applyContribution(totals, companyBefore, company);
 
+  await storeContributions(db, reportId, changed);
+  await db
+    .insertInto('report_aggregates')
+    .values({ report_id: reportId, totals: JSON.stringify(totals), company: JSON.stringify(company), updated_at: now })
+    .onConflict((oc) => oc.column('report_id').doUpdateSet({ totals: JSON.stringify(totals), company: JSON.stringify(company), updated_at: now }))
+    .execute();
+  await updateReportRow(db, reportId, totals, options.touch ? now : null);
+  return totals;
+}
+
+/** The attachments `ids`, locked in one order: no worker changes their contributions until this transaction ends. */
+async function lockAttachments(db: Kysely<Database>, ids: string[]): Promise<void> {
+  await sql`select 1 from report_profiles where id = any(${ids}::uuid[]) order by id for no key update`.execute(db);
+}
+
+interface ChangedContribution {
+  id: string;
+  contribution: Contribution;
+  activeChanged: boolean;
+}
+
+async function storeContributions(db: Kysely<Database>, reportId: string, changed: ChangedContribution[]): Promise<void> {
   if (changed.length > 0) {
     await sql`
       insert into profile_contributions (profile_id, report_id, contribution)
@@ -95,13 +135,181 @@ export async function refreshReportRollup(
         where p.id = t.profile_id and t.profile_id = any(${changedIds}::uuid[]) and t.visible <> (p.status = 'active')`.execute(db);
     }
   }
+}
+
+// ------------------------------------------------------------ deltas (a worker's person item)
+
+/**
+ * A worker's transition of a person's item, inside its transaction, after it
+ * locked the item and then the attachment (src/store/locks.ts): recomputes
+ * the person's contribution, stores it, and appends the difference and the
+ * run's change to rollup_deltas. `settleRollups` folds it after the commit.
+ */
+export async function recordPersonDelta(
+  db: Kysely<Database>,
+  reportId: string,
+  profileId: string,
+  run: { runId: string; change: RunChange } | null,
+  now: Date,
+): Promise<void> {
+  const [gathered] = await personFacts(db, reportId, [profileId]);
+  let delta: Totals | null = null;
+  if (gathered) {
+    const after = personContribution(gathered.facts);
+    const before = gathered.stored;
+    if (!before || revisionOf(before) !== revisionOf(after)) {
+      delta = contributionDelta(before, after);
+      await storeContributions(db, reportId, [
+        { id: profileId, contribution: after, activeChanged: before ? before.persons !== after.persons : after.persons === 0 },
+      ]);
+    }
+  }
+  if (delta === null && run === null) return;
+  const change = run?.change;
   await db
-    .insertInto('report_aggregates')
-    .values({ report_id: reportId, totals: JSON.stringify(totals), company: JSON.stringify(company), updated_at: now })
-    .onConflict((oc) => oc.column('report_id').doUpdateSet({ totals: JSON.stringify(totals), company: JSON.stringify(company), updated_at: now }))
+    .insertInto('rollup_deltas')
+    .values({
+      report_id: reportId,
+      run_id: run?.runId ?? null,
+      started: change?.kind === 'started',
+      finished: change?.kind === 'finished' ? change.status : null,
+      warning: change?.kind === 'finished' && change.warning === true,
+      totals: delta === null ? null : JSON.stringify(delta),
+      at: now,
+    })
     .execute();
-  await updateReportRow(db, reportId, totals, options.touch ? now : null);
-  return totals;
+}
+
+interface PendingDeltas {
+  totals: Totals | null;
+  runs: Map<string, RunCounts>;
+  /** When the last of them happened. */
+  at: Date;
+}
+
+/**
+ * Deletes the report's pending deltas and applies their run changes (the
+ * caller holds the report lock); returns their summed totals difference.
+ */
+async function takeDeltas(db: Kysely<Database>, reportId: string, now: Date): Promise<PendingDeltas> {
+  const { rows } = await sql<{
+    run_id: string | null;
+    started: boolean;
+    finished: RunChange['kind'] | null;
+    warning: boolean;
+    totals: Totals | null;
+    at: Date;
+  }>`
+    delete from rollup_deltas where report_id = ${reportId}
+    returning run_id, started, finished, warning, totals, at`.execute(db);
+  const pending: PendingDeltas = { totals: null, runs: new Map(), at: now };
+  if (rows.length === 0) return pending;
+  pending.at = rows.reduce((latest, r) => (r.at > latest ? r.at : latest), rows[0].at);
+  for (const row of rows) {
+    if (row.totals) pending.totals = pending.totals ? addTotals(pending.totals, row.totals) : row.totals;
+    if (row.run_id === null) continue;
+    let counts = pending.runs.get(row.run_id);
+    if (!counts) pending.runs.set(row.run_id, (counts = emptyRunCounts()));
+    if (row.started) addRunChange(counts, { kind: 'started' }, row.at);
+    if (row.finished) addRunChange(counts, { kind: 'finished', status: row.finished as 'succeeded', warning: row.warning }, row.at);
+  }
+  // Runs in id order: two folds never lock the same runs in opposite order.
+  for (const runId of [...pending.runs.keys()].sort()) await applyRunCounts(db, runId, pending.runs.get(runId)!, pending.at);
+  return pending;
+}
+
+type FoldResult = 'folded' | 'empty' | 'busy';
+
+/** One fold of a report's pending deltas, unless another transaction holds the report lock ('busy'). */
+async function foldOnce(db: Kysely<Database>, reportId: string, now: Date): Promise<FoldResult> {
+  return retryingTransaction(
+    db,
+    async (trx) => {
+      const { rows } = await sql`select 1 from reports where id = ${reportId} for no key update skip locked`.execute(trx);
+      if (rows.length === 0) return 'busy';
+      const pending = await takeDeltas(trx, reportId, now);
+      if (pending.totals === null && pending.runs.size === 0) return 'empty';
+      const stored = await readAggregates(trx, reportId);
+      if (stored && pending.totals) {
+        const totals = addTotals(stored.totals, pending.totals);
+        await trx
+          .updateTable('report_aggregates')
+          .set({ totals: JSON.stringify(totals), updated_at: pending.at })
+          .where('report_id', '=', reportId)
+          .execute();
+        await updateReportRow(trx, reportId, totals, null);
+      } else if (stored) {
+        // Only run changes: the report's analysis_state may follow its runs.
+        await updateReportRow(trx, reportId, stored.totals, null);
+      } else {
+        // No aggregate row to add to (never the case for a report made by create-report): sum everything.
+        await refreshReportRollup(trx, reportId, 'all', pending.at);
+      }
+      return 'folded';
+    },
+    // A fold lost in a crash loses its deletions too: the deltas are folded again.
+    { asynchronousCommit: true },
+  );
+}
+
+async function hasDeltas(db: Kysely<Database>, reportId: string): Promise<boolean> {
+  const { rows } = await sql`select 1 from rollup_deltas where report_id = ${reportId} limit 1`.execute(db);
+  return rows.length > 0;
+}
+
+/** Rounds one settle makes before it leaves the rest to the sweep (a report that never stops changing). */
+const MAX_FOLD_ROUNDS = 50;
+
+interface Settling {
+  again: boolean;
+  done: Promise<void>;
+}
+
+/** The folds running in this process, per pool and report. */
+const settling = new WeakMap<Kysely<Database>, Map<string, Settling>>();
+
+/**
+ * Folds the report's pending deltas after a transition committed one.
+ * Requests of one process for one report coalesce into the fold running (it
+ * goes round once more). When another process's transaction holds the report
+ * lock, that one folds: a worker's fold checks for deltas again after its
+ * commit, and the sweep (`settleStaleRollups`) catches what is left after an
+ * API write's fold or a crash.
+ */
+export function settleRollups(db: Kysely<Database>, reportId: string, now: Date): Promise<void> {
+  let folds = settling.get(db);
+  if (!folds) settling.set(db, (folds = new Map()));
+  const running = folds.get(reportId);
+  if (running) {
+    running.again = true;
+    return running.done;
+  }
+  const entry: Settling = { again: false, done: Promise.resolve() };
+  const map = folds;
+  entry.done = (async () => {
+    try {
+      for (let round = 1; ; round++) {
+        entry.again = false;
+        const result = await foldOnce(db, reportId, now);
+        const more = result === 'folded' ? await hasDeltas(db, reportId) : false;
+        if ((!more && !entry.again) || round >= MAX_FOLD_ROUNDS) return;
+      }
+    } finally {
+      map.delete(reportId);
+    }
+  })();
+  folds.set(reportId, entry);
+  return entry.done;
+}
+
+/** Folds every report whose deltas have waited longer than `olderThanMs` (the workers' poll calls it). */
+export async function settleStaleRollups(db: Kysely<Database>, now: Date, olderThanMs: number): Promise<number> {
+  const { rows } = await sql<{ report_id: string }>`
+    select distinct report_id from rollup_deltas
+    where created_at < now() - make_interval(secs => ${olderThanMs / 1000}::float8)
+    limit 100`.execute(db);
+  for (const row of rows) await settleRollups(db, row.report_id, now);
+  return rows.length;
 }
 
 /** Report.profile_count, analyzed_profile_count and analysis_state (decisions "Report.analysis_state"). */

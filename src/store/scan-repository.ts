@@ -146,25 +146,59 @@ export type RunChange =
   /** An unfinished item ended. */
   | { kind: 'finished'; status: 'succeeded' | 'failed' | 'inaccessible' | 'cancelled'; warning?: boolean };
 
+/** What several item transitions change in one run: the sum of their RunChanges (a fold of roll-up deltas). */
+export interface RunCounts {
+  /** When the first of them began its item (the run has begun then), or null. */
+  startedAt: Date | null;
+  succeeded: number;
+  failed: number;
+  inaccessible: number;
+  cancelled: number;
+  warnings: number;
+}
+
+export function emptyRunCounts(): RunCounts {
+  return { startedAt: null, succeeded: 0, failed: 0, inaccessible: 0, cancelled: 0, warnings: 0 };
+}
+
+/** Adds one transition's change, made at `at`, to `counts` (in place). */
+export function addRunChange(counts: RunCounts, change: RunChange, at: Date): void {
+  if (change.kind === 'started') {
+    if (counts.startedAt === null || at < counts.startedAt) counts.startedAt = at;
+    return;
+  }
+  counts[change.status] += 1;
+  if (change.status === 'succeeded' && change.warning === true) counts.warnings += 1;
+}
+
 /**
  * Applies one item's transition to its run's maintained counts (O(1), under
  * the run lock the caller holds) and settles the run's status.
  */
 export async function applyRunChange(db: Kysely<Database>, runId: string, change: RunChange, now: Date): Promise<ScanRunRow> {
+  const counts = emptyRunCounts();
+  addRunChange(counts, change, now);
+  return applyRunCounts(db, runId, counts, now);
+}
+
+/**
+ * Applies the summed transitions of a run's items to its maintained counts
+ * (one statement, under the run's row lock, taken here if the caller did not)
+ * and settles the run's status. `now` is when the last of them happened.
+ */
+export async function applyRunCounts(db: Kysely<Database>, runId: string, counts: RunCounts, now: Date): Promise<ScanRunRow> {
+  const finished = counts.succeeded + counts.failed + counts.inaccessible + counts.cancelled;
   const run = await db
     .updateTable('scan_runs')
-    .set((eb) => {
-      if (change.kind === 'started') return { started_at: eb.fn.coalesce('started_at', eb.val(now)) };
-      const one = (yes: boolean) => (yes ? 1 : 0);
-      return {
-        unfinished: eb('unfinished', '-', 1),
-        completed: eb('completed', '+', one(change.status === 'succeeded')),
-        warnings: eb('warnings', '+', one(change.status === 'succeeded' && change.warning === true)),
-        failed: eb('failed', '+', one(change.status === 'failed' || change.status === 'inaccessible')),
-        inaccessible: eb('inaccessible', '+', one(change.status === 'inaccessible')),
-        cancelled: eb('cancelled', '+', one(change.status === 'cancelled')),
-      };
-    })
+    .set((eb) => ({
+      started_at: counts.startedAt ? eb.fn.coalesce('started_at', eb.val(counts.startedAt)) : eb.ref('started_at'),
+      unfinished: eb('unfinished', '-', finished),
+      completed: eb('completed', '+', counts.succeeded),
+      warnings: eb('warnings', '+', counts.warnings),
+      failed: eb('failed', '+', counts.failed + counts.inaccessible),
+      inaccessible: eb('inaccessible', '+', counts.inaccessible),
+      cancelled: eb('cancelled', '+', counts.cancelled),
+    }))
     .where('id', '=', runId)
     .returningAll()
     .executeTakeFirstOrThrow();

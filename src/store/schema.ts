@@ -259,6 +259,19 @@ export interface ProfileContributionsTable {
   contribution: Json;
 }
 
+/** A roll-up change not yet folded into report_aggregates, scan_runs and reports (migration 0021). */
+export interface RollupDeltasTable {
+  id: GeneratedAlways<number>;
+  report_id: string;
+  run_id: string | null;
+  started: Generated<boolean>;
+  finished: 'succeeded' | 'failed' | 'inaccessible' | 'cancelled' | null;
+  warning: Generated<boolean>;
+  totals: Json | null;
+  at: Timestamp;
+  created_at: Generated<Timestamp>;
+}
+
 export interface ReportAggregatesTable {
   report_id: string;
   totals: Json;
@@ -311,6 +324,7 @@ export interface Database {
   company_context: CompanyContextTable;
   report_aggregates: ReportAggregatesTable;
   profile_contributions: ProfileContributionsTable;
+  rollup_deltas: RollupDeltasTable;
   provider_call_slots: ProviderCallSlotsTable;
   provider_call_schedule: ProviderCallScheduleTable;
   web_sessions: WebSessionsTable;

@@ -12,7 +12,8 @@ import { FileMediaStore } from '../../src/scanning/media/media-store.js';
 import type { Collector, CollectRequest } from '../../src/scanning/collectors/collector.js';
 import type { CollectResult } from '../../src/domain/collected.js';
 import { claimItem, type Claim } from '../../src/store/item-repository.js';
-import { readAggregates, refreshReportRollup } from '../../src/store/rollup-repository.js';
+import { readAggregates, refreshReportRollup, settleStaleRollups } from '../../src/store/rollup-repository.js';
+import pg from 'pg';
 import { reportBody, startTestApp, type TestApp } from '../support/app.js';
 
 /** Totals maintained by differences must equal totals rebuilt from the stored rows. */
@@ -90,6 +91,59 @@ describe('scan races', () => {
       assert.equal(report.body.data.analyzed_profile_count, 6);
       await assertTotalsMatchRebuild(t, reportId);
     }
+  });
+
+  test('issue 9 item 4: items of one report finish while another transaction holds its report and run rows; the fold then makes every count exact', async () => {
+    const { secret } = await t.tenant();
+    const people = Array.from({ length: 8 }, (_, i) => ({ pronet_url: `https://pronet.example/in/unblocked-${i}` }));
+    const res = await t.request('POST', '/api/v1/reports', {
+      key: secret,
+      headers: { 'idempotency-key': 'unblocked' },
+      body: reportBody({ profiles: people }),
+    });
+    assert.equal(res.status, 201);
+    const reportId = res.body.data.report.id;
+    const claims = await claimAll();
+    const itemsOf = await t.runtime.db.selectFrom('scan_items').select(['id', 'kind']).where('report_id', '=', reportId).execute();
+    const personItems = new Set(itemsOf.filter((i) => i.kind === 'person').map((i) => i.id));
+    assert.equal(personItems.size, 16);
+
+    // Another writer holds the report row and both run rows (as a roll-up or an import would).
+    const holder = new pg.Client({ connectionString: t.database.url });
+    await holder.connect();
+    try {
+      await holder.query('begin');
+      await holder.query('select 1 from reports where id = $1 for no key update', [reportId]);
+      await holder.query('select 1 from scan_runs where report_id = $1 for no key update', [reportId]);
+      const people = claims.filter((c) => personItems.has(c.itemId));
+      const blocked = new Promise<'blocked'>((resolve) => setTimeout(() => resolve('blocked'), 20_000).unref());
+      const outcomes = await Promise.race([Promise.all(people.map((claim) => processItem(ctx, claim))), blocked]);
+      assert.notEqual(outcomes, 'blocked', 'person items waited on the report or run row');
+      assert.ok((outcomes as string[]).every((o) => o === 'succeeded'));
+      const pending = await t.runtime.db.selectFrom('rollup_deltas').select('id').where('report_id', '=', reportId).execute();
+      assert.ok(pending.length >= 16, `the roll-up waits as deltas (${pending.length}) until the report row is free`);
+    } finally {
+      await holder.query('commit');
+      await holder.end();
+    }
+    // The company page's item rolls up under the report lock: after the holder, with the deltas.
+    for (const claim of claims.filter((c) => !personItems.has(c.itemId))) assert.equal(await processItem(ctx, claim), 'succeeded');
+    await settleStaleRollups(t.runtime.db, t.clock.now(), 0);
+    assert.equal((await t.runtime.db.selectFrom('rollup_deltas').select('id').where('report_id', '=', reportId).execute()).length, 0);
+
+    const runs = await t.runtime.db.selectFrom('scan_runs').selectAll().where('report_id', '=', reportId).execute();
+    for (const run of runs) {
+      assert.equal(run.status, 'completed');
+      assert.ok(run.started_at !== null && run.completed_at !== null);
+      const recount = await t.runtime.db.selectFrom('scan_items').select(['status', 'warning']).where('run_id', '=', run.id).execute();
+      assert.equal(run.unfinished, 0);
+      assert.equal(run.completed, recount.filter((i) => i.status === 'succeeded').length);
+      assert.equal(run.warnings, recount.filter((i) => i.status === 'succeeded' && i.warning).length);
+    }
+    const report = await t.request('GET', `/api/v1/reports/${reportId}`, { key: secret });
+    assert.equal(report.body.data.analysis_state, 'available');
+    assert.equal(report.body.data.analyzed_profile_count, 8);
+    await assertTotalsMatchRebuild(t, reportId);
   });
 
   test('2.9 activity: one source event seen through two people is two records, each counted once', async () => {

@@ -3,8 +3,10 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import {
+  addTotals,
   applyContribution,
   collectionRevision,
+  contributionDelta,
   emptyTotals,
   personContribution,
   sumContributions,
@@ -63,6 +65,38 @@ describe('analysis aggregates', () => {
           assert.deepEqual(clean(totals), clean(fresh));
           assert.equal(collectionRevision(totals.profiles), collectionRevision(fresh.profiles));
           assert.equal(workState(totals.work) === 'unknown', false, 'maintained work counts stay consistent');
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  test('issue 9 item 4: deltas appended per transition, folded in any order and grouping, equal the totals maintained in place', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 5 }), fc.integer({ min: 0, max: 1_000_000 })), { minLength: 1, maxLength: 40 }),
+        fc.integer(),
+        fc.integer({ min: 1, max: 7 }),
+        (updates, seed, batch) => {
+          const current = new Map<number, Contribution>();
+          let inPlace = emptyTotals();
+          const deltas = [];
+          for (const [id, n] of updates) {
+            const next = personContribution(fc.sample(facts(id), { seed: seed + n, numRuns: 1 })[0]);
+            inPlace = applyContribution(inPlace, current.get(id) ?? null, next);
+            deltas.push(contributionDelta(current.get(id) ?? null, next));
+            current.set(id, next);
+          }
+          // Folded newest first, in batches of `batch` summed on their own: commutative and associative.
+          let folded = emptyTotals();
+          const reversed = deltas.reverse();
+          for (let i = 0; i < reversed.length; i += batch) folded = addTotals(folded, reversed.slice(i, i + batch).reduce(addTotals, emptyTotals()));
+          const clean = (t: typeof inPlace) => ({
+            ...t,
+            checks: Object.fromEntries(Object.entries(t.checks).filter(([, c]) => c.good || c.optimize || c.unknown)),
+          });
+          assert.deepEqual(clean(folded), clean(inPlace));
+          assert.deepEqual(clean(folded), clean(sumContributions(current.values())));
         },
       ),
       { numRuns: 200 },
