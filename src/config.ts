@@ -315,7 +315,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl,
     publicBaseUrl,
     simulatorDelayMs: integer(env, 'SIMULATOR_DELAY_MS', 300, 0, 60_000),
-    workerConcurrency: integer(env, 'WORKER_CONCURRENCY', 64, 0, 1024),
+    workerConcurrency: integer(env, 'WORKER_CONCURRENCY', 128, 0, 1024),
     itemLeaseSeconds: integer(env, 'ITEM_LEASE_SECONDS', 60, 5, 3600),
     itemMaxAttempts: integer(env, 'ITEM_MAX_ATTEMPTS', 3, 1, 20),
     cursorSecret,

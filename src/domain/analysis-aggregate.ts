@@ -260,6 +260,11 @@ function addAcc(a: string, b: string): string {
   return ((BigInt(`0x${a}`) + BigInt(`0x${b}`)) % MOD).toString(16);
 }
 
+/** A collection's (count, accumulator) plus a delta's. */
+export function addCollection(a: Totals['profiles'], b: Totals['profiles']): Totals['profiles'] {
+  return { n: a.n + b.n, acc: addAcc(a.acc, b.acc) };
+}
+
 /** a + b: totals plus a delta (or two deltas), as a new value. Addition is associative and commutative. */
 export function addTotals(a: Totals, b: Totals): Totals {
   const sum: Totals = structuredClone(a);
@@ -272,7 +277,7 @@ export function addTotals(a: Totals, b: Totals): Totals {
     t.unknown += counts.unknown;
   }
   for (const key of Object.keys(b.work) as (keyof WorkCounts)[]) sum.work[key] += b.work[key];
-  for (const key of ['profiles', 'activity'] as const) sum[key] = { n: sum[key].n + b[key].n, acc: addAcc(sum[key].acc, b[key].acc) };
+  for (const key of ['profiles', 'activity'] as const) sum[key] = addCollection(sum[key], b[key]);
   return sum;
 }
 

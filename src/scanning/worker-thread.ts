@@ -109,13 +109,17 @@ export async function startWorkerThread(options: {
 async function runThread(data: ThreadData): Promise<void> {
   const port = parentPort!;
   const send = (message: FromThread) => port.postMessage(message);
-  const [{ openRuntime }, { startScanWorker, workerPoolSize }, { OffsetClock, systemClock }, { lineLogger }, { ThreadMetricsSink }] = await Promise.all([
-    import('../runtime.js'),
-    import('./worker.js'),
-    import('../clock.js'),
-    import('../logger.js'),
-    import('../metrics.js'),
-  ]);
+  const [{ openRuntime }, { startScanWorker, workerPoolSize }, { OffsetClock, systemClock }, { lineLogger }, { ThreadMetricsSink }, { narrowImageWork }] =
+    await Promise.all([
+      import('../runtime.js'),
+      import('./worker.js'),
+      import('../clock.js'),
+      import('../logger.js'),
+      import('../metrics.js'),
+      import('./media/image-work.js'),
+    ]);
+  // The API shares this process's cores: image work takes at most one of them.
+  narrowImageWork(1);
   const config: Config = { ...data.config, databaseUrl: data.databaseUrl };
   const logger = lineLogger(config.logLevel, 'worker-thread', (line) => send({ type: 'log', line }));
   const log = (message: string) => logger.info(message);

@@ -8,7 +8,7 @@ import type { Kysely } from 'kysely';
 import { REASON_BY_FULL_STATUS } from '../domain/findings-text.js';
 import type { ItemStatus } from '../domain/scan-status.js';
 import type { StoredFinding } from '../domain/analysis-records.js';
-import type { Totals } from '../domain/analysis-aggregate.js';
+import { addCollection, addTotals, type Totals } from '../domain/analysis-aggregate.js';
 import { prepared, runPrepared, type Db } from './database.js';
 import { runFusedRead, type FusedRead } from './rate-limit-repository.js';
 import { reportFromJson, reportJsonSql } from './report-read-repository.js';
@@ -27,6 +27,7 @@ export const SUMMARY_FUSED_READ: FusedRead = {
   sql: `select json_build_object(
       'report', ${reportJsonSql('r')},
       'totals', (select a.totals from report_aggregates a where a.report_id = r.id),
+      'pending', (select json_agg(d.totals) from rollup_deltas d where d.report_id = r.id and d.totals is not null),
       'company', (select json_build_object('name', c.name, 'tagline', c.tagline, 'industry', c.industry,
                                            'follower_count', c.follower_count, 'website', c.website, 'captured_at', c.captured_at)
                     from company_context c where c.report_id = r.id),
@@ -60,6 +61,16 @@ export interface SummaryData {
 
 const dateOrNull = (value: string | null): Date | null => (value === null ? null : new Date(value));
 
+/**
+ * The totals as of the statement's snapshot: the folded aggregate plus the
+ * roll-up deltas committed with the rows they describe and not folded yet
+ * (rollup-repository.ts). A collection's revision then always describes the
+ * records a read of the same snapshot sees.
+ */
+function withPending(totals: Totals | null, pending: Totals[] | null): Totals | null {
+  return totals && pending ? pending.reduce(addTotals, totals) : totals;
+}
+
 /** SUMMARY_FUSED_READ's JSON text, parsed. */
 export function summaryFromText(text: string): SummaryData {
   const v = JSON.parse(text) as {
@@ -69,10 +80,11 @@ export function summaryFromText(text: string): SummaryData {
     runs: SummaryData['runs'];
     oldest: string | null;
     newest: string | null;
+    pending: Totals[] | null;
   };
   return {
     report: reportFromJson(v.report)!,
-    totals: v.totals,
+    totals: withPending(v.totals, v.pending),
     company: v.company ? { ...v.company, captured_at: new Date(v.company.captured_at) } : null,
     runs: v.runs,
     captured: { oldest: dateOrNull(v.oldest), newest: dateOrNull(v.newest) },
@@ -143,7 +155,8 @@ const findingsPageSql = (filtered: boolean) => `
   head as (
     select exists (select 1 from rep) as found,
            ${filtered ? `exists (select 1 from report_profiles p where p.report_id = $2 and p.id = $6 and p.status = 'active')` : 'true'} as active,
-           (select a.totals -> 'profiles' from report_aggregates a join rep on rep.id = a.report_id) as profiles
+           (select a.totals -> 'profiles' from report_aggregates a join rep on rep.id = a.report_id) as profiles,
+           (select json_agg(d.totals -> 'profiles') from rollup_deltas d where d.report_id = $2 and d.totals is not null) as pending
   ),
   page as (
     select p.id, p.pronet_url, p.name, p.title, p.headline, a.revision as analysis_revision,
@@ -172,7 +185,7 @@ const findingsPageSql = (filtered: boolean) => `
            ${jsonText('page.title')} as j_title, ${jsonText('page.headline')} as j_headline,
            case when page.analyzed then 'null' else ${reasonSql('page.full_status')} end as j_reason
       from page)
-  select head.found, head.active, head.profiles,
+  select head.found, head.active, head.profiles, head.pending,
          parts.id, parts.pronet_url, parts.name, parts.title, parts.headline, parts.analysis_revision,
          parts.full_status, parts.full_warning, parts.stored,
          case when not parts.analyzed or parts.usable then
@@ -209,6 +222,7 @@ export async function readFindingsPage(
     found: boolean;
     active: boolean;
     profiles: Totals['profiles'] | null;
+    pending: Totals['profiles'][] | null;
   };
   const rows = await runPrepared<Row>(
     db,
@@ -220,10 +234,11 @@ export async function readFindingsPage(
   return {
     found: head.found,
     active: head.active,
-    profiles: head.profiles,
+    // Plus the deltas not folded yet: the revision of exactly what this statement's snapshot holds.
+    profiles: head.profiles && head.pending ? head.pending.reduce(addCollection, head.profiles) : head.profiles,
     rows: rows
       .filter((r) => r.id !== null)
-      .map(({ found: _f, active: _a, profiles: _p, record_head, analysis_template, record_tail, ...row }) => ({
+      .map(({ found: _f, active: _a, profiles: _p, pending: _d, record_head, analysis_template, record_tail, ...row }) => ({
         ...row,
         head: bytes(record_head),
         // ASCII by construction (findings-text.ts): one byte per character.

@@ -8,7 +8,10 @@
  *
  * - the cluster lives in `${DATA_DIR}/postgres`, initialised UTF-8 with the C
  *   locale, listening on 127.0.0.1 only, on a free port chosen at start (never
- *   assumed to be 5432), without a Unix socket;
+ *   assumed to be 5432), and on a Unix socket in the cluster directory when its
+ *   path is short and plain enough (`socketDirFor`); our processes connect
+ *   through the socket then (no TCP stack per statement: measured 15-20 % less
+ *   CPU per scan item, docs/benchmarks.md), else through 127.0.0.1;
  * - `${DATA_DIR}/postgres.json` records the port and the generated password
  *   (mode 0600), so a second process (CLI, `worker`) with the same DATA_DIR
  *   connects to the running server, or starts it when none runs;
@@ -48,6 +51,16 @@ interface ServerInfo {
   port: number;
   user: string;
   password: string;
+}
+
+/**
+ * The Unix socket directory of a cluster: the cluster directory itself (the
+ * postgres user's, mode 0700) when the socket's path fits the kernel's limit
+ * with room to spare and needs no quoting in pg_ctl's command line; else
+ * null (TCP only).
+ */
+function socketDirFor(clusterDir: string, port: number): string | null {
+  return /^[A-Za-z0-9_./-]+$/.test(clusterDir) && `${clusterDir}/.s.PGSQL.${port}`.length <= 100 ? clusterDir : null;
 }
 
 type Log = (message: string) => void;
@@ -260,8 +273,11 @@ async function withStartLock<T>(file: string, fn: () => Promise<T>): Promise<T> 
   }
 }
 
-function connectionUrl(info: ServerInfo, database = 'postgres'): string {
-  return `postgres://${encodeURIComponent(info.user)}:${encodeURIComponent(info.password)}@127.0.0.1:${info.port}/${database}`;
+/** The server's URL: through its Unix socket when it has one (`socketDir`), else TCP on 127.0.0.1. */
+function connectionUrl(info: ServerInfo, database = 'postgres', socketDir: string | null = null): string {
+  const credentials = `${encodeURIComponent(info.user)}:${encodeURIComponent(info.password)}`;
+  if (socketDir) return `postgres://${credentials}@localhost:${info.port}/${database}?host=${encodeURIComponent(socketDir)}`;
+  return `postgres://${credentials}@127.0.0.1:${info.port}/${database}`;
 }
 
 async function canConnect(url: string): Promise<boolean> {
@@ -332,20 +348,24 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     const runningPort = Number(pidLines[3]);
     if (runningPid && isAlive(runningPid) && runningPort) {
       const candidate = { ...info, port: runningPort };
-      if (await canConnect(connectionUrl(candidate))) {
+      // postmaster.pid's fifth line: the server's first Unix socket directory (empty without one).
+      const runningSocket = pidLines[4]?.trim() || null;
+      const socketDir = runningSocket && (await canConnect(connectionUrl(candidate, 'postgres', runningSocket))) ? runningSocket : null;
+      if (socketDir || (await canConnect(connectionUrl(candidate)))) {
         if (info.port !== runningPort) {
           info = candidate;
           await fs.writeFile(infoFile, JSON.stringify(info, null, 2), { mode: 0o600 });
         }
-        await ensureDatabase(connectionUrl(info), database);
-        log(`connected to the running embedded PostgreSQL on 127.0.0.1:${info.port}`);
-        return { url: connectionUrl(info, database), owned: false, stop: async () => {} };
+        await ensureDatabase(connectionUrl(info, 'postgres', socketDir), database);
+        log(`connected to the running embedded PostgreSQL on 127.0.0.1:${info.port}${socketDir ? ' (through its Unix socket)' : ''}`);
+        return { url: connectionUrl(info, database, socketDir), owned: false, stop: async () => {} };
       }
     }
 
     // The port it had before when it is free (a restart keeps the URLs other processes hold), else any free one.
     info = { ...info, port: info.port > 0 && (await portIsFree(info.port)) ? info.port : await freePort() };
     const logFile = path.join(clusterDir, 'server.log');
+    const socketDir = socketDirFor(clusterDir, info.port);
     const started = await run(
       bin.pg_ctl,
       [
@@ -357,7 +377,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
         '-t',
         '120',
         '-o',
-        `-p ${info.port} -c listen_addresses=127.0.0.1 -c unix_socket_directories='' -c max_connections=200`,
+        `-p ${info.port} -c listen_addresses=127.0.0.1 -c unix_socket_directories='${socketDir ?? ''}' -c max_connections=200`,
         'start',
       ],
       ids,
@@ -367,12 +387,12 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
       throw new Error(`the embedded PostgreSQL did not start: ${(tail || started.output).trim().split('\n').slice(-3).join(' | ')}`);
     }
     await fs.writeFile(infoFile, JSON.stringify(info, null, 2), { mode: 0o600 });
-    await ensureDatabase(connectionUrl(info), database);
-    log(`started the embedded PostgreSQL on 127.0.0.1:${info.port} (data in ${clusterDir})`);
+    await ensureDatabase(connectionUrl(info, 'postgres', socketDir), database);
+    log(`started the embedded PostgreSQL on 127.0.0.1:${info.port}${socketDir ? ' and its Unix socket' : ''} (data in ${clusterDir})`);
 
     let stopped = false;
     return {
-      url: connectionUrl(info, database),
+      url: connectionUrl(info, database, socketDir),
       owned: true,
       stop: async () => {
         if (stopped) return;

@@ -50,6 +50,21 @@ interface AggregateRow {
   company: Contribution | null;
 }
 
+/**
+ * The report's totals as readers see them: the folded aggregate plus the
+ * deltas not folded yet, read by one statement (one snapshot), so they
+ * describe exactly the rows that snapshot holds. Null before the report's
+ * first roll-up.
+ */
+export async function readCurrentTotals(db: Kysely<Database>, reportId: string): Promise<Totals | null> {
+  const { rows } = await sql<{ totals: Totals | null; pending: Totals[] | null }>`
+    select (select totals from report_aggregates where report_id = ${reportId}) as totals,
+           (select json_agg(d.totals) from rollup_deltas d where d.report_id = ${reportId} and d.totals is not null) as pending`.execute(db);
+  const { totals, pending } = rows[0];
+  return totals && pending ? pending.reduce(addTotals, totals) : totals;
+}
+
+/** The folded aggregate alone (writers, under the report lock, take the pending deltas themselves). */
 export async function readAggregates(db: Kysely<Database>, reportId: string): Promise<AggregateRow | null> {
   const row = await db.selectFrom('report_aggregates').select(['totals', 'company']).where('report_id', '=', reportId).executeTakeFirst();
   return row ? { totals: row.totals as Totals, company: row.company as Contribution | null } : null;

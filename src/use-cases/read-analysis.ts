@@ -21,7 +21,7 @@ import { ANALYSIS_TEXT_FORMAT, evidencePath, fillAnalysisBytes, jsonStringConten
 import { activityPage, isActiveAttachment, readFindingsPage, readSummaryText, summaryFromText } from '../store/analysis-read-repository.js';
 import type { Db } from '../store/database.js';
 import { findReport, type ReportRow } from '../store/report-repository.js';
-import { readAggregates } from '../store/rollup-repository.js';
+import { readCurrentTotals } from '../store/rollup-repository.js';
 import { isRfc3339 } from '../domain/rfc3339.js';
 
 const NIL_UUID = '00000000-0000-0000-0000-000000000000';
@@ -53,7 +53,7 @@ async function reportOrNotFound(db: Db, workspaceId: string, reportId: string): 
 }
 
 async function totalsOf(db: Db, reportId: string): Promise<Totals> {
-  return (await readAggregates(db, reportId))?.totals ?? emptyTotals();
+  return (await readCurrentTotals(db, reportId)) ?? emptyTotals();
 }
 
 /**

@@ -107,6 +107,7 @@ describe('scan races', () => {
     const itemsOf = await t.runtime.db.selectFrom('scan_items').select(['id', 'kind']).where('report_id', '=', reportId).execute();
     const personItems = new Set(itemsOf.filter((i) => i.kind === 'person').map((i) => i.id));
     assert.equal(personItems.size, 16);
+    let revisionsWhilePending: { profiles_revision: string } | undefined;
 
     // Another writer holds the report row and both run rows (as a roll-up or an import would).
     const holder = new pg.Client({ connectionString: t.database.url });
@@ -122,6 +123,10 @@ describe('scan races', () => {
       assert.ok((outcomes as string[]).every((o) => o === 'succeeded'));
       const pending = await t.runtime.db.selectFrom('rollup_deltas').select('id').where('report_id', '=', reportId).execute();
       assert.ok(pending.length >= 16, `the roll-up waits as deltas (${pending.length}) until the report row is free`);
+      // Readers add the deltas not folded yet: the summary already counts what the stored rows show.
+      const during = await t.request('GET', `/api/v1/reports/${reportId}/analysis`, { key: secret });
+      assert.equal(during.status, 200);
+      revisionsWhilePending = during.body.data.collections;
     } finally {
       await holder.query('commit');
       await holder.end();
@@ -130,6 +135,10 @@ describe('scan races', () => {
     for (const claim of claims.filter((c) => !personItems.has(c.itemId))) assert.equal(await processItem(ctx, claim), 'succeeded');
     await settleStaleRollups(t.runtime.db, t.clock.now(), 0);
     assert.equal((await t.runtime.db.selectFrom('rollup_deltas').select('id').where('report_id', '=', reportId).execute()).length, 0);
+    // The people's records did not change since: the profiles revision read with the deltas pending is the folded one.
+    const folded = await t.request('GET', `/api/v1/reports/${reportId}/analysis`, { key: secret });
+    assert.equal(typeof folded.body.data.collections.profiles_revision, 'string');
+    assert.equal(revisionsWhilePending?.profiles_revision, folded.body.data.collections.profiles_revision);
 
     const runs = await t.runtime.db.selectFrom('scan_runs').selectAll().where('report_id', '=', reportId).execute();
     for (const run of runs) {

@@ -17,6 +17,7 @@
 import { fileTypeFromBuffer } from 'file-type';
 import sharp, { type Metadata, type SharpOptions } from 'sharp';
 import type { MediaType } from '../../domain/collected.js';
+import { imageWork } from './image-work.js';
 
 export type { MediaType } from '../../domain/collected.js';
 
@@ -69,7 +70,7 @@ export async function detectMediaType(bytes: Uint8Array): Promise<MediaType | nu
 export async function readImageSize(bytes: Buffer, mediaType: MediaType): Promise<ImageSize | null> {
   let metadata: Metadata;
   try {
-    metadata = await sharp(bytes, { limitInputPixels: false }).metadata();
+    metadata = await imageWork(() => sharp(bytes, { limitInputPixels: false }).metadata());
   } catch {
     return null;
   }
@@ -89,13 +90,15 @@ export async function makePreview(bytes: Buffer, mediaType: MediaType, knownSize
   const size = knownSize ?? (await readImageSize(bytes, mediaType));
   if (size === null) throw new Error(`unreadable ${mediaType} header`);
   if (mediaType === 'image/webp' && size.width <= PREVIEW_MAX_WIDTH) {
-    await sharp(bytes, DECODE_OPTIONS).stats();
+    await imageWork(() => sharp(bytes, DECODE_OPTIONS).stats());
     return { bytes, media_type: mediaType, ...size };
   }
-  const { data, info } = await sharp(bytes, DECODE_OPTIONS)
-    .autoOrient()
-    .resize({ width: PREVIEW_MAX_WIDTH, withoutEnlargement: true })
-    .webp({ quality: PREVIEW_WEBP_QUALITY, effort: PREVIEW_WEBP_EFFORT })
-    .toBuffer({ resolveWithObject: true });
+  const { data, info } = await imageWork(() =>
+    sharp(bytes, DECODE_OPTIONS)
+      .autoOrient()
+      .resize({ width: PREVIEW_MAX_WIDTH, withoutEnlargement: true })
+      .webp({ quality: PREVIEW_WEBP_QUALITY, effort: PREVIEW_WEBP_EFFORT })
+      .toBuffer({ resolveWithObject: true }),
+  );
   return { bytes: data, media_type: PREVIEW_MEDIA_TYPE, width: info.width, height: info.height };
 }

@@ -13,6 +13,7 @@
  */
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
+import { imageWork } from '../../media/image-work.js';
 import type { CollectedActivityEvent, CollectedCompany, CollectedProfile, Screenshot } from '../collector.js';
 
 export const SCREENSHOT_WIDTH = 800;
@@ -376,7 +377,9 @@ export function companySvg(company: CollectedCompany, activity: readonly Collect
  * time stamp or other varying metadata, so the bytes depend on the SVG alone.
  */
 export async function renderScreenshot(section: string, svg: string, mediaType: 'image/png' | 'image/jpeg'): Promise<Screenshot> {
-  const image = sharp(Buffer.from(svg, 'utf8')).removeAlpha();
-  const bytes = mediaType === 'image/png' ? await image.png({ compressionLevel: 1 }).toBuffer() : await image.jpeg({ quality: 80 }).toBuffer();
+  const bytes = await imageWork(() => {
+    const image = sharp(Buffer.from(svg, 'utf8')).removeAlpha();
+    return mediaType === 'image/png' ? image.png({ compressionLevel: 1 }).toBuffer() : image.jpeg({ quality: 80 }).toBuffer();
+  });
   return { section, media_type: mediaType, bytes };
 }
