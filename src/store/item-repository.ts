@@ -21,7 +21,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { CollectResult } from '../domain/collected.js';
 import { refreshFindings, storeActivity, storeCompany, storeEvidence, type EvidenceToStore } from './analysis-repository.js';
-import { lockAttachment, lockReport, lockRun } from './locks.js';
+import { lockReport, lockRun } from './locks.js';
 import { retryingTransaction } from './transaction.js';
 import { recordPersonDelta, refreshReportRollup, settleRollups } from './rollup-repository.js';
 import { applyRunChange, type RunChange } from './scan-repository.js';
@@ -116,7 +116,7 @@ async function lockClaimed(
     await lockReport(trx, ids.report_id);
     await lockRun(trx, ids.run_id);
   }
-  const item = await trx
+  const query = trx
     .selectFrom('scan_items as i')
     .innerJoin('scan_runs as r', 'r.id', 'i.run_id')
     .innerJoin('reports as rep', 'rep.id', 'i.report_id')
@@ -124,11 +124,12 @@ async function lockClaimed(
     .select(['i.id', 'i.claim_id', 'i.run_id', 'i.report_id', 'i.profile_id', 'i.kind', 'i.status', 'r.mode', 'r.key_mode', 'rep.archived'])
     .select(['rep.company_name', 'rep.root_domain', 'rep.pronet_company_url', 'p.pronet_url'])
     .select(sql<number>`coalesce((select media_gc_generation from maintenance_state), 0)`.as('media_generation'))
-    .where('i.id', '=', claim.itemId)
-    .forNoKeyUpdate('i')
-    .executeTakeFirst();
+    .where('i.id', '=', claim.itemId);
+  // A person's item: the item and the attachment in one statement (nothing locks an attachment, then an item).
+  const item = await (
+    ids.profile_id === null ? query.forNoKeyUpdate('i') : query.where('p.id', '=', ids.profile_id).forNoKeyUpdate(['i', 'p'])
+  ).executeTakeFirst();
   if (!item || item.status !== 'running' || item.claim_id !== claim.claimId) return null;
-  if (item.profile_id !== null) await lockAttachment(trx, item.profile_id);
   return item;
 }
 

@@ -25,7 +25,11 @@ export async function lockRun(db: Kysely<Database>, runId: string): Promise<void
   await sql`select 1 from scan_runs where id = ${runId} for no key update`.execute(db);
 }
 
-/** An attachment alone: the full-profile and activity items of one person take turns storing. */
-export async function lockAttachment(db: Kysely<Database>, profileId: string): Promise<void> {
-  await sql`select 1 from report_profiles where id = ${profileId} for no key update`.execute(db);
+/**
+ * Attachments, in id order: no worker changes their contributions until the
+ * transaction ends. (A person's item locks its item and its attachment in
+ * one statement: item-repository.ts, lockClaimed.)
+ */
+export async function lockAttachments(db: Kysely<Database>, profileIds: readonly string[]): Promise<void> {
+  await sql`select 1 from report_profiles where id = any(${profileIds}::uuid[]) order by id for no key update`.execute(db);
 }

@@ -38,7 +38,7 @@ import {
   type Totals,
 } from '../domain/analysis-aggregate.js';
 import { revisionOf } from '../domain/revision.js';
-import { lockReport } from './locks.js';
+import { lockAttachments, lockReport } from './locks.js';
 import { addRunChange, applyRunCounts, emptyRunCounts, type RunChange, type RunCounts } from './scan-repository.js';
 import type { Database } from './schema.js';
 import { retryingTransaction } from './transaction.js';
@@ -123,11 +123,6 @@ export async function refreshReportRollup(
   return totals;
 }
 
-/** The attachments `ids`, locked in one order: no worker changes their contributions until this transaction ends. */
-async function lockAttachments(db: Kysely<Database>, ids: string[]): Promise<void> {
-  await sql`select 1 from report_profiles where id = any(${ids}::uuid[]) order by id for no key update`.execute(db);
-}
-
 interface ChangedContribution {
   id: string;
   contribution: Contribution;
@@ -169,30 +164,35 @@ export async function recordPersonDelta(
 ): Promise<void> {
   const [gathered] = await personFacts(db, reportId, [profileId]);
   let delta: Totals | null = null;
+  let contribution: Contribution | null = null;
   if (gathered) {
     const after = personContribution(gathered.facts);
     const before = gathered.stored;
     if (!before || revisionOf(before) !== revisionOf(after)) {
       delta = contributionDelta(before, after);
-      await storeContributions(db, reportId, [
-        { id: profileId, contribution: after, activeChanged: before ? before.persons !== after.persons : after.persons === 0 },
-      ]);
+      contribution = after;
+      // Whether the person counts as active changed (never, for an item's transition): the visible flags follow.
+      const activeChanged = before ? before.persons !== after.persons : after.persons === 0;
+      if (activeChanged) {
+        await storeContributions(db, reportId, [{ id: profileId, contribution: after, activeChanged }]);
+        contribution = null;
+      }
     }
   }
   if (delta === null && run === null) return;
   const change = run?.change;
-  await db
-    .insertInto('rollup_deltas')
-    .values({
-      report_id: reportId,
-      run_id: run?.runId ?? null,
-      started: change?.kind === 'started',
-      finished: change?.kind === 'finished' ? change.status : null,
-      warning: change?.kind === 'finished' && change.warning === true,
-      totals: delta === null ? null : JSON.stringify(delta),
-      at: now,
-    })
-    .execute();
+  // One statement: the person's contribution (when it changed) and the delta.
+  await sql`
+    with stored as (
+      insert into profile_contributions (profile_id, report_id, contribution)
+      select ${profileId}::uuid, ${reportId}::uuid, ${contribution === null ? null : JSON.stringify(contribution)}::jsonb
+      where ${contribution !== null}
+      on conflict (profile_id) do update set contribution = excluded.contribution)
+    insert into rollup_deltas (report_id, run_id, started, finished, warning, totals, at)
+    values (${reportId}::uuid, ${run?.runId ?? null}::uuid, ${change?.kind === 'started'}, ${change?.kind === 'finished' ? change.status : null},
+            ${change?.kind === 'finished' && change.warning === true}, ${delta === null ? null : JSON.stringify(delta)}::jsonb, ${now}::timestamptz)`.execute(
+    db,
+  );
 }
 
 interface PendingDeltas {
