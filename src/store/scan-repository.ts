@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { isTerminal, runStatus, terminalReason } from '../domain/scan-status.js';
-import type { Database, ItemStatus, ScanMode, ScanRunsTable, ScanStatus } from './schema.js';
+import type { Database, ScanMode, ScanRunsTable, ScanStatus } from './schema.js';
 import type { KeyMode } from '../domain/keys.js';
 
 export type ScanRunRow = Selectable<ScanRunsTable>;
@@ -205,35 +205,36 @@ export async function applyRunCounts(db: Kysely<Database>, runId: string, counts
   return settleRunStatus(db, run, now);
 }
 
-/** Recomputes a run's counts from its items (bulk changes such as a cancellation), and settles its status. */
+/**
+ * Recomputes a run's counts from its items (bulk changes such as a
+ * cancellation), and settles its status. The roll-up deltas of the run's
+ * items not folded yet (rollup-repository.ts) keep their totals but lose
+ * their run change: the recount already holds it. One statement, so the
+ * recount and the deltas it clears are of the same snapshot (a worker
+ * commits an item's status and its delta together).
+ */
 export async function refreshRun(db: Kysely<Database>, runId: string, now: Date): Promise<ScanRunRow> {
-  const rows = await db
-    .selectFrom('scan_items')
-    .select(['status', (eb) => eb.fn.countAll<number>().as('n'), (eb) => eb.fn.countAll<number>().filterWhere('warning', '=', true).as('warnings')])
-    .where('run_id', '=', runId)
-    .groupBy('status')
-    .execute();
-  const counts: Record<ItemStatus, number> = { pending: 0, running: 0, succeeded: 0, failed: 0, inaccessible: 0, cancelled: 0 };
-  let warnings = 0;
-  for (const row of rows) {
-    counts[row.status] = Number(row.n);
-    if (row.status === 'succeeded') warnings = Number(row.warnings);
-  }
-  const run = await db
-    .updateTable('scan_runs')
-    .set({
-      requested: Object.values(counts).reduce((a, b) => a + b, 0),
-      unfinished: counts.pending + counts.running,
-      completed: counts.succeeded,
-      warnings,
-      failed: counts.failed + counts.inaccessible,
-      inaccessible: counts.inaccessible,
-      cancelled: counts.cancelled,
-    })
-    .where('id', '=', runId)
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  return settleRunStatus(db, run, now);
+  const { rows } = await sql<ScanRunRow>`
+    with counted as (
+      update rollup_deltas set run_id = null, started = false, finished = null, warning = false where run_id = ${runId}
+    ), c as (
+      select count(*)::int as requested,
+             count(*) filter (where status in ('pending', 'running'))::int as unfinished,
+             count(*) filter (where status = 'succeeded')::int as completed,
+             count(*) filter (where status = 'succeeded' and warning)::int as warnings,
+             count(*) filter (where status in ('failed', 'inaccessible'))::int as failed,
+             count(*) filter (where status = 'inaccessible')::int as inaccessible,
+             count(*) filter (where status = 'cancelled')::int as cancelled
+        from scan_items where run_id = ${runId}
+    )
+    update scan_runs r
+       set requested = c.requested, unfinished = c.unfinished, completed = c.completed, warnings = c.warnings,
+           failed = c.failed, inaccessible = c.inaccessible, cancelled = c.cancelled
+      from c
+     where r.id = ${runId}
+    returning r.*`.execute(db);
+  if (!rows[0]) throw new Error(`scan run ${runId} not found`);
+  return settleRunStatus(db, rows[0], now);
 }
 
 /** The run's status from its counts (decisions "Run status"), and its timestamps; one more statement only when they change. */

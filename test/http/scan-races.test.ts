@@ -14,6 +14,7 @@ import type { CollectResult } from '../../src/domain/collected.js';
 import { claimItem, type Claim } from '../../src/store/item-repository.js';
 import { readAggregates, refreshReportRollup, settleStaleRollups } from '../../src/store/rollup-repository.js';
 import pg from 'pg';
+import { setReportArchived } from '../../src/use-cases/manage-report.js';
 import { reportBody, startTestApp, type TestApp } from '../support/app.js';
 
 /** Totals maintained by differences must equal totals rebuilt from the stored rows. */
@@ -165,6 +166,49 @@ describe('scan races', () => {
     const report = await t.request('GET', `/api/v1/reports/${reportId}`, { key: secret });
     assert.equal(report.body.data.analysis_state, 'available');
     assert.equal(report.body.data.analyzed_profile_count, 8);
+    await assertTotalsMatchRebuild(t, reportId);
+  });
+
+  test('decisions/scans: archiving a report with roll-up deltas not folded yet counts every item once (recount and deltas do not add up twice)', async () => {
+    const { secret } = await t.tenant();
+    const people = Array.from({ length: 6 }, (_, i) => ({ pronet_url: `https://pronet.example/in/archived-${i}` }));
+    const res = await t.request('POST', '/api/v1/reports', {
+      key: secret,
+      headers: { 'idempotency-key': 'archived-pending' },
+      body: reportBody({ profiles: people }),
+    });
+    const reportId = res.body.data.report.id;
+    const claims = await claimAll();
+    const persons = await t.runtime.db.selectFrom('scan_items').select('id').where('report_id', '=', reportId).where('kind', '=', 'person').execute();
+    const finishing = claims.filter((c) => persons.some((p) => p.id === c.itemId)).slice(0, 7);
+    // Seven items finish while the report row is held: their deltas stay pending.
+    const holder = new pg.Client({ connectionString: t.database.url });
+    await holder.connect();
+    try {
+      await holder.query('begin');
+      await holder.query('select 1 from reports where id = $1 for no key update', [reportId]);
+      assert.ok((await Promise.all(finishing.map((claim) => processItem(ctx, claim)))).every((o) => o === 'succeeded'));
+    } finally {
+      await holder.query('commit');
+      await holder.end();
+    }
+    assert.ok((await t.runtime.db.selectFrom('rollup_deltas').select('id').where('report_id', '=', reportId).execute()).length >= 7);
+    // Archiving cancels the other items and recounts the runs, with those deltas pending.
+    assert.ok(await setReportArchived({ db: t.runtime.db, workspaceId: null, now: t.clock.now() }, reportId, true));
+    await settleStaleRollups(t.runtime.db, t.clock.now(), 0);
+    const runs = await t.runtime.db.selectFrom('scan_runs').selectAll().where('report_id', '=', reportId).execute();
+    for (const run of runs) {
+      const recount = await t.runtime.db.selectFrom('scan_items').select(['status', 'warning']).where('run_id', '=', run.id).execute();
+      assert.equal(run.requested, recount.length);
+      assert.equal(run.unfinished, 0);
+      assert.equal(run.completed, recount.filter((i) => i.status === 'succeeded').length, `run ${run.mode}: completed`);
+      assert.equal(run.cancelled, recount.filter((i) => i.status === 'cancelled').length, `run ${run.mode}: cancelled`);
+      assert.equal(run.warnings, recount.filter((i) => i.status === 'succeeded' && i.warning).length);
+    }
+    assert.equal(
+      runs.reduce((n, r) => n + r.completed, 0),
+      7,
+    );
     await assertTotalsMatchRebuild(t, reportId);
   });
 
