@@ -115,6 +115,17 @@ describe('FileMediaStore', () => {
     await assert.rejects(store.get(stored.sha256), /does not match its hash/);
   });
 
+  test('put makes its hash-prefix directory again when it was removed after the first put', async () => {
+    const first = await store.put(Buffer.from('first of a prefix'));
+    await rm(join(root, first.sha256.slice(0, 2)), { recursive: true });
+    // Other bytes whose hash shares the prefix: found by trying.
+    let other = Buffer.from('x');
+    for (let i = 0; sha256(other).slice(0, 2) !== first.sha256.slice(0, 2); i++) other = Buffer.from(`other ${i}`);
+    assert.deepEqual(await store.put(other), { sha256: sha256(other), size: other.length });
+    assert.deepEqual(await store.get(sha256(other)), other);
+    assert.equal(await store.get(first.sha256), null);
+  });
+
   test('put repairs a damaged blob of the wrong size', async () => {
     const bytes = Buffer.from('to be repaired');
     const stored = await store.put(bytes);

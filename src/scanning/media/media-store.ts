@@ -113,6 +113,9 @@ export function verifiedFromHandle(handle: FileHandle, size: number): VerifiedMe
  * bytes cannot corrupt each other.
  */
 export class FileMediaStore implements MediaStore {
+  /** The hash-prefix directories this store made or found (mkdir once per directory and process). */
+  private readonly directories = new Set<string>();
+
   constructor(readonly root: string) {}
 
   get description(): string {
@@ -133,10 +136,19 @@ export class FileMediaStore implements MediaStore {
     } catch (error) {
       if (!isNotFound(error)) throw error;
     }
-    await mkdir(join(this.root, sha256.slice(0, 2)), { recursive: true });
+    const directory = join(this.root, sha256.slice(0, 2));
+    if (!this.directories.has(directory)) {
+      await mkdir(directory, { recursive: true });
+      this.directories.add(directory);
+    }
     const temporary = `${path}.${process.pid}.${randomUUID()}.tmp`;
     try {
-      const handle = await open(temporary, 'wx');
+      const handle = await open(temporary, 'wx').catch(async (error: unknown) => {
+        // The directory went away since this process made it (an operator's cleanup): make it again.
+        if (!isNotFound(error)) throw error;
+        await mkdir(directory, { recursive: true });
+        return open(temporary, 'wx');
+      });
       try {
         await handle.writeFile(bytes);
         await handle.sync();
@@ -147,6 +159,14 @@ export class FileMediaStore implements MediaStore {
     } catch (error) {
       await unlink(temporary).catch(() => undefined);
       throw error;
+    }
+    // The new name is durable only once its directory is: the evidence row that
+    // points at this blob may commit right after.
+    const dir = await open(directory, 'r');
+    try {
+      await dir.sync();
+    } finally {
+      await dir.close();
     }
     return result;
   }
