@@ -3,7 +3,8 @@
  * section's own text (name, headline, about, positions, skills, posts), so a
  * person reading a finding's evidence sees what the check talked about. The
  * SVG is rasterised and encoded by sharp (librsvg and libvips, off the event
- * loop) as PNG or JPEG at RASTER_SCALE of SCREENSHOT_WIDTH x SCREENSHOT_HEIGHT.
+ * loop) as PNG or JPEG at RASTER_SCALE of SCREENSHOT_WIDTH x SCREENSHOT_HEIGHT;
+ * its text is drawn from glyphs librsvg rendered once (text-raster.ts).
  *
  * Every piece of text is XML-escaped (escapeXml): a name may contain markup
  * or characters XML cannot carry. Text is laid out here, by an estimate of
@@ -14,6 +15,7 @@
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { imageWork } from '../../media/image-work.js';
+import { rasterize, type Canvas } from './text-raster.js';
 import type { CollectedActivityEvent, CollectedCompany, CollectedProfile, Screenshot } from '../collector.js';
 
 export const SCREENSHOT_WIDTH = 800;
@@ -33,6 +35,7 @@ export interface PageLook {
 }
 
 const FONT_FAMILY = "'DejaVu Sans', sans-serif";
+const CANVAS: Canvas = { width: SCREENSHOT_PIXELS.width, height: SCREENSHOT_PIXELS.height, scale: RASTER_SCALE, fontFamily: FONT_FAMILY };
 const PAGE_BG = '#f3f2ef';
 const CARD_BG = '#ffffff';
 const CARD_EDGE = '#dfdedb';
@@ -377,8 +380,12 @@ export function companySvg(company: CollectedCompany, activity: readonly Collect
  * time stamp or other varying metadata, so the bytes depend on the SVG alone.
  */
 export async function renderScreenshot(section: string, svg: string, mediaType: 'image/png' | 'image/jpeg'): Promise<Screenshot> {
+  // Text from cached glyphs when it needs no shaping (text-raster.ts); else the whole SVG through librsvg.
+  const pixels = await rasterize(svg, CANVAS);
   const bytes = await imageWork(() => {
-    const image = sharp(Buffer.from(svg, 'utf8')).removeAlpha();
+    const image = pixels
+      ? sharp(pixels, { raw: { width: SCREENSHOT_PIXELS.width, height: SCREENSHOT_PIXELS.height, channels: 3 } })
+      : sharp(Buffer.from(svg, 'utf8')).removeAlpha();
     return mediaType === 'image/png' ? image.png({ compressionLevel: 1 }).toBuffer() : image.jpeg({ quality: 80 }).toBuffer();
   });
   return { section, media_type: mediaType, bytes };
