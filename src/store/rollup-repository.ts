@@ -210,7 +210,7 @@ async function takeDeltas(db: Kysely<Database>, reportId: string, now: Date): Pr
   const { rows } = await sql<{
     run_id: string | null;
     started: boolean;
-    finished: RunChange['kind'] | null;
+    finished: Extract<RunChange, { kind: 'finished' }>['status'] | null;
     warning: boolean;
     totals: Totals | null;
     at: Date;
@@ -226,7 +226,7 @@ async function takeDeltas(db: Kysely<Database>, reportId: string, now: Date): Pr
     let counts = pending.runs.get(row.run_id);
     if (!counts) pending.runs.set(row.run_id, (counts = emptyRunCounts()));
     if (row.started) addRunChange(counts, { kind: 'started' }, row.at);
-    if (row.finished) addRunChange(counts, { kind: 'finished', status: row.finished as 'succeeded', warning: row.warning }, row.at);
+    if (row.finished) addRunChange(counts, { kind: 'finished', status: row.finished, warning: row.warning }, row.at);
   }
   // Runs in id order: two folds never lock the same runs in opposite order.
   for (const runId of [...pending.runs.keys()].sort()) await applyRunCounts(db, runId, pending.runs.get(runId)!, pending.at);
@@ -308,6 +308,8 @@ export function settleRollups(db: Kysely<Database>, reportId: string, now: Date)
         const result = await foldOnce(db, reportId, now);
         const more = result === 'folded' ? await hasDeltas(db, reportId) : false;
         if ((!more && !entry.again) || round >= MAX_FOLD_ROUNDS) return;
+        // Asked again while another transaction held the report: give it a moment before trying.
+        if (result === 'busy') await new Promise((resolve) => setTimeout(resolve, Math.min(100, 5 * round)));
       }
     } finally {
       map.delete(reportId);
