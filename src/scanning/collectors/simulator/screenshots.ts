@@ -380,8 +380,9 @@ export function companySvg(company: CollectedCompany, activity: readonly Collect
  * time stamp or other varying metadata, so the bytes depend on the SVG alone.
  */
 export async function renderScreenshot(section: string, svg: string, mediaType: 'image/png' | 'image/jpeg'): Promise<Screenshot> {
-  // Text from cached glyphs when it needs no shaping (text-raster.ts); else the whole SVG through librsvg.
-  const pixels = await rasterize(svg, CANVAS);
+  // Text from cached glyphs when it needs no shaping (text-raster.ts); else, or when a glyph could not
+  // be measured, the whole SVG through librsvg.
+  const pixels = await rasterize(svg, CANVAS).catch(() => null);
   const bytes = await imageWork(() => {
     const image = pixels
       ? sharp(pixels, { raw: { width: SCREENSHOT_PIXELS.width, height: SCREENSHOT_PIXELS.height, channels: 3 } })
