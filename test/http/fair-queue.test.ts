@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { eventually, people, reportBody, startTestApp, type TestApp } from '../support/app.js';
 import { startWorkerProcess, stopWorkerProcesses, type WorkerProcess } from '../support/worker-process.js';
+import { assertTotalsMatchRebuild } from '../support/rollups.js';
 
 /** Creates a report of `n` people: the first 100 with the report, the rest as imports of 100. */
 async function largeReport(t: TestApp, secret: string, n: number, prefix: string): Promise<string> {
@@ -183,10 +184,17 @@ describe('fair queue, two worker processes, one SIGKILLed under load', () => {
       select count(*)::int as n from (select item_id, section from evidence_images where report_id = ${large}
       group by item_id, section having count(*) > 1) d`.execute(t.runtime.db);
     assert.equal(evidence.rows[0].n, 0, 'no evidence stored twice');
+    // The roll-ups follow a fold after the last item (the killed process's last deltas: the survivor's sweep).
+    await eventually(
+      async () => (await t.runtime.db.selectFrom('rollup_deltas').select('id').where('report_id', '=', large).execute()).length === 0,
+      15_000,
+      100,
+    );
     const runs = await t.runtime.db.selectFrom('scan_runs').select(['status', 'completed', 'requested']).where('report_id', '=', large).execute();
     for (const run of runs) {
       assert.equal(run.status, 'completed');
       assert.equal(run.completed, run.requested);
     }
+    await assertTotalsMatchRebuild(t, large);
   });
 });

@@ -12,24 +12,11 @@ import { FileMediaStore } from '../../src/scanning/media/media-store.js';
 import type { Collector, CollectRequest } from '../../src/scanning/collectors/collector.js';
 import type { CollectResult } from '../../src/domain/collected.js';
 import { claimItem, type Claim } from '../../src/store/item-repository.js';
-import { readAggregates, refreshReportRollup, settleStaleRollups } from '../../src/store/rollup-repository.js';
+import { settleStaleRollups } from '../../src/store/rollup-repository.js';
 import pg from 'pg';
 import { setReportArchived } from '../../src/use-cases/manage-report.js';
 import { reportBody, startTestApp, type TestApp } from '../support/app.js';
-
-/** Totals maintained by differences must equal totals rebuilt from the stored rows. */
-async function assertTotalsMatchRebuild(t: TestApp, reportId: string) {
-  const clean = (totals: any) => ({
-    ...totals,
-    checks: Object.fromEntries(Object.entries(totals.checks).filter(([, c]: any) => c.good || c.optimize || c.unknown)),
-  });
-  const maintained = (await readAggregates(t.runtime.db, reportId))!.totals;
-  const rebuilt = await t.runtime.db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('report_aggregates').where('report_id', '=', reportId).execute();
-    return refreshReportRollup(trx, reportId, 'all', new Date());
-  });
-  assert.deepEqual(clean(maintained), clean(rebuilt));
-}
+import { assertTotalsMatchRebuild } from '../support/rollups.js';
 
 describe('scan races', () => {
   let t: TestApp;
