@@ -281,6 +281,11 @@ export function addTotals(a: Totals, b: Totals): Totals {
   return sum;
 }
 
+/** Stored totals plus the deltas not folded yet (null totals: none stored yet). */
+export function withPendingDeltas(totals: Totals | null, pending: readonly Totals[] | null): Totals | null {
+  return totals && pending ? pending.reduce(addTotals, totals) : totals;
+}
+
 /** Totals of a whole set of contributions (the slow path, for checks and rebuilds). */
 export function sumContributions(contributions: Iterable<Contribution>): Totals {
   let totals = emptyTotals();

@@ -8,7 +8,7 @@ import type { Kysely } from 'kysely';
 import { REASON_BY_FULL_STATUS } from '../domain/findings-text.js';
 import type { ItemStatus } from '../domain/scan-status.js';
 import type { StoredFinding } from '../domain/analysis-records.js';
-import { addCollection, addTotals, type Totals } from '../domain/analysis-aggregate.js';
+import { addCollection, withPendingDeltas, type Totals } from '../domain/analysis-aggregate.js';
 import { prepared, runPrepared, type Db } from './database.js';
 import { runFusedRead, type FusedRead } from './rate-limit-repository.js';
 import { reportFromJson, reportJsonSql } from './report-read-repository.js';
@@ -61,16 +61,6 @@ export interface SummaryData {
 
 const dateOrNull = (value: string | null): Date | null => (value === null ? null : new Date(value));
 
-/**
- * The totals as of the statement's snapshot: the folded aggregate plus the
- * roll-up deltas committed with the rows they describe and not folded yet
- * (rollup-repository.ts). A collection's revision then always describes the
- * records a read of the same snapshot sees.
- */
-function withPending(totals: Totals | null, pending: Totals[] | null): Totals | null {
-  return totals && pending ? pending.reduce(addTotals, totals) : totals;
-}
-
 /** SUMMARY_FUSED_READ's JSON text, parsed. */
 export function summaryFromText(text: string): SummaryData {
   const v = JSON.parse(text) as {
@@ -84,7 +74,8 @@ export function summaryFromText(text: string): SummaryData {
   };
   return {
     report: reportFromJson(v.report)!,
-    totals: withPending(v.totals, v.pending),
+    // Plus the deltas not folded yet, from the same snapshot (rollup-repository.ts).
+    totals: withPendingDeltas(v.totals, v.pending),
     company: v.company ? { ...v.company, captured_at: new Date(v.company.captured_at) } : null,
     runs: v.runs,
     captured: { oldest: dateOrNull(v.oldest), newest: dateOrNull(v.newest) },

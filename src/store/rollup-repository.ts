@@ -36,6 +36,7 @@ import {
   type Outcome,
   type PersonFacts,
   type Totals,
+  withPendingDeltas,
 } from '../domain/analysis-aggregate.js';
 import { revisionOf } from '../domain/revision.js';
 import { lockAttachments, lockReport } from './locks.js';
@@ -60,8 +61,7 @@ export async function readCurrentTotals(db: Kysely<Database>, reportId: string):
   const { rows } = await sql<{ totals: Totals | null; pending: Totals[] | null }>`
     select (select totals from report_aggregates where report_id = ${reportId}) as totals,
            (select json_agg(d.totals) from rollup_deltas d where d.report_id = ${reportId} and d.totals is not null) as pending`.execute(db);
-  const { totals, pending } = rows[0];
-  return totals && pending ? pending.reduce(addTotals, totals) : totals;
+  return withPendingDeltas(rows[0].totals, rows[0].pending);
 }
 
 /** The folded aggregate alone (writers, under the report lock, take the pending deltas themselves). */

@@ -16,6 +16,9 @@ import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { imageWork } from '../../media/image-work.js';
 import { rasterize, type Canvas } from './text-raster.js';
+import { escapeXml } from './xml.js';
+
+export { escapeXml };
 import type { CollectedActivityEvent, CollectedCompany, CollectedProfile, Screenshot } from '../collector.js';
 
 export const SCREENSHOT_WIDTH = 800;
@@ -53,18 +56,6 @@ const LEFT = 70;
 const RIGHT = CARD.x + CARD.width - 30;
 
 // ---------------------------------------------------------------- text
-
-const NOT_XML_CHAR = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
-const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
-
-/**
- * Text safe inside an SVG element or attribute: the five XML specials as
- * entities, and characters XML 1.0 cannot carry (controls, lone surrogates,
- * U+FFFE/U+FFFF) as U+FFFD.
- */
-export function escapeXml(text: string): string {
-  return text.replace(NOT_XML_CHAR, '\uFFFD').replace(/[&<>"']/gu, (c) => XML_ESCAPES[c]);
-}
 
 /** Estimated advance of DejaVu Sans per character, in em (bold is wider). */
 function emPerChar(bold: boolean): number {

@@ -23,6 +23,7 @@
  */
 import sharp from 'sharp';
 import { imageWork } from '../../media/image-work.js';
+import { escapeXml, unescapeXml } from './xml.js';
 
 export interface Canvas {
   /** Pixels of the raster. */
@@ -60,16 +61,6 @@ interface TextStyle {
 const SIMPLE_TEXT = /^[\u0020-\u007E\u00A0-\u024F\u2010-\u2027\u2030-\u205E\u20AC\u2122]*$/u;
 
 const TEXT_ELEMENT = /<text ([^>]*)>([^<]*)<\/text>/gu;
-const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&apos;': "'" };
-
-function unescapeXml(text: string): string {
-  return text.replace(/&(?:amp|lt|gt|quot|apos);/gu, (e) => ENTITIES[e]);
-}
-
-function escapeXml(text: string): string {
-  return text.replace(/[&<>"']/gu, (c) => `&${({ '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot', "'": 'apos' } as const)[c as '&']};`);
-}
-
 function attribute(attributes: string, name: string): string | undefined {
   return new RegExp(`(?:^| )${name}="([^"]*)"`, 'u').exec(attributes)?.[1];
 }
