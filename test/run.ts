@@ -9,8 +9,9 @@
  * (CREATE DATABASE … TEMPLATE …) so every file starts clean in milliseconds.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { loadConfig } from '../src/config.js';
@@ -26,6 +27,24 @@ function testFiles(dir: string): string[] {
     .readdirSync(dir, { withFileTypes: true })
     .flatMap((e) => (e.isDirectory() ? testFiles(path.join(dir, e.name)) : e.name.endsWith('.test.ts') ? [path.join(dir, e.name)] : []))
     .sort();
+}
+
+/**
+ * Where the suite's embedded server keeps its data: .test-data in the
+ * checkout, unless the suite runs as root in a checkout that others cannot
+ * search (a fresh clone in `mktemp -d`): the server runs as the postgres user
+ * and could not reach it there, so a directory of this checkout's own under
+ * the system's temporary directory is used instead.
+ */
+function testDataDir(): string {
+  const inCheckout = path.join(root, '.test-data');
+  if (process.getuid?.() !== 0) return inCheckout;
+  for (let dir = root; path.dirname(dir) !== dir; dir = path.dirname(dir)) {
+    if ((fs.statSync(dir).mode & 0o001) === 0) {
+      return path.join(os.tmpdir(), `profile-scan-test-data-${createHash('sha256').update(root).digest('hex').slice(0, 12)}`);
+    }
+  }
+  return inCheckout;
 }
 
 function withDatabase(url: string, database: string): string {
@@ -63,7 +82,7 @@ async function main(): Promise<number> {
 
   const embedded = process.env.DATABASE_URL
     ? null
-    : await startEmbeddedPostgres({ dataDir: path.join(root, '.test-data'), database: 'postgres', log: (m) => console.error(`# ${m}`) });
+    : await startEmbeddedPostgres({ dataDir: testDataDir(), database: 'postgres', log: (m) => console.error(`# ${m}`) });
   const serverUrl = process.env.DATABASE_URL ?? embedded!.url;
   const adminUrl = withDatabase(serverUrl, 'postgres');
   const template = `ps_tmpl_${randomBytes(4).toString('hex')}`;
