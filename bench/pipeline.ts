@@ -19,13 +19,18 @@
  *    (in-process worker on, SIMULATOR_DELAY_MS=0): p50/p99 idle, then while
  *    its worker drains 1,000 newly imported people (target: p99 ≤ 3 × idle).
  *
+ * 0. images: the CPU of an item's image work alone (the simulator's
+ *    screenshots and the evidence pipeline: decoding, WebP preview, durable
+ *    writes), measured in a child process without database or HTTP
+ *    (bench/image-cost.ts), and the items/s ceiling it puts on these cores.
+ *
  * Each scenario runs on a fresh database of one PostgreSQL server: a scratch
  * database on DATABASE_URL's server (the role needs CREATE DATABASE), else an
  * embedded server in a temporary directory. See bench/pipeline-scenarios.ts
  * for how each is driven and docs/benchmarks.md ("Scan pipeline").
  *
  * Knobs (env; defaults are the issue's figures): BENCH_SCENARIOS
- * ("throughput,slow,fair,api"), BENCH_PEOPLE (1000), BENCH_PROCESSES ("1,2",
+ * ("images,throughput,slow,fair,api"), BENCH_PEOPLE (1000), BENCH_PROCESSES ("1,2",
  * throughput), BENCH_SLOW_DELAY_MS (2000), BENCH_FAIR_PEOPLE (2000),
  * BENCH_FAIR_DELAY_MS (300), BENCH_FAIR_TIMEOUT_SECONDS (120),
  * BENCH_API_SECONDS (5), BENCH_API_CONNECTIONS (10), BENCH_API_RATE (100
@@ -35,10 +40,13 @@
  * default), BENCH_PG_STAT_STATEMENTS=0 (embedded server without
  * pg_stat_statements), DATABASE_URL.
  */
+import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
+import { promisify } from 'node:util';
 import path from 'node:path';
 import { formatSummary } from './cpu-profile-summary.js';
+import type { ImageCost } from './image-cost.js';
 import { positiveInt, prepareRun, ROOT } from './harness.js';
 import { apiWhileDraining, drain, fairness, type ApiResult, type Context, type DrainResult, type FairnessResult } from './pipeline-scenarios.js';
 import { openServer } from './pipeline-setup.js';
@@ -46,7 +54,7 @@ import { round } from './pipeline-stats.js';
 
 const log = (m: string) => console.error(`[bench:pipeline] ${m}`);
 
-const ALL = ['throughput', 'slow', 'fair', 'api'] as const;
+const ALL = ['images', 'throughput', 'slow', 'fair', 'api'] as const;
 type ScenarioName = (typeof ALL)[number];
 
 function scenarioList(): ScenarioName[] {
@@ -92,6 +100,7 @@ interface Target {
 }
 
 interface Output {
+  images: ImageCost | null;
   throughput: { runs: DrainResult[]; ratio_2_vs_1_items_per_second: number | null } | null;
   slow: DrainResult | null;
   fairness: FairnessResult | null;
@@ -104,6 +113,14 @@ interface Output {
 function targets(out: Output): Target[] {
   const list: Target[] = [];
   const one = out.throughput?.runs.find((r) => r.processes === 1);
+  if (out.images) {
+    list.push({
+      figure: `image work alone (simulator + evidence), ${out.images.total_ms_per_item} ms CPU per item: ceiling on ${out.images.cores} cores`,
+      measured: `${out.images.items_per_second_ceiling.toFixed(1)} items/s`,
+      target: '(≥ 100 needs ≤ 20 ms per item for all)',
+      met: null,
+    });
+  }
   if (one) {
     list.push({
       figure: `throughput, SIMULATOR_DELAY_MS=0, ${one.people} people (${one.items} items), 1 worker process`,
@@ -153,6 +170,15 @@ const fmt = (n: number | null, unit = '') => (n === null ? 'n/a' : `${n}${unit}`
 
 function details(out: Output): string[] {
   const lines: string[] = [];
+  if (out.images) {
+    const i = out.images;
+    lines.push(
+      `images (bench/image-cost.ts, ${i.items} items, ${i.screenshots} screenshots, ${i.in_flight} in flight, no database): ` +
+        `simulator ${i.simulator_ms_per_item} ms + evidence ${i.evidence_ms_per_item} ms = ${i.total_ms_per_item} ms CPU per item; ` +
+        `a preview alone (decode, resize, WebP) ${i.preview_ms_per_screenshot} ms per screenshot; ` +
+        `${i.cores} cores ÷ ${i.total_ms_per_item} ms = at most ${i.items_per_second_ceiling} items/s before any database or queue work`,
+    );
+  }
   for (const r of out.throughput?.runs ?? []) {
     const p = r.per_item;
     const statements =
@@ -217,7 +243,7 @@ async function main(): Promise<void> {
   const startedAt = new Date().toISOString();
   const loadAtStart = os.loadavg();
   const { tempDir, onCleanup, cleanup } = await prepareRun('ps-bench-pipeline-', log);
-  const out: Output = { throughput: null, slow: null, fairness: null, api: null, profiled: null, errors: {} };
+  const out: Output = { images: null, throughput: null, slow: null, fairness: null, api: null, profiled: null, errors: {} };
   let postgres = 'unknown';
   let database = 'embedded';
   try {
@@ -235,6 +261,16 @@ async function main(): Promise<void> {
       }
     };
 
+    if (settings.scenarios.includes('images')) {
+      await attempt('images', async () => {
+        const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'bench/image-cost.ts', String(Math.min(settings.people, 300))], {
+          cwd: ROOT,
+          maxBuffer: 1 << 20,
+        });
+        out.images = JSON.parse(stdout) as ImageCost;
+        log(`images: ${out.images.total_ms_per_item} ms CPU per item → at most ${out.images.items_per_second_ceiling} items/s on ${out.images.cores} cores`);
+      });
+    }
     if (settings.scenarios.includes('throughput')) {
       const runs: DrainResult[] = [];
       for (const processes of settings.processes) {

@@ -135,7 +135,7 @@ const reasonSql = (status: string) =>
 // escapes text exactly as JSON.stringify does, and the record revision:
 // revisionOf() is SHA-256 of the RFC 8785 form, keys sorted, base64url, 32
 // characters) and its tail (the reason); and the stored analysis template,
-// which the reader fills in (fillAnalysisBytes).
+// which the reader fills in (fillAnalysisInto).
 // The template is ASCII (non-ASCII bytes are placeholders), so pg decodes it
 // into a one-byte string whose bytes are the template's. (Filling the
 // template in SQL with replace() cost PostgreSQL ~2 ms per page of 25.)

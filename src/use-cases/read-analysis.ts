@@ -17,7 +17,7 @@ import { activityRecord, findingsRecord, type ActivityRecord, type FindingsRecor
 import { summarize, type AnalysisSummary } from '../domain/analysis-summary.js';
 import { CursorError, type CursorBinding, type CursorCodec } from '../domain/cursor.js';
 import { apiError, notFound, type ApiError } from '../domain/errors.js';
-import { ANALYSIS_TEXT_FORMAT, evidencePath, fillAnalysisBytes, jsonStringContent, recordText } from '../domain/findings-text.js';
+import { ANALYSIS_TEXT_FORMAT, evidencePath, fillAnalysisInto, filledLength, jsonStringContent, recordText } from '../domain/findings-text.js';
 import { activityPage, isActiveAttachment, readFindingsPage, readSummaryText, summaryFromText } from '../store/analysis-read-repository.js';
 import type { Db } from '../store/database.js';
 import { findReport, type ReportRow } from '../store/report-repository.js';
@@ -221,8 +221,27 @@ async function finishPage<T>(
   return { data: kept, revision, next_cursor: next };
 }
 
-/** A findings record as the UTF-8 bytes of its JSON. */
-export type RecordJson = Buffer;
+/**
+ * A findings record's JSON as UTF-8: `length` bytes, which `writeTo` writes
+ * into a buffer at an offset (returning `length`). A page's records are
+ * written once, straight into the response body (findingsPageBody), with no
+ * buffer of their own in between.
+ */
+export interface RecordJson {
+  readonly length: number;
+  writeTo(out: Buffer, at: number): number;
+}
+
+function bytesRecord(bytes: Buffer): RecordJson {
+  return { length: bytes.length, writeTo: (out, at) => bytes.copy(out, at) };
+}
+
+/** The record's bytes in a buffer of their own. */
+export function recordBytes(record: RecordJson): Buffer {
+  const out = Buffer.allocUnsafe(record.length);
+  record.writeTo(out, 0);
+  return out;
+}
 
 const jsonBytes = (record: unknown) => Buffer.byteLength(JSON.stringify(record), 'utf8');
 
@@ -269,8 +288,18 @@ export async function pageOfFindingsText(
   const baseBytes = Buffer.from(jsonStringContent(base ?? ''));
   const records = rows.map((row): RecordJson => {
     if (row.head !== null) {
-      const analysis = row.analysis === null ? NULL_JSON : fillAnalysisBytes(row.analysis, Buffer.from(jsonStringContent(row.pronet_url)), baseBytes);
-      return Buffer.concat([row.head, analysis, row.tail!]);
+      const { head, analysis: template } = row;
+      const tail = row.tail!;
+      const url = Buffer.from(jsonStringContent(row.pronet_url));
+      const middle = template === null ? NULL_JSON.length : filledLength(template, url, baseBytes);
+      return {
+        length: head.length + middle + tail.length,
+        writeTo(out, at) {
+          let to = at + head.copy(out, at);
+          to += template === null ? NULL_JSON.copy(out, to) : fillAnalysisInto(template, url, baseBytes, out, to);
+          return to + tail.copy(out, to) - at;
+        },
+      };
     }
     // No usable stored text: the record built from the stored findings, as before migration 0011.
     const person = { pronet_url: row.pronet_url, name: row.name, title: row.title, headline: row.headline };
@@ -291,7 +320,9 @@ export async function pageOfFindingsText(
       },
       (imageId, variant) => ctx.imageUrl(reportId, imageId, variant),
     );
-    return Buffer.from(recordText({ profileId: row.id, person, analysisRevision: row.analysis_revision, analysisJson: JSON.stringify(built.analysis), full }));
+    return bytesRecord(
+      Buffer.from(recordText({ profileId: row.id, person, analysisRevision: row.analysis_revision, analysisJson: JSON.stringify(built.analysis), full })),
+    );
   });
   return finishPage(
     ctx,
@@ -304,21 +335,30 @@ export async function pageOfFindingsText(
   );
 }
 
-const COMMA = Buffer.from(',');
+const OPEN = Buffer.from('{"data":[');
+const COMMA = 0x2c;
 
 /**
  * The response body of a findings page: the envelope (FindingsPage's members
- * in schema order) written around the records' bytes, into one buffer (no
- * ~300 KB string built and encoded again). test/http/hot-reads.test.ts checks
- * these bytes against what the schema's serializer writes for the same page.
+ * in schema order) written around the records, each written once into one
+ * buffer of the body's size (no ~300 KB string built and encoded again, no
+ * intermediate copies). test/http/hot-reads.test.ts checks these bytes
+ * against what the schema's serializer writes for the same page.
  */
 export function findingsPageBody(page: CollectionPage<RecordJson>, requestId: string): Buffer {
-  const parts: Buffer[] = [Buffer.from('{"data":[')];
-  page.data.forEach((record, i) => (i > 0 ? parts.push(COMMA, record) : parts.push(record)));
-  parts.push(
-    Buffer.from(`],"revision":${JSON.stringify(page.revision)},"next_cursor":${JSON.stringify(page.next_cursor)},"request_id":${JSON.stringify(requestId)}}`),
+  const close = Buffer.from(
+    `],"revision":${JSON.stringify(page.revision)},"next_cursor":${JSON.stringify(page.next_cursor)},"request_id":${JSON.stringify(requestId)}}`,
   );
-  return Buffer.concat(parts);
+  const size = page.data.reduce((sum, record) => sum + record.length, OPEN.length + Math.max(0, page.data.length - 1) + close.length);
+  const body = Buffer.allocUnsafe(size);
+  let at = OPEN.copy(body, 0);
+  page.data.forEach((record, i) => {
+    if (i > 0) body[at++] = COMMA;
+    at += record.writeTo(body, at);
+  });
+  at += close.copy(body, at);
+  if (at !== size) throw new Error(`findings page body: wrote ${at} bytes of ${size}`);
+  return body;
 }
 
 /** pageOfFindingsText with the records as values (for callers that use them, e.g. the web pages). */
@@ -328,7 +368,7 @@ export async function pageOfFindings(
   query: PageQuery & { profile_id?: string },
 ): Promise<CollectionPage<FindingsRecord>> {
   const page = await pageOfFindingsText(ctx, reportId, query);
-  return { ...page, data: page.data.map((record) => JSON.parse(record.toString('utf8')) as FindingsRecord) };
+  return { ...page, data: page.data.map((record) => JSON.parse(recordBytes(record).toString('utf8')) as FindingsRecord) };
 }
 
 function instant(name: string, value: string | undefined): Date | null {

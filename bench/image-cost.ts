@@ -1,0 +1,124 @@
+/**
+ * The CPU cost of the image work of one scan item, measured on its own: the
+ * simulator's screenshots (SVG, glyphs, PNG/JPEG encoding) and the evidence
+ * pipeline (type sniffing, header, decoding, the WebP preview, the durable
+ * writes of both blobs). Nothing else of an item runs here: no database, no
+ * HTTP, no queue. It tells how many items per second the cores of this
+ * machine allow from the image work alone, whatever the rest costs.
+ *
+ * Run by `npm run bench:pipeline` (scenario `images`) as a child process, or
+ * alone: `node --import tsx bench/image-cost.ts [people]` prints one JSON
+ * object. The mix is the throughput scenario's: `people` people in both scan
+ * modes plus one company page, run as a `profile-scan worker` runs them (the
+ * image gate open, libvips' default threads) with 16 items in flight, after a
+ * warm-up of 20 items (glyph cache, libvips start-up). CPU is the process's
+ * (every thread), from process.cpuUsage.
+ */
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { SimulatorCollector } from '../src/scanning/collectors/simulator/index.js';
+import type { CollectRequest, Screenshot } from '../src/scanning/collectors/collector.js';
+import { prepareEvidence } from '../src/scanning/media/evidence.js';
+import { FileMediaStore } from '../src/scanning/media/media-store.js';
+import { makePreview } from '../src/scanning/media/media-types.js';
+
+export interface ImageCost {
+  items: number;
+  screenshots: number;
+  in_flight: number;
+  /** CPU ms per item: collecting (the simulator's screenshots) and the evidence pipeline. */
+  simulator_ms_per_item: number;
+  evidence_ms_per_item: number;
+  total_ms_per_item: number;
+  /** Of the evidence: the preview alone (decode, resize, WebP), per screenshot, measured one at a time. */
+  preview_ms_per_screenshot: number;
+  cores: number;
+  /** cores × 1000 ÷ total: the ceiling the image work alone puts on items/s. */
+  items_per_second_ceiling: number;
+}
+
+const IN_FLIGHT = 16;
+const WARM_UP = 20;
+
+function requests(people: number, salt: string): Array<Pick<CollectRequest, 'url' | 'kind' | 'mode'>> {
+  const list: Array<Pick<CollectRequest, 'url' | 'kind' | 'mode'>> = [];
+  for (let i = 0; i < people; i++) {
+    const url = `https://www.linkedin.com/in/bench-${salt}-${i}`;
+    list.push({ url, kind: 'person', mode: 'full_profile' }, { url, kind: 'person', mode: 'activity' });
+  }
+  list.push({ url: `https://www.linkedin.com/company/bench-${salt}`, kind: 'company_page', mode: 'full_profile' });
+  return list;
+}
+
+async function inFlight<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: limit }, async () => {
+      while (next < items.length) await work(items[next++]);
+    }),
+  );
+}
+
+function cpuMs(since: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(since);
+  return (used.user + used.system) / 1000;
+}
+
+export async function measureImageCost(people: number, dir: string): Promise<ImageCost> {
+  const simulator = new SimulatorCollector({ delayMs: 0 });
+  const store = new FileMediaStore(path.join(dir, 'media'));
+  await store.check();
+  const signal = new AbortController().signal;
+  const collect = async (r: Pick<CollectRequest, 'url' | 'kind' | 'mode'>): Promise<Screenshot[]> => {
+    const result = await simulator.collect({ ...r, attempt: 1, signal });
+    return result.outcome === 'ok' ? result.screenshots : [];
+  };
+
+  for (const r of requests(WARM_UP / 2, 'warm')) for (const shot of await collect(r)) await prepareEvidence(store, shot);
+
+  const list = requests(people, 'measured');
+  const shots: Screenshot[] = [];
+  let started = process.cpuUsage();
+  await inFlight(list, IN_FLIGHT, async (r) => {
+    shots.push(...(await collect(r)));
+  });
+  const simulatorMs = cpuMs(started);
+
+  started = process.cpuUsage();
+  await inFlight(shots, IN_FLIGHT, async (shot) => {
+    await prepareEvidence(store, shot);
+  });
+  const evidenceMs = cpuMs(started);
+
+  const sample = shots.slice(0, 200);
+  started = process.cpuUsage();
+  for (const shot of sample) await makePreview(shot.bytes, shot.media_type);
+  const previewMs = cpuMs(started);
+
+  const total = (simulatorMs + evidenceMs) / list.length;
+  const cores = os.availableParallelism();
+  const round = (n: number) => Math.round(n * 100) / 100;
+  return {
+    items: list.length,
+    screenshots: shots.length,
+    in_flight: IN_FLIGHT,
+    simulator_ms_per_item: round(simulatorMs / list.length),
+    evidence_ms_per_item: round(evidenceMs / list.length),
+    total_ms_per_item: round(total),
+    preview_ms_per_screenshot: round(previewMs / sample.length),
+    cores,
+    items_per_second_ceiling: round((cores * 1000) / total),
+  };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const people = Number(process.argv[2] ?? 300);
+  if (!Number.isInteger(people) || people < 1) throw new Error('usage: bench/image-cost.ts [people ≥ 1]');
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ps-image-cost-'));
+  try {
+    console.log(JSON.stringify(await measureImageCost(people, dir)));
+  } finally {
+    await fs.rm(dir, { recursive: true, force: true });
+  }
+}
