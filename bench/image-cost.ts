@@ -10,7 +10,7 @@
  * alone: `node --import tsx bench/image-cost.ts [people]` prints one JSON
  * object. The mix is the throughput scenario's: `people` people in both scan
  * modes plus one company page, run as a `profile-scan worker` runs them (the
- * image gate open, libvips' default threads) with 16 items in flight, after a
+ * image gate of a worker process, libvips' default threads) with 16 items in flight, after a
  * warm-up of 20 items (glyph cache, libvips start-up). CPU is the process's
  * (every thread), from process.cpuUsage.
  */

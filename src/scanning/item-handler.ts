@@ -13,10 +13,11 @@
  * spending the attempt.
  */
 import type { Clock } from '../clock.js';
-import { beginItem, finishItem, markItemFailed, requeueItem, type Claim, type ItemOutcome } from '../store/item-repository.js';
+import { beginItem, finishItem, markItemFailed, requeueItem, type BegunItem, type Claim, type ItemOutcome } from '../store/item-repository.js';
 import type { Db } from '../store/database.js';
 import { CollectorError, type Collector } from './collectors/collector.js';
 import { EvidenceError, prepareEvidence } from './media/evidence.js';
+import { withImageShare } from './media/image-work.js';
 import type { MediaStore } from './media/media-store.js';
 import type { WorkerMetrics } from '../metrics.js';
 import { MediaCollected, mediaGeneration } from '../store/maintenance-repository.js';
@@ -70,6 +71,11 @@ async function processClaim(ctx: HandlerContext, claim: Claim, lost: AbortSignal
   const claimed = await beginItem(ctx.db, claim, ctx.clock.now());
   if (!claimed) return 'skipped';
   seen.mode = claimed.mode;
+  // Its image work (the collector's screenshots, the evidence) waits in its report's turn (image-work.ts).
+  return withImageShare({ workspaceId: claimed.workspace_id, reportId: claimed.report_id }, () => processBegun(ctx, claim, claimed, lost));
+}
+
+async function processBegun(ctx: HandlerContext, claim: Claim, claimed: BegunItem, lost: AbortSignal): Promise<HandlerResult> {
   const { inputs } = claimed;
   const collector = ctx.collectorFor(claimed.key_mode);
   const url = claimed.kind === 'company_page' ? inputs.companyUrl : inputs.profileUrl!;

@@ -41,6 +41,8 @@ export interface ClaimedItem {
   claim_id: string;
   run_id: string;
   report_id: string;
+  /** The report's workspace (the item's fair share of image work: image-work.ts). */
+  workspace_id: string;
   profile_id: string | null;
   kind: 'person' | 'company_page';
   mode: ScanMode;
@@ -122,7 +124,7 @@ async function lockClaimed(
     .innerJoin('reports as rep', 'rep.id', 'i.report_id')
     .leftJoin('report_profiles as p', 'p.id', 'i.profile_id')
     .select(['i.id', 'i.claim_id', 'i.run_id', 'i.report_id', 'i.profile_id', 'i.kind', 'i.status', 'r.mode', 'r.key_mode', 'rep.archived'])
-    .select(['rep.company_name', 'rep.root_domain', 'rep.pronet_company_url', 'p.pronet_url'])
+    .select(['rep.workspace_id', 'rep.company_name', 'rep.root_domain', 'rep.pronet_company_url', 'p.pronet_url'])
     .select(sql<number>`coalesce((select media_gc_generation from maintenance_state), 0)`.as('media_generation'))
     .where('i.id', '=', claim.itemId);
   // A person's item: the item and the attachment in one statement (nothing locks an attachment, then an item).
@@ -186,6 +188,7 @@ export async function beginItem(db: Kysely<Database>, claim: Claim, now: Date): 
     claim_id: claim.claimId,
     run_id: item.run_id,
     report_id: item.report_id,
+    workspace_id: item.workspace_id,
     profile_id: item.profile_id,
     kind: item.kind,
     mode: item.mode,

@@ -1,8 +1,8 @@
-/** The image-work gate of serve's worker thread (src/scanning/media/image-work.ts). */
+/** The image-work gate (src/scanning/media/image-work.ts): how many at once, and whose turn. */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import sharp from 'sharp';
-import { imageWork, narrowImageWork } from '../../src/scanning/media/image-work.js';
+import { imageWork, narrowImageWork, withImageShare, type ImageShare } from '../../src/scanning/media/image-work.js';
 
 describe('image work gate', () => {
   test('issue 9 item 3: narrowed to one, image operations run one at a time, in order, each on one libvips thread', async () => {
@@ -34,5 +34,33 @@ describe('image work gate', () => {
     narrowImageWork(1);
     await assert.rejects(imageWork(() => sharp(Buffer.from('not an image')).png().toBuffer()));
     assert.equal(await imageWork(() => Promise.resolve(42)), 42);
+  });
+
+  test('issue 9 item 1: queued image work is served by workspace, then by report, in turn, not first come first served', async () => {
+    narrowImageWork(1);
+    const a1: ImageShare = { workspaceId: 'A', reportId: 'a1' };
+    const a2: ImageShare = { workspaceId: 'A', reportId: 'a2' };
+    const b: ImageShare = { workspaceId: 'B', reportId: 'b' };
+    let release!: () => void;
+    const held = withImageShare(a1, () => imageWork(() => new Promise<void>((resolve) => (release = resolve))));
+    const order: string[] = [];
+    const queued: Promise<void>[] = [];
+    const queue = (share: ImageShare, name: string) =>
+      queued.push(
+        withImageShare(share, async () => {
+          await Promise.resolve(); // the share follows the item across awaits
+          await imageWork(async () => void order.push(name));
+        }),
+      );
+    // A large report's backlog first (two reports of workspace A), then a small report of workspace B.
+    for (let i = 0; i < 3; i++) queue(a1, `a1-${i}`);
+    for (let i = 0; i < 3; i++) queue(a2, `a2-${i}`);
+    for (let i = 0; i < 2; i++) queue(b, `b-${i}`);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(order, [], 'all wait while the gate is held');
+    release();
+    await held;
+    await Promise.all(queued);
+    assert.deepEqual(order, ['a1-0', 'b-0', 'a2-0', 'b-1', 'a1-1', 'a2-1', 'a1-2', 'a2-2']);
   });
 });

@@ -1,16 +1,54 @@
 /**
  * A gate on the image work (sharp: the simulator's renders, decoding and
- * previews of evidence) that this thread runs at once. A `profile-scan
- * worker` process leaves it open: its image work uses every core. `serve`'s
- * worker thread narrows it to one operation at a time, each on one libvips
- * thread (worker-thread.ts), so a large backlog drained by `serve` leaves a
- * core to its API (docs/scanning.md, "Concurrency and the pool").
+ * previews of evidence) that this thread runs at once, shared fairly among
+ * the reports whose items are in flight.
+ *
+ * - How many at once: `serve`'s worker thread narrows the gate to one
+ *   operation at a time, each on one libvips thread (worker-thread.ts), so a
+ *   large backlog drained by `serve` leaves a core to its API. A `profile-scan
+ *   worker` process lets twice as many run as libuv has threads
+ *   (UV_THREADPOOL_SIZE, 4 by default, so 8): sharp runs each operation on
+ *   that pool, and a few queued there keep its threads busy while the event
+ *   loop hands over the next ones (with no gate at all, every operation waited
+ *   in that pool's first-come queue; the throughput is the same, 35-37
+ *   items/s in the same hour, docs/benchmarks.md).
+ * - In what order: an operation waits in the queue of its item's report
+ *   (`withImageShare`), and the gate serves the workspaces with waiting work
+ *   in turn, and inside a workspace its reports in turn (the claim's order in
+ *   PostgreSQL, docs/scanning.md). With 128 items of a large backlog in flight,
+ *   a small report's item then waits for about one operation per workspace,
+ *   not for every operation queued before it: on one core, first come first
+ *   served made a 2-person report wait 28 s behind 2,000 people.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import sharp from 'sharp';
 
-let limit = Number.POSITIVE_INFINITY;
+/** Whose image work this is: the item's workspace and report. */
+export interface ImageShare {
+  workspaceId: string;
+  reportId: string;
+}
+
+const NO_SHARE: ImageShare = { workspaceId: '', reportId: '' };
+const shares = new AsyncLocalStorage<ImageShare>();
+
+/** Runs `work` with its image operations queued under `share` (one item's collection and evidence). */
+export function withImageShare<T>(share: ImageShare, work: () => Promise<T>): Promise<T> {
+  return shares.run(share, work);
+}
+
+let limit = 2 * Math.max(1, Number(process.env.UV_THREADPOOL_SIZE) || 4);
 let active = 0;
-const waiting: Array<() => void> = [];
+
+/**
+ * Waiting operations: workspace → report → first come first served. Maps keep
+ * insertion order; the next turn goes to the first workspace after the last
+ * one served (round robin), and inside it to its first report after the last
+ * one served.
+ */
+const waiting = new Map<string, Map<string, Array<() => void>>>();
+const lastReportOf = new Map<string, string>();
+let lastWorkspace: string | null = null;
 
 /** At most `operations` image operations of this thread at once, each on one libvips thread. */
 export function narrowImageWork(operations: number): void {
@@ -18,15 +56,47 @@ export function narrowImageWork(operations: number): void {
   sharp.concurrency(1);
 }
 
-/** Runs `work` (one sharp pipeline) when the gate lets it. */
+function after<K>(keys: K[], last: K | null | undefined): K {
+  const at = last === null || last === undefined ? -1 : keys.indexOf(last);
+  return keys[(at + 1) % keys.length];
+}
+
+/** Starts the next waiting operation, in turn; false when none waits. */
+function startNext(): boolean {
+  if (waiting.size === 0) return false;
+  const workspaceId = after([...waiting.keys()], lastWorkspace);
+  const reports = waiting.get(workspaceId)!;
+  const reportId = after([...reports.keys()], lastReportOf.get(workspaceId));
+  const queue = reports.get(reportId)!;
+  const start = queue.shift()!;
+  if (queue.length === 0) reports.delete(reportId);
+  if (reports.size === 0) {
+    waiting.delete(workspaceId);
+    lastReportOf.delete(workspaceId);
+  } else {
+    lastReportOf.set(workspaceId, reportId);
+  }
+  lastWorkspace = workspaceId;
+  start();
+  return true;
+}
+
+/** Runs `work` (one sharp pipeline) when the gate lets it, in its share's turn. */
 export async function imageWork<T>(work: () => Promise<T>): Promise<T> {
-  if (active >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
-  else active++;
+  if (active >= limit || waiting.size > 0) {
+    const { workspaceId, reportId } = shares.getStore() ?? NO_SHARE;
+    let reports = waiting.get(workspaceId);
+    if (!reports) waiting.set(workspaceId, (reports = new Map()));
+    let queue = reports.get(reportId);
+    if (!queue) reports.set(reportId, (queue = []));
+    await new Promise<void>((resolve) => queue.push(resolve));
+    // The slot was handed over by the operation that finished (active unchanged).
+  } else {
+    active++;
+  }
   try {
     return await work();
   } finally {
-    const next = waiting.shift();
-    if (next) next();
-    else active--;
+    if (!startNext()) active--;
   }
 }
