@@ -13,11 +13,10 @@
  * spending the attempt.
  */
 import type { Clock } from '../clock.js';
-import { beginItem, finishItem, markItemFailed, requeueItem, type BegunItem, type Claim, type ItemOutcome } from '../store/item-repository.js';
+import { beginItem, finishItem, markItemFailed, requeueItem, type Claim, type ItemOutcome } from '../store/item-repository.js';
 import type { Db } from '../store/database.js';
 import { CollectorError, type Collector } from './collectors/collector.js';
 import { EvidenceError, prepareEvidence } from './media/evidence.js';
-import { withImageShare } from './media/image-work.js';
 import type { MediaStore } from './media/media-store.js';
 import type { WorkerMetrics } from '../metrics.js';
 import { MediaCollected, mediaGeneration } from '../store/maintenance-repository.js';
@@ -72,10 +71,7 @@ async function processClaim(ctx: HandlerContext, claim: Claim, lost: AbortSignal
   if (!claimed) return 'skipped';
   seen.mode = claimed.mode;
   // Its image work (the collector's screenshots, the evidence) waits in its report's turn (image-work.ts).
-  return withImageShare({ workspaceId: claimed.workspace_id, reportId: claimed.report_id }, () => processBegun(ctx, claim, claimed, lost));
-}
-
-async function processBegun(ctx: HandlerContext, claim: Claim, claimed: BegunItem, lost: AbortSignal): Promise<HandlerResult> {
+  const imageShare = { workspaceId: claimed.workspace_id, reportId: claimed.report_id };
   const { inputs } = claimed;
   const collector = ctx.collectorFor(claimed.key_mode);
   const url = claimed.kind === 'company_page' ? inputs.companyUrl : inputs.profileUrl!;
@@ -84,7 +80,7 @@ async function processBegun(ctx: HandlerContext, claim: Claim, claimed: BegunIte
   let result;
   try {
     const signal = AbortSignal.any([AbortSignal.timeout(ctx.timeoutMs), lost]);
-    result = await collector.collect({ kind: claimed.kind, mode: claimed.mode, url, attempt: claim.attempts, signal });
+    result = await collector.collect({ kind: claimed.kind, mode: claimed.mode, url, attempt: claim.attempts, signal, imageShare });
   } catch (error) {
     if (lost.aborted) return 'skipped';
     const reason = error instanceof CollectorError ? error.reason : 'collector crashed';
@@ -119,7 +115,7 @@ async function processBegun(ctx: HandlerContext, claim: Claim, claimed: BegunIte
     const missing = [...result.missing_sections];
     for (const shot of result.screenshots) {
       try {
-        evidence.push({ section: shot.section, prepared: await prepareEvidence(ctx.media, shot) });
+        evidence.push({ section: shot.section, prepared: await prepareEvidence(ctx.media, shot, imageShare) });
       } catch (error) {
         if (!(error instanceof EvidenceError)) throw error;
         // Unusable media is not a failed collection; the section is incomplete.

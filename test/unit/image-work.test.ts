@@ -2,7 +2,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import sharp from 'sharp';
-import { imageWork, narrowImageWork, withImageShare, type ImageShare } from '../../src/scanning/media/image-work.js';
+import { imageWork, narrowImageWork, type ImageShare } from '../../src/scanning/media/image-work.js';
 
 describe('image work gate', () => {
   test('issue 9 item 3: narrowed to one, image operations run one at a time, in order, each on one libvips thread', async () => {
@@ -42,16 +42,10 @@ describe('image work gate', () => {
     const a2: ImageShare = { workspaceId: 'A', reportId: 'a2' };
     const b: ImageShare = { workspaceId: 'B', reportId: 'b' };
     let release!: () => void;
-    const held = withImageShare(a1, () => imageWork(() => new Promise<void>((resolve) => (release = resolve))));
+    const held = imageWork(() => new Promise<void>((resolve) => (release = resolve)), a1);
     const order: string[] = [];
     const queued: Promise<void>[] = [];
-    const queue = (share: ImageShare, name: string) =>
-      queued.push(
-        withImageShare(share, async () => {
-          await Promise.resolve(); // the share follows the item across awaits
-          await imageWork(async () => void order.push(name));
-        }),
-      );
+    const queue = (share: ImageShare, name: string) => queued.push(imageWork(async () => void order.push(name), share));
     // A large report's backlog first (two reports of workspace A), then a small report of workspace B.
     for (let i = 0; i < 3; i++) queue(a1, `a1-${i}`);
     for (let i = 0; i < 3; i++) queue(a2, `a2-${i}`);

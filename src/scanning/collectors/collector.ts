@@ -9,6 +9,7 @@
  */
 
 import type { CollectResult, ItemKind, ScanMode } from '../../domain/collected.js';
+import type { ImageShare } from '../media/image-work.js';
 
 // What collectors return is plain data of the domain; re-exported for the collectors' convenience.
 export type {
@@ -33,6 +34,8 @@ export interface CollectRequest {
   attempt: number;
   /** Aborted when the item's time budget is over or the worker shuts down. */
   signal: AbortSignal;
+  /** Whose turn the collector's image work (if any) waits for: the item's workspace and report (media/image-work.ts). */
+  imageShare?: ImageShare;
 }
 
 /**

@@ -10,6 +10,7 @@
 import type { PreparedEvidence, Screenshot } from '../../domain/collected.js';
 import type { MediaStore } from './media-store.js';
 import { MAX_MEDIA_BYTES, MAX_MEDIA_PIXELS, detectMediaType, makePreview, readImageSize } from './media-types.js';
+import { NO_SHARE, type ImageShare } from './image-work.js';
 
 export type { PreparedEvidence, StoredImage } from '../../domain/collected.js';
 
@@ -25,7 +26,8 @@ export class EvidenceError extends Error {
   }
 }
 
-export async function prepareEvidence(store: MediaStore, screenshot: Screenshot): Promise<PreparedEvidence> {
+/** `share`: whose turn its image work waits for (the item's workspace and report, image-work.ts). */
+export async function prepareEvidence(store: MediaStore, screenshot: Screenshot, share: ImageShare = NO_SHARE): Promise<PreparedEvidence> {
   const { bytes, section } = screenshot;
   if (bytes.length > MAX_MEDIA_BYTES) {
     throw new EvidenceError('media_too_large', `screenshot '${section}' has ${bytes.length} bytes; the limit is ${MAX_MEDIA_BYTES}`);
@@ -34,14 +36,14 @@ export async function prepareEvidence(store: MediaStore, screenshot: Screenshot)
   if (mediaType === null) {
     throw new EvidenceError('unsupported_media_type', `screenshot '${section}' is not a PNG, JPEG or WebP image`);
   }
-  const size = await readImageSize(bytes, mediaType);
+  const size = await readImageSize(bytes, mediaType, share);
   if (size === null) throw new EvidenceError('image_unreadable', `screenshot '${section}' has an unreadable ${mediaType} header`);
   if (size.width * size.height > MAX_MEDIA_PIXELS) {
     throw new EvidenceError('image_too_large', `screenshot '${section}' is ${size.width}x${size.height}; the limit is ${MAX_MEDIA_PIXELS} pixels`);
   }
   let preview;
   try {
-    preview = await makePreview(bytes, mediaType, size);
+    preview = await makePreview(bytes, mediaType, size, share);
   } catch (error) {
     throw new EvidenceError('image_unreadable', `screenshot '${section}' could not be decoded as ${mediaType}`, { cause: error });
   }

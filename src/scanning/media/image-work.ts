@@ -12,15 +12,15 @@
  *   loop hands over the next ones (with no gate at all, every operation waited
  *   in that pool's first-come queue; the throughput is the same, 35-37
  *   items/s in the same hour, docs/benchmarks.md).
- * - In what order: an operation waits in the queue of its item's report
- *   (`withImageShare`), and the gate serves the workspaces with waiting work
+ * - In what order: an operation waits in the queue of its item's report (the
+ *   `share` its caller passes: the item handler hands it to the collector and
+ *   to the evidence pipeline), and the gate serves the workspaces with waiting work
  *   in turn, and inside a workspace its reports in turn (the claim's order in
  *   PostgreSQL, docs/scanning.md). With 128 items of a large backlog in flight,
  *   a small report's item then waits for about one operation per workspace,
  *   not for every operation queued before it: on one core, first come first
  *   served made a 2-person report wait 28 s behind 2,000 people.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import sharp from 'sharp';
 
 /** Whose image work this is: the item's workspace and report. */
@@ -29,13 +29,8 @@ export interface ImageShare {
   reportId: string;
 }
 
-const NO_SHARE: ImageShare = { workspaceId: '', reportId: '' };
-const shares = new AsyncLocalStorage<ImageShare>();
-
-/** Runs `work` with its image operations queued under `share` (one item's collection and evidence). */
-export function withImageShare<T>(share: ImageShare, work: () => Promise<T>): Promise<T> {
-  return shares.run(share, work);
-}
+/** The share of work done outside any item (e.g. a glyph rendered once for every later item). */
+export const NO_SHARE: ImageShare = { workspaceId: '', reportId: '' };
 
 let limit = 2 * Math.max(1, Number(process.env.UV_THREADPOOL_SIZE) || 4);
 let active = 0;
@@ -81,10 +76,10 @@ function startNext(): boolean {
   return true;
 }
 
-/** Runs `work` (one sharp pipeline) when the gate lets it, in its share's turn. */
-export async function imageWork<T>(work: () => Promise<T>): Promise<T> {
+/** Runs `work` (one sharp pipeline) when the gate lets it, in `share`'s turn. */
+export async function imageWork<T>(work: () => Promise<T>, share: ImageShare = NO_SHARE): Promise<T> {
   if (active >= limit || waiting.size > 0) {
-    const { workspaceId, reportId } = shares.getStore() ?? NO_SHARE;
+    const { workspaceId, reportId } = share;
     let reports = waiting.get(workspaceId);
     if (!reports) waiting.set(workspaceId, (reports = new Map()));
     let queue = reports.get(reportId);

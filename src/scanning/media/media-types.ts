@@ -17,7 +17,7 @@
 import { fileTypeFromBuffer } from 'file-type';
 import sharp, { type Metadata, type SharpOptions } from 'sharp';
 import type { MediaType } from '../../domain/collected.js';
-import { imageWork } from './image-work.js';
+import { imageWork, NO_SHARE, type ImageShare } from './image-work.js';
 
 export type { MediaType } from '../../domain/collected.js';
 
@@ -67,10 +67,10 @@ export async function detectMediaType(bytes: Uint8Array): Promise<MediaType | nu
  * unreadable or is not of `mediaType`. Deliberately not bounded by
  * MAX_MEDIA_PIXELS, so the caller can report the size it refuses.
  */
-export async function readImageSize(bytes: Buffer, mediaType: MediaType): Promise<ImageSize | null> {
+export async function readImageSize(bytes: Buffer, mediaType: MediaType, share: ImageShare = NO_SHARE): Promise<ImageSize | null> {
   let metadata: Metadata;
   try {
-    metadata = await imageWork(() => sharp(bytes, { limitInputPixels: false }).metadata());
+    metadata = await imageWork(() => sharp(bytes, { limitInputPixels: false }).metadata(), share);
   } catch {
     return null;
   }
@@ -86,19 +86,21 @@ export async function readImageSize(bytes: Buffer, mediaType: MediaType): Promis
  * it, and returned as its own preview. `knownSize` (from readImageSize) saves
  * reading the header twice.
  */
-export async function makePreview(bytes: Buffer, mediaType: MediaType, knownSize?: ImageSize): Promise<Preview> {
-  const size = knownSize ?? (await readImageSize(bytes, mediaType));
+export async function makePreview(bytes: Buffer, mediaType: MediaType, knownSize?: ImageSize, share: ImageShare = NO_SHARE): Promise<Preview> {
+  const size = knownSize ?? (await readImageSize(bytes, mediaType, share));
   if (size === null) throw new Error(`unreadable ${mediaType} header`);
   if (mediaType === 'image/webp' && size.width <= PREVIEW_MAX_WIDTH) {
-    await imageWork(() => sharp(bytes, DECODE_OPTIONS).stats());
+    await imageWork(() => sharp(bytes, DECODE_OPTIONS).stats(), share);
     return { bytes, media_type: mediaType, ...size };
   }
-  const { data, info } = await imageWork(() =>
-    sharp(bytes, DECODE_OPTIONS)
-      .autoOrient()
-      .resize({ width: PREVIEW_MAX_WIDTH, withoutEnlargement: true })
-      .webp({ quality: PREVIEW_WEBP_QUALITY, effort: PREVIEW_WEBP_EFFORT })
-      .toBuffer({ resolveWithObject: true }),
+  const { data, info } = await imageWork(
+    () =>
+      sharp(bytes, DECODE_OPTIONS)
+        .autoOrient()
+        .resize({ width: PREVIEW_MAX_WIDTH, withoutEnlargement: true })
+        .webp({ quality: PREVIEW_WEBP_QUALITY, effort: PREVIEW_WEBP_EFFORT })
+        .toBuffer({ resolveWithObject: true }),
+    share,
   );
   return { bytes: data, media_type: PREVIEW_MEDIA_TYPE, width: info.width, height: info.height };
 }

@@ -26,6 +26,7 @@ import { CollectorError, type CollectRequest, type CollectResult, type Collected
 import { hostOf, lastPathSegment, type SimContext } from './context.js';
 import { PROFILE_SECTIONS, buildCompany, buildPerson, buildPersonActivity } from './people.js';
 import { Rng } from './random.js';
+import { NO_SHARE, type ImageShare } from '../../media/image-work.js';
 import { aboutSvg, activitySvg, companySvg, experienceSvg, renderScreenshot, skillsSvg, topCardSvg } from './screenshots.js';
 
 /** Default observation reference: every `captured_at` lies up to 72 hours before it. */
@@ -57,11 +58,17 @@ export class SimulatorCollector implements Collector {
     } catch (error) {
       throw new CollectorError('collection aborted', { retryable: true, cause: error });
     }
-    return simulate(request.url, request.kind, request.mode, this.referenceMs);
+    return simulate(request.url, request.kind, request.mode, this.referenceMs, request.imageShare ?? NO_SHARE);
   }
 }
 
-async function simulate(url: string, kind: CollectRequest['kind'], mode: CollectRequest['mode'], referenceMs: number): Promise<CollectResult> {
+async function simulate(
+  url: string,
+  kind: CollectRequest['kind'],
+  mode: CollectRequest['mode'],
+  referenceMs: number,
+  imageShare: ImageShare,
+): Promise<CollectResult> {
   const segment = lastPathSegment(url);
   const lower = segment.toLowerCase();
   if (lower.startsWith('inaccessible-')) {
@@ -73,7 +80,7 @@ async function simulate(url: string, kind: CollectRequest['kind'], mode: Collect
   const quiet = lower.startsWith('quiet-');
   const slug = quiet ? segment.slice('quiet-'.length) : segment;
   const capturedMs = referenceMs - new Rng(url, `captured|${kind}|${mode}`).int(0, 72 * 60) * 60_000;
-  const context: SimContext = { url, slug, quiet, referenceMs, capturedMs, host: hostOf(url) };
+  const context: SimContext = { url, slug, quiet, referenceMs, capturedMs, host: hostOf(url), imageShare };
   return kind === 'company_page' ? simulateCompany(context, mode) : simulatePerson(context, mode);
 }
 
@@ -84,17 +91,17 @@ async function simulatePerson(ctx: SimContext, mode: CollectRequest['mode']): Pr
   const shots: Array<Promise<Screenshot>> = [];
   let activity: CollectedActivityEvent[] | null = null;
   if (mode === 'full_profile') {
-    shots.push(renderScreenshot('top_card', topCardSvg(profile, look), 'image/png'));
+    shots.push(renderScreenshot('top_card', topCardSvg(profile, look), 'image/png', ctx.imageShare));
     const available = PROFILE_SECTIONS.filter((s) => s !== person.missing);
     const r = new Rng(ctx.url, 'screenshots');
     for (const section of r.sample(available, r.int(1, 3))) {
-      if (section === 'about') shots.push(renderScreenshot('about', aboutSvg(profile, look), 'image/png'));
-      if (section === 'experience') shots.push(renderScreenshot('experience', experienceSvg(profile, look), 'image/png'));
-      if (section === 'skills') shots.push(renderScreenshot('skills', skillsSvg(profile, look), 'image/png'));
+      if (section === 'about') shots.push(renderScreenshot('about', aboutSvg(profile, look), 'image/png', ctx.imageShare));
+      if (section === 'experience') shots.push(renderScreenshot('experience', experienceSvg(profile, look), 'image/png', ctx.imageShare));
+      if (section === 'skills') shots.push(renderScreenshot('skills', skillsSvg(profile, look), 'image/png', ctx.imageShare));
     }
   } else {
     activity = ctx.quiet ? [] : buildPersonActivity(ctx, person);
-    shots.push(renderScreenshot('activity', activitySvg(profile.name, activity, look), 'image/jpeg'));
+    shots.push(renderScreenshot('activity', activitySvg(profile.name, activity, look), 'image/jpeg', ctx.imageShare));
   }
   return {
     outcome: 'ok',
@@ -114,7 +121,7 @@ async function simulateCompany(ctx: SimContext, mode: CollectRequest['mode']): P
     profile: null,
     activity,
     company,
-    screenshots: [await renderScreenshot('company', companySvg(company, activity, { url: ctx.url }), 'image/png')],
+    screenshots: [await renderScreenshot('company', companySvg(company, activity, { url: ctx.url }), 'image/png', ctx.imageShare)],
     missing_sections: missing ? ['company_about'] : [],
     captured_at: new Date(ctx.capturedMs).toISOString(),
   };

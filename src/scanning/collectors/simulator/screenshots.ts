@@ -14,7 +14,7 @@
  */
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
-import { imageWork } from '../../media/image-work.js';
+import { imageWork, NO_SHARE, type ImageShare } from '../../media/image-work.js';
 import { rasterize, type Canvas } from './text-raster.js';
 import { escapeXml } from './xml.js';
 
@@ -370,15 +370,15 @@ export function companySvg(company: CollectedCompany, activity: readonly Collect
  * channel dropped (the page is opaque); JPEG at quality 80. sharp embeds no
  * time stamp or other varying metadata, so the bytes depend on the SVG alone.
  */
-export async function renderScreenshot(section: string, svg: string, mediaType: 'image/png' | 'image/jpeg'): Promise<Screenshot> {
+export async function renderScreenshot(section: string, svg: string, mediaType: 'image/png' | 'image/jpeg', share: ImageShare = NO_SHARE): Promise<Screenshot> {
   // Text from cached glyphs when it needs no shaping (text-raster.ts); else, or when a glyph could not
   // be measured, the whole SVG through librsvg.
-  const pixels = await rasterize(svg, CANVAS).catch(() => null);
+  const pixels = await rasterize(svg, CANVAS, share).catch(() => null);
   const bytes = await imageWork(() => {
     const image = pixels
       ? sharp(pixels, { raw: { width: SCREENSHOT_PIXELS.width, height: SCREENSHOT_PIXELS.height, channels: 3 } })
       : sharp(Buffer.from(svg, 'utf8')).removeAlpha();
     return mediaType === 'image/png' ? image.png({ compressionLevel: 1 }).toBuffer() : image.jpeg({ quality: 80 }).toBuffer();
-  });
+  }, share);
   return { section, media_type: mediaType, bytes };
 }

@@ -22,7 +22,7 @@
  * that form; XML-escaped content), not arbitrary SVG.
  */
 import sharp from 'sharp';
-import { imageWork } from '../../media/image-work.js';
+import { imageWork, NO_SHARE, type ImageShare } from '../../media/image-work.js';
 import { escapeXml, unescapeXml } from './xml.js';
 
 export interface Canvas {
@@ -203,7 +203,7 @@ function blend(pixels: Buffer, canvas: Canvas, g: Glyph, penX: number, baseline:
  * The SVG (written by screenshots.ts) as raw RGB pixels with its text drawn
  * from cached glyphs; null when some text needs librsvg's shaping.
  */
-export async function rasterize(svg: string, canvas: Canvas): Promise<Buffer | null> {
+export async function rasterize(svg: string, canvas: Canvas, share: ImageShare = NO_SHARE): Promise<Buffer | null> {
   const runs: TextRun[] = [];
   let simple = true;
   const shapes = svg.replace(TEXT_ELEMENT, (_element, attributes: string, body: string) => {
@@ -227,7 +227,7 @@ export async function rasterize(svg: string, canvas: Canvas): Promise<Buffer | n
   const laidOut = await Promise.all(
     runs.map(async (run) => ({ run, glyphs: await Promise.all(Array.from(run.content, (c) => glyph(c, run.style, canvas.fontFamily))) })),
   );
-  const pixels = await imageWork(() => sharp(Buffer.from(shapes, 'utf8')).removeAlpha().raw().toBuffer());
+  const pixels = await imageWork(() => sharp(Buffer.from(shapes, 'utf8')).removeAlpha().raw().toBuffer(), share);
   for (const { run, glyphs: line } of laidOut) {
     const width = line.reduce((sum, g) => sum + g.advance, 0);
     let pen = run.anchor === 'end' ? run.x - width : run.anchor === 'middle' ? run.x - width / 2 : run.x;
