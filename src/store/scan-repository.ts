@@ -49,47 +49,13 @@ export async function admitScans(db: Kysely<Database>, input: AdmissionInput, no
   if (input.profileIds.length === 0) return { runs: [], itemIds: [] };
   const admitted: AdmittedRun[] = [];
   const jobIds: string[] = [];
+  const people = [...new Set(input.profileIds)];
   for (const mode of MODES) {
-    let run = await db
-      .selectFrom('scan_runs')
-      .selectAll()
-      .where('report_id', '=', input.reportId)
-      .where('mode', '=', mode)
-      .where('key_mode', '=', input.keyMode)
-      .where('status', '=', 'queued')
-      .orderBy('created_at', 'desc')
-      .limit(1)
-      .forNoKeyUpdate()
-      .executeTakeFirst();
-    if (!run) {
-      run = await db
-        .insertInto('scan_runs')
-        .values({
-          id: randomUUID(),
-          report_id: input.reportId,
-          workspace_id: input.workspaceId,
-          mode,
-          key_mode: input.keyMode,
-          status: 'queued',
-          created_at: now,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-    }
+    const joinable = await joinableRun(db, input, mode, people);
+    let run = joinable?.run ?? (await createRun(db, input, mode, now));
     const statusAtCommit = run.status;
-    const pending = await db
-      .selectFrom('scan_items')
-      .select(['profile_id', 'kind'])
-      .where('run_id', '=', run.id)
-      .where('status', '=', 'pending')
-      // Only the people of this admission (and the company page), looked up through the
-      // scan_items_one_per_run index: cost independent of the run's backlog.
-      .where(sql<string>`coalesce(profile_id, ${sql.lit(NIL_UUID)}::uuid)`, 'in', [...input.profileIds, NIL_UUID])
-      .execute();
-    const pendingPeople = new Set(pending.filter((p) => p.kind === 'person').map((p) => p.profile_id));
-    const companyPending = pending.some((p) => p.kind === 'company_page');
-
-    const newPeople = [...new Set(input.profileIds)].filter((id) => !pendingPeople.has(id));
+    const pendingPeople = joinable?.pendingPeople ?? new Set<string>();
+    const newPeople = people.filter((id) => !pendingPeople.has(id));
     const runId = run.id;
     const item = (profileId: string | null) => ({
       id: randomUUID(),
@@ -102,10 +68,11 @@ export async function admitScans(db: Kysely<Database>, input: AdmissionInput, no
       ready_at: sql<Date>`now()`,
     });
     const items = newPeople.map((profileId) => item(profileId));
-    const addCompany = mode === 'activity' && !companyPending;
+    const addCompany = mode === 'activity' && !(joinable?.companyPending ?? false);
     if (addCompany) items.push(item(null));
     if (items.length > 0) {
-      // A queued run has no finished items, so one item per person per run holds.
+      // joinableRun saw every item of these people in this run under the run's lock, which
+      // every admission takes: none of the new items can meet one already there.
       jobIds.push(...items.map((i) => i.id));
       // One statement: the items and the run's requested count.
       run = await db
@@ -127,6 +94,71 @@ export async function admitScans(db: Kysely<Database>, input: AdmissionInput, no
     });
   }
   return { runs: admitted, itemIds: jobIds };
+}
+
+interface JoinableRun {
+  run: ScanRunRow;
+  /** The admitted people whose item in the run is still pending (coalesced). */
+  pendingPeople: Set<string>;
+  companyPending: boolean;
+}
+
+/**
+ * The report's run of this mode that new work may join (decisions
+ * "Coalescing"), locked for the rest of the caller's transaction, or null.
+ *
+ * The stored status says `queued`, but it lags the items: a worker's claim and
+ * transitions reach the run row only when their roll-up deltas are folded
+ * after commit (rollup-repository.ts). So the decision is taken from the items
+ * themselves: those of the admitted people and of the company page, read
+ * through the scan_items_one_per_run index (cost independent of the run's
+ * size) under the run's row lock. One of them already claimed or finished
+ * means the run has begun, and it is not joined; a pending one is coalesced.
+ * Claims never insert items, and every admission locks the run first, so no
+ * item for these people can appear in the run before the caller commits.
+ */
+async function joinableRun(db: Kysely<Database>, input: AdmissionInput, mode: ScanMode, people: string[]): Promise<JoinableRun | null> {
+  const run = await db
+    .selectFrom('scan_runs')
+    .selectAll()
+    .where('report_id', '=', input.reportId)
+    .where('mode', '=', mode)
+    .where('key_mode', '=', input.keyMode)
+    .where('status', '=', 'queued')
+    .orderBy('created_at', 'desc')
+    .limit(1)
+    .forNoKeyUpdate()
+    .executeTakeFirst();
+  if (!run) return null;
+  const lookedUp = mode === 'activity' ? [...people, NIL_UUID] : people;
+  const existing = await db
+    .selectFrom('scan_items')
+    .select(['profile_id', 'kind', 'status'])
+    .where('run_id', '=', run.id)
+    .where(sql<string>`coalesce(profile_id, ${sql.lit(NIL_UUID)}::uuid)`, 'in', lookedUp)
+    .execute();
+  if (existing.some((item) => item.status !== 'pending')) return null;
+  return {
+    run,
+    pendingPeople: new Set(existing.filter((i) => i.kind === 'person').map((i) => i.profile_id as string)),
+    companyPending: existing.some((i) => i.kind === 'company_page'),
+  };
+}
+
+async function createRun(db: Kysely<Database>, input: AdmissionInput, mode: ScanMode, now: Date): Promise<ScanRunRow> {
+  return db
+    .insertInto('scan_runs')
+    .values({
+      id: randomUUID(),
+      report_id: input.reportId,
+      workspace_id: input.workspaceId,
+      mode,
+      key_mode: input.keyMode,
+      status: 'queued',
+      created_at: now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 export async function findScanRun(db: Kysely<Database>, workspaceId: string, reportId: string, runId: string) {
