@@ -83,12 +83,26 @@ export type CollectResult =
       /** Company-page items only. */
       company: CollectedCompany | null;
       screenshots: Screenshot[];
+      /**
+       * Images the source links to (a profile photo, a banner, a company logo), by
+       * section: downloaded as evidence by the scanning layer's safe fetcher, never by
+       * the collector. Absent or [] when there are none.
+       */
+      linked_images?: LinkedImage[];
       /** Sections the collector could not read; non-empty makes the item a warning. */
       missing_sections: string[];
       /** RFC 3339 instant of the observation at the source. */
       captured_at: string;
     }
   | { outcome: 'inaccessible'; reason: string };
+
+/** An image a collected record links to, by the page section it stands for. */
+export interface LinkedImage {
+  /** 'top_card' (photo, banner), 'company' (logo) …: the sections of Screenshot. */
+  section: string;
+  /** Absolute https URL, as the provider gave it. */
+  url: string;
+}
 
 /** Where a stored image's bytes are (content-addressed) and what they are. */
 export interface StoredImage {
