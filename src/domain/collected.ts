@@ -113,6 +113,14 @@ export interface StoredImage {
   height: number;
 }
 
+/**
+ * Where an evidence image comes from: `captured` bytes came from the source
+ * (a collector's screenshot, or an image the record links to, downloaded by
+ * the safe fetcher); `rendered` is an evidence card the service drew from the
+ * observed data at capture time.
+ */
+export type EvidenceOrigin = 'captured' | 'rendered';
+
 export interface PreparedEvidence {
   original: StoredImage;
   /** A WebP at most PREVIEW_MAX_WIDTH wide; equal to `original` when that is a narrow WebP already. */

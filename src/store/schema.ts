@@ -191,6 +191,8 @@ export interface EvidenceImagesTable {
   /** When it became obsolete (migration 0012). */
   obsolete_at: Timestamp | null;
   created_at: Timestamp;
+  /** Migration 0023: bytes from the source, or a card rendered from the observed data. */
+  origin: 'captured' | 'rendered';
 }
 
 /** One row (migration 0012; src/maintenance.ts). */
