@@ -46,8 +46,8 @@ export function ScanAllowancePreview(props: { allowance: AllowanceStatus; wouldU
         <dt>Scan allowance</dt>
         <dd>
           {a.remaining === null
-            ? `This uses ${scans(props.wouldUse)}; the workspace's allowance is unlimited.`
-            : `This uses ${scans(props.wouldUse)} of the ${scans(a.remaining)} left this month (${a.limit} per month; ${a.used} used).`}
+            ? `This would use ${scans(props.wouldUse)}; the workspace's allowance is unlimited.`
+            : `This would use ${scans(props.wouldUse)} of the ${scans(a.remaining)} left this month (${a.limit} per month; ${a.used} used).`}
         </dd>
       </dl>
       {over ? (
