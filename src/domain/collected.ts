@@ -1,6 +1,7 @@
 /**
  * What a collector observed of one scan item, as plain data: a person's
- * profile, activity events, a company page, screenshots. Every collector
+ * profile, activity events, a company page, screenshots and the images the
+ * record links to; and the evidence made of them. Every collector
  * (simulator, HTTP provider) returns these shapes; the check catalog, the
  * aggregates and the store read them. No I/O, no behaviour.
  */
