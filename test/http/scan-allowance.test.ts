@@ -21,6 +21,7 @@ import { readScanAllowance, setScanAllowance } from '../../src/use-cases/scan-al
 import { removePerson } from '../../src/use-cases/manage-report.js';
 import { reportBody, startTestApp, type Tenant, type TestApp } from '../support/app.js';
 import { startService, type ServiceProcess } from '../support/processes.js';
+import { webUser } from '../support/web.js';
 
 const run = promisify(execFile);
 const url = (slug: string) => `https://pronet.example/in/${slug}`;
@@ -172,6 +173,20 @@ describe('scan allowance', () => {
       clock.set(saved);
     }
     assert.equal((await readScanAllowance(t.runtime.db, owner.workspaceId, clock.now())).used, 1, 'November kept its own count');
+  });
+
+  test('web settings: a member sees the allowance read-only, as owners do; no page can change it', async () => {
+    const owner = await t.tenant();
+    await setScanAllowance(t.runtime.db, owner.workspaceId, 40, clock.now());
+    assert.equal((await create(owner, 'w-1', ['k1', 'k2'])).status, 201);
+    for (const role of ['member', 'owner'] as const) {
+      const { client } = await webUser(t, owner.workspaceId, role);
+      const page = await client.get('/settings');
+      assert.equal(page.status, 200);
+      const section = /<section[^>]*id="scan-allowance"[^>]*>([\s\S]*?)<\/section>/.exec(page.text)?.[1] ?? '';
+      for (const text of ['40 profile scans', '2 profile scans', '38 profile scans']) assert.ok(section.includes(text), `${role}: ${text}`);
+      assert.ok(!/<form|<input/.test(section), `${role}: read-only`);
+    }
   });
 
   test('admin workspace update --scan-allowance sets it and shows this month; bad values are refused before the database', async () => {
