@@ -1,8 +1,9 @@
 /**
  * Processes one claimed scan item: begin (the roll-ups count it as
  * processing), collect through the run's collector, store evidence media
- * (captured images and rendered cards, media/item-evidence.ts), then — in one transaction — store the analysis, finish the item and
- * refresh the run and report roll-ups.
+ * (captured images and rendered cards, media/item-evidence.ts), then — in
+ * one transaction — store the analysis, finish the item and refresh the run
+ * and report roll-ups.
  *
  * Idempotent: every step names the claim, so an item that is finished,
  * cancelled, or claimed again by another worker after this one's lease
