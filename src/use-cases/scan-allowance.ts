@@ -11,7 +11,7 @@
  * allowance allows it).
  */
 import type { Kysely } from 'kysely';
-import { allowanceHeaders, allowanceMonth, allowanceStatus, type AllowanceStatus } from '../domain/scan-allowance.js';
+import { allowanceAdmits, allowanceHeaders, allowanceMonth, allowanceStatus, type AllowanceStatus } from '../domain/scan-allowance.js';
 import { apiError, notFound } from '../domain/errors.js';
 import type { Db } from '../store/database.js';
 import { addProfileScans, countQueuedPeople, readAllowanceRow, setAllowanceLimit } from '../store/scan-allowance-repository.js';
@@ -30,15 +30,14 @@ export async function readScanAllowance(db: Db | Kysely<Database>, workspaceId: 
 /**
  * Reserves the profile scans of the items a write just admitted (inside its
  * transaction, after admission, before commit). Throws the 409 when they do
- * not fit; the caller's transaction then rolls back.
+ * not fit; the caller's transaction then rolls back, the addition with it.
  */
-export async function reserveProfileScans(trx: Kysely<Database>, workspaceId: string, itemIds: string[], now: Date): Promise<AllowanceStatus> {
+export async function reserveProfileScans(trx: Kysely<Database>, workspaceId: string, itemIds: string[], now: Date): Promise<void> {
   const scans = await countQueuedPeople(trx, itemIds);
-  if (scans === 0) return readScanAllowance(trx, workspaceId, now);
+  if (scans === 0) return;
   const { limit, used } = await addProfileScans(trx, workspaceId, allowanceMonth(now).month, scans);
-  const after = allowanceStatus(limit, used, now);
-  if (limit !== null && used > limit) {
-    const before = allowanceStatus(limit, used - scans, now);
+  const before = allowanceStatus(limit, used - scans, now);
+  if (!allowanceAdmits(before, scans)) {
     throw apiError(
       'scan_allowance_exceeded',
       409,
@@ -47,7 +46,6 @@ export async function reserveProfileScans(trx: Kysely<Database>, workspaceId: st
       { retryable: false, headers: allowanceHeaders(before) },
     );
   }
-  return after;
 }
 
 /** Sets the workspace's monthly allowance (null: unlimited). The operator's command. */

@@ -6,7 +6,7 @@
  * the commit would use and how much is left. The numbers come from the
  * use-case (use-cases/scan-allowance.ts); nothing here counts.
  */
-import type { AllowanceStatus } from '../../domain/scan-allowance.js';
+import { allowanceAdmits, type AllowanceStatus } from '../../domain/scan-allowance.js';
 import { Notice, When } from './layout.js';
 
 const scans = (n: number) => `${n} profile scan${n === 1 ? '' : 's'}`;
@@ -39,7 +39,7 @@ export function ScanAllowanceSection(props: { allowance: AllowanceStatus }) {
 /** For a preview: `wouldUse` is the most the commit would use (people it would queue). */
 export function ScanAllowancePreview(props: { allowance: AllowanceStatus; wouldUse: number }) {
   const a = props.allowance;
-  const over = a.remaining !== null && props.wouldUse > a.remaining;
+  const over = !allowanceAdmits(a, props.wouldUse);
   return (
     <div id="allowance-preview">
       <dl class="facts">
