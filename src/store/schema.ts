@@ -365,7 +365,7 @@ export interface AccessLinksTable {
 /** Profile scans admitted per workspace and UTC month (migration 0025; store/scan-allowance-repository.ts). */
 export interface ScanAllowanceUsageTable {
   workspace_id: string;
-  /** The month's first day ('YYYY-MM-01'). */
+  /** The month's first day ('YYYY-MM-01'), written as text and never read back (pg would parse a date in local time). */
   month: string;
   used: number;
 }
