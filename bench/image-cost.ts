@@ -1,8 +1,9 @@
 /**
  * The CPU cost of the image work of one scan item, measured on its own: the
- * simulator's screenshots (SVG, glyphs, PNG/JPEG encoding) and the evidence
- * pipeline (type sniffing, header, decoding, the WebP preview, the durable
- * writes of both blobs). Nothing else of an item runs here: no database, no
+ * evidence cards of the simulator's data (SVG, glyphs, PNG encoding; the
+ * scanning layer renders them for every collector, evidence-cards/) and the
+ * evidence pipeline (type sniffing, header, decoding, the WebP preview, the
+ * durable writes of both blobs). Nothing else of an item runs here: no database, no
  * HTTP, no queue. It tells how many items per second the cores of this
  * machine allow from the image work alone, whatever the rest costs.
  *
@@ -19,20 +20,22 @@ import os from 'node:os';
 import path from 'node:path';
 import { SimulatorCollector } from '../src/scanning/collectors/simulator/index.js';
 import type { CollectRequest, Screenshot } from '../src/scanning/collectors/collector.js';
+import { renderEvidenceCards } from '../src/scanning/evidence-cards/render-cards.js';
 import { prepareEvidence } from '../src/scanning/media/evidence.js';
 import { FileMediaStore } from '../src/scanning/media/media-store.js';
 import { makePreview } from '../src/scanning/media/media-types.js';
 
 export interface ImageCost {
   items: number;
-  screenshots: number;
+  /** Evidence cards rendered (every section with data). */
+  cards: number;
   in_flight: number;
-  /** CPU ms per item: collecting (the simulator's screenshots) and the evidence pipeline. */
-  simulator_ms_per_item: number;
+  /** CPU ms per item: collecting (the simulator's data) and rendering its cards, then the evidence pipeline. */
+  cards_ms_per_item: number;
   evidence_ms_per_item: number;
   total_ms_per_item: number;
-  /** Of the evidence: the preview alone (decode, resize, WebP), per screenshot, measured one at a time. */
-  preview_ms_per_screenshot: number;
+  /** Of the evidence: the preview alone (decode, resize, WebP), per card, measured one at a time. */
+  preview_ms_per_card: number;
   cores: number;
   /** cores × 1000 ÷ total: the ceiling the image work alone puts on items/s. */
   items_per_second_ceiling: number;
@@ -72,7 +75,7 @@ export async function measureImageCost(people: number, dir: string): Promise<Ima
   const signal = new AbortController().signal;
   const collect = async (r: Pick<CollectRequest, 'url' | 'kind' | 'mode'>): Promise<Screenshot[]> => {
     const result = await simulator.collect({ ...r, attempt: 1, signal });
-    return result.outcome === 'ok' ? result.screenshots : [];
+    return result.outcome === 'ok' ? renderEvidenceCards(r, result) : [];
   };
 
   for (const r of requests(WARM_UP / 2, 'warm')) for (const shot of await collect(r)) await prepareEvidence(store, shot);
@@ -101,12 +104,12 @@ export async function measureImageCost(people: number, dir: string): Promise<Ima
   const round = (n: number) => Math.round(n * 100) / 100;
   return {
     items: list.length,
-    screenshots: shots.length,
+    cards: shots.length,
     in_flight: IN_FLIGHT,
-    simulator_ms_per_item: round(simulatorMs / list.length),
+    cards_ms_per_item: round(simulatorMs / list.length),
     evidence_ms_per_item: round(evidenceMs / list.length),
     total_ms_per_item: round(total),
-    preview_ms_per_screenshot: round(previewMs / sample.length),
+    preview_ms_per_card: round(previewMs / sample.length),
     cores,
     items_per_second_ceiling: round((cores * 1000) / total),
   };

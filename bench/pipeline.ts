@@ -19,8 +19,8 @@
  *    (in-process worker on, SIMULATOR_DELAY_MS=0): p50/p99 idle, then while
  *    its worker drains 1,000 newly imported people (target: p99 ≤ 3 × idle).
  *
- * 0. images: the CPU of an item's image work alone (the simulator's
- *    screenshots and the evidence pipeline: decoding, WebP preview, durable
+ * 0. images: the CPU of an item's image work alone (its
+ *    evidence cards and the evidence pipeline: decoding, WebP preview, durable
  *    writes), measured in a child process without database or HTTP
  *    (bench/image-cost.ts), and the items/s ceiling it puts on these cores.
  *
@@ -173,9 +173,9 @@ function details(out: Output): string[] {
   if (out.images) {
     const i = out.images;
     lines.push(
-      `images (bench/image-cost.ts, ${i.items} items, ${i.screenshots} screenshots, ${i.in_flight} in flight, no database): ` +
-        `simulator ${i.simulator_ms_per_item} ms + evidence ${i.evidence_ms_per_item} ms = ${i.total_ms_per_item} ms CPU per item; ` +
-        `a preview alone (decode, resize, WebP) ${i.preview_ms_per_screenshot} ms per screenshot; ` +
+      `images (bench/image-cost.ts, ${i.items} items, ${i.cards} evidence cards, ${i.in_flight} in flight, no database): ` +
+        `cards ${i.cards_ms_per_item} ms + evidence ${i.evidence_ms_per_item} ms = ${i.total_ms_per_item} ms CPU per item; ` +
+        `a preview alone (decode, resize, WebP) ${i.preview_ms_per_card} ms per card; ` +
         `${i.cores} cores ÷ ${i.total_ms_per_item} ms = at most ${i.items_per_second_ceiling} items/s before any database or queue work`,
     );
   }

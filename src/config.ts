@@ -8,7 +8,17 @@
  * refused unless PROFILE_SCAN_TEST_HOOKS=1, and a process that has them
  * enabled says so loudly at start (src/logger.ts: announceTestHooks).
  */
+import fs from 'node:fs';
 import path from 'node:path';
+import {
+  DEFAULT_FETCH_MAX_BYTES,
+  DEFAULT_FETCH_TIMEOUT_MS,
+  DEFAULT_IMAGE_HOSTS,
+  DEFAULT_MAX_REDIRECTS,
+  parseAllowedRange,
+  parseHostRule,
+  type SafeFetchSettings,
+} from './scanning/media/safe-fetch.js';
 
 /** The HTTP data provider for live keys (docs/collectors.md); null when PROVIDER_BASE_URL is unset. */
 export interface ProviderSettings {
@@ -77,6 +87,8 @@ export interface Config {
   readLimitMultiplier: number;
   provider: ProviderSettings | null;
   media: MediaSettings;
+  /** How workers download the images collected records link to (EVIDENCE_*; scanning/media/safe-fetch.ts); null: never. */
+  evidenceFetch: SafeFetchSettings | null;
   /** Bearer token guarding GET /metrics on the API port; null = not served there (unless METRICS_PORT). */
   metricsToken: string | null;
   /** A separate listener (on HOST, or METRICS_HOST) for /metrics, /livez and /readyz; null = none. */
@@ -264,6 +276,55 @@ function parseMedia(env: NodeJS.ProcessEnv, dataDir: string): MediaSettings {
   };
 }
 
+/**
+ * EVIDENCE_* settings of the safe fetcher (docs/collectors.md, "Evidence").
+ * EVIDENCE_IMAGE_HOSTS=none turns downloads off; EVIDENCE_FETCH_ALLOW_ADDRESSES
+ * and EVIDENCE_FETCH_CA_FILE exist for local development and tests.
+ */
+export function parseEvidenceFetch(env: NodeJS.ProcessEnv): SafeFetchSettings | null {
+  const rawHosts = text(env, 'EVIDENCE_IMAGE_HOSTS');
+  if (rawHosts !== null && rawHosts.toLowerCase() === 'none') return null;
+  const list = (raw: string) =>
+    raw
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== '');
+  const hosts = rawHosts === null ? [...DEFAULT_IMAGE_HOSTS] : list(rawHosts);
+  for (const host of hosts) {
+    try {
+      parseHostRule(host);
+    } catch {
+      throw new ConfigError('EVIDENCE_IMAGE_HOSTS must be a comma-separated list of host names (optionally *.domain or host:port), or none');
+    }
+  }
+  const allowedAddresses = list(text(env, 'EVIDENCE_FETCH_ALLOW_ADDRESSES') ?? '');
+  for (const entry of allowedAddresses) {
+    try {
+      parseAllowedRange(entry);
+    } catch {
+      throw new ConfigError('EVIDENCE_FETCH_ALLOW_ADDRESSES must be a comma-separated list of IP addresses or CIDRs');
+    }
+  }
+  const caFile = text(env, 'EVIDENCE_FETCH_CA_FILE');
+  let extraCa: string | null = null;
+  if (caFile !== null) {
+    try {
+      extraCa = fs.readFileSync(caFile, 'utf8');
+    } catch {
+      throw new ConfigError('EVIDENCE_FETCH_CA_FILE must name a readable PEM file');
+    }
+    if (!extraCa.includes('-----BEGIN CERTIFICATE-----')) throw new ConfigError('EVIDENCE_FETCH_CA_FILE must hold PEM certificates');
+  }
+  return {
+    hosts,
+    allowedAddresses,
+    extraCa,
+    maxBytes: DEFAULT_FETCH_MAX_BYTES,
+    timeoutMs: integer(env, 'EVIDENCE_FETCH_TIMEOUT_MS', DEFAULT_FETCH_TIMEOUT_MS, 100, 120_000),
+    maxRedirects: DEFAULT_MAX_REDIRECTS,
+  };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = integer(env, 'PORT', 8080, 0, 65535);
   const host = hostname('HOST', (env.HOST ?? '127.0.0.1').trim() || '127.0.0.1');
@@ -324,6 +385,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     readLimitMultiplier: integer(env, 'READ_LIMIT_MULTIPLIER', 1, 1, 1_000_000),
     provider: parseProviderSettings(env),
     media: parseMedia(env, dataDir),
+    evidenceFetch: parseEvidenceFetch(env),
     metricsToken,
     metricsPort,
     metricsHost,

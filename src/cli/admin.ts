@@ -14,6 +14,8 @@ import { removePerson, setReportArchived, setReportSharing } from '../use-cases/
 import { isRole } from '../domain/web-tokens.js';
 import { accessLinkPath, createSignInLink, createUserWithLink } from '../use-cases/workspace-members.js';
 import { ApiError } from '../domain/errors.js';
+import { parseAllowance } from '../domain/scan-allowance.js';
+import { readScanAllowance, setScanAllowance } from '../use-cases/scan-allowance.js';
 import { serviceClock } from './serve.js';
 
 export class UsageError extends Error {}
@@ -52,6 +54,7 @@ export async function runAdmin(config: Config, argv: string[]): Promise<number> 
       'writes-per-key': { type: 'string' },
       'writes-per-workspace': { type: 'string' },
       'profiles-per-minute': { type: 'string' },
+      'scan-allowance': { type: 'string' },
       workspace: { type: 'string' },
       scopes: { type: 'string' },
       mode: { type: 'string' },
@@ -131,11 +134,18 @@ function prepare(command: string, args: string[], values: Record<string, string 
       if (perKey !== undefined) changes.writes_per_minute_per_key = perKey;
       if (perWs !== undefined) changes.writes_per_minute_per_workspace = perWs;
       if (rows !== undefined) changes.submitted_profiles_per_minute_per_workspace = rows;
-      if (Object.keys(changes).length === 0)
-        throw new UsageError('nothing to update: pass --api-access, --writes-per-key, --writes-per-workspace or --profiles-per-minute');
+      const rawAllowance = str('scan-allowance');
+      const allowance = rawAllowance === undefined ? undefined : parseAllowance(rawAllowance);
+      if (rawAllowance !== undefined && allowance === undefined)
+        throw new UsageError('--scan-allowance takes a number of profile scans per month (0 or more) or "unlimited"');
+      if (Object.keys(changes).length === 0 && allowance === undefined)
+        throw new UsageError('nothing to update: pass --api-access, --writes-per-key, --writes-per-workspace, --profiles-per-minute or --scan-allowance');
       return async (rt, config) => {
-        const ws = await updateWorkspace(rt.db, id, changes, serviceClock(config).now());
+        const now = serviceClock(config).now();
+        const ws = await updateWorkspace(rt.db, id, changes, now);
         if (!ws) throw new Failure(`no workspace ${id}`);
+        // The allowance through its use-case (the one rule every interface shares), with this month's use.
+        const scanAllowance = allowance === undefined ? await readScanAllowance(rt.db, id, now) : await setScanAllowance(rt.db, id, allowance, now);
         const json = {
           id: ws.id,
           name: ws.name,
@@ -144,9 +154,15 @@ function prepare(command: string, args: string[], values: Record<string, string 
           writes_per_minute_per_key: ws.writes_per_minute_per_key,
           writes_per_minute_per_workspace: ws.writes_per_minute_per_workspace,
           submitted_profiles_per_minute_per_workspace: ws.submitted_profiles_per_minute_per_workspace,
+          scan_allowance: scanAllowance,
           updated_at: ws.updated_at.toISOString(),
         };
-        return { json, text: `updated workspace ${ws.id}: ${JSON.stringify(changes)}` };
+        const shown = { ...changes, ...(allowance === undefined ? {} : { scan_allowance: allowance ?? 'unlimited' }) };
+        const month =
+          `scan allowance ${scanAllowance.limit ?? 'unlimited'} per month; ${scanAllowance.used} used this month` +
+          (scanAllowance.remaining === null ? '' : `, ${scanAllowance.remaining} left`) +
+          ` (resets ${scanAllowance.resets_at})`;
+        return { json, text: `updated workspace ${ws.id}: ${JSON.stringify(shown)}\n${month}` };
       };
     }
     case 'key create': {

@@ -763,6 +763,26 @@ export interface components {
         WwwAuthenticate: string;
         /** @description Size of the image in bytes (at most 10 MiB). */
         ContentLength: number;
+        /**
+         * @description The workspace's scan allowance: profile scans per calendar month (UTC), or `unlimited` (docs/operations.md, "Scan allowance").
+         * @example 500
+         */
+        ScanAllowanceLimit: string;
+        /**
+         * @description Profile scans admitted this month.
+         * @example 120
+         */
+        ScanAllowanceUsed: string;
+        /**
+         * @description Profile scans left this month, or `unlimited`. A commit queues at most `would_queue_profiles` of them.
+         * @example 380
+         */
+        ScanAllowanceRemaining: string;
+        /**
+         * @description When the month ends and the count starts again (RFC 3339, UTC).
+         * @example 2026-12-01T00:00:00.000Z
+         */
+        ScanAllowanceReset: string;
     };
     pathItems: never;
 }
@@ -1212,11 +1232,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The Idempotency-Key was used with a different body (`idempotency_key_reused`), or its first request is still running (`idempotency_request_in_progress`, retryable). */
+            /** @description The people would exceed the workspace's scan allowance this month (`scan_allowance_exceeded`, not retryable until the allowance is raised or the month ends; nothing was saved; the `Scan-Allowance-*` headers say what is left), the Idempotency-Key was used with a different body (`idempotency_key_reused`), or its first request is still running (`idempotency_request_in_progress`, retryable). */
             409: {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "Scan-Allowance-Limit": components["headers"]["ScanAllowanceLimit"];
+                    "Scan-Allowance-Used": components["headers"]["ScanAllowanceUsed"];
+                    "Scan-Allowance-Remaining": components["headers"]["ScanAllowanceRemaining"];
+                    "Scan-Allowance-Reset": components["headers"]["ScanAllowanceReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1679,7 +1703,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Preview (`validation_only=true`). */
+            /** @description Preview (`validation_only=true`). The commit would use at most `would_queue_profiles` profile scans of the workspace's allowance; the `Scan-Allowance-*` headers say what is left this month. A preview reserves nothing. */
             200: {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
@@ -1687,6 +1711,10 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    "Scan-Allowance-Limit": components["headers"]["ScanAllowanceLimit"];
+                    "Scan-Allowance-Used": components["headers"]["ScanAllowanceUsed"];
+                    "Scan-Allowance-Remaining": components["headers"]["ScanAllowanceRemaining"];
+                    "Scan-Allowance-Reset": components["headers"]["ScanAllowanceReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1761,11 +1789,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The report is archived (`report_archived`), the Idempotency-Key was used with a different body (`idempotency_key_reused`), or its first request still runs (`idempotency_request_in_progress`, retryable). */
+            /** @description The report is archived (`report_archived`), the people would exceed the workspace's scan allowance this month (`scan_allowance_exceeded`, not retryable until the allowance is raised or the month ends; nothing was saved; the `Scan-Allowance-*` headers say what is left), the Idempotency-Key was used with a different body (`idempotency_key_reused`), or its first request still runs (`idempotency_request_in_progress`, retryable). */
             409: {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "Scan-Allowance-Limit": components["headers"]["ScanAllowanceLimit"];
+                    "Scan-Allowance-Used": components["headers"]["ScanAllowanceUsed"];
+                    "Scan-Allowance-Remaining": components["headers"]["ScanAllowanceRemaining"];
+                    "Scan-Allowance-Reset": components["headers"]["ScanAllowanceReset"];
                     [name: string]: unknown;
                 };
                 content: {

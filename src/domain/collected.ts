@@ -1,6 +1,7 @@
 /**
  * What a collector observed of one scan item, as plain data: a person's
- * profile, activity events, a company page, screenshots. Every collector
+ * profile, activity events, a company page, screenshots and the images the
+ * record links to; and the evidence made of them. Every collector
  * (simulator, HTTP provider) returns these shapes; the check catalog, the
  * aggregates and the store read them. No I/O, no behaviour.
  */
@@ -112,6 +113,14 @@ export interface StoredImage {
   width: number;
   height: number;
 }
+
+/**
+ * Where an evidence image comes from: `captured` bytes came from the source
+ * (a collector's screenshot, or an image the record links to, downloaded by
+ * the safe fetcher); `rendered` is an evidence card the service drew from the
+ * observed data at capture time.
+ */
+export type EvidenceOrigin = 'captured' | 'rendered';
 
 export interface PreparedEvidence {
   original: StoredImage;

@@ -20,6 +20,7 @@ export type ErrorCode =
   | 'evidence_unavailable'
   | 'method_not_allowed'
   | 'report_archived'
+  | 'scan_allowance_exceeded'
   | 'idempotency_key_reused'
   | 'idempotency_request_in_progress'
   | 'results_changed'

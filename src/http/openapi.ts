@@ -83,6 +83,9 @@ export function openApiBase(serverUrl: string): NonNullable<FastifyDynamicSwagge
         'Limits (UTC minute windows): 60 reads per key, 300 per workspace; 10 writes per key, 50 per workspace (workspace settings may differ);',
         '1000 submitted profile rows per workspace; 100 profiles per write; 1 MiB bodies. A 429 carries `Retry-After` (whole seconds).',
         'Writes (report creation, import commits) require an `Idempotency-Key`; retry an uncertain result with the same key and body.',
+        '',
+        'Scan allowance: a workspace may have a monthly (UTC) allowance of profile scans (one per person a write queues). A write that',
+        'would exceed it is refused whole with 409 `scan_allowance_exceeded`; an import preview states what is left in `Scan-Allowance-*` headers.',
       ].join('\n'),
       license: { name: 'MIT', identifier: 'MIT' },
     },
@@ -125,9 +128,35 @@ const HEADERS: Record<string, Json> = {
     description: 'Size of the image in bytes (at most 10 MiB).',
     schema: { type: 'integer', minimum: 1, maximum: 10485760 },
   },
+  ScanAllowanceLimit: {
+    description: 'The workspace\'s scan allowance: profile scans per calendar month (UTC), or `unlimited` (docs/operations.md, "Scan allowance").',
+    schema: { type: 'string', pattern: '^(unlimited|[0-9]+)$' },
+    example: '500',
+  },
+  ScanAllowanceUsed: {
+    description: 'Profile scans admitted this month.',
+    schema: { type: 'string', pattern: '^[0-9]+$' },
+    example: '120',
+  },
+  ScanAllowanceRemaining: {
+    description: 'Profile scans left this month, or `unlimited`. A commit queues at most `would_queue_profiles` of them.',
+    schema: { type: 'string', pattern: '^(unlimited|[0-9]+)$' },
+    example: '380',
+  },
+  ScanAllowanceReset: {
+    description: 'When the month ends and the count starts again (RFC 3339, UTC).',
+    schema: { type: 'string', format: 'date-time' },
+    example: '2026-12-01T00:00:00.000Z',
+  },
 };
 const ref = (name: string) => ({ $ref: `#/components/headers/${name}` });
 const baseHeaders = () => ({ 'X-Request-ID': ref('XRequestId'), 'Cache-Control': ref('CacheControl') });
+const allowanceHeaders = () => ({
+  'Scan-Allowance-Limit': ref('ScanAllowanceLimit'),
+  'Scan-Allowance-Used': ref('ScanAllowanceUsed'),
+  'Scan-Allowance-Remaining': ref('ScanAllowanceRemaining'),
+  'Scan-Allowance-Reset': ref('ScanAllowanceReset'),
+});
 const limitHeaders = () => ({ ...baseHeaders(), RateLimit: ref('RateLimit'), 'RateLimit-Policy': ref('RateLimitPolicy') });
 
 const IDEMPOTENCY_KEY_SCHEMA = { type: 'string', minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9._:-]{1,128}$' };
@@ -236,6 +265,18 @@ function defaultErrorExamples(status: number, analysis: boolean): Examples {
   return {};
 }
 
+const ALLOWANCE_EXCEEDED: Examples = {
+  scan_allowance_exceeded: {
+    summary: "The write would exceed the workspace's scan allowance",
+    value: E(
+      'scan_allowance_exceeded',
+      "This write would queue 12 profile scans, but the workspace's scan allowance has 5 of 500 left this month " +
+        '(it resets at 2026-12-01T00:00:00.000Z). Nothing was saved.',
+      { retryable: false },
+    ),
+  },
+};
+
 const WRITE_CONFLICTS: Examples = {
   idempotency_key_reused: {
     summary: 'Same key, different body',
@@ -254,6 +295,8 @@ const WRITE_CONFLICTS: Examples = {
 interface ErrorDoc {
   description?: string;
   examples?: Examples;
+  /** Response headers besides the usual ones. */
+  headers?: Record<string, Json>;
 }
 
 interface OperationDoc {
@@ -372,9 +415,12 @@ const OPERATIONS: Record<string, OperationDoc> = {
     errorDocs: {
       409: {
         description:
-          'The Idempotency-Key was used with a different body (`idempotency_key_reused`), or its first request is still ' +
+          "The people would exceed the workspace's scan allowance this month (`scan_allowance_exceeded`, not retryable until " +
+          'the allowance is raised or the month ends; nothing was saved; the `Scan-Allowance-*` headers say what is left), the ' +
+          'Idempotency-Key was used with a different body (`idempotency_key_reused`), or its first request is still ' +
           'running (`idempotency_request_in_progress`, retryable).',
-        examples: WRITE_CONFLICTS,
+        examples: { ...ALLOWANCE_EXCEEDED, ...WRITE_CONFLICTS },
+        headers: allowanceHeaders(),
       },
       422: {
         description: 'The body is invalid (`validation_failed`); `details` name the rows and fields, never the values. Nothing was changed.',
@@ -453,12 +499,16 @@ const OPERATIONS: Record<string, OperationDoc> = {
     errorDocs: {
       409: {
         description:
-          'The report is archived (`report_archived`), the Idempotency-Key was used with a different body ' +
+          "The report is archived (`report_archived`), the people would exceed the workspace's scan allowance this month " +
+          '(`scan_allowance_exceeded`, not retryable until the allowance is raised or the month ends; nothing was saved; the ' +
+          '`Scan-Allowance-*` headers say what is left), the Idempotency-Key was used with a different body ' +
           '(`idempotency_key_reused`), or its first request still runs (`idempotency_request_in_progress`, retryable).',
         examples: {
           report_archived: { summary: 'Archived report', value: E('report_archived', 'The report is archived; it accepts no imports.') },
+          ...ALLOWANCE_EXCEEDED,
           ...WRITE_CONFLICTS,
         },
+        headers: allowanceHeaders(),
       },
       422: {
         description:
@@ -478,9 +528,11 @@ const OPERATIONS: Record<string, OperationDoc> = {
     requestExamples: { import: { summary: 'Two people, one already on the roster', value: ex.importBody } },
     success: {
       200: {
-        description: 'Preview (`validation_only=true`).',
+        description:
+          'Preview (`validation_only=true`). The commit would use at most `would_queue_profiles` profile scans of the ' +
+          "workspace's allowance; the `Scan-Allowance-*` headers say what is left this month. A preview reserves nothing.",
         examples: one('Preview', ex.importPreview),
-        headers: { 'Idempotency-Replayed': ref('IdempotencyReplayed') },
+        headers: { 'Idempotency-Replayed': ref('IdempotencyReplayed'), ...allowanceHeaders() },
       },
       201: {
         description: 'Committed (or replayed) receipt. `Location` is the saved receipt.',
@@ -672,7 +724,7 @@ function simplify(node: Json): Json {
 
 function errorResponse(status: number, doc: OperationDoc): Json {
   const custom = doc.errorDocs?.[status];
-  const headers: Json = baseHeaders();
+  const headers: Json = { ...baseHeaders(), ...custom?.headers };
   if (status === 429) headers['Retry-After'] = ref('RetryAfter');
   if (status === 401) headers['WWW-Authenticate'] = ref('WwwAuthenticate');
   return {

@@ -1,8 +1,9 @@
 /**
  * Processes one claimed scan item: begin (the roll-ups count it as
- * processing), collect through the run's collector, store evidence media,
- * then — in one transaction — store the analysis, finish the item and
- * refresh the run and report roll-ups.
+ * processing), collect through the run's collector, store evidence media
+ * (captured images and rendered cards, media/item-evidence.ts), then — in
+ * one transaction — store the analysis, finish the item and refresh the run
+ * and report roll-ups.
  *
  * Idempotent: every step names the claim, so an item that is finished,
  * cancelled, or claimed again by another worker after this one's lease
@@ -16,7 +17,7 @@ import type { Clock } from '../clock.js';
 import { beginItem, finishItem, markItemFailed, requeueItem, type Claim, type ItemOutcome } from '../store/item-repository.js';
 import type { Db } from '../store/database.js';
 import { CollectorError, type Collector } from './collectors/collector.js';
-import { EvidenceError, prepareEvidence } from './media/evidence.js';
+import { gatherEvidence, prepareItemEvidence, type EvidenceSources } from './media/item-evidence.js';
 import type { MediaStore } from './media/media-store.js';
 import type { WorkerMetrics } from '../metrics.js';
 import { MediaCollected, mediaGeneration } from '../store/maintenance-repository.js';
@@ -34,6 +35,8 @@ export interface HandlerContext {
   log: (message: string) => void;
   /** Items processed and their duration (src/metrics.ts); none in tests that do not care. */
   metrics?: WorkerMetrics;
+  /** Downloads of the images records link to (media/item-evidence.ts); none: they are not downloaded. */
+  evidence?: EvidenceSources;
 }
 
 export type HandlerResult = ItemOutcome | 'skipped' | 'retry' | 'deferred';
@@ -70,7 +73,7 @@ async function processClaim(ctx: HandlerContext, claim: Claim, lost: AbortSignal
   const claimed = await beginItem(ctx.db, claim, ctx.clock.now());
   if (!claimed) return 'skipped';
   seen.mode = claimed.mode;
-  // Its image work (the collector's screenshots, the evidence) waits in its report's turn (image-work.ts).
+  // Its image work (a collector's, the cards, the evidence) waits in its report's turn (image-work.ts).
   const imageShare = { workspaceId: claimed.workspace_id, reportId: claimed.report_id };
   const { inputs } = claimed;
   const collector = ctx.collectorFor(claimed.key_mode);
@@ -106,22 +109,14 @@ async function processClaim(ctx: HandlerContext, claim: Claim, lost: AbortSignal
   if (result.outcome === 'inaccessible') {
     return finishItem(ctx.db, { item: claimed, inputs, outcome: 'inaccessible', reason: result.reason }, ctx.clock.now());
   }
+  // Captured images and rendered cards, whatever the collector (media/item-evidence.ts).
+  const gathered = await gatherEvidence(ctx.evidence ?? { fetcher: null }, { kind: claimed.kind, mode: claimed.mode }, result, imageShare, lost);
   // A media collection (maintenance) may delete a blob this item found already stored before the
   // item records its evidence: then the blobs are stored again (maintenance-repository.ts).
   for (let round = 1; ; round++) {
     // Read by the begin, before any blob was stored; read again after a collection ran.
-    const generation = result.screenshots.length === 0 ? undefined : round === 1 ? claimed.mediaGeneration : await mediaGeneration(ctx.db);
-    const evidence = [];
-    const missing = [...result.missing_sections];
-    for (const shot of result.screenshots) {
-      try {
-        evidence.push({ section: shot.section, prepared: await prepareEvidence(ctx.media, shot, imageShare) });
-      } catch (error) {
-        if (!(error instanceof EvidenceError)) throw error;
-        // Unusable media is not a failed collection; the section is incomplete.
-        missing.push(`evidence:${shot.section}`);
-      }
-    }
+    const generation = gathered.images.length === 0 ? undefined : round === 1 ? claimed.mediaGeneration : await mediaGeneration(ctx.db);
+    const { evidence, missing } = await prepareItemEvidence(ctx.media, gathered, imageShare);
     if (lost.aborted) return 'skipped';
     try {
       return await finishItem(

@@ -32,6 +32,7 @@ import { providerCollectorFromEnv, providerCollectorFromSettings } from './colle
 import { SimulatorCollector } from './collectors/simulator/index.js';
 import { processItem, type HandlerContext } from './item-handler.js';
 import { createMediaStore } from './media/create-media-store.js';
+import { SafeFetcher } from './media/safe-fetch.js';
 import type { MediaStore } from './media/media-store.js';
 import { listenForItems } from './queue.js';
 import type { KeyMode } from '../domain/keys.js';
@@ -108,6 +109,7 @@ export async function startScanWorker(options: WorkerOptions): Promise<ScanWorke
     maxAttempts: config.itemMaxAttempts,
     log,
     metrics: options.metrics,
+    evidence: { fetcher: config.evidenceFetch && new SafeFetcher(config.evidenceFetch), log },
   };
 
   const inFlight = new Map<string, { claim: Claim; lost: AbortController; done: Promise<void> }>();

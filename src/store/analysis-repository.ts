@@ -10,7 +10,7 @@ import { activityRecord } from '../domain/analysis-records.js';
 import { revisionOf } from '../domain/revision.js';
 import { analysisTemplate, ANALYSIS_TEXT_FORMAT } from '../domain/findings-text.js';
 import type { CollectedActivityEvent, CollectedCompany, CollectedProfile } from '../domain/collected.js';
-import type { PreparedEvidence } from '../domain/collected.js';
+import type { EvidenceOrigin, PreparedEvidence } from '../domain/collected.js';
 import { checkMediaGeneration } from './maintenance-repository.js';
 import type { Database } from './schema.js';
 
@@ -19,6 +19,7 @@ const NIL_SUBJECT = '00000000-0000-0000-0000-000000000000';
 
 export interface EvidenceToStore {
   section: string;
+  origin: EvidenceOrigin;
   prepared: PreparedEvidence;
 }
 
@@ -36,16 +37,19 @@ export async function storeEvidence(
   now: Date,
 ): Promise<void> {
   if (input.images.length > 0 && input.mediaGeneration !== undefined) await checkMediaGeneration(db, input.mediaGeneration);
-  for (const image of input.images) {
+  // A newer observation of a section replaces all of that section's older images (card and captured alike).
+  for (const section of new Set(input.images.map((image) => image.section))) {
     let obsolete = db
       .updateTable('evidence_images')
       .set({ obsolete: true, obsolete_at: now })
       .where('report_id', '=', input.reportId)
-      .where('section', '=', image.section)
+      .where('section', '=', section)
       .where('obsolete', '=', false)
       .where('item_id', '!=', input.itemId);
     obsolete = input.profileId === null ? obsolete.where('profile_id', 'is', null) : obsolete.where('profile_id', '=', input.profileId);
     await obsolete.execute();
+  }
+  for (const image of input.images) {
     await db
       .insertInto('evidence_images')
       .values({
@@ -60,9 +64,10 @@ export async function storeEvidence(
         preview_sha256: image.prepared.preview.sha256,
         preview_size: image.prepared.preview.size,
         preview_type: image.prepared.preview.media_type,
+        origin: image.origin,
         created_at: now,
       })
-      .onConflict((oc) => oc.columns(['item_id', 'section']).doNothing())
+      .onConflict((oc) => oc.columns(['item_id', 'section', 'original_sha256']).doNothing())
       .execute();
   }
 }
@@ -246,6 +251,9 @@ export async function refreshFindings(
     .where('report_id', '=', input.reportId)
     .where('profile_id', '=', input.profileId)
     .where('obsolete', '=', false)
+    // The section's card first (it shows the values the check read), then what was captured.
+    .orderBy('origin', 'desc')
+    .orderBy('id')
     .execute();
   const imagesBySection = new Map<string, string[]>();
   for (const image of evidence) imagesBySection.set(image.section, [...(imagesBySection.get(image.section) ?? []), image.id]);

@@ -6,8 +6,11 @@
  * not obsolete, and its attachment (when it has one; company-page evidence
  * has none) is still active on the roster. Anything else is "not found" to
  * the caller, whatever the reason. The media bytes are not read here.
+ * Also: where each of a person's images comes from (captured or rendered),
+ * for the pages that label them.
  */
 import type { Kysely } from 'kysely';
+import type { EvidenceOrigin } from '../domain/collected.js';
 import type { Database } from './schema.js';
 
 export interface EvidenceMedia {
@@ -45,4 +48,9 @@ export async function findDownloadableEvidence(
     original: { sha256: row.original_sha256, size: row.original_size, type: row.original_type },
     preview: { sha256: row.preview_sha256, size: row.preview_size, type: row.preview_type },
   };
+}
+
+/** The origin of every evidence image of one person on a report (obsolete ones too: a stored finding may still name them). */
+export async function evidenceOrigins(db: Kysely<Database>, reportId: string, profileId: string): Promise<Array<{ id: string; origin: EvidenceOrigin }>> {
+  return db.selectFrom('evidence_images').select(['id', 'origin']).where('report_id', '=', reportId).where('profile_id', '=', profileId).execute();
 }

@@ -25,6 +25,8 @@ export interface WorkspacesTable {
   submitted_profiles_per_minute_per_workspace: number | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** Profile scans per calendar month (UTC); null = unlimited (migration 0025). */
+  scan_allowance: Generated<number | null>;
 }
 
 export interface UsersTable {
@@ -191,6 +193,8 @@ export interface EvidenceImagesTable {
   /** When it became obsolete (migration 0012). */
   obsolete_at: Timestamp | null;
   created_at: Timestamp;
+  /** Migration 0023: bytes from the source, or a card rendered from the observed data. */
+  origin: 'captured' | 'rendered';
 }
 
 /** One row (migration 0012; src/maintenance.ts). */
@@ -305,6 +309,7 @@ export interface RequestCountersTable {
 export interface Database {
   settings: SettingsTable;
   workspaces: WorkspacesTable;
+  scan_allowance_usage: ScanAllowanceUsageTable;
   users: UsersTable;
   api_keys: ApiKeysTable;
   rate_counters: RateCountersTable;
@@ -355,6 +360,14 @@ export interface AccessLinksTable {
   expires_at: Timestamp;
   used_at: Timestamp | null;
   revoked_at: Timestamp | null;
+}
+
+/** Profile scans admitted per workspace and UTC month (migration 0025; store/scan-allowance-repository.ts). */
+export interface ScanAllowanceUsageTable {
+  workspace_id: string;
+  /** The month's first day ('YYYY-MM-01'), written as text and never read back (pg would parse a date in local time). */
+  month: string;
+  used: number;
 }
 
 /** Leased provider concurrency slots (migration 0010; store/provider-quota-repository.ts). */

@@ -1,8 +1,9 @@
 /**
  * POST /reports (4.4) as one story: the body is already schema-valid; here
  * URLs are normalized, `return_existing` is answered, or the report, its
- * roster, scan runs, queue jobs and the idempotency record are committed in
- * one transaction. No external lookup happens (rule 3).
+ * roster, scan runs, queue jobs, the scan allowance it uses
+ * (scan-allowance.ts) and the idempotency record are committed in one
+ * transaction. No external lookup happens (rule 3).
  */
 import type { Clock } from '../clock.js';
 import type { CursorCodec } from '../domain/cursor.js';
@@ -19,6 +20,7 @@ import { applyRosterPlan, findReport, insertReport, listReports, type ReportRow 
 import { refreshReportRollup } from '../store/rollup-repository.js';
 import { admitScans } from '../store/scan-repository.js';
 import { takeSubmittedRows } from './submitted-rows.js';
+import { reserveProfileScans } from './scan-allowance.js';
 import { reportListBinding } from './list-reports.js';
 import type { KeyMode } from '../domain/keys.js';
 
@@ -107,7 +109,8 @@ export async function createReport(ctx: CreateReportContext, body: CreateReport,
       );
       await ctx.queue.enqueueItems(trx, itemIds);
       await refreshReportRollup(trx, report.id, 'all', now);
-      // Taken last: the workspace's rows counter stays locked until commit.
+      // The workspace's monthly scan allowance, then its rows counter: both stay locked until commit.
+      await reserveProfileScans(trx, ctx.workspaceId, itemIds, now);
       if (profiles.length > 0) await takeSubmittedRows(trx, ctx.workspaceId, ctx.limits, profiles.length, now);
       const fresh = (await findReport(trx, ctx.workspaceId, report.id))!;
       const data: CreatedReport = {

@@ -4,8 +4,9 @@
  * A preview plans against the current roster and changes nothing. A commit
  * locks the report row (imports into one report are serialized, so two
  * concurrent batches cannot both add the same person), rechecks the current
- * state, applies the plan, queues scans and saves the receipt and the
- * idempotency record in one transaction. Receipts never hold supplied names
+ * state, applies the plan, queues scans, reserves their scan allowance
+ * (scan-allowance.ts) and saves the receipt and the idempotency record in one
+ * transaction. Receipts never hold supplied names
  * or URLs.
  */
 import { randomUUID } from 'node:crypto';
@@ -23,6 +24,7 @@ import { applyRosterPlan, attachmentsByUrl, findReport } from '../store/report-r
 import { refreshReportRollup } from '../store/rollup-repository.js';
 import { admitScans } from '../store/scan-repository.js';
 import { takeSubmittedRows } from './submitted-rows.js';
+import { reserveProfileScans } from './scan-allowance.js';
 import type { KeyMode } from '../domain/keys.js';
 
 export interface ImportContext {
@@ -107,8 +109,10 @@ export async function commitImport(
       await refreshReportRollup(trx, reportId, { profileIds: queued.map((r) => ids.get(r.row_number)!) }, now, {
         touch: queued.length > 0,
       });
-      // Taken last: the workspace's rows counter stays locked until commit, so
-      // imports of one workspace wait for each other only this long.
+      // Taken last: the workspace's scan allowance of the month and its rows
+      // counter stay locked until commit, so imports of one workspace wait for
+      // each other only this long.
+      await reserveProfileScans(trx, ctx.workspaceId, itemIds, now);
       await takeSubmittedRows(trx, ctx.workspaceId, ctx.limits, profiles.length, now);
 
       const scanRequests = runs.map((r) => ({ scan_run_id: r.run.id, mode: r.mode }));

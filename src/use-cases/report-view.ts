@@ -2,16 +2,19 @@
  * The stories behind the web workspace's report pages, built from the API's
  * own reads (read-analysis.ts, list-reports.ts, the report repository): the
  * overview (report, analysis summary, scan runs), every findings record of a
- * report, one person's findings and activity, live progress, an evidence
- * image, and the public share page's aggregate picture. Reads only; each is
+ * report, one person's findings and activity (and where each evidence image
+ * comes from), live progress, an evidence image, and the public share page's
+ * aggregate picture. Reads only; each is
  * scoped by workspace, so another workspace's report is "not found".
  */
 import type { Clock } from '../clock.js';
 import type { ActivityRecord, FindingsRecord } from '../domain/analysis-records.js';
 import type { AnalysisSummary } from '../domain/analysis-summary.js';
 import type { CursorCodec } from '../domain/cursor.js';
+import type { EvidenceOrigin } from '../domain/collected.js';
 import { ApiError, notFound } from '../domain/errors.js';
 import type { Db } from '../store/database.js';
+import { evidenceOrigins } from '../store/evidence-repository.js';
 import { findReport, findReportByPublicToken, type ReportRow } from '../store/report-repository.js';
 import { listReportRuns } from '../store/report-view-repository.js';
 import type { ScanRunRow } from '../store/scan-repository.js';
@@ -89,6 +92,8 @@ export interface PersonView {
   record: FindingsRecord;
   activity: ActivityRecord[];
   activityTruncated: boolean;
+  /** Where each evidence image of the record comes from, by the image's address in the record (its `url`). */
+  evidenceOrigin: Record<string, EvidenceOrigin>;
 }
 
 const ACTIVITY_SHOWN = 200;
@@ -107,7 +112,11 @@ export async function readPerson(ctx: ViewContext, reportId: string, profileId: 
   } while (cursor !== undefined && activity.length < ACTIVITY_SHOWN);
   const byTime = (e: ActivityRecord) => e.occurred_at ?? e.captured_at ?? '';
   activity.sort((a, b) => (byTime(a) < byTime(b) ? 1 : byTime(a) > byTime(b) ? -1 : 0));
-  return { report, record, activity: activity.slice(0, ACTIVITY_SHOWN), activityTruncated: cursor !== undefined };
+  // Not in the record: the contract shows no field of an evidence image but its url (2.x "evidence.images[]").
+  const evidenceOrigin = Object.fromEntries(
+    (await evidenceOrigins(ctx.db, reportId, profileId)).map((image) => [ctx.imageUrl(reportId, image.id), image.origin]),
+  );
+  return { report, record, activity: activity.slice(0, ACTIVITY_SHOWN), activityTruncated: cursor !== undefined, evidenceOrigin };
 }
 
 export interface Progress {

@@ -122,6 +122,7 @@ describe('retention: the maintenance task with short windows', () => {
           preview_sha256: sha256,
           preview_size: 1,
           preview_type: 'image/webp',
+          origin: 'rendered',
           obsolete: true,
           obsolete_at: longAgo,
           created_at: longAgo,

@@ -1,24 +1,17 @@
+/**
+ * The simulator (decisions "Collectors"): deterministic data, magic URLs, and
+ * the evidence cards the scanning layer renders from its data (the simulator
+ * renders nothing itself; evidence-cards.test.ts tests the cards as such).
+ */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { fileTypeFromBuffer } from 'file-type';
-import sharp from 'sharp';
 import { CHECKS, evaluateChecks } from '../../src/domain/checks/catalog.js';
 import { CollectorError, type CollectRequest } from '../../src/scanning/collectors/collector.js';
 import type { CollectResult } from '../../src/domain/collected.js';
 import { SIMULATOR_REFERENCE_TIME, SimulatorCollector } from '../../src/scanning/collectors/simulator/index.js';
-import {
-  aboutSvg,
-  activitySvg,
-  companySvg,
-  escapeXml,
-  experienceSvg,
-  SCREENSHOT_PIXELS,
-  skillsSvg,
-  topCardSvg,
-  wrap,
-} from '../../src/scanning/collectors/simulator/screenshots.js';
+import { cardSvgs, renderEvidenceCards } from '../../src/scanning/evidence-cards/render-cards.js';
 
 const sim = new SimulatorCollector({ delayMs: 0 });
 const COMPANY = { name: 'Acme', domain: 'acme.example' };
@@ -61,13 +54,13 @@ function collectOrdinary() {
 }
 
 describe('simulator: determinism', () => {
-  test('the same request gives a byte-identical result, screenshots and captured_at included, across instances', async () => {
+  test('the same request gives an identical result, captured_at included, across instances; data only, no screenshots or linked images', async () => {
     for (const mode of ['full_profile', 'activity'] as const) {
       const a = ok(await sim.collect(request('https://pronet.example/in/jane-doe', mode)));
       const b = ok(await new SimulatorCollector({ delayMs: 0 }).collect(request('https://pronet.example/in/jane-doe', mode, 'person', 3)));
       assert.deepEqual(a, b);
-      assert.equal(a.screenshots.length, b.screenshots.length);
-      a.screenshots.forEach((s, i) => assert.ok(s.bytes.equals(b.screenshots[i].bytes), `${mode} ${s.section}`));
+      assert.deepEqual(a.screenshots, []);
+      assert.equal(a.linked_images, undefined);
     }
   });
 
@@ -153,8 +146,9 @@ describe('simulator: magic URLs (last non-empty path segment, case-insensitive)'
     const activity = ok(await sim.collect(request('https://pronet.example/in/quiet-bob-smith', 'activity')));
     assert.deepEqual(activity.activity, []);
     assert.equal(activity.profile?.name, 'Bob Smith');
+    // Verified empty activity still gets its card ("No recent activity.").
     assert.deepEqual(
-      activity.screenshots.map((s) => s.section),
+      cardSvgs({ kind: 'person', mode: 'activity' }, activity).map((c) => c.section),
       ['activity'],
     );
     const full = ok(await sim.collect(request('https://pronet.example/in/QUIET-bob-smith', 'full_profile')));
@@ -176,16 +170,13 @@ describe('simulator: ordinary people', () => {
     assert.equal(ok(await sim.collect(request('https://pronet.example/in/mary-ann-smith-42a1b'))).profile?.name, 'Mary Ann Smith');
   });
 
-  test('each of 200 people: full_profile has a top_card screenshot plus 1-3 others; activity mode has ≥1 event and an activity screenshot', async () => {
+  test('each of 200 people: full_profile has a name and cards for the top card and every section observed and not missing; activity mode has ≥1 event and its card', async () => {
     for (const { url, full, activity } of await collectOrdinary()) {
-      const sections = full.screenshots.map((s) => s.section);
-      assert.equal(sections[0], 'top_card', url);
-      assert.ok(sections.length >= 2 && sections.length <= 4, `${url}: ${sections}`);
-      assert.equal(new Set(sections).size, sections.length);
-      assert.ok(
-        sections.slice(1).every((s) => ['about', 'experience', 'skills'].includes(s)),
-        url,
-      );
+      const sections = cardSvgs({ kind: 'person', mode: 'full_profile' }, full).map((c) => c.section);
+      const p = full.profile!;
+      const observed = { top_card: true, about: p.about !== null || p.featured_count !== null, experience: p.positions !== null, skills: p.skills !== null };
+      const expected = Object.keys(observed).filter((s) => observed[s as keyof typeof observed] && !full.missing_sections.includes(s));
+      assert.deepEqual(sections, expected, url);
       assert.equal(full.activity, null);
       assert.ok(full.profile !== null && full.profile.name !== null, url);
       const positions = full.profile.positions;
@@ -195,18 +186,18 @@ describe('simulator: ordinary people', () => {
       assert.ok(activity.activity.every((e) => e.actor.kind === 'person' && e.actor.url === url));
       assert.equal(new Set(activity.activity.map((e) => e.external_id)).size, activity.activity.length);
       assert.deepEqual(
-        activity.screenshots.map((s) => s.section),
+        cardSvgs({ kind: 'person', mode: 'activity' }, activity).map((c) => c.section),
         ['activity'],
       );
-      for (const s of [...full.screenshots, ...activity.screenshots]) assert.ok(s.bytes.length < 200 * 1024, `${url} ${s.section}`);
     }
   });
 
-  test('each of 200 people, in each mode, has a screenshot that is evidence for a check answered good or optimize', async () => {
+  test('each of 200 people, in each mode, has a card that is evidence for a check answered good or optimize', async () => {
     for (const row of await collectOrdinary()) {
       for (const mode of ['full', 'activity'] as const) {
         const { url } = row;
         const result = row[mode];
+        const cards = cardSvgs({ kind: 'person', mode: mode === 'full' ? 'full_profile' : 'activity' }, result);
         const findings = evaluateChecks({
           profile: result.profile,
           activity: result.activity,
@@ -215,8 +206,8 @@ describe('simulator: ordinary people', () => {
         });
         const answeredSections = new Set(findings.filter((f) => f.outcome !== 'unknown').map((f) => f.source_section));
         assert.ok(
-          result.screenshots.some((s) => answeredSections.has(s.section as never)),
-          `${url} ${mode}: ${result.screenshots.map((s) => s.section)}`,
+          cards.some((c) => answeredSections.has(c.section as never)),
+          `${url} ${mode}: ${cards.map((c) => c.section)}`,
         );
       }
     }
@@ -235,7 +226,7 @@ describe('simulator: ordinary people', () => {
     assert.deepEqual([...all].sort(), ['good', 'optimize', 'unknown']);
   });
 
-  test('about one in ten people reports a missing section, whose data is null and has no screenshot', async () => {
+  test('about one in ten people reports a missing section, whose data is null and has no card', async () => {
     let warnings = 0;
     for (const { url, full, activity } of await collectOrdinary()) {
       assert.deepEqual(activity.missing_sections, full.missing_sections, url);
@@ -243,146 +234,44 @@ describe('simulator: ordinary people', () => {
       const missing = full.missing_sections[0];
       if (missing === undefined) continue;
       warnings++;
-      assert.ok(!full.screenshots.some((s) => s.section === missing), url);
+      assert.ok(!cardSvgs({ kind: 'person', mode: 'full_profile' }, full).some((c) => c.section === missing), url);
       const field = { about: full.profile?.about, experience: full.profile?.positions, skills: full.profile?.skills }[missing as 'about'];
       assert.equal(field, null, `${url}: ${missing}`);
     }
     assert.ok(warnings >= 5 && warnings <= 50, `${warnings} of 200`);
   });
-
-  test('screenshots are real images: they decode as the declared type (PNG, or JPEG for activity) at their raster size (640x360)', async () => {
-    const types = new Set<string>();
-    const company = 'https://pronet.example/company/acme-corp';
-    const results = [
-      ...(await collectOrdinary()).slice(0, 15).flatMap((row) => [row.full, row.activity]),
-      ok(await sim.collect(request(company, 'full_profile', 'company_page'))),
-      ok(await sim.collect(request(company, 'activity', 'company_page'))),
-    ];
-    {
-      for (const result of results) {
-        const url = result.profile?.name ?? result.company?.name;
-        for (const s of result.screenshots) {
-          assert.equal((await fileTypeFromBuffer(s.bytes))?.mime, s.media_type, `${url} ${s.section}`);
-          types.add(s.media_type);
-          const { info } = await sharp(s.bytes).raw().toBuffer({ resolveWithObject: true });
-          assert.equal((await sharp(s.bytes).metadata()).format, s.media_type === 'image/png' ? 'png' : 'jpeg');
-          assert.deepEqual([info.width, info.height], [SCREENSHOT_PIXELS.width, SCREENSHOT_PIXELS.height]);
-          if (s.section === 'activity') assert.equal(s.media_type, 'image/jpeg');
-        }
-      }
-    }
-    assert.deepEqual([...types].sort(), ['image/jpeg', 'image/png']);
-  });
 });
 
-describe('simulator: screenshots show the section as text (SVG through sharp)', () => {
-  const look = { url: 'https://pronet.example/in/jane-doe' };
-  async function janeDoe() {
-    const full = ok(await sim.collect(request(look.url, 'full_profile')));
-    const activity = ok(await sim.collect(request(look.url, 'activity')));
-    return { profile: full.profile!, events: activity.activity! };
-  }
-
-  test('every screenshot is byte-identical when collected again, and different people give different screenshots', async () => {
+describe('simulator: its cards (rendered by the scanning layer from its data)', () => {
+  test('every card is byte-identical when rendered again, and different people or sections give different cards', async () => {
     const urls = [...ORDINARY_URLS.slice(0, 6), 'https://pronet.example/in/quiet-bob-smith'];
     const seen = new Set<string>();
+    let total = 0;
     for (const url of urls) {
       for (const mode of ['full_profile', 'activity'] as const) {
-        const first = ok(await sim.collect(request(url, mode)));
-        const again = ok(await new SimulatorCollector({ delayMs: 0 }).collect(request(url, mode)));
+        const first = await renderEvidenceCards({ kind: 'person', mode }, ok(await sim.collect(request(url, mode))));
+        const again = await renderEvidenceCards({ kind: 'person', mode }, ok(await new SimulatorCollector({ delayMs: 0 }).collect(request(url, mode))));
         assert.deepEqual(
-          again.screenshots.map((s) => [s.section, s.media_type]),
-          first.screenshots.map((s) => [s.section, s.media_type]),
+          again.map((c) => [c.section, c.media_type]),
+          first.map((c) => [c.section, c.media_type]),
         );
-        first.screenshots.forEach((s, i) => {
-          assert.ok(s.bytes.equals(again.screenshots[i].bytes), `${url} ${mode} ${s.section}`);
-          seen.add(createHash('sha256').update(s.bytes).digest('hex'));
+        first.forEach((card, i) => {
+          assert.ok(card.bytes.equals(again[i].bytes), `${url} ${mode} ${card.section}`);
+          seen.add(createHash('sha256').update(card.bytes).digest('hex'));
         });
+        total += first.length;
       }
     }
     const company = 'https://pronet.example/company/acme-corp';
-    const a = ok(await sim.collect(request(company, 'activity', 'company_page')));
-    const b = ok(await new SimulatorCollector({ delayMs: 0 }).collect(request(company, 'activity', 'company_page')));
-    assert.ok(a.screenshots[0].bytes.equals(b.screenshots[0].bytes));
-    const total = (await Promise.all(urls.map(async (url) => ok(await sim.collect(request(url, 'full_profile'))).screenshots.length + 1))).reduce(
-      (x, y) => x + y,
-    );
-    assert.equal(seen.size, total, 'no two screenshots of different people or sections are the same image');
-  });
-
-  test("the top card's SVG holds the person's name, headline and location", async () => {
-    const { profile } = await janeDoe();
-    const svg = topCardSvg(profile, look);
-    assert.ok(svg.includes('>Jane Doe</text>'), svg);
-    if (profile.headline) assert.ok(svg.includes(escapeXml(profile.headline.split(' ')[0])));
-    if (profile.location) assert.ok(svg.includes(escapeXml(profile.location)));
-    if (profile.connections !== null) assert.match(svg, /[\d,]+ connections?</);
-  });
-
-  test('the other sections hold their own text: about, positions, skills, activity, company', async () => {
-    const { profile, events } = await janeDoe();
-    const about = aboutSvg({ ...profile, about: 'Helping revenue teams grow pipeline. Reach out if you want to compare notes.' }, look);
-    for (const word of ['Helping', 'revenue', 'pipeline.', 'compare', 'notes.']) assert.ok(about.includes(word), word);
-    const positions = [
-      { title: 'Head of Partnerships', company: 'Globex', start: '2021-03', end: null, description: null },
-      { title: 'Recruiter', company: null, start: null, end: '2021-02', description: 'Hired the first ten engineers.' },
-    ];
-    const experience = experienceSvg({ ...profile, positions }, look);
-    for (const text of ['Head of Partnerships', 'Globex', '2021-03 – present', 'Recruiter', 'Hired the first ten engineers.'])
-      assert.ok(experience.includes(text), text);
-    const skills = skillsSvg({ ...profile, skills: ['SQL', 'Public Speaking', 'Go-to-Market'] }, look);
-    for (const skill of ['>SQL<', '>Public Speaking<', '>Go-to-Market<', '3 skills listed']) assert.ok(skills.includes(skill), skill);
-    const activity = activitySvg(profile.name, events, look);
-    assert.ok(activity.includes('Jane Doe'));
-    for (const event of events.slice(0, 3)) if (event.text !== null) assert.ok(activity.includes(escapeXml(event.text).slice(0, 20)), event.text);
-    assert.ok(activitySvg('Jane Doe', [], look).includes('No recent activity.'));
-    const company = companySvg(
-      { name: 'Acme Corp', tagline: 'Ship faster with Acme Corp', industry: 'Retail', follower_count: 12345, website: null },
-      null,
-      look,
-    );
-    for (const text of ['>Acme Corp<', 'Ship faster with Acme Corp', 'Retail · 12,345 followers', '>AC<']) assert.ok(company.includes(text), text);
-  });
-
-  test('markup and characters XML cannot carry are escaped in every section, and the SVG still renders', async () => {
-    const { profile, events } = await janeDoe();
-    const hostile = '<script>alert("x")</script> & <b>Bob</b> O\'Brien \u0000\u0007\ud800';
-    const svgs = [
-      topCardSvg({ ...profile, name: hostile, headline: hostile, location: hostile }, look),
-      aboutSvg({ ...profile, name: hostile, about: hostile }, look),
-      experienceSvg({ ...profile, name: hostile, positions: [{ title: hostile, company: hostile, start: null, end: null, description: hostile }] }, look),
-      skillsSvg({ ...profile, name: hostile, skills: [hostile] }, look),
-      activitySvg(
-        hostile,
-        events.map((e) => ({ ...e, text: hostile, actor: { ...e.actor, name: hostile } })),
-        look,
-      ),
-      companySvg({ name: hostile, tagline: hostile, industry: hostile, follower_count: 1, website: hostile }, [{ ...events[0], text: hostile }], look),
-    ];
-    for (const svg of svgs) {
-      assert.ok(!svg.includes('<script') && !svg.includes('<b>') && !svg.includes('\u0000') && !svg.includes('\u0007'));
-      assert.ok(svg.includes('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp;') || svg.includes('&lt;script&gt;'), svg);
-      assert.doesNotMatch(svg, /[\ud800-\udfff]/u);
-      // librsvg refuses malformed XML: rendering proves the document is well-formed.
-      const { info } = await sharp(Buffer.from(svg)).raw().toBuffer({ resolveWithObject: true });
-      assert.deepEqual([info.width, info.height], [SCREENSHOT_PIXELS.width, SCREENSHOT_PIXELS.height]);
-    }
-    assert.equal(escapeXml(`a<b>&"'`), 'a&lt;b&gt;&amp;&quot;&apos;');
-    assert.equal(escapeXml('x\u0000y\ud800z\uffff😀'), 'x\ufffdy\ufffdz\ufffd😀');
-  });
-
-  test('text is wrapped to the width and cut with an ellipsis when it does not fit', () => {
-    const lines = wrap('one two three four five six seven eight nine ten', 10, 3);
-    assert.deepEqual(lines, ['one two', 'three four', 'five six…']);
-    assert.ok(lines.every((l) => Array.from(l).length <= 10));
-    assert.deepEqual(wrap('short', 10, 3), ['short']);
-    assert.deepEqual(wrap('', 10, 3), []);
-    assert.deepEqual(wrap('abcdefghijklmnop', 10, 2), ['abcdefghi…']);
+    const [a] = await renderEvidenceCards({ kind: 'company_page', mode: 'activity' }, ok(await sim.collect(request(company, 'activity', 'company_page'))));
+    const [b] = await renderEvidenceCards({ kind: 'company_page', mode: 'activity' }, ok(await sim.collect(request(company, 'activity', 'company_page'))));
+    assert.ok(a.bytes.equals(b.bytes));
+    assert.equal(seen.size, total, 'no two cards of different people or sections are the same image');
   });
 });
 
 describe('simulator: company pages', () => {
-  test('a company page gives company identity, company-page-actor posts in activity mode and a company screenshot', async () => {
+  test('a company page gives company identity, company-page-actor posts in activity mode and a company card', async () => {
     const url = 'https://pronet.example/company/acme-corp';
     const result = ok(await sim.collect(request(url, 'activity', 'company_page')));
     assert.equal(result.profile, null);
@@ -390,7 +279,7 @@ describe('simulator: company pages', () => {
     assert.ok(result.activity !== null && result.activity.length >= 1);
     assert.ok(result.activity.every((e) => e.actor.kind === 'company_page' && e.actor.url === url));
     assert.deepEqual(
-      result.screenshots.map((s) => s.section),
+      cardSvgs({ kind: 'company_page', mode: 'activity' }, result).map((c) => c.section),
       ['company'],
     );
     const quiet = ok(await sim.collect(request('https://pronet.example/company/quiet-corp', 'activity', 'company_page')));

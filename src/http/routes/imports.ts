@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { requestFingerprint } from '../../domain/fingerprint.js';
 import { normalizeRows } from '../../domain/roster-plan.js';
 import { commitImport, previewImport, readReceipt } from '../../use-cases/import-profiles.js';
+import { allowanceHeaders, readScanAllowance } from '../../use-cases/scan-allowance.js';
 import { ErrorEnvelope, ReportIdParams } from '../../domain/schemas/common.js';
 import { ImportCommitResponse, ImportParams, ImportQuery, ImportReceiptResponse, ProfileImport } from '../../domain/schemas/import.js';
 import { idempotencyKey, rejectInvalidBody, requireJsonObject, sendWrite } from '../write-helpers.js';
@@ -50,6 +51,8 @@ export async function importRoutes(app: FastifyInstance): Promise<void> {
       const ctx = { db, clock, queue, workspaceId: request.auth.workspaceId, keyMode: request.auth.mode, limits: request.auth.limits };
       if (validationOnly) {
         const preview = await previewImport(ctx, request.params.report_id, body.profiles, urls);
+        // What the commit would use is `would_queue_profiles` (at most); what is left, in headers: the body's members are the contract's.
+        reply.headers(allowanceHeaders(await readScanAllowance(db, request.auth.workspaceId, clock.now())));
         return reply.status(200).send({ data: preview, request_id: request.id });
       }
       const fingerprint = requestFingerprint({

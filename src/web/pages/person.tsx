@@ -1,11 +1,13 @@
 /**
  * A person's page: findings by category with outcome, observed value,
  * recommendation (company placeholders filled in), source link and the
- * screenshot evidence (preview inline, original on click), then the
+ * evidence images (preview inline, original on click), each labelled as
+ * captured from the source or rendered from the observed data, then the
  * person's activity timeline. Every value from a scanned profile is text.
  */
 import { CATEGORIES } from '../../domain/checks/catalog.js';
 import type { ActivityRecord, FindingsRecord } from '../../domain/analysis-records.js';
+import type { EvidenceOrigin } from '../../domain/collected.js';
 import { fillCompanyPlaceholders } from '../../domain/recommendation-text.js';
 import { label, OUTCOME, PERSON_REASON, pct } from '../components/labels.js';
 import { ActionButton, Layout, When, type Viewer } from '../components/layout.js';
@@ -18,6 +20,8 @@ export interface PersonPageProps {
   record: FindingsRecord;
   activity: ActivityRecord[];
   activityTruncated: boolean;
+  /** Where each evidence image comes from, by its url in the record. */
+  evidenceOrigin: Record<string, EvidenceOrigin>;
 }
 
 type Check = NonNullable<FindingsRecord['analysis']>['checks'][number];
@@ -29,6 +33,12 @@ function observedText(value: unknown): string {
 }
 
 const EVENT: Record<string, string> = { post: 'Posted', repost: 'Reposted', comment: 'Commented', reaction: 'Reacted' };
+
+/** How each kind of evidence image is named on the page: a reader must always tell a capture from a card. */
+const ORIGIN: Record<EvidenceOrigin, { label: string; hint: string; alt: string }> = {
+  captured: { label: 'Captured', hint: 'taken from the source', alt: 'Captured image' },
+  rendered: { label: 'Rendered card', hint: 'drawn from the observed data', alt: 'Evidence card' },
+};
 
 export function PersonPage(props: PersonPageProps) {
   const { record, report } = props;
@@ -108,11 +118,22 @@ export function PersonPage(props: PersonPageProps) {
                   </p>
                   {check.evidence.images.length > 0 ? (
                     <div class="evidence">
-                      {check.evidence.images.map((image, i) => (
-                        <a href={image.url} aria-label={`Screenshot ${i + 1} for “${check.title}”, full size`}>
-                          <img src={image.preview_url} alt={`Screenshot ${i + 1} for “${check.title}”`} loading="lazy" />
-                        </a>
-                      ))}
+                      {check.evidence.images.map((image, i) => {
+                        // Every stored image has an origin; one removed since the record was read is named neutrally.
+                        const origin = props.evidenceOrigin[image.url];
+                        const named = origin ? ORIGIN[origin] : { label: 'Evidence', hint: '', alt: 'Evidence image' };
+                        return (
+                          <figure class={`evidence-item origin-${origin ?? 'unknown'}`}>
+                            <a href={image.url} aria-label={`${named.alt} ${i + 1} for “${check.title}”, full size`}>
+                              <img src={image.preview_url} alt={`${named.alt} ${i + 1} for “${check.title}”`} loading="lazy" />
+                            </a>
+                            <figcaption>
+                              <span class={`badge origin ${origin ?? 'unknown'}`}>{named.label}</span>
+                              {named.hint ? <span class="hint"> {named.hint}</span> : null}
+                            </figcaption>
+                          </figure>
+                        );
+                      })}
                     </div>
                   ) : null}
                 </li>

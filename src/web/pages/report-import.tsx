@@ -3,6 +3,8 @@ import type { SubmittedProfile } from '../../domain/roster-plan.js';
 import { CsrfField, Layout, type Viewer } from '../components/layout.js';
 import { DataSourceFields, PeopleFields, PreviewTable, ProblemList } from '../components/people-form.js';
 import { paths } from '../paths.js';
+import type { AllowanceStatus } from '../../domain/scan-allowance.js';
+import { ScanAllowancePreview } from '../components/scan-allowance.js';
 
 export interface ImportPreviewView {
   counts: {
@@ -49,6 +51,7 @@ export function ImportPreviewPage(props: {
   report: { id: string; name: string };
   profiles: SubmittedProfile[];
   preview: ImportPreviewView;
+  allowance: AllowanceStatus;
   payload: string;
   idempotencyKey: string;
   mode: 'test' | 'live';
@@ -76,6 +79,7 @@ export function ImportPreviewPage(props: {
         <dt>Data source</dt>
         <dd>{props.mode === 'live' ? 'Live' : 'Test (simulator)'}</dd>
       </dl>
+      <ScanAllowancePreview allowance={props.allowance} wouldUse={c.would_queue_profiles} />
       <p class="hint">The preview can be outdated when you confirm: adding rechecks the report as it is then.</p>
       <PreviewTable rows={props.preview.rows} profiles={props.profiles} />
       <form method="post" action={paths.reportImport(props.report.id)} enctype="multipart/form-data" class="toolbar">

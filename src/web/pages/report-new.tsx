@@ -1,13 +1,15 @@
 /**
  * Creating a report: the company fields and the people (pasted or a CSV),
  * then a preview of what will happen to each person (same rule and counts
- * as creation itself), then the commit.
+ * as creation itself) and of the scan allowance it uses, then the commit.
  */
 import type { SubmittedProfile } from '../../domain/roster-plan.js';
+import type { AllowanceStatus } from '../../domain/scan-allowance.js';
 import type { NewReportPreview } from '../../use-cases/preview-report.js';
 import { CsrfField, Layout, type Viewer } from '../components/layout.js';
 import { DataSourceFields, PeopleFields, PreviewTable, ProblemList } from '../components/people-form.js';
 import { paths } from '../paths.js';
+import { ScanAllowancePreview } from '../components/scan-allowance.js';
 
 export interface NewReportValues {
   name: string;
@@ -65,6 +67,7 @@ export function NewReportPreviewPage(props: {
   values: NewReportValues;
   profiles: SubmittedProfile[];
   preview: NewReportPreview;
+  allowance: AllowanceStatus;
   payload: string;
   idempotencyKey: string;
 }) {
@@ -89,6 +92,7 @@ export function NewReportPreviewPage(props: {
         <dt>Data source</dt>
         <dd>{props.values.mode === 'live' ? 'Live' : 'Test (simulator)'}</dd>
       </dl>
+      <ScanAllowancePreview allowance={props.allowance} wouldUse={counts.would_queue_profiles} />
       {props.preview.rows.length > 0 ? (
         <PreviewTable rows={props.preview.rows} profiles={props.profiles} />
       ) : (

@@ -2,15 +2,18 @@
  * Workspace settings. Owners and admins: API keys (create with scopes and
  * test/live kind, the secret shown once, last use, revoke), members (invite
  * with a one-time link, change role, remove), API access and write limits.
- * Members see the workspace, its limits and its members, read-only.
+ * Members see the workspace, its limits and its members, read-only. Everyone
+ * sees the scan allowance, read-only (components/scan-allowance.tsx).
  */
 import { SCOPES } from '../../domain/keys.js';
 import type { WorkspaceLimits } from '../../domain/rate-limits.js';
+import type { AllowanceStatus } from '../../domain/scan-allowance.js';
 import type { Role } from '../../domain/web-tokens.js';
 import type { KeyListRow } from '../../use-cases/manage-keys.js';
 import type { Invitation, Member } from '../../use-cases/workspace-members.js';
 import { ActionButton, CsrfField, Layout, Notice, When, type Viewer } from '../components/layout.js';
 import { paths } from '../paths.js';
+import { ScanAllowanceSection } from '../components/scan-allowance.js';
 
 export interface SettingsProps {
   csrf: string;
@@ -25,6 +28,8 @@ export interface SettingsProps {
     submitted_profiles_per_minute_per_workspace: number | null;
   };
   limits: WorkspaceLimits;
+  /** This month's scan allowance (read-only for every role: the operator sets it). */
+  allowance: AllowanceStatus;
   members: Member[];
   keys: KeyListRow[] | null;
   invitations: Invitation[] | null;
@@ -293,6 +298,8 @@ export function SettingsPage(props: SettingsProps) {
           </form>
         ) : null}
       </section>
+
+      <ScanAllowanceSection allowance={props.allowance} />
     </Layout>
   );
 }

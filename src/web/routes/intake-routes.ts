@@ -19,6 +19,7 @@ import { throttle } from '../../use-cases/client-limits.js';
 import { createReport } from '../../use-cases/create-report.js';
 import { commitImport, previewImport } from '../../use-cases/import-profiles.js';
 import { previewNewReport } from '../../use-cases/preview-report.js';
+import { readScanAllowance } from '../../use-cases/scan-allowance.js';
 import { readReport } from '../../use-cases/report-view.js';
 import { readWorkspace } from '../../use-cases/workspace-settings.js';
 import { checkNewReport, checkPeople, describeDetails } from '../body-validation.js';
@@ -145,6 +146,7 @@ export async function intakeRoutes(app: FastifyInstance): Promise<void> {
           values,
           profiles,
           preview: previewNewReport(profiles, checked.urls),
+          allowance: await readScanAllowance(db, request.web.user!.workspaceId, clock.now()),
           payload,
           idempotencyKey: `web-${randomUUID()}`,
         }),
@@ -219,6 +221,7 @@ export async function intakeRoutes(app: FastifyInstance): Promise<void> {
           report,
           profiles,
           preview,
+          allowance: await readScanAllowance(db, workspaceId, clock.now()),
           payload: JSON.stringify({ mode, profiles }),
           idempotencyKey: `web-${randomUUID()}`,
           mode,

@@ -9,6 +9,7 @@ import { canManage, isRole } from '../../domain/web-tokens.js';
 import { issueKey, listKeys, revokeKey } from '../../use-cases/manage-keys.js';
 import { accessLinkPath, changeRole, inviteMember, listInvitations, listMembers, removeMember, revokeInvitation } from '../../use-cases/workspace-members.js';
 import { readWorkspace, updateWorkspaceSettings } from '../../use-cases/workspace-settings.js';
+import { readScanAllowance } from '../../use-cases/scan-allowance.js';
 import { SettingsPage, type SettingsProps } from '../pages/settings.js';
 import { paths } from '../paths.js';
 import { sendPage } from '../render.js';
@@ -39,11 +40,12 @@ export async function settingsRoutes(app: FastifyInstance): Promise<void> {
   async function render(request: FastifyRequest, reply: FastifyReply, extra: Partial<SettingsProps> = {}, status = 200) {
     const actor = actorOf(request);
     const manage = canManage(actor.role);
-    const [{ workspace, limits }, members, keys, invitations] = await Promise.all([
+    const [{ workspace, limits }, members, keys, invitations, allowance] = await Promise.all([
       readWorkspace(ctx, actor),
       listMembers(ctx, actor),
       manage ? listKeys(ctx, actor) : null,
       manage ? listInvitations(ctx, actor) : null,
+      readScanAllowance(db, actor.workspaceId, clock.now()),
     ]);
     return sendPage(
       reply,
@@ -53,6 +55,7 @@ export async function settingsRoutes(app: FastifyInstance): Promise<void> {
         viewerId: actor.userId,
         workspace,
         limits,
+        allowance,
         members,
         keys,
         invitations,

@@ -1,5 +1,4 @@
 /** What every part of one simulated collection shares: the URL, its slug, and the instants it is anchored to. */
-import type { ImageShare } from '../../media/image-work.js';
 
 export const HOUR_MS = 3_600_000;
 export const DAY_MS = 24 * HOUR_MS;
@@ -12,8 +11,6 @@ export interface SimContext {
   referenceMs: number;
   capturedMs: number;
   host: string;
-  /** Whose turn the screenshots' image work waits for (media/image-work.ts). */
-  imageShare: ImageShare;
 }
 
 /** The last non-empty path segment, percent-decoded when it can be. */

@@ -3,8 +3,7 @@
  * Used for test-mode keys and demos: it never touches the network.
  *
  * Everything it returns is a pure function of (url, kind, mode, reference
- * time): the same request gives byte-identical results, screenshots and
- * `captured_at` included. Randomness comes from mulberry32 streams seeded with
+ * time): the same request gives identical results, `captured_at` included. Randomness comes from mulberry32 streams seeded with
  * SHA-256 of the URL and a purpose label (random.ts), so adding a new stream
  * never shifts the values of the others.
  *
@@ -12,22 +11,26 @@
  *   inaccessible-…  → { outcome: 'inaccessible' }
  *   failing-…       → throws a retryable CollectorError on every attempt
  *   quiet-…         → a normal profile, and verified empty activity ([])
- * Anything else gives a synthetic profile, activity (people.ts) and real
- * PNG/JPEG screenshots that show the section's text (screenshots.ts).
+ * Anything else gives a synthetic profile and activity (people.ts).
+ *
+ * It returns data only, like a data provider: no screenshots and no linked
+ * images. The scanning layer renders the evidence cards of every collector's
+ * results (src/scanning/evidence-cards/), so the simulator's items get cards
+ * drawn from its data, as real items do; it links no images because there is
+ * nothing on the network to download them from (it never touches it), and
+ * the captured path is exercised against a local CDN in the tests instead.
  *
  * Guarantees the rest of the system relies on: an ordinary person always has a
- * name, a 'top_card' screenshot in full_profile mode and, in activity mode, an
- * 'activity' screenshot and at least one event, the newest being a dated post
- * or comment from the last 30 days. About one item in ten reports a missing
- * section (a warning), whose data is then null and has no screenshot.
+ * name (so a top card) in full_profile mode and, in activity mode, at least
+ * one event, the newest being a dated post or comment from the last 30 days.
+ * About one item in ten reports a missing section (a warning), whose data is
+ * then null (so it gets no card).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CollectorError, type CollectRequest, type CollectResult, type CollectedActivityEvent, type Collector, type Screenshot } from '../collector.js';
+import { CollectorError, type CollectRequest, type CollectResult, type Collector } from '../collector.js';
 import { hostOf, lastPathSegment, type SimContext } from './context.js';
-import { PROFILE_SECTIONS, buildCompany, buildPerson, buildPersonActivity } from './people.js';
+import { buildCompany, buildPerson, buildPersonActivity } from './people.js';
 import { Rng } from './random.js';
-import { NO_SHARE, type ImageShare } from '../../media/image-work.js';
-import { aboutSvg, activitySvg, companySvg, experienceSvg, renderScreenshot, skillsSvg, topCardSvg } from './screenshots.js';
 
 /** Default observation reference: every `captured_at` lies up to 72 hours before it. */
 export const SIMULATOR_REFERENCE_TIME = '2026-11-01T00:00:00.000Z';
@@ -58,17 +61,11 @@ export class SimulatorCollector implements Collector {
     } catch (error) {
       throw new CollectorError('collection aborted', { retryable: true, cause: error });
     }
-    return simulate(request.url, request.kind, request.mode, this.referenceMs, request.imageShare ?? NO_SHARE);
+    return simulate(request.url, request.kind, request.mode, this.referenceMs);
   }
 }
 
-async function simulate(
-  url: string,
-  kind: CollectRequest['kind'],
-  mode: CollectRequest['mode'],
-  referenceMs: number,
-  imageShare: ImageShare,
-): Promise<CollectResult> {
+function simulate(url: string, kind: CollectRequest['kind'], mode: CollectRequest['mode'], referenceMs: number): CollectResult {
   const segment = lastPathSegment(url);
   const lower = segment.toLowerCase();
   if (lower.startsWith('inaccessible-')) {
@@ -80,48 +77,31 @@ async function simulate(
   const quiet = lower.startsWith('quiet-');
   const slug = quiet ? segment.slice('quiet-'.length) : segment;
   const capturedMs = referenceMs - new Rng(url, `captured|${kind}|${mode}`).int(0, 72 * 60) * 60_000;
-  const context: SimContext = { url, slug, quiet, referenceMs, capturedMs, host: hostOf(url), imageShare };
+  const context: SimContext = { url, slug, quiet, referenceMs, capturedMs, host: hostOf(url) };
   return kind === 'company_page' ? simulateCompany(context, mode) : simulatePerson(context, mode);
 }
 
-async function simulatePerson(ctx: SimContext, mode: CollectRequest['mode']): Promise<CollectResult> {
+function simulatePerson(ctx: SimContext, mode: CollectRequest['mode']): CollectResult {
   const person = buildPerson(ctx);
-  const { profile } = person;
-  const look = { url: ctx.url };
-  const shots: Array<Promise<Screenshot>> = [];
-  let activity: CollectedActivityEvent[] | null = null;
-  if (mode === 'full_profile') {
-    shots.push(renderScreenshot('top_card', topCardSvg(profile, look), 'image/png', ctx.imageShare));
-    const available = PROFILE_SECTIONS.filter((s) => s !== person.missing);
-    const r = new Rng(ctx.url, 'screenshots');
-    for (const section of r.sample(available, r.int(1, 3))) {
-      if (section === 'about') shots.push(renderScreenshot('about', aboutSvg(profile, look), 'image/png', ctx.imageShare));
-      if (section === 'experience') shots.push(renderScreenshot('experience', experienceSvg(profile, look), 'image/png', ctx.imageShare));
-      if (section === 'skills') shots.push(renderScreenshot('skills', skillsSvg(profile, look), 'image/png', ctx.imageShare));
-    }
-  } else {
-    activity = ctx.quiet ? [] : buildPersonActivity(ctx, person);
-    shots.push(renderScreenshot('activity', activitySvg(profile.name, activity, look), 'image/jpeg', ctx.imageShare));
-  }
   return {
     outcome: 'ok',
-    profile,
-    activity,
+    profile: person.profile,
+    activity: mode === 'full_profile' ? null : ctx.quiet ? [] : buildPersonActivity(ctx, person),
     company: null,
-    screenshots: await Promise.all(shots),
+    screenshots: [],
     missing_sections: person.missing === null ? [] : [person.missing],
     captured_at: new Date(ctx.capturedMs).toISOString(),
   };
 }
 
-async function simulateCompany(ctx: SimContext, mode: CollectRequest['mode']): Promise<CollectResult> {
+function simulateCompany(ctx: SimContext, mode: CollectRequest['mode']): CollectResult {
   const { company, activity, missing } = buildCompany(ctx, mode);
   return {
     outcome: 'ok',
     profile: null,
     activity,
     company,
-    screenshots: [await renderScreenshot('company', companySvg(company, activity, { url: ctx.url }), 'image/png', ctx.imageShare)],
+    screenshots: [],
     missing_sections: missing ? ['company_about'] : [],
     captured_at: new Date(ctx.capturedMs).toISOString(),
   };

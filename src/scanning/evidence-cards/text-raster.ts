@@ -1,14 +1,22 @@
 /**
- * Rasterizing the simulator's screenshot SVGs cheaply (issue 9: the
- * simulator's screenshots are test data and must be cheap to make).
+ * Rasterizing the evidence cards' SVGs cheaply: every collected item gets its
+ * cards, so their cost is paid per item by every worker.
  *
- * librsvg lays out and rasterizes every glyph of every screenshot anew, about
+ * librsvg lays out and rasterizes every glyph of every card anew, about
  * 15 µs a glyph at 640 x 360: most of a text-heavy section's cost. Here the
  * SVG's shapes (everything but its `<text>` elements) are still rasterized by
  * sharp (librsvg), and each text element is drawn from glyph bitmaps that
  * librsvg rendered once per process for each (character, size, weight,
  * style): an alpha mask and an advance width, blended in the section's colour.
  * A section of 450 glyphs then costs about a third of what it did.
+ *
+ * The shapes themselves cost librsvg 2-5 ms a card however few they are (its
+ * set-up and a 640 x 360 raster), and card-svg.ts draws shapes that depend on
+ * a card's layout only (how many positions, events or posts), never on its
+ * values: a few dozen layouts in all. So the shapes' raster is kept per
+ * distinct shapes SVG (at most SHAPE_RASTERS, the most recently used, about
+ * 0.7 MB each: at most 22 MB a process) and copied for the next card of that
+ * layout. Trade: that memory, for about two thirds of a card's rendering time.
  *
  * The glyphs are librsvg's own, so the text looks the same; what differs is
  * layout: no kerning, and each glyph lands on a whole pixel. Text with
@@ -17,12 +25,12 @@
  * librsvg, as before (`rasterize` returns null). Deterministic: a glyph's
  * bitmap does not depend on when it was first needed.
  *
- * The `<text>` elements parsed here are the ones screenshots.ts writes
+ * The `<text>` elements parsed here are the ones card-svg.ts writes
  * (attributes x, y, font-size, fill, font-weight, font-style, text-anchor in
  * that form; XML-escaped content), not arbitrary SVG.
  */
 import sharp from 'sharp';
-import { imageWork, NO_SHARE, type ImageShare } from '../../media/image-work.js';
+import { imageWork, NO_SHARE, type ImageShare } from '../media/image-work.js';
 import { escapeXml, unescapeXml } from './xml.js';
 
 export interface Canvas {
@@ -74,7 +82,7 @@ function rgb(hex: string): [number, number, number] {
 
 /** Glyphs of this process, by font, style and character; a promise while the first render runs. */
 const glyphs = new Map<string, Promise<Glyph>>();
-/** A cap on the cache: the simulator's text uses a few hundred; arbitrary names could add more. */
+/** A cap on the cache: Latin text uses a few hundred glyphs per style; arbitrary names could add more. */
 const MAX_GLYPHS = 20_000;
 
 async function alphaOf(svg: string, width: number, height: number): Promise<Uint8Array> {
@@ -163,11 +171,33 @@ function glyph(char: string, style: TextStyle, fontFamily: string): Promise<Glyp
   if (!found) {
     if (glyphs.size >= MAX_GLYPHS) glyphs.clear();
     found = renderGlyph(char, style, fontFamily);
-    // A failed render is not kept: the next screenshot tries again.
+    // A failed render is not kept: the next card tries again.
     found.catch(() => glyphs.delete(key));
     glyphs.set(key, found);
   }
   return found;
+}
+
+// ---------------------------------------------------------------- shapes
+
+/** Rasters of the shapes SVGs seen last, by their SVG; a promise while the first render runs. Map order is recency. */
+const shapeRasters = new Map<string, Promise<Buffer>>();
+/** About 0.7 MB each at 640 x 360: at most 22 MB. Card layouts are a few dozen; more only evict the oldest. */
+const SHAPE_RASTERS = 32;
+
+/** A fresh copy (the caller draws text on it) of the raster of `shapes`, rendered by librsvg once while it stays among the recent ones. */
+async function shapesRaster(shapes: string, share: ImageShare): Promise<Buffer> {
+  let raster = shapeRasters.get(shapes);
+  if (raster) {
+    shapeRasters.delete(shapes);
+  } else {
+    raster = imageWork(() => sharp(Buffer.from(shapes, 'utf8')).removeAlpha().raw().toBuffer(), share);
+    // A failed render is not kept: the next card tries again.
+    raster.catch(() => shapeRasters.delete(shapes));
+    if (shapeRasters.size >= SHAPE_RASTERS) shapeRasters.delete(shapeRasters.keys().next().value!);
+  }
+  shapeRasters.set(shapes, raster);
+  return Buffer.from(await raster);
 }
 
 // ---------------------------------------------------------------- drawing
@@ -200,7 +230,7 @@ function blend(pixels: Buffer, canvas: Canvas, g: Glyph, penX: number, baseline:
 }
 
 /**
- * The SVG (written by screenshots.ts) as raw RGB pixels with its text drawn
+ * The SVG (written by card-svg.ts) as raw RGB pixels with its text drawn
  * from cached glyphs; null when some text needs librsvg's shaping.
  */
 export async function rasterize(svg: string, canvas: Canvas, share: ImageShare = NO_SHARE): Promise<Buffer | null> {
@@ -227,7 +257,7 @@ export async function rasterize(svg: string, canvas: Canvas, share: ImageShare =
   const laidOut = await Promise.all(
     runs.map(async (run) => ({ run, glyphs: await Promise.all(Array.from(run.content, (c) => glyph(c, run.style, canvas.fontFamily))) })),
   );
-  const pixels = await imageWork(() => sharp(Buffer.from(shapes, 'utf8')).removeAlpha().raw().toBuffer(), share);
+  const pixels = await shapesRaster(shapes, share);
   for (const { run, glyphs: line } of laidOut) {
     const width = line.reduce((sum, g) => sum + g.advance, 0);
     let pen = run.anchor === 'end' ? run.x - width : run.anchor === 'middle' ? run.x - width / 2 : run.x;

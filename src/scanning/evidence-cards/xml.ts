@@ -1,4 +1,4 @@
-/** XML text for the simulator's SVGs: escaped when written (screenshots.ts), read back by text-raster.ts. */
+/** XML text for the evidence cards' SVGs: escaped when written (card-svg.ts), read back by text-raster.ts. */
 const NOT_XML_CHAR = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
 const XML_ENTITIES: Record<string, string> = Object.fromEntries(Object.entries(XML_ESCAPES).map(([c, e]) => [e, c]));

@@ -1,0 +1,139 @@
+/**
+ * A reader can always tell a captured image from a rendered card: on a
+ * person's page, in Chromium, at desktop and phone sizes. The person's record
+ * links a photo on a local HTTPS CDN (captured through the safe fetcher); the
+ * sections with data get rendered cards. Screenshots of both sizes are left
+ * in the directory the test prints, to be looked at.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { firstRun } from '../../src/cli/first-run.js';
+import { processItem } from '../../src/scanning/item-handler.js';
+import { FileMediaStore } from '../../src/scanning/media/media-store.js';
+import { SafeFetcher } from '../../src/scanning/media/safe-fetch.js';
+import { claimItem } from '../../src/store/item-repository.js';
+import { settleStaleRollups } from '../../src/store/rollup-repository.js';
+import { updateWorkspace } from '../../src/store/workspace-repository.js';
+import { accessLinkPath } from '../../src/use-cases/workspace-members.js';
+import { HIGH_LIMITS, reportBody, startTestApp, type TestApp } from '../support/app.js';
+import { axeCheck, launchChromium, watchCsp } from '../support/browser.js';
+import { startFakeCdn, type FakeCdn } from '../support/fake-cdn.js';
+import { LinkingCollector } from '../support/linking-collector.js';
+
+describe('evidence labels on the person page, in Chromium', () => {
+  let cdn: FakeCdn;
+  let t: TestApp;
+  let browser: Browser;
+  let personUrl = '';
+  let signInLink = '';
+  let shots = '';
+  const cspViolations: string[] = [];
+
+  before(async () => {
+    cdn = await startFakeCdn();
+    t = await startTestApp({
+      env: { EVIDENCE_IMAGE_HOSTS: cdn.hostEntry, EVIDENCE_FETCH_ALLOW_ADDRESSES: '127.0.0.1/32', EVIDENCE_FETCH_CA_FILE: cdn.caFile },
+    });
+    const created = (await firstRun(t.runtime.db, t.clock))!;
+    await updateWorkspace(t.runtime.db, created.workspace_id, HIGH_LIMITS, t.clock.now());
+    signInLink = `${t.baseUrl}${accessLinkPath(created.signInToken)}`;
+    const report = await t.request('POST', '/api/v1/reports', {
+      key: created.secret,
+      headers: { 'idempotency-key': 'labels' },
+      body: reportBody({ profiles: [{ pronet_url: 'https://pronet.example/in/jane-doe', name: 'Jane Doe' }] }),
+    });
+    assert.equal(report.status, 201);
+    const collector = new LinkingCollector((request) => (request.mode === 'full_profile' ? [{ section: 'top_card', url: `${cdn.baseUrl}/photo.jpg` }] : []));
+    const ctx = {
+      db: t.runtime.db,
+      clock: t.clock,
+      media: new FileMediaStore(path.join(t.config.dataDir, 'media')),
+      collectorFor: () => collector,
+      timeoutMs: 20_000,
+      maxAttempts: 1,
+      log: () => {},
+      evidence: { fetcher: new SafeFetcher(t.config.evidenceFetch!) },
+    };
+    for (let claim = await claimItem(t.runtime.db, 30); claim; claim = await claimItem(t.runtime.db, 30)) await processItem(ctx, claim);
+    await settleStaleRollups(t.runtime.db, t.clock.now(), 0);
+    personUrl = `${t.baseUrl}/reports/${report.body.data.report.id}/people/${report.body.data.profiles.rows[0].profile_id}`;
+    shots = await fs.mkdtemp(path.join(os.tmpdir(), 'ps-evidence-labels-'));
+    browser = await launchChromium();
+  });
+  after(async () => {
+    await browser?.close();
+    await t?.close();
+    await cdn?.close();
+  });
+
+  async function signedIn(width: number, height: number): Promise<Page> {
+    const context = await browser.newContext({ viewport: { width, height } });
+    const page = await context.newPage();
+    watchCsp(page, cspViolations);
+    await page.goto(signInLink);
+    if (await page.getByLabel('New password').count()) {
+      await page.getByLabel('Your name').fill('Lena Label');
+      await page.getByLabel('Email (you sign in with it)').fill('lena@example.test');
+      await page.getByLabel('New password').fill('a long enough password');
+      await page.getByRole('button', { name: 'Save and sign in' }).click();
+      await page.waitForURL(`${t.baseUrl}/reports`);
+    } else {
+      await page.goto(`${t.baseUrl}/sign-in`);
+      await page.getByLabel('Email').fill('lena@example.test');
+      await page.getByLabel('Password').fill('a long enough password');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.waitForURL(`${t.baseUrl}/reports`);
+    }
+    return page;
+  }
+
+  async function checkLabels(page: Page, where: string): Promise<void> {
+    await page.goto(personUrl);
+    await page.getByRole('heading', { level: 1, name: 'Jane Doe' }).waitFor();
+    const photoCheck = page.locator('li', { has: page.getByRole('heading', { name: 'Profile photo' }) });
+    const captured = photoCheck.locator('figure.origin-captured');
+    const rendered = photoCheck.locator('figure.origin-rendered');
+    assert.equal(await captured.count(), 1, `${where}: one captured image (the photo)`);
+    assert.equal(await rendered.count(), 1, `${where}: one rendered card (the top card)`);
+    assert.equal((await captured.locator('figcaption').innerText()).trim(), 'Captured taken from the source');
+    assert.equal((await rendered.locator('figcaption').innerText()).trim(), 'Rendered card drawn from the observed data');
+    assert.match((await captured.locator('img').getAttribute('alt')) ?? '', /^Captured image 2 for “Profile photo”$/);
+    assert.match((await rendered.locator('img').getAttribute('alt')) ?? '', /^Evidence card 1 for “Profile photo”$/);
+    // The label is visible, and the two frames differ (solid for a capture, dashed for a card).
+    assert.ok(await captured.locator('.badge').isVisible());
+    assert.equal(await captured.locator('img').evaluate((img) => getComputedStyle(img).borderTopStyle), 'solid');
+    assert.equal(await rendered.locator('img').evaluate((img) => getComputedStyle(img).borderTopStyle), 'dashed');
+    // Sections without a captured image carry only cards.
+    const aboutCheck = page.locator('li', { has: page.getByRole('heading', { name: 'About section is filled in' }) });
+    if ((await aboutCheck.locator('figure').count()) > 0) assert.equal(await aboutCheck.locator('figure.origin-captured').count(), 0);
+    await photoCheck.scrollIntoViewIfNeeded();
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll<HTMLImageElement>('.evidence img')].slice(0, 2).every((i) => i.complete && i.naturalWidth > 0),
+    );
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 1, `${where}: no sideways scrolling (overflow ${overflow}px)`);
+    await photoCheck.screenshot({ path: path.join(shots, `person-evidence-${where}.png`) });
+    await axeCheck(page, `person page (${where})`);
+  }
+
+  test('desktop: each image of a finding is labelled captured or rendered card', async () => {
+    const page = await signedIn(1280, 900);
+    await checkLabels(page, 'desktop');
+    await page.context().close();
+  });
+
+  test('phone: the same labels, readable without sideways scrolling', async () => {
+    const page = await signedIn(375, 740);
+    await checkLabels(page, 'phone');
+    await page.context().close();
+    console.log(`# screenshots: ${shots}`);
+  });
+
+  test('no Content-Security-Policy violation', () => {
+    assert.deepEqual(cspViolations, []);
+  });
+});

@@ -1,0 +1,139 @@
+/**
+ * The scan allowance in the web workspace, in Chromium at desktop and phone
+ * sizes: the settings show it (read-only: the operator sets it), the new
+ * report preview and the add-people preview say how much the commit would
+ * use and how much is left, and warn before a commit that would be refused.
+ * Screenshots are left in the directory the test prints.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { firstRun } from '../../src/cli/first-run.js';
+import { updateWorkspace } from '../../src/store/workspace-repository.js';
+import { accessLinkPath } from '../../src/use-cases/workspace-members.js';
+import { setScanAllowance } from '../../src/use-cases/scan-allowance.js';
+import { HIGH_LIMITS, reportBody, startTestApp, type TestApp } from '../support/app.js';
+import { axeCheck, launchChromium, watchCsp } from '../support/browser.js';
+
+describe('scan allowance in the web workspace, in Chromium', () => {
+  let t: TestApp;
+  let browser: Browser;
+  let signInLink = '';
+  let reportId = '';
+  let shots = '';
+  const cspViolations: string[] = [];
+  let signedUp = false;
+
+  before(async () => {
+    t = await startTestApp();
+    const created = (await firstRun(t.runtime.db, t.clock))!;
+    await updateWorkspace(t.runtime.db, created.workspace_id, HIGH_LIMITS, t.clock.now());
+    await setScanAllowance(t.runtime.db, created.workspace_id, 5, t.clock.now());
+    signInLink = `${t.baseUrl}${accessLinkPath(created.signInToken)}`;
+    const report = await t.request('POST', '/api/v1/reports', {
+      key: created.secret,
+      headers: { 'idempotency-key': 'allowance-page' },
+      body: reportBody({ profiles: [{ pronet_url: 'https://pronet.example/in/amy-one' }, { pronet_url: 'https://pronet.example/in/ben-two' }] }),
+    });
+    assert.equal(report.status, 201);
+    reportId = report.body.data.report.id;
+    shots = await fs.mkdtemp(path.join(os.tmpdir(), 'ps-allowance-'));
+    browser = await launchChromium();
+  });
+  after(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  async function signedIn(width: number, height: number): Promise<Page> {
+    const context = await browser.newContext({ viewport: { width, height } });
+    const page = await context.newPage();
+    watchCsp(page, cspViolations);
+    if (!signedUp) {
+      await page.goto(signInLink);
+      await page.getByLabel('Your name').fill('Olga Owner');
+      await page.getByLabel('Email (you sign in with it)').fill('olga@example.test');
+      await page.getByLabel('New password').fill('a long enough password');
+      await page.getByRole('button', { name: 'Save and sign in' }).click();
+      signedUp = true;
+    } else {
+      await page.goto(`${t.baseUrl}/sign-in`);
+      await page.getByLabel('Email').fill('olga@example.test');
+      await page.getByLabel('Password').fill('a long enough password');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+    }
+    await page.waitForURL(`${t.baseUrl}/reports`);
+    return page;
+  }
+
+  const fact = (page: Page, term: string) => page.locator(`#scan-allowance dt:has-text("${term}") + dd`).innerText();
+
+  async function noOverflow(page: Page, where: string) {
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 1, `${where}: no sideways scrolling (overflow ${overflow}px)`);
+  }
+
+  test('settings (desktop): the allowance, this month’s use, what is left and when it starts again; no form to change it', async () => {
+    const page = await signedIn(1280, 900);
+    await page.goto(`${t.baseUrl}/settings`);
+    await page.getByRole('heading', { name: 'Scan allowance' }).waitFor();
+    assert.equal(await fact(page, 'Per calendar month (UTC)'), '5 profile scans');
+    assert.equal(await fact(page, 'Used this month'), '2 profile scans');
+    assert.equal(await fact(page, 'Left this month'), '3 profile scans');
+    assert.match(await fact(page, 'Starts again'), /UTC$/);
+    assert.equal(await page.locator('#scan-allowance input, #scan-allowance form').count(), 0, 'read-only: the operator sets it');
+    await axeCheck(page, 'settings with the scan allowance');
+    await page.locator('#scan-allowance').screenshot({ path: path.join(shots, 'settings-desktop.png') });
+    await page.context().close();
+  });
+
+  test('new report preview: what it would use of what is left, and a warning when it is more', async () => {
+    const page = await signedIn(1280, 900);
+    await page.goto(`${t.baseUrl}/reports/new`);
+    await page.getByLabel('Report name').fill('Allowance check');
+    await page.getByLabel('Name', { exact: true }).fill('Acme');
+    await page.getByLabel('Domain').fill('acme.com');
+    await page.getByLabel('Company page URL').fill('https://pronet.example/company/acme');
+    const people = ['c1', 'c2', 'c3', 'c4'].map((s) => `https://pronet.example/in/${s}`).join('\n');
+    await page.locator('textarea[name="people"]').fill(people);
+    await page.locator('input[name="mode"][value="test"]').check();
+    await page.getByRole('button', { name: 'Preview' }).click();
+    await page.getByRole('heading', { name: /Check and create/ }).waitFor();
+    const line = await page.locator('#allowance-preview dd').innerText();
+    assert.equal(line, 'This would use 4 profile scans of the 3 profile scans left this month (5 per month; 2 used).');
+    assert.match(await page.locator('#allowance-preview [role="alert"]').innerText(), /more than the workspace's scan allowance has left/);
+    await axeCheck(page, 'new report preview over the allowance');
+    await page.locator('#allowance-preview').screenshot({ path: path.join(shots, 'new-report-preview.png') });
+    // Committing anyway is refused whole, with the reason.
+    await page.getByRole('button', { name: 'Create report' }).click();
+    await page.getByText(/would queue 4 profile scans/).waitFor();
+    await page.context().close();
+  });
+
+  test('add-people preview on a phone: the same line, readable without sideways scrolling', async () => {
+    const page = await signedIn(375, 740);
+    await page.goto(`${t.baseUrl}/reports/${reportId}/import`);
+    await page.locator('textarea[name="people"]').fill('https://pronet.example/in/dana-three');
+    await page.getByRole('button', { name: 'Preview' }).click();
+    await page.getByRole('heading', { name: 'Check and add people' }).waitFor();
+    assert.equal(
+      await page.locator('#allowance-preview dd').innerText(),
+      'This would use 1 profile scan of the 3 profile scans left this month (5 per month; 2 used).',
+    );
+    assert.equal(await page.locator('#allowance-preview [role="alert"]').count(), 0);
+    await noOverflow(page, 'add-people preview on a phone');
+    await page.locator('#allowance-preview').screenshot({ path: path.join(shots, 'import-preview-phone.png') });
+    await page.goto(`${t.baseUrl}/settings`);
+    await noOverflow(page, 'settings on a phone');
+    await page.locator('#scan-allowance').screenshot({ path: path.join(shots, 'settings-phone.png') });
+    await page.context().close();
+    console.log(`# screenshots: ${shots}`);
+  });
+
+  test('no Content-Security-Policy violation', () => {
+    assert.deepEqual(cspViolations, []);
+  });
+});
