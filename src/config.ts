@@ -29,6 +29,35 @@ export interface ProviderSettings {
   maxPerSecond: number;
 }
 
+/**
+ * Bright Data's Scraper API for live keys (COLLECTOR=brightdata;
+ * docs/collectors.md, "Bright Data"); null unless selected.
+ */
+export interface BrightDataSettings {
+  apiKey: string;
+  /** https://api.brightdata.com by default; a local server in tests. No trailing slash. */
+  baseUrl: string;
+  datasets: { profiles: string; companies: string; posts: string };
+  /** URLs per provider call: up to 20 go to the synchronous /scrape, more to /trigger. */
+  batchMax: number;
+  /** How long a batch waits for more items before it is sent, ms. */
+  batchWindowMs: number;
+  /** Posts collected per person in activity mode (the posts dataset's limit_per_input). */
+  postsPerPerson: number;
+  /** Provider records per UTC day for all processes together; null: no budget. */
+  dailyRecordBudget: number | null;
+  /** Longest a collection may take, the asynchronous flow included, ms. */
+  timeoutMs: number;
+  /** Pause between progress polls of a snapshot, ms. */
+  pollIntervalMs: number;
+  /** The provider quotas (PROVIDER_MAX_CONCURRENCY, PROVIDER_MAX_PER_SECOND). */
+  maxConcurrency: number;
+  maxPerSecond: number;
+}
+
+/** Which collector live keys use (test keys always use the simulator). */
+export type CollectorChoice = 'simulator' | 'http' | 'brightdata';
+
 /** Where evidence media is stored: a local directory (default) or an S3-compatible bucket. */
 export type MediaSettings =
   | { kind: 'file'; dir: string }
@@ -85,7 +114,10 @@ export interface Config {
   clockOffsetMs: number;
   /** Multiplier for the read limits, for benchmarks (workspace write limits are settings). */
   readLimitMultiplier: number;
+  /** COLLECTOR, or `http` when PROVIDER_BASE_URL is set, else `simulator`. */
+  collector: CollectorChoice;
   provider: ProviderSettings | null;
+  brightData: BrightDataSettings | null;
   media: MediaSettings;
   /** How workers download the images collected records link to (EVIDENCE_*; scanning/media/safe-fetch.ts); null: never. */
   evidenceFetch: SafeFetchSettings | null;
@@ -181,6 +213,28 @@ export function checkProviderBaseUrl(value: string): string {
   return value;
 }
 
+/** PROVIDER_MAX_CONCURRENCY and PROVIDER_MAX_PER_SECOND: the limits of every provider collector. */
+export function parseProviderLimits(env: NodeJS.ProcessEnv): { maxConcurrency: number; maxPerSecond: number } {
+  let maxConcurrency: number = DEFAULT_PROVIDER_LIMITS.maxConcurrency;
+  const rawConcurrency = env.PROVIDER_MAX_CONCURRENCY?.trim();
+  if (rawConcurrency !== undefined && rawConcurrency !== '') {
+    if (!/^[1-9][0-9]{0,4}$/.test(rawConcurrency) || Number(rawConcurrency) > MAX_PROVIDER_CONCURRENCY) {
+      throw new ConfigError(`PROVIDER_MAX_CONCURRENCY must be an integer between 1 and ${MAX_PROVIDER_CONCURRENCY}`);
+    }
+    maxConcurrency = Number(rawConcurrency);
+  }
+  let maxPerSecond: number = DEFAULT_PROVIDER_LIMITS.maxPerSecond;
+  const rawPerSecond = env.PROVIDER_MAX_PER_SECOND?.trim();
+  if (rawPerSecond !== undefined && rawPerSecond !== '') {
+    const perSecond = Number(rawPerSecond);
+    if (!/^[0-9]{1,5}(\.[0-9]{1,3})?$/.test(rawPerSecond) || perSecond <= 0 || perSecond > MAX_PROVIDER_PER_SECOND) {
+      throw new ConfigError(`PROVIDER_MAX_PER_SECOND must be a positive number of calls per second (at most ${MAX_PROVIDER_PER_SECOND}, 3 decimals)`);
+    }
+    maxPerSecond = perSecond;
+  }
+  return { maxConcurrency, maxPerSecond };
+}
+
 /**
  * The PROVIDER_* settings, or null when PROVIDER_BASE_URL is unset (live work
  * then runs on the simulator, with a warning). Throws a one-line ConfigError.
@@ -200,24 +254,62 @@ export function parseProviderSettings(env: NodeJS.ProcessEnv): ProviderSettings 
     }
     timeoutMs = Number(rawTimeout);
   }
-  let maxConcurrency: number = DEFAULT_PROVIDER_LIMITS.maxConcurrency;
-  const rawConcurrency = env.PROVIDER_MAX_CONCURRENCY?.trim();
-  if (rawConcurrency !== undefined && rawConcurrency !== '') {
-    if (!/^[1-9][0-9]{0,4}$/.test(rawConcurrency) || Number(rawConcurrency) > MAX_PROVIDER_CONCURRENCY) {
-      throw new ConfigError(`PROVIDER_MAX_CONCURRENCY must be an integer between 1 and ${MAX_PROVIDER_CONCURRENCY}`);
-    }
-    maxConcurrency = Number(rawConcurrency);
-  }
-  let maxPerSecond: number = DEFAULT_PROVIDER_LIMITS.maxPerSecond;
-  const rawPerSecond = env.PROVIDER_MAX_PER_SECOND?.trim();
-  if (rawPerSecond !== undefined && rawPerSecond !== '') {
-    const perSecond = Number(rawPerSecond);
-    if (!/^[0-9]{1,5}(\.[0-9]{1,3})?$/.test(rawPerSecond) || perSecond <= 0 || perSecond > MAX_PROVIDER_PER_SECOND) {
-      throw new ConfigError(`PROVIDER_MAX_PER_SECOND must be a positive number of calls per second (at most ${MAX_PROVIDER_PER_SECOND}, 3 decimals)`);
-    }
-    maxPerSecond = perSecond;
-  }
+  const { maxConcurrency, maxPerSecond } = parseProviderLimits(env);
   return { baseUrl, apiKey, timeoutMs, maxConcurrency, maxPerSecond };
+}
+
+export const BRIGHTDATA_DEFAULTS = {
+  baseUrl: 'https://api.brightdata.com',
+  datasets: { profiles: 'gd_l1viktl72bvl7bjuj0', companies: 'gd_l1vikfnt1wgvvqz95w', posts: 'gd_lyy3tktm25m4avu764' },
+  batchMax: 20,
+  batchWindowMs: 500,
+  postsPerPerson: 10,
+  timeoutMs: 15 * 60_000,
+  pollIntervalMs: 10_000,
+} as const;
+
+/** COLLECTOR (and PROVIDER_BASE_URL for the bridge). */
+function parseCollectorChoice(env: NodeJS.ProcessEnv): CollectorChoice {
+  const raw = text(env, 'COLLECTOR');
+  if (raw === null) return text(env, 'PROVIDER_BASE_URL') !== null ? 'http' : 'simulator';
+  const choice = raw.toLowerCase();
+  if (choice !== 'simulator' && choice !== 'http' && choice !== 'brightdata') throw new ConfigError('COLLECTOR must be brightdata, http or simulator');
+  if (choice === 'http' && text(env, 'PROVIDER_BASE_URL') === null) throw new ConfigError('COLLECTOR=http needs PROVIDER_BASE_URL');
+  return choice;
+}
+
+/** The BRIGHTDATA_* settings when COLLECTOR=brightdata, else null. Messages name settings, never values. */
+export function parseBrightDataSettings(env: NodeJS.ProcessEnv): BrightDataSettings | null {
+  if (parseCollectorChoice(env) !== 'brightdata') return null;
+  const apiKey = text(env, 'BRIGHTDATA_API_KEY');
+  if (apiKey === null) throw new ConfigError('BRIGHTDATA_API_KEY must be set when COLLECTOR=brightdata');
+  if (!/^[\x21-\x7e]+$/.test(apiKey)) throw new ConfigError('BRIGHTDATA_API_KEY must contain only visible ASCII characters');
+  const rawBase = text(env, 'BRIGHTDATA_BASE_URL') ?? BRIGHTDATA_DEFAULTS.baseUrl;
+  const base = url('BRIGHTDATA_BASE_URL', rawBase, ['http:', 'https:']);
+  if (base.username || base.password) throw new ConfigError('BRIGHTDATA_BASE_URL must not contain credentials; use BRIGHTDATA_API_KEY');
+  if (base.search || base.hash) throw new ConfigError('BRIGHTDATA_BASE_URL must not have a query or fragment');
+  const dataset = (name: string, fallback: string) => {
+    const value = text(env, name) ?? fallback;
+    if (!/^[A-Za-z0-9_]{1,64}$/.test(value)) throw new ConfigError(`${name} must be a dataset id such as ${fallback}`);
+    return value;
+  };
+  const budget = text(env, 'BRIGHTDATA_DAILY_RECORD_BUDGET');
+  return {
+    apiKey,
+    baseUrl: base.toString().replace(/\/+$/, ''),
+    datasets: {
+      profiles: dataset('BRIGHTDATA_PROFILES_DATASET', BRIGHTDATA_DEFAULTS.datasets.profiles),
+      companies: dataset('BRIGHTDATA_COMPANIES_DATASET', BRIGHTDATA_DEFAULTS.datasets.companies),
+      posts: dataset('BRIGHTDATA_POSTS_DATASET', BRIGHTDATA_DEFAULTS.datasets.posts),
+    },
+    batchMax: integer(env, 'BRIGHTDATA_BATCH_MAX', BRIGHTDATA_DEFAULTS.batchMax, 1, 5000),
+    batchWindowMs: integer(env, 'BRIGHTDATA_BATCH_WINDOW_MS', BRIGHTDATA_DEFAULTS.batchWindowMs, 0, 60_000),
+    postsPerPerson: integer(env, 'BRIGHTDATA_POSTS_PER_PERSON', BRIGHTDATA_DEFAULTS.postsPerPerson, 1, 1000),
+    dailyRecordBudget: budget === null || budget.toLowerCase() === 'unlimited' ? null : integer(env, 'BRIGHTDATA_DAILY_RECORD_BUDGET', 0, 0, 1_000_000_000),
+    timeoutMs: integer(env, 'BRIGHTDATA_TIMEOUT_MS', BRIGHTDATA_DEFAULTS.timeoutMs, 1000, 24 * 3_600_000),
+    pollIntervalMs: integer(env, 'BRIGHTDATA_POLL_INTERVAL_MS', BRIGHTDATA_DEFAULTS.pollIntervalMs, 10, 600_000),
+    ...parseProviderLimits(env),
+  };
 }
 
 /** S3_* settings; the local directory DATA_DIR/media when S3_BUCKET is unset. */
@@ -383,7 +475,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel,
     clockOffsetMs: integer(env, 'CLOCK_OFFSET_MS', 0, -1e13, 1e13),
     readLimitMultiplier: integer(env, 'READ_LIMIT_MULTIPLIER', 1, 1, 1_000_000),
+    collector: parseCollectorChoice(env),
     provider: parseProviderSettings(env),
+    brightData: parseBrightDataSettings(env),
     media: parseMedia(env, dataDir),
     evidenceFetch: parseEvidenceFetch(env),
     metricsToken,

@@ -55,6 +55,12 @@ export interface Contribution {
   /** Latest attempt in both modes succeeded (so the shown result is the latest). */
   fresh: number;
   company_observed: number;
+  /**
+   * Analyzed, with profile members the source withholds from public view
+   * (CollectedProfile.restricted). Absent from contributions and totals
+   * stored before it existed: read as 0.
+   */
+  restricted_persons?: number;
   checks: Record<string, Outcome>;
   work: LatestItem[];
   /** The record in the profiles collection, as [id, revision]. */
@@ -71,6 +77,8 @@ export interface Totals {
   activity_observed: number;
   fresh: number;
   company_observed: number;
+  /** People whose analysis lacks members the source withholds (see Contribution); absent in totals stored before it existed. */
+  restricted_persons?: number;
   checks: Record<string, CheckTotals>;
   work: WorkCounts;
   profiles: { n: number; acc: string };
@@ -104,6 +112,7 @@ export function emptyTotals(): Totals {
     activity_observed: 0,
     fresh: 0,
     company_observed: 0,
+    restricted_persons: 0,
     checks: {},
     work: emptyWork(),
     profiles: { n: 0, acc: ZERO_ACC },
@@ -119,7 +128,7 @@ export interface PersonFacts {
   active: boolean;
   /** The visible fields of the roster attachment that the findings record shows. */
   person: { pronet_url: string; name: string | null; title: string | null; headline: string | null };
-  analysis: { revision: string; outcomes: Record<string, Outcome> } | null;
+  analysis: { revision: string; outcomes: Record<string, Outcome>; restricted?: boolean } | null;
   full: LatestItem | null;
   activity: LatestItem | null;
   activityObserved: boolean;
@@ -178,6 +187,7 @@ export function personContribution(facts: PersonFacts): Contribution {
     activity_observed: facts.activityObserved ? 1 : 0,
     fresh: facts.full?.status === 'succeeded' && facts.activity?.status === 'succeeded' ? 1 : 0,
     company_observed: 0,
+    restricted_persons: facts.analysis?.restricted === true ? 1 : 0,
     checks: { ...outcomes },
     work,
     record: [facts.profileId, profileRecordRevision(facts)],
@@ -224,6 +234,7 @@ function addContribution(totals: Totals, c: Contribution, sign: 1 | -1): void {
   totals.activity_observed += sign * c.activity_observed;
   totals.fresh += sign * c.fresh;
   totals.company_observed += sign * c.company_observed;
+  totals.restricted_persons = (totals.restricted_persons ?? 0) + sign * (c.restricted_persons ?? 0);
   for (const [checkId, outcome] of Object.entries(c.checks)) {
     const t = (totals.checks[checkId] ??= { good: 0, optimize: 0, unknown: 0 });
     t[outcome] += sign;
@@ -270,6 +281,7 @@ export function addTotals(a: Totals, b: Totals): Totals {
   const sum: Totals = structuredClone(a);
   for (const key of ['persons', 'analyzed', 'answered_persons', 'usable_persons', 'activity_observed', 'fresh', 'company_observed'] as const)
     sum[key] += b[key];
+  sum.restricted_persons = (sum.restricted_persons ?? 0) + (b.restricted_persons ?? 0);
   for (const [checkId, counts] of Object.entries(b.checks)) {
     const t = (sum.checks[checkId] ??= { good: 0, optimize: 0, unknown: 0 });
     t.good += counts.good;

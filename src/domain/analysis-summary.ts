@@ -42,6 +42,8 @@ const LIMITATION_MESSAGES: Record<string, string> = {
   latest_attempt_failed: 'The latest scan attempt failed or was inaccessible for some work; older results may be shown.',
   refresh_in_progress: 'Scans are still queued or running; results may change.',
   company_page_not_observed: 'The company page has not been observed; no company context is shown.',
+  provider_restricted_fields:
+    'Some profile fields cannot be observed on public profiles (the network withholds experience and education from public view, and the data provider does not collect skills or featured items); checks on them are unknown, not failures.',
 };
 
 export function summarize(input: SummaryInput): Static<typeof AnalysisSummaryResponse>['data'] {
@@ -88,7 +90,11 @@ export function summarize(input: SummaryInput): Static<typeof AnalysisSummaryRes
   if (work.failed + work.inaccessible > 0) reasons.push('latest_attempt_failed');
   if (!terminal) reasons.push('refresh_in_progress');
   const freshnessState = !hasUsable ? 'unknown' : t.fresh === t.persons && reasons.length === 0 ? 'current' : 'stale';
-  const limitations = [...reasons, ...(t.company_observed === 0 && work.requested > 0 ? ['company_page_not_observed'] : [])].map((code) => ({
+  const limitations = [
+    ...reasons,
+    ...(t.company_observed === 0 && work.requested > 0 ? ['company_page_not_observed'] : []),
+    ...((t.restricted_persons ?? 0) > 0 ? ['provider_restricted_fields'] : []),
+  ].map((code) => ({
     code,
     message: LIMITATION_MESSAGES[code],
   }));

@@ -39,6 +39,13 @@ export interface CollectedProfile {
   recommendations_received: number | null;
   languages: string[] | null;
   certifications_count: number | null;
+  /**
+   * The members above that the source withholds from public view (e.g.
+   * `positions` and `education_count` since LinkedIn's 2025 data policy
+   * change): they are null because they could not be observed, not because
+   * the person left them empty. Absent or [] when nothing was withheld.
+   */
+  restricted?: string[];
 }
 
 export type ActivityEventType = 'post' | 'repost' | 'comment' | 'reaction' | 'unknown';
@@ -94,6 +101,8 @@ export type CollectResult =
       missing_sections: string[];
       /** RFC 3339 instant of the observation at the source. */
       captured_at: string;
+      /** Records the data provider bills for this item (counted per workspace); absent: none. */
+      billed_records?: number;
     }
   | { outcome: 'inaccessible'; reason: string };
 

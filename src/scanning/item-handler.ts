@@ -82,7 +82,7 @@ async function processClaim(ctx: HandlerContext, claim: Claim, lost: AbortSignal
 
   let result;
   try {
-    const signal = AbortSignal.any([AbortSignal.timeout(ctx.timeoutMs), lost]);
+    const signal = AbortSignal.any([AbortSignal.timeout(collector.timeoutMs ?? ctx.timeoutMs), lost]);
     result = await collector.collect({ kind: claimed.kind, mode: claimed.mode, url, attempt: claim.attempts, signal, imageShare });
   } catch (error) {
     if (lost.aborted) return 'skipped';
@@ -128,6 +128,7 @@ async function processClaim(ctx: HandlerContext, claim: Claim, lost: AbortSignal
           result: { ...result, missing_sections: missing },
           evidence,
           mediaGeneration: generation,
+          provider: collector.name,
         },
         ctx.clock.now(),
       );

@@ -20,7 +20,7 @@
  * items whose retry time came, and lost notifications).
  */
 import type { Clock } from '../clock.js';
-import type { Config } from '../config.js';
+import { parseBrightDataSettings, type Config } from '../config.js';
 import type { Runtime } from '../runtime.js';
 import type { Db } from '../store/database.js';
 import { claimItem, extendLeases, releaseItem, type Claim } from '../store/item-repository.js';
@@ -28,7 +28,8 @@ import { settleStaleRollups } from '../store/rollup-repository.js';
 import { loggerFromFunction, type Logger } from '../logger.js';
 import type { WorkerMetrics } from '../metrics.js';
 import type { Collector } from './collectors/collector.js';
-import { providerCollectorFromEnv, providerCollectorFromSettings } from './collectors/http-provider.js';
+import { providerCollectorFromEnv, providerCollectorFromSettings, type ProviderCallOutcome } from './collectors/http-provider.js';
+import { BrightDataCollector } from './collectors/brightdata/index.js';
 import { SimulatorCollector } from './collectors/simulator/index.js';
 import { processItem, type HandlerContext } from './item-handler.js';
 import { createMediaStore } from './media/create-media-store.js';
@@ -79,7 +80,11 @@ export function workerPoolSize(concurrency: number): number {
   return Math.min(40, 4 + Math.ceil(concurrency / 2));
 }
 
-/** Test-mode work always runs on the simulator; live work on the provider when configured (decisions "Collectors"). */
+/**
+ * Test-mode work always runs on the simulator; live work on the configured
+ * collector (COLLECTOR: Bright Data, or the HTTP provider bridge), or on the
+ * simulator, with a loud warning, when none is configured (decisions "Collectors").
+ */
 export function collectorSelector(
   config: Config,
   log: (m: string) => void,
@@ -88,12 +93,19 @@ export function collectorSelector(
   metrics?: WorkerMetrics,
 ): (keyMode: KeyMode) => Collector {
   const simulator = new SimulatorCollector({ delayMs: config.simulatorDelayMs });
-  // With the database, the provider's limits hold across every worker process.
-  const provider = providerEnv
-    ? providerCollectorFromEnv(providerEnv, { db, onCall: metrics && ((o, s, r) => metrics.providerCall(o, s, r)) })
-    : providerCollectorFromSettings(config.provider, { db, onCall: metrics && ((o, s, r) => metrics.providerCall(o, s, r)) });
-  if (!provider) log('WARNING: PROVIDER_BASE_URL is not set; work admitted by LIVE keys is collected by the built-in SIMULATOR (synthetic data)');
-  return (keyMode) => (keyMode === 'live' && provider ? provider : simulator);
+  const onCall = metrics && ((o: ProviderCallOutcome, s: number, r: string | null) => metrics.providerCall(o, s, r));
+  // With the database, the provider's limits (and Bright Data's daily budget) hold across every worker process.
+  const brightData = providerEnv ? parseBrightDataSettings(providerEnv) : config.brightData;
+  const live: Collector | null = brightData
+    ? new BrightDataCollector({ settings: brightData, db })
+    : providerEnv
+      ? providerCollectorFromEnv(providerEnv, { db, onCall })
+      : providerCollectorFromSettings(config.provider, { db, onCall });
+  if (!live)
+    log(
+      'WARNING: no collector is configured (COLLECTOR, PROVIDER_BASE_URL); work admitted by LIVE keys is collected by the built-in SIMULATOR (synthetic data)',
+    );
+  return (keyMode) => (keyMode === 'live' && live ? live : simulator);
 }
 
 export async function startScanWorker(options: WorkerOptions): Promise<ScanWorker> {

@@ -25,6 +25,7 @@ import { lockReport, lockRun } from './locks.js';
 import { retryingTransaction } from './transaction.js';
 import { recordPersonDelta, refreshReportRollup, settleRollups } from './rollup-repository.js';
 import { applyRunChange, type RunChange } from './scan-repository.js';
+import { recordProviderUsage } from './provider-usage-repository.js';
 import type { Database, ItemStatus, ScanMode } from './schema.js';
 import type { KeyMode } from '../domain/keys.js';
 
@@ -262,6 +263,8 @@ type Finish =
       evidence: EvidenceToStore[];
       /** The media collection generation read before the evidence blobs were stored (maintenance-repository.ts). */
       mediaGeneration?: number;
+      /** The collector's name: its billed records (`result.billed_records`) are counted for the item's workspace under it. */
+      provider?: string;
     };
 
 export async function finishItem(db: Kysely<Database>, finish: Finish, now: Date): Promise<ItemOutcome | 'skipped'> {
@@ -282,6 +285,10 @@ export async function finishItem(db: Kysely<Database>, finish: Finish, now: Date
       );
       if (result.activity !== null) {
         await storeActivity(trx, { reportId: item.report_id, profileId: item.profile_id, itemId: item.id, events: result.activity, capturedAt }, now);
+      }
+      if (finish.provider !== undefined && result.billed_records !== undefined) {
+        // Counted with the result it paid for: a stored result is counted once, a lost one never.
+        await recordProviderUsage(trx, { workspaceId: item.workspace_id, provider: finish.provider, records: result.billed_records });
       }
       if (item.kind === 'company_page' && result.company) {
         await storeCompany(trx, { reportId: item.report_id, itemId: item.id, company: result.company, capturedAt }, now);

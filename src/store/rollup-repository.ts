@@ -371,7 +371,7 @@ async function personFacts(db: Kysely<Database>, reportId: string, ids: string[]
     headline: string | null;
     contribution: Contribution | null;
     latest: { mode: 'full_profile' | 'activity'; status: LatestItem['status']; warning: boolean }[] | null;
-    analysis: { revision: string; outcomes: Record<string, Outcome> | null } | null;
+    analysis: { revision: string; outcomes: Record<string, Outcome> | null; restricted: boolean } | null;
     observed: boolean;
     events: Record<string, string> | null;
   }>`
@@ -383,7 +383,8 @@ async function personFacts(db: Kysely<Database>, reportId: string, ids: string[]
          where i.report_id = p.report_id and i.profile_id = p.id and i.kind = 'person'
          order by r.mode, r.created_at desc, i.created_at desc) x) as latest,
       (select json_build_object('revision', a.revision,
-                                'outcomes', (select jsonb_object_agg(f->>'check_id', f->>'outcome') from jsonb_array_elements(a.findings) f))
+                                'outcomes', (select jsonb_object_agg(f->>'check_id', f->>'outcome') from jsonb_array_elements(a.findings) f),
+                                'restricted', coalesce(jsonb_array_length(a.profile_data -> 'restricted'), 0) > 0)
          from profile_analyses a where a.profile_id = p.id) as analysis,
       exists (select 1 from activity_coverage c where c.profile_id = p.id) as observed,
       (select json_object_agg(e.id, e.revision) from activity_events e
@@ -401,7 +402,7 @@ async function personFacts(db: Kysely<Database>, reportId: string, ids: string[]
         profileId: p.id,
         active: p.status === 'active',
         person: { pronet_url: p.pronet_url, name: p.name, title: p.title, headline: p.headline },
-        analysis: p.analysis ? { revision: p.analysis.revision, outcomes: p.analysis.outcomes ?? {} } : null,
+        analysis: p.analysis ? { revision: p.analysis.revision, outcomes: p.analysis.outcomes ?? {}, restricted: p.analysis.restricted } : null,
         full: item('full_profile'),
         activity: item('activity'),
         activityObserved: p.observed,

@@ -332,6 +332,8 @@ export interface Database {
   rollup_deltas: RollupDeltasTable;
   provider_call_slots: ProviderCallSlotsTable;
   provider_call_schedule: ProviderCallScheduleTable;
+  provider_record_budget: ProviderRecordBudgetTable;
+  provider_usage: ProviderUsageTable;
   web_sessions: WebSessionsTable;
   access_links: AccessLinksTable;
 }
@@ -368,6 +370,22 @@ export interface ScanAllowanceUsageTable {
   /** The month's first day ('YYYY-MM-01'), written as text and never read back (pg would parse a date in local time). */
   month: string;
   used: number;
+}
+
+/** Provider records reserved against the daily budget (migration 0024; store/provider-usage-repository.ts). */
+export interface ProviderRecordBudgetTable {
+  /** The UTC day ('YYYY-MM-DD'), computed by the database and never read back as a date. */
+  day: string;
+  provider: string;
+  reserved: number;
+}
+
+/** Provider records billed per workspace and UTC day (migration 0024; store/provider-usage-repository.ts). */
+export interface ProviderUsageTable {
+  workspace_id: string;
+  day: string;
+  provider: string;
+  records: number;
 }
 
 /** Leased provider concurrency slots (migration 0010; store/provider-quota-repository.ts). */

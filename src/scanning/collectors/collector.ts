@@ -67,5 +67,11 @@ export class CollectorError extends Error {
 
 export interface Collector {
   readonly name: string;
+  /**
+   * Longest one collect() may take (ms), when the collector needs longer than
+   * the worker's default budget (a provider's asynchronous jobs); the item's
+   * lease is kept alive by the worker's heartbeat meanwhile.
+   */
+  readonly timeoutMs?: number;
   collect(request: CollectRequest): Promise<CollectResult>;
 }

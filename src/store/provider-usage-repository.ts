@@ -1,0 +1,73 @@
+/**
+ * Provider records (migration 0024): the daily budget shared by every worker
+ * process, and the records billed per workspace.
+ *
+ * The budget is a reservation counter per UTC day (the database's clock) and
+ * provider: a call reserves what it may be billed before it is sent, in one
+ * conditional upsert, and gives back what was not billed afterwards. A
+ * process that dies between the two leaves its reservation taken until the
+ * day ends: the budget can be under-used, never exceeded.
+ */
+import { sql } from 'kysely';
+import type { Db } from './database.js';
+
+/** Reserves `records` against today's budget; the day reserved ('YYYY-MM-DD'), or null when they do not fit. */
+export async function reserveProviderRecords(db: Db, provider: string, records: number, budget: number): Promise<string | null> {
+  const { rows } = await sql<{ day: string }>`
+    insert into provider_record_budget as b (day, provider, reserved)
+    select (now() at time zone 'utc')::date, ${provider}, ${records}::int
+     where ${records}::int <= ${budget}::int
+    on conflict (day, provider) do update set reserved = b.reserved + excluded.reserved
+     where b.reserved + excluded.reserved <= ${budget}::int
+    returning to_char(day, 'YYYY-MM-DD') as day`.execute(db);
+  return rows[0]?.day ?? null;
+}
+
+/** Gives back records reserved on `day` that were not billed. */
+export async function releaseProviderRecords(db: Db, provider: string, day: string, records: number): Promise<void> {
+  if (records <= 0) return;
+  await sql`
+    update provider_record_budget set reserved = greatest(0, reserved - ${records}::int)
+     where day = ${day}::date and provider = ${provider}`.execute(db);
+}
+
+/** Records reserved today (the database's UTC day). */
+export async function reservedToday(db: Db, provider: string): Promise<number> {
+  const { rows } = await sql<{ reserved: number }>`
+    select reserved from provider_record_budget where day = (now() at time zone 'utc')::date and provider = ${provider}`.execute(db);
+  return rows[0]?.reserved ?? 0;
+}
+
+/** Adds billed records to the workspace's count of today (in the caller's transaction). */
+export async function recordProviderUsage(db: Db, input: { workspaceId: string; provider: string; records: number }): Promise<void> {
+  if (input.records <= 0) return;
+  await sql`
+    insert into provider_usage as u (workspace_id, day, provider, records)
+    values (${input.workspaceId}, (now() at time zone 'utc')::date, ${input.provider}, ${input.records}::int)
+    on conflict (workspace_id, day, provider) do update set records = u.records + excluded.records`.execute(db);
+}
+
+export interface ProviderUsage {
+  provider: string;
+  /** Records billed today (UTC). */
+  today: number;
+  /** Records billed this calendar month (UTC), today included. */
+  month: number;
+  /** Records billed in the 30 days up to today. */
+  last30Days: number;
+}
+
+/** The workspace's billed records per provider. */
+export async function readProviderUsage(db: Db, workspaceId: string): Promise<ProviderUsage[]> {
+  const { rows } = await sql<{ provider: string; today: number; month: number; last30: number }>`
+    with t as (select (now() at time zone 'utc')::date as today)
+    select u.provider,
+           coalesce(sum(u.records) filter (where u.day = t.today), 0)::int as today,
+           coalesce(sum(u.records) filter (where u.day >= date_trunc('month', t.today)::date), 0)::int as month,
+           coalesce(sum(u.records) filter (where u.day > t.today - 30), 0)::int as last30
+      from provider_usage u, t
+     where u.workspace_id = ${workspaceId} and u.day > least(t.today - 30, date_trunc('month', t.today)::date - 1)
+     group by u.provider
+     order by u.provider`.execute(db);
+  return rows.map((r) => ({ provider: r.provider, today: r.today, month: r.month, last30Days: r.last30 }));
+}
