@@ -69,7 +69,7 @@ export class BrightDataCollector implements Collector {
   readonly #client: BrightDataClient;
   readonly #quota: ProviderQuota;
   readonly #db: Db | null;
-  /** The provider's key in the shared quota and budget tables. */
+  /** The provider's key in the shared quota table (its endpoint); the budget and billed records are keyed by `name`. */
   readonly #provider: string;
   readonly #queues = new Map<Group, { waiting: Waiting[]; timer: NodeJS.Timeout | null }>();
 
@@ -134,7 +134,7 @@ export class BrightDataCollector implements Collector {
 
     let reservedDay: string | null = null;
     if (settings.dailyRecordBudget !== null && this.#db) {
-      reservedDay = await reserveProviderRecords(this.#db, this.#provider, expected, settings.dailyRecordBudget);
+      reservedDay = await reserveProviderRecords(this.#db, this.name, expected, settings.dailyRecordBudget);
       if (reservedDay === null) {
         const deferMs = msUntilNextUtcDay(new Date()) + Math.floor(Math.random() * 60_000);
         for (const w of batch) w.reject(new CollectorError('provider daily record budget spent', { retryable: true, deferMs }));
@@ -158,7 +158,7 @@ export class BrightDataCollector implements Collector {
     } finally {
       clearTimeout(timer);
       clearInterval(watch);
-      if (reservedDay !== null && this.#db) await releaseProviderRecords(this.#db, this.#provider, reservedDay, expected - billed);
+      if (reservedDay !== null && this.#db) await releaseProviderRecords(this.#db, this.name, reservedDay, expected - billed);
     }
   }
 
