@@ -16,6 +16,7 @@ import { accessLinkPath, createSignInLink, createUserWithLink } from '../use-cas
 import { ApiError } from '../domain/errors.js';
 import { parseAllowance } from '../domain/scan-allowance.js';
 import { readScanAllowance, setScanAllowance } from '../use-cases/scan-allowance.js';
+import { readBilledRecords } from '../use-cases/provider-usage.js';
 import { serviceClock } from './serve.js';
 
 export class UsageError extends Error {}
@@ -69,6 +70,7 @@ export async function runAdmin(config: Config, argv: string[]): Promise<number> 
   const known = [
     'workspace create',
     'workspace update',
+    'workspace usage',
     'key create',
     'key revoke',
     'report archive',
@@ -163,6 +165,31 @@ function prepare(command: string, args: string[], values: Record<string, string 
           (scanAllowance.remaining === null ? '' : `, ${scanAllowance.remaining} left`) +
           ` (resets ${scanAllowance.resets_at})`;
         return { json, text: `updated workspace ${ws.id}: ${JSON.stringify(shown)}\n${month}` };
+      };
+    }
+    case 'workspace usage': {
+      const id = uuidArg(args[0], 'workspace ID');
+      return async (rt, config) => {
+        const now = serviceClock(config).now();
+        const allowance = await readScanAllowance(rt.db, id, now).catch((error: unknown) => {
+          if (error instanceof ApiError && error.status === 404) throw new Failure(`no workspace ${id}`);
+          throw error;
+        });
+        const billed = await readBilledRecords(rt.db, id);
+        const json = {
+          id,
+          scan_allowance: allowance,
+          billed_records: billed.map((b) => ({ provider: b.provider, today: b.today, this_month: b.month, last_30_days: b.last30Days })),
+        };
+        const lines = [
+          `scan allowance ${allowance.limit ?? 'unlimited'} per month; ${allowance.used} used this month` +
+            (allowance.remaining === null ? '' : `, ${allowance.remaining} left`) +
+            ` (resets ${allowance.resets_at})`,
+          ...(billed.length === 0
+            ? ['no provider records billed in the last 30 days']
+            : billed.map((b) => `${b.provider}: ${b.today} records billed today, ${b.month} this month, ${b.last30Days} in the last 30 days`)),
+        ];
+        return { json, text: lines.join('\n') };
       };
     }
     case 'key create': {

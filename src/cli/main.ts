@@ -18,6 +18,8 @@ commands:
   admin workspace create --name NAME
   admin workspace update ID [--api-access on|off] [--writes-per-key N|default]
                             [--writes-per-workspace N|default] [--profiles-per-minute N|default]
+                            [--scan-allowance N|unlimited]
+  admin workspace usage ID      (scan allowance and provider records billed)
   admin key create --workspace ID [--scopes "*"|"a,b"] [--mode test|live] [--user USER_ID]
   admin key revoke KEY_ID
   admin report archive|unarchive REPORT_ID

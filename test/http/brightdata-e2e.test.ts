@@ -8,11 +8,15 @@
  * activity are read back through the API.
  */
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
 import { reservedToday } from '../../src/store/provider-usage-repository.js';
 import { eventually, reportBody, startTestApp, type Tenant, type TestApp } from '../support/app.js';
 import { DATASETS, startFakeBrightData, type FakeBrightData } from '../support/fake-brightdata.js';
 import { startFakeCdn, type FakeCdn } from '../support/fake-cdn.js';
+import { webUser } from '../support/web.js';
 
 const KEY = 'bd-e2e-key-4711';
 
@@ -194,6 +198,31 @@ describe('Bright Data end to end (live key, local servers only)', () => {
     assert.equal(usage.length, 1);
     assert.equal(usage[0].records, billed);
     assert.equal(await reservedToday(t.runtime.db, usage[0].provider), billed);
+  });
+
+  test('owners and admins see the billed records on the settings page; members do not', async () => {
+    const billed = Object.values(fake.billed).reduce((a, b) => a + b, 0);
+    for (const role of ['owner', 'admin'] as const) {
+      const { client } = await webUser(t, owner.workspaceId, role);
+      const page = await client.get('/settings');
+      const section = /<section[^>]*id="billed-records"[^>]*>([\s\S]*?)<\/section>/.exec(page.text)?.[1] ?? '';
+      assert.match(section, new RegExp(`<td>brightdata</td><td>${billed} records</td><td>${billed} records</td><td>${billed} records</td>`), role);
+    }
+    const { client } = await webUser(t, owner.workspaceId, 'member');
+    assert.ok(!(await client.get('/settings')).text.includes('id="billed-records"'));
+  });
+
+  test('admin workspace usage shows the operator the allowance and the billed records', async () => {
+    const billed = Object.values(fake.billed).reduce((a, b) => a + b, 0);
+    const admin = (...args: string[]) =>
+      promisify(execFile)(process.execPath, [path.resolve('bin/profile-scan.js'), 'admin', 'workspace', 'usage', ...args], {
+        env: { ...process.env, DATABASE_URL: t.database.url, LOG_LEVEL: 'silent' },
+      });
+    const json = JSON.parse((await admin(owner.workspaceId, '--json')).stdout);
+    assert.deepEqual(json.billed_records, [{ provider: 'brightdata', today: billed, this_month: billed, last_30_days: billed }]);
+    assert.equal(json.scan_allowance.used, slugs.length);
+    assert.match((await admin(owner.workspaceId)).stdout, new RegExp(`brightdata: ${billed} records billed today`));
+    await assert.rejects(admin('00000000-0000-4000-8000-000000000000'), /no workspace/);
   });
 
   test('no request reached anything but the local servers', () => {

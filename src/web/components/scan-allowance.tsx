@@ -7,6 +7,7 @@
  * use-case (use-cases/scan-allowance.ts); nothing here counts.
  */
 import { allowanceAdmits, type AllowanceStatus } from '../../domain/scan-allowance.js';
+import type { ProviderUsage } from '../../use-cases/provider-usage.js';
 import { Notice, When } from './layout.js';
 
 const scans = (n: number) => `${n} profile scan${n === 1 ? '' : 's'}`;
@@ -31,6 +32,49 @@ export function ScanAllowanceSection(props: { allowance: AllowanceStatus }) {
       <p class="hint">
         One profile scan is one person queued for scanning (both of their scans together); the company page is free, and a person already waiting in a queued
         scan costs nothing again. A report or an addition that would go over the allowance is refused whole. The allowance is set by the service's operator.
+      </p>
+    </section>
+  );
+}
+
+const records = (n: number) => `${n.toLocaleString('en')} record${n === 1 ? '' : 's'}`;
+
+/**
+ * Records a data provider billed for the workspace's scans (owners and admins
+ * only; use-cases/provider-usage.ts). Scans of test keys and of the
+ * simulator bill nothing.
+ */
+export function BilledRecordsSection(props: { usage: ProviderUsage[] }) {
+  return (
+    <section class="card" aria-labelledby="billed-heading" id="billed-records">
+      <h2 id="billed-heading">Provider records billed</h2>
+      {props.usage.length === 0 ? (
+        <p>No data provider has billed records for this workspace in the last 30 days.</p>
+      ) : (
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Provider</th>
+              <th scope="col">Today (UTC)</th>
+              <th scope="col">This month</th>
+              <th scope="col">Last 30 days</th>
+            </tr>
+          </thead>
+          <tbody>
+            {props.usage.map((u) => (
+              <tr>
+                <td>{u.provider}</td>
+                <td>{records(u.today)}</td>
+                <td>{records(u.month)}</td>
+                <td>{records(u.last30Days)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <p class="hint">
+        A data provider bills per record it returns: a person's profile, each of their posts, the company page. Records are counted when a scan's result is
+        stored.
       </p>
     </section>
   );

@@ -3,17 +3,19 @@
  * test/live kind, the secret shown once, last use, revoke), members (invite
  * with a one-time link, change role, remove), API access and write limits.
  * Members see the workspace, its limits and its members, read-only. Everyone
- * sees the scan allowance, read-only (components/scan-allowance.tsx).
+ * sees the scan allowance, read-only; owners and admins also see the
+ * provider records billed (components/scan-allowance.tsx).
  */
 import { SCOPES } from '../../domain/keys.js';
 import type { WorkspaceLimits } from '../../domain/rate-limits.js';
 import type { AllowanceStatus } from '../../domain/scan-allowance.js';
 import type { Role } from '../../domain/web-tokens.js';
 import type { KeyListRow } from '../../use-cases/manage-keys.js';
+import type { ProviderUsage } from '../../use-cases/provider-usage.js';
 import type { Invitation, Member } from '../../use-cases/workspace-members.js';
 import { ActionButton, CsrfField, Layout, Notice, When, type Viewer } from '../components/layout.js';
 import { paths } from '../paths.js';
-import { ScanAllowanceSection } from '../components/scan-allowance.js';
+import { BilledRecordsSection, ScanAllowanceSection } from '../components/scan-allowance.js';
 
 export interface SettingsProps {
   csrf: string;
@@ -30,6 +32,8 @@ export interface SettingsProps {
   limits: WorkspaceLimits;
   /** This month's scan allowance (read-only for every role: the operator sets it). */
   allowance: AllowanceStatus;
+  /** Provider records billed (owners and admins; null for members). */
+  billed: ProviderUsage[] | null;
   members: Member[];
   keys: KeyListRow[] | null;
   invitations: Invitation[] | null;
@@ -300,6 +304,7 @@ export function SettingsPage(props: SettingsProps) {
       </section>
 
       <ScanAllowanceSection allowance={props.allowance} />
+      {props.billed ? <BilledRecordsSection usage={props.billed} /> : null}
     </Layout>
   );
 }

@@ -10,6 +10,7 @@ import { issueKey, listKeys, revokeKey } from '../../use-cases/manage-keys.js';
 import { accessLinkPath, changeRole, inviteMember, listInvitations, listMembers, removeMember, revokeInvitation } from '../../use-cases/workspace-members.js';
 import { readWorkspace, updateWorkspaceSettings } from '../../use-cases/workspace-settings.js';
 import { readScanAllowance } from '../../use-cases/scan-allowance.js';
+import { readBilledRecords } from '../../use-cases/provider-usage.js';
 import { SettingsPage, type SettingsProps } from '../pages/settings.js';
 import { paths } from '../paths.js';
 import { sendPage } from '../render.js';
@@ -40,12 +41,13 @@ export async function settingsRoutes(app: FastifyInstance): Promise<void> {
   async function render(request: FastifyRequest, reply: FastifyReply, extra: Partial<SettingsProps> = {}, status = 200) {
     const actor = actorOf(request);
     const manage = canManage(actor.role);
-    const [{ workspace, limits }, members, keys, invitations, allowance] = await Promise.all([
+    const [{ workspace, limits }, members, keys, invitations, allowance, billed] = await Promise.all([
       readWorkspace(ctx, actor),
       listMembers(ctx, actor),
       manage ? listKeys(ctx, actor) : null,
       manage ? listInvitations(ctx, actor) : null,
       readScanAllowance(db, actor.workspaceId, clock.now()),
+      manage ? readBilledRecords(db, actor.workspaceId) : null,
     ]);
     return sendPage(
       reply,
@@ -56,6 +58,7 @@ export async function settingsRoutes(app: FastifyInstance): Promise<void> {
         workspace,
         limits,
         allowance,
+        billed,
         members,
         keys,
         invitations,
