@@ -146,7 +146,7 @@ describe('Bright Data collector (against a server that follows the documented AP
     assert.deepEqual(priv.status === 'fulfilled' && priv.value, { outcome: 'inaccessible', reason: 'provider: dead_page' });
     for (const failed of [crawl, missing]) {
       assert.equal(failed.status, 'rejected');
-      const error = (failed).reason as CollectorError;
+      const error = failed.reason as CollectorError;
       assert.ok(error instanceof CollectorError && error.retryable && error.deferMs === undefined, error.message);
     }
     assert.equal(fine1.status === 'fulfilled' && fine1.value.outcome, 'ok');
@@ -169,7 +169,7 @@ describe('Bright Data collector (against a server that follows the documented AP
     const settled = await Promise.allSettled([c.collect(person('limited-a')), c.collect(person('limited-b'))]);
     for (const s of settled) {
       assert.equal(s.status, 'rejected');
-      const error = (s).reason as CollectorError;
+      const error = s.reason as CollectorError;
       assert.ok(error.retryable && error.deferMs !== undefined && error.deferMs >= 7000 && error.deferMs < 8000, `deferMs ${error.deferMs}`);
     }
   });
