@@ -334,6 +334,8 @@ export interface Database {
   provider_call_schedule: ProviderCallScheduleTable;
   provider_record_budget: ProviderRecordBudgetTable;
   provider_usage: ProviderUsageTable;
+  queue_workspaces: QueueWorkspacesTable;
+  queue_reports: QueueReportsTable;
   web_sessions: WebSessionsTable;
   access_links: AccessLinksTable;
 }
@@ -386,6 +388,25 @@ export interface ProviderUsageTable {
   day: string;
   provider: string;
   records: number;
+}
+
+/** The queue's index of workspaces with pending work (migration 0026; kept by scan_items triggers and the claim). */
+export interface QueueWorkspacesTable {
+  workspace_id: string;
+  /** Stride pass: claims served so far, from where the workspace joined. */
+  pass: Generated<string>;
+  ready: Generated<boolean>;
+  /** A lower bound of its reports' ready_at (null: no pending work known). */
+  ready_at: Timestamp | null;
+}
+
+/** The queue's index of reports with pending work (migration 0026). */
+export interface QueueReportsTable {
+  report_id: string;
+  workspace_id: string;
+  pass: Generated<string>;
+  ready: Generated<boolean>;
+  ready_at: Timestamp | null;
 }
 
 /** Leased provider concurrency slots (migration 0010; store/provider-quota-repository.ts). */

@@ -1,0 +1,232 @@
+/**
+ * `npm run bench:queue`: what the scan queue costs the database as the
+ * number of tenants grows (issue 19; docs/scaling.md), on stdout and in
+ * bench/results/queue.json (progress on stderr).
+ *
+ * 1. claim: R reports with 2 pending people each over R/10 workspaces (at
+ *    least 1), plus 64 running items, for R = 10, 100, 1,000, 10,000: one
+ *    `select * from claim_scan_item(60)` in a rolled-back transaction (so
+ *    every sample sees the same queue), median and p95 of the statement's
+ *    round trip, ready (every item claimable) and all-deferred (every
+ *    pending item's ready_at an hour ahead); each as a ratio to R = 10 of the
+ *    same run (target ≤ 2 ×).
+ * 2. admission: inserting a new report's 2 pending items (what an admission
+ *    adds to the queue: the items and the queue's offer, scan_items
+ *    triggers), rolled back, at the same sizes.
+ * 3. claim and admission again with 1 million scan items and 100,000 people
+ *    of finished work in the database besides (BENCH_QUEUE_BIG=0 skips it):
+ *    ratio to the same figure on the almost empty database (target ≤ 1.5 ×).
+ *
+ * Each size runs on a fresh database cloned from one migrated template, on
+ * DATABASE_URL's server (the role needs CREATE DATABASE) or an embedded one.
+ * Knobs (env): BENCH_QUEUE_SIZES ("10,100,1000,10000"), BENCH_QUEUE_SAMPLES
+ * (300), BENCH_QUEUE_BIG (1).
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import pg from 'pg';
+import { adminQuery, openDatabase, positiveInt, prepareRun, ROOT, withDatabase } from './harness.js';
+
+const log = (message: string) => process.stderr.write(`${message}\n`);
+const SAMPLES = positiveInt('BENCH_QUEUE_SAMPLES', 300);
+const SIZES = (process.env.BENCH_QUEUE_SIZES ?? '10,100,1000,10000').split(',').map((s) => Number(s.trim()));
+const BIG = process.env.BENCH_QUEUE_BIG !== '0';
+
+interface Figure {
+  median: number;
+  p95: number;
+}
+
+function summarize(samples: number[]): Figure {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+  return { median: at(0.5), p95: at(0.95) };
+}
+
+/** Times `statement` inside begin … rollback, SAMPLES times (after 20 warm-up runs). */
+async function timeRolledBack(client: pg.Client, statement: string, params: unknown[] = []): Promise<Figure> {
+  const samples: number[] = [];
+  for (let i = 0; i < SAMPLES + 20; i++) {
+    await client.query('begin');
+    const started = process.hrtime.bigint();
+    await client.query(statement, params);
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    await client.query('rollback');
+    if (i >= 20) samples.push(ms);
+  }
+  return summarize(samples);
+}
+
+/**
+ * The queue of the issue: `reports` reports with 2 pending people each over
+ * reports/10 workspaces, plus 64 running items; pending items ready now or
+ * an hour ahead.
+ */
+async function seedQueue(client: pg.Client, reports: number, deferred: boolean): Promise<void> {
+  const workspaces = Math.max(1, Math.floor(reports / 10));
+  await client.query(`
+    insert into workspaces (id, name, slug, created_at, updated_at)
+    select gen_random_uuid(), 'Queue ' || i, 'queue-bench-' || i, now(), now() from generate_series(1, ${workspaces}) i;
+    create temp table ws as select id, row_number() over (order by id) as n from workspaces where slug like 'queue-bench-%';
+    create temp table rs as
+      select gen_random_uuid() as id, (select id from ws where ws.n = 1 + (i % ${workspaces})) as workspace_id, i
+        from generate_series(1, ${reports}) i;
+    insert into reports (id, workspace_id, name, company_name, supplied_domain, root_domain, pronet_company_url, visibility, archived, created_at, updated_at)
+    select id, workspace_id, 'Queue ' || i, 'Acme', 'acme.example', 'acme.example', 'https://pronet.example/company/acme', 'private', false, now(), now() from rs;
+    create temp table ps as
+      select gen_random_uuid() as id, rs.id as report_id, rs.workspace_id, rs.i, k
+        from rs, generate_series(1, 3) k where k <= 2 or rs.i <= 64;
+    insert into report_profiles (id, report_id, workspace_id, pronet_url, source, status, added_at, created_at, updated_at)
+    select id, report_id, workspace_id, 'https://pronet.example/in/q-' || i || '-' || k, 'api_import', 'active', now(), now(), now() from ps;
+    create temp table runs as select gen_random_uuid() as id, rs.id as report_id, rs.workspace_id from rs;
+    insert into scan_runs (id, report_id, workspace_id, mode, key_mode, status, requested, created_at)
+    select id, report_id, workspace_id, 'full_profile', 'test', 'running', 3, now() from runs;
+    insert into scan_items (id, run_id, report_id, profile_id, kind, status, attempts, created_at, ready_at, claim_id, lease_expires_at, started_at)
+    select gen_random_uuid(), runs.id, ps.report_id, ps.id, 'person',
+           case when ps.k = 3 then 'running' else 'pending' end,
+           case when ps.k = 3 then 1 else 0 end,
+           now(), now() - interval '1 minute' + ${deferred ? "interval '61 minutes'" : "interval '0 minutes'"},
+           case when ps.k = 3 then gen_random_uuid() end,
+           case when ps.k = 3 then now() + interval '1 hour' end,
+           case when ps.k = 3 then now() end
+      from ps join runs on runs.report_id = ps.report_id;
+    drop table ws, rs, ps, runs;
+    analyze;
+  `);
+}
+
+/** A million scan items and 100,000 people of finished work in 1,000 reports of 100 workspaces. */
+async function seedFinishedWork(client: pg.Client): Promise<void> {
+  await client.query(`
+    insert into workspaces (id, name, slug, created_at, updated_at)
+    select gen_random_uuid(), 'Done ' || i, 'done-bench-' || i, now(), now() from generate_series(1, 100) i;
+    create temp table ws as select id, row_number() over (order by id) as n from workspaces where slug like 'done-bench-%';
+    create temp table rs as
+      select gen_random_uuid() as id, (select id from ws where ws.n = 1 + (i % 100)) as workspace_id, i from generate_series(1, 1000) i;
+    insert into reports (id, workspace_id, name, company_name, supplied_domain, root_domain, pronet_company_url, visibility, archived, created_at, updated_at)
+    select id, workspace_id, 'Done ' || i, 'Acme', 'acme.example', 'acme.example', 'https://pronet.example/company/acme', 'private', false, now(), now() from rs;
+    create temp table ps as select gen_random_uuid() as id, rs.id as report_id, rs.workspace_id, rs.i, k from rs, generate_series(1, 100) k;
+    insert into report_profiles (id, report_id, workspace_id, pronet_url, source, status, added_at, created_at, updated_at)
+    select id, report_id, workspace_id, 'https://pronet.example/in/d-' || i || '-' || k, 'api_import', 'active', now(), now(), now() from ps;
+    -- Ten scans of every person: five runs of each mode per report.
+    create temp table runs as select gen_random_uuid() as id, rs.id as report_id, rs.workspace_id, r from rs, generate_series(1, 10) r;
+    insert into scan_runs (id, report_id, workspace_id, mode, key_mode, status, requested, completed, created_at, completed_at)
+    select id, report_id, workspace_id, case when r % 2 = 0 then 'full_profile' else 'activity' end, 'test', 'completed', 100, 100, now(), now() from runs;
+    insert into scan_items (id, run_id, report_id, profile_id, kind, status, attempts, created_at, ready_at, started_at, finished_at)
+    select gen_random_uuid(), runs.id, ps.report_id, ps.id, 'person', 'succeeded', 1, now(), now(), now(), now()
+      from ps join runs on runs.report_id = ps.report_id;
+    drop table ws, rs, ps, runs;
+    analyze;
+  `);
+}
+
+interface SizeFigures {
+  reports: number;
+  claimReady: Figure;
+  claimDeferred: Figure;
+  admission: Figure;
+}
+
+async function measureSize(url: string, template: string, reports: number, withFinished: boolean): Promise<SizeFigures> {
+  const name = `${template}_r${reports}${withFinished ? '_big' : ''}`;
+  await adminQuery(url, `create database ${name} template ${template}`);
+  const client = new pg.Client({ connectionString: withDatabase(url, name) });
+  await client.connect();
+  try {
+    if (withFinished) await seedFinishedWork(client);
+    await seedQueue(client, reports, false);
+    const claimReady = await timeRolledBack(client, 'select * from claim_scan_item(60)');
+    // An admission's share of the queue: a new report's two pending items (the items and the offer).
+    const { rows } = await client.query<{ report_id: string; run_id: string; a: string; b: string }>(`
+      with w as (select id from workspaces where slug like 'queue-bench-%' order by id limit 1),
+      r as (insert into reports (id, workspace_id, name, company_name, supplied_domain, root_domain, pronet_company_url, visibility, archived, created_at, updated_at)
+            select gen_random_uuid(), w.id, 'Admission', 'Acme', 'acme.example', 'acme.example', 'https://pronet.example/company/acme', 'private', false, now(), now() from w
+            returning id, workspace_id),
+      p as (insert into report_profiles (id, report_id, workspace_id, pronet_url, source, status, added_at, created_at, updated_at)
+            select gen_random_uuid(), r.id, r.workspace_id, 'https://pronet.example/in/admitted-' || k, 'api_import', 'active', now(), now(), now()
+              from r, generate_series(1, 2) k returning id, report_id),
+      run as (insert into scan_runs (id, report_id, workspace_id, mode, key_mode, status, requested, created_at)
+              select gen_random_uuid(), r.id, r.workspace_id, 'full_profile', 'test', 'queued', 2, now() from r returning id, report_id)
+      select run.report_id, run.id as run_id, (select min(id::text) from p)::uuid as a, (select max(id::text) from p)::uuid as b from run`);
+    const target = rows[0];
+    const admission = await timeRolledBack(
+      client,
+      `insert into scan_items (id, run_id, report_id, profile_id, kind, status, created_at, ready_at)
+       values (gen_random_uuid(), $2, $1, $3, 'person', 'pending', now(), now()), (gen_random_uuid(), $2, $1, $4, 'person', 'pending', now(), now())`,
+      [target.report_id, target.run_id, target.a, target.b],
+    );
+    // All deferred: the pending items' ready time an hour ahead (the triggers re-read the bounds).
+    await client.query(`update scan_items set ready_at = now() + interval '1 hour' where status = 'pending'`);
+    await client.query('analyze');
+    const claimDeferred = await timeRolledBack(client, 'select * from claim_scan_item(60)');
+    return { reports, claimReady, claimDeferred, admission };
+  } finally {
+    await client.end();
+    await adminQuery(url, `drop database if exists ${name} with (force)`);
+  }
+}
+
+const ms = (f: Figure) => `${f.median.toFixed(3)} ms (p95 ${f.p95.toFixed(3)})`;
+const ratio = (a: Figure, b: Figure) => a.median / b.median;
+
+async function main(): Promise<void> {
+  const { tempDir, onCleanup, cleanup } = await prepareRun('ps-bench-queue-', log);
+  try {
+    const database = await openDatabase(tempDir, log);
+    onCleanup(() => database.close());
+    log(`database: ${database.description}`);
+    const migrated = spawnSync(process.execPath, [path.join(ROOT, 'bin/profile-scan.js'), 'migrate'], {
+      env: { ...process.env, DATABASE_URL: database.url, LOG_LEVEL: 'warn' },
+      encoding: 'utf8',
+    });
+    if (migrated.status !== 0) throw new Error(`migrate failed: ${migrated.stderr}`);
+    const template = new URL(database.url).pathname.slice(1);
+
+    const figures: SizeFigures[] = [];
+    for (const size of SIZES) {
+      log(`claim and admission at ${size} reports with pending work…`);
+      figures.push(await measureSize(database.url, template, size, false));
+    }
+    let big: { empty: SizeFigures; full: SizeFigures } | null = null;
+    if (BIG) {
+      log('claim and admission with 1,000,000 finished scan items and 100,000 people besides (seeding takes a minute)…');
+      big = { empty: figures[0], full: await measureSize(database.url, template, SIZES[0], true) };
+    }
+
+    const base = figures[0];
+    const lines = [
+      '# Queue at scale (bench/queue.ts)',
+      '',
+      `Samples per figure: ${SAMPLES}, each one statement in a rolled-back transaction (round trip included).`,
+      '',
+      '| reports with pending work | claim, ready | × | claim, all deferred | × | admission (2 items) | × |',
+      '|---:|---:|---:|---:|---:|---:|---:|',
+      ...figures.map(
+        (f) =>
+          `| ${f.reports.toLocaleString('en')} | ${ms(f.claimReady)} | ${ratio(f.claimReady, base.claimReady).toFixed(2)} | ${ms(f.claimDeferred)} | ${ratio(f.claimDeferred, base.claimDeferred).toFixed(2)} | ${ms(f.admission)} | ${ratio(f.admission, base.admission).toFixed(2)} |`,
+      ),
+      '',
+      'Target: at the largest size, each × ≤ 2 (against the smallest size of the same run).',
+    ];
+    if (big) {
+      lines.push(
+        '',
+        `With 1,000,000 finished scan items and 100,000 people besides (${SIZES[0]} reports with pending work):`,
+        '',
+        '| figure | almost empty | 1M items | × (target ≤ 1.5) |',
+        '|---|---:|---:|---:|',
+        `| claim, ready | ${ms(big.empty.claimReady)} | ${ms(big.full.claimReady)} | ${ratio(big.full.claimReady, big.empty.claimReady).toFixed(2)} |`,
+        `| claim, all deferred | ${ms(big.empty.claimDeferred)} | ${ms(big.full.claimDeferred)} | ${ratio(big.full.claimDeferred, big.empty.claimDeferred).toFixed(2)} |`,
+        `| admission | ${ms(big.empty.admission)} | ${ms(big.full.admission)} | ${ratio(big.full.admission, big.empty.admission).toFixed(2)} |`,
+      );
+    }
+    console.log(lines.join('\n'));
+    await fs.mkdir(path.join(ROOT, 'bench/results'), { recursive: true });
+    await fs.writeFile(path.join(ROOT, 'bench/results/queue.json'), `${JSON.stringify({ samples: SAMPLES, figures, big }, null, 2)}\n`);
+  } finally {
+    await cleanup();
+  }
+}
+
+await main();
