@@ -5,12 +5,12 @@
  * in seconds), so many items run at once; the database pool bounds how many
  * statements run at once, not how many items wait on a provider.
  *
- * Leases: a claim holds its item for ITEM_LEASE_SECONDS; a heartbeat extends
- * the leases of every item in flight every lease/3, storing included, so a
- * slow store never lets a healthy item be claimed twice. When this process
- * dies, its leases run out and any other worker claims the items again (the
- * attempt counts). A claim found lost at a heartbeat aborts that item's
- * collection.
+ * Heartbeat: the worker registers in scan_workers and beats every
+ * WORKER_HEARTBEAT_MS; its items are its own while it beats, however long they
+ * take, storing included. When this process dies, the next claim anywhere
+ * after WORKER_DEAD_SECONDS without a beat takes its items again (the attempt
+ * counts). A claim found lost at a beat (cancelled, or taken while this
+ * worker was silent too long) aborts that item's collection.
  *
  * Roll-ups: each transition folds its report's deltas after its commit; a
  * sweep every second folds those left behind (settleStaleRollups).
@@ -23,7 +23,10 @@ import type { Clock } from '../clock.js';
 import { parseBrightDataSettings, type Config } from '../config.js';
 import type { Runtime } from '../runtime.js';
 import type { Db } from '../store/database.js';
-import { claimItem, extendLeases, releaseItem, type Claim } from '../store/item-repository.js';
+import { randomUUID } from 'node:crypto';
+import os from 'node:os';
+import { claimItem, releaseItem, type Claim } from '../store/item-repository.js';
+import { beatWorker, registerWorker, retireWorker } from '../store/worker-repository.js';
 import { settleStaleRollups } from '../store/rollup-repository.js';
 import { loggerFromFunction, type Logger } from '../logger.js';
 import type { WorkerMetrics } from '../metrics.js';
@@ -37,6 +40,17 @@ import { SafeFetcher } from './media/safe-fetch.js';
 import type { MediaStore } from './media/media-store.js';
 import { listenForItems } from './queue.js';
 import type { KeyMode } from '../domain/keys.js';
+
+/**
+ * A worker beats this often, and is taken for dead after WORKER_DEAD_SECONDS
+ * without a beat: its items are claimed again within about
+ * WORKER_DEAD_SECONDS + the claim poll (1 s) of its death. Five missed beats:
+ * a busy event loop or a slow database does not make a healthy worker dead.
+ */
+export const WORKER_HEARTBEAT_MS = 2000;
+export const WORKER_DEAD_SECONDS = 10;
+/** Rows of workers silent this long, with no item left, are deleted. */
+const WORKER_FORGET_SECONDS = 3600;
 
 /** How often a worker folds roll-up deltas older than this that no transition folded (rollup-repository.ts). */
 const SWEEP_INTERVAL_MS = 1000;
@@ -125,6 +139,9 @@ export async function startScanWorker(options: WorkerOptions): Promise<ScanWorke
   };
 
   const inFlight = new Map<string, { claim: Claim; lost: AbortController; done: Promise<void> }>();
+  const self = { id: randomUUID(), host: os.hostname(), pid: process.pid };
+  const claimer = { id: self.id, deadSeconds: WORKER_DEAD_SECONDS };
+  await registerWorker(runtime.db, self);
   let stopping = false;
   let wake: (() => void) | null = null;
   const wakeUp = () => {
@@ -138,8 +155,8 @@ export async function startScanWorker(options: WorkerOptions): Promise<ScanWorke
     const done = processItem(ctx, claim, lost.signal)
       .then(() => undefined)
       .catch((error: unknown) => {
-        // A store or database failure: the claim is kept until its lease runs
-        // out, then the item is claimed again (the attempt counts).
+        // A store or database failure: the next beat hands the item to its
+        // lease, after which it is claimed again (the attempt counts).
         logger.error({ err: error, item_id: claim.itemId }, 'item failed in the store or the database; it is retried after its lease');
       })
       .finally(() => {
@@ -167,7 +184,7 @@ export async function startScanWorker(options: WorkerOptions): Promise<ScanWorke
       sweep();
       try {
         while (!stopping && inFlight.size < options.concurrency) {
-          const claim = await claimItem(runtime.db, leaseSeconds);
+          const claim = await claimItem(runtime.db, leaseSeconds, claimer);
           if (!claim) break;
           run(claim);
         }
@@ -184,25 +201,24 @@ export async function startScanWorker(options: WorkerOptions): Promise<ScanWorke
   })();
 
   const listener = listenForItems(runtime.pool, wakeUp, log);
-  const heartbeat = setInterval(
-    () => {
-      const claims = [...inFlight.keys()];
-      if (claims.length === 0) return;
-      extendLeases(runtime.db, claims, leaseSeconds).then(
-        (held) => {
-          for (const id of claims) {
-            const entry = inFlight.get(id);
-            if (entry && !held.has(id)) {
-              log(`item ${entry.claim.itemId}: lease lost; abandoning this attempt`);
-              entry.lost.abort();
-            }
+  let beating = false;
+  const heartbeat = setInterval(() => {
+    if (beating) return;
+    beating = true;
+    const claims = [...inFlight.keys()];
+    beatWorker(runtime.db, self, claims, WORKER_FORGET_SECONDS)
+      .then((held) => {
+        for (const id of claims) {
+          const entry = inFlight.get(id);
+          if (entry && !held.has(id)) {
+            log(`item ${entry.claim.itemId}: claim lost; abandoning this attempt`);
+            entry.lost.abort();
           }
-        },
-        (error: unknown) => logger.error({ err: error }, 'queue: lease heartbeat failed'),
-      );
-    },
-    Math.max(500, Math.floor((leaseSeconds * 1000) / 3)),
-  );
+        }
+      })
+      .catch((error: unknown) => logger.error({ err: error }, 'queue: worker heartbeat failed'))
+      .finally(() => (beating = false));
+  }, WORKER_HEARTBEAT_MS);
   heartbeat.unref();
 
   return {
@@ -242,6 +258,8 @@ export async function startScanWorker(options: WorkerOptions): Promise<ScanWorke
         await Promise.race([Promise.all(left.map((e) => e.done)), new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
       }
       clearInterval(heartbeat);
+      // Whatever this worker still holds (a release that failed) is claimed again at once.
+      await retireWorker(runtime.db, self.id).catch((error: unknown) => logger.error({ err: error }, 'queue: could not retire the worker'));
       return { finished: atStop - released, released };
     },
   };

@@ -83,22 +83,17 @@ function transaction<T>(db: Kysely<Database>, work: (trx: Kysely<Database>) => P
   return retryingTransaction(db, work, { asynchronousCommit: true });
 }
 
-/** Claims one item fairly (see claim_scan_item in migration 0009); null when nothing is ready. */
-export async function claimItem(db: Kysely<Database>, leaseSeconds: number): Promise<Claim | null> {
+/**
+ * Claims one item fairly (claim_scan_item, migrations 0026 and 0027); null when
+ * nothing is ready. With `worker`, the item is held while that worker beats
+ * (store/worker-repository.ts) and the items of workers silent for
+ * `deadSeconds` are taken first; without, by its lease.
+ */
+export async function claimItem(db: Kysely<Database>, leaseSeconds: number, worker?: { id: string; deadSeconds: number }): Promise<Claim | null> {
   const { rows } = await sql<{ item_id: string; claim_id: string; attempts: number }>`
-    select item_id, claim_id, attempts from claim_scan_item(${leaseSeconds}::int)`.execute(db);
+    select item_id, claim_id, attempts from claim_scan_item(${leaseSeconds}::int, ${worker?.id ?? null}::uuid, ${worker?.deadSeconds ?? 10}::int)`.execute(db);
   const row = rows[0];
   return row ? { itemId: row.item_id, claimId: row.claim_id, attempts: row.attempts } : null;
-}
-
-/** Extends the leases of the given claims; returns the claims still held (the others were lost). */
-export async function extendLeases(db: Kysely<Database>, claimIds: string[], leaseSeconds: number): Promise<Set<string>> {
-  if (claimIds.length === 0) return new Set();
-  const { rows } = await sql<{ claim_id: string }>`
-    update scan_items set lease_expires_at = now() + make_interval(secs => ${leaseSeconds}::int)
-    where status = 'running' and claim_id = any(${claimIds}::uuid[])
-    returning claim_id`.execute(db);
-  return new Set(rows.map((r) => r.claim_id));
 }
 
 /**

@@ -67,14 +67,13 @@ const countBy = <T>(values: T[]) => values.reduce((m, v) => m.set(v, (m.get(v) ?
 
 describe('the claim with 1,000 workspaces contending', () => {
   let t: TestApp;
-  let small: string[];
   let big: string;
   let many: string;
   let first: Array<{ workspace: string; report: string }>;
 
   before(async () => {
     t = await startTestApp();
-    small = await seed(t, 'small', WORKSPACES - 2, 1, 4);
+    await seed(t, 'small', WORKSPACES - 2, 1, 4);
     [big] = await seed(t, 'big', 1, 1, 5000);
     [many] = await seed(t, 'many', 1, 20, 3);
     first = await claim(t, 3 * WORKSPACES);

@@ -1,0 +1,163 @@
+-- A dead worker is noticed in seconds (docs/scanning.md, "Leases and worker heartbeats").
+--
+-- Trade: a claimed item was held by a lease its worker extended every
+-- lease/3 (ITEM_LEASE_SECONDS, 60 s), so a killed worker's items waited up
+-- to a minute; a shorter lease would claim a healthy item twice whenever its
+-- provider is slow. Now each worker process beats once every 2 s in one row
+-- of scan_workers (one statement per worker instead of one per lease/3 over
+-- all its items), and a running item names its worker: the claim takes the
+-- items of a worker whose heartbeat is older than p_worker_dead_seconds
+-- (10 s) first. A healthy item is never claimed again however long it runs,
+-- because its worker keeps beating; an item left without a worker (claimed by
+-- an older worker, or handed back to its lease after a store failure) keeps
+-- the lease rule.
+
+create table scan_workers (
+  id uuid primary key,
+  started_at timestamptz not null default now(),
+  heartbeat_at timestamptz not null default now(),
+  -- For operators: where it runs.
+  host text,
+  pid integer
+);
+create index scan_workers_heartbeat on scan_workers (heartbeat_at);
+
+alter table scan_items add column worker_id uuid;
+create index scan_items_worker on scan_items (worker_id) where status = 'running';
+
+/*
+ * Claims one scan item for worker p_worker (see 0026 for the fair order):
+ * first an item of a dead worker, then one whose lease expired without a
+ * worker, then the fair pick. The one-argument form (no worker: the lease
+ * rule) stays for older workers during a rolling upgrade.
+ */
+create function claim_scan_item(p_lease_seconds integer, p_worker uuid, p_worker_dead_seconds integer default 10)
+returns table (item_id uuid, claim_id uuid, attempts integer)
+language plpgsql as $$
+declare
+  v_id uuid;
+  v_ws uuid;
+  v_report uuid;
+  v_next timestamptz;
+  v_skip_ws uuid[] := '{}';
+  v_skip_reports uuid[] := '{}';
+  v_tries integer := 0;
+begin
+  -- Items of a worker that stopped beating (dead, or stopped: its heartbeat is -infinity).
+  select i.id into v_id
+    from scan_workers w join scan_items i on i.worker_id = w.id and i.status = 'running'
+   where w.heartbeat_at < now() - make_interval(secs => p_worker_dead_seconds)
+   limit 1
+   for update of i skip locked;
+
+  if v_id is null then
+    -- Items claimed without a worker (older workers, or handed to their lease): their lease.
+    select i.id into v_id
+    from scan_items i
+    where i.status = 'running' and i.lease_expires_at < now() and i.worker_id is null
+    order by i.lease_expires_at
+    limit 1
+    for update skip locked;
+  end if;
+
+  if v_id is null then
+    -- Deferred work whose time has come (a few per claim; the next claims take the rest).
+    update queue_workspaces w
+       set ready = true,
+           pass = greatest(w.pass, coalesce((select min(q.pass) from queue_workspaces q where q.ready), 0))
+     where w.workspace_id in (select d.workspace_id from queue_workspaces d
+                               where not d.ready and d.ready_at <= now()
+                               order by d.ready_at limit 16 for update skip locked);
+    update queue_reports r
+       set ready = true,
+           pass = greatest(r.pass, coalesce((select min(q.pass) from queue_reports q where q.workspace_id = r.workspace_id and q.ready), 0))
+     where r.report_id in (select d.report_id from queue_reports d
+                            where not d.ready and d.ready_at <= now()
+                            order by d.ready_at limit 16 for update skip locked);
+
+    <<workspaces>>
+    while v_id is null loop
+      select w.workspace_id into v_ws from queue_workspaces w
+       where w.ready and w.workspace_id <> all (v_skip_ws)
+       order by w.pass, w.workspace_id limit 1;
+      exit when v_ws is null;
+
+      loop
+        v_tries := v_tries + 1;
+        exit workspaces when v_tries > 64;
+        select r.report_id into v_report from queue_reports r
+         where r.workspace_id = v_ws and r.ready and r.report_id <> all (v_skip_reports)
+         order by r.pass, r.report_id limit 1;
+
+        if v_report is null then
+          -- No ready report: the workspace waits for its earliest one (or for new work).
+          perform 1 from queue_workspaces where workspace_id = v_ws for update skip locked;
+          if not found then
+            -- An admission into it is in flight (it holds the row FOR KEY SHARE): leave it ready.
+            v_skip_ws := v_skip_ws || v_ws;
+            continue workspaces;
+          end if;
+          select min(r.ready_at) into v_next from queue_reports r where r.workspace_id = v_ws;
+          if v_next is not null and v_next <= now() then
+            -- Ready reports exist but this claim skipped them (their items were being claimed).
+            v_skip_ws := v_skip_ws || v_ws;
+          else
+            update queue_workspaces set ready = false, ready_at = v_next where workspace_id = v_ws;
+          end if;
+          continue workspaces;
+        end if;
+
+        select i.id into v_id
+          from scan_items i
+         where i.report_id = v_report and i.status = 'pending' and i.ready_at <= now()
+         order by i.ready_at, i.id
+         limit 1
+         for update skip locked;
+        if v_id is not null then
+          update queue_reports set pass = pass + 1 where report_id = v_report;
+          update queue_workspaces set pass = pass + 1 where workspace_id = v_ws;
+          exit workspaces;
+        end if;
+
+        -- No ready item: the report waits for its earliest pending one (or for new work).
+        perform 1 from queue_reports where report_id = v_report for update skip locked;
+        if not found then
+          v_skip_reports := v_skip_reports || v_report;
+          continue;
+        end if;
+        select i.ready_at into v_next from scan_items i
+         where i.report_id = v_report and i.status = 'pending'
+         order by i.ready_at limit 1;
+        if v_next is not null and v_next <= now() then
+          v_skip_reports := v_skip_reports || v_report;
+        else
+          update queue_reports set ready = false, ready_at = v_next where report_id = v_report;
+        end if;
+      end loop;
+    end loop;
+  end if;
+
+  if v_id is null then
+    return;
+  end if;
+
+  return query
+  update scan_items i
+  set status = 'running',
+      attempts = i.attempts + 1,
+      claim_id = gen_random_uuid(),
+      lease_expires_at = now() + make_interval(secs => p_lease_seconds),
+      started_at = coalesce(i.started_at, now()),
+      worker_id = p_worker
+  where i.id = v_id
+  returning i.id, i.claim_id, i.attempts;
+end;
+$$;
+
+-- The one-argument claim of older workers: the same claim, without a worker (the lease rule).
+drop function claim_scan_item(integer);
+create function claim_scan_item(p_lease_seconds integer)
+returns table (item_id uuid, claim_id uuid, attempts integer)
+language sql as $$
+  select * from claim_scan_item(p_lease_seconds, null::uuid)
+$$;

@@ -1,0 +1,122 @@
+/**
+ * A dead worker is noticed in seconds (migration 0027; docs/scanning.md,
+ * "Leases and worker heartbeats"): with the default one-minute lease, the
+ * items of a SIGKILLed worker process are claimed again within 15 s of its
+ * death, because its heartbeat stopped; and a healthy worker's item is never
+ * claimed twice however long it runs, even with its lease long expired,
+ * because its worker keeps beating.
+ *
+ * Real `profile-scan worker` processes against the test database.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { sql } from 'kysely';
+import { eventually, people, reportBody, startTestApp, type TestApp } from '../support/app.js';
+import { startWorkerProcess, stopWorkerProcesses, type WorkerProcess } from '../support/worker-process.js';
+
+async function createReport(t: TestApp, secret: string, key: string, n: number): Promise<string> {
+  const res = await t.request('POST', '/api/v1/reports', {
+    key: secret,
+    headers: { 'idempotency-key': key },
+    body: reportBody({ profiles: people(n, key) }),
+  });
+  assert.equal(res.status, 201, res.text);
+  return res.body.data.report.id;
+}
+
+const running = async (t: TestApp, reportId: string) =>
+  (
+    await sql<{ id: string; worker_id: string | null }>`
+      select id, worker_id from scan_items where report_id = ${reportId} and status = 'running'`.execute(t.runtime.db)
+  ).rows;
+
+describe('a SIGKILLed worker, with the default 60-second lease', () => {
+  let t: TestApp;
+  const workers: WorkerProcess[] = [];
+  let reclaimedAfterMs = 0;
+  let held: string[] = [];
+  let reportId: string;
+
+  before(async () => {
+    t = await startTestApp({ env: { ITEM_LEASE_SECONDS: '60' } });
+    const { secret } = await t.tenant();
+    // Worker A holds its items for ever (its collection never ends before the kill).
+    const a = await startWorkerProcess(t, { concurrency: 4, env: { SIMULATOR_DELAY_MS: '40000', ITEM_LEASE_SECONDS: '60' } });
+    workers.push(a);
+    reportId = await createReport(t, secret, 'hb-kill', 3);
+    await eventually(async () => (await running(t, reportId)).length === 4, 30_000, 50);
+    held = (await running(t, reportId)).map((r) => r.id);
+    a.child.kill('SIGKILL');
+    await a.exited;
+    const killedAt = Date.now();
+    workers.push(await startWorkerProcess(t, { concurrency: 4, env: { SIMULATOR_DELAY_MS: '0', ITEM_LEASE_SECONDS: '60' } }));
+    await eventually(
+      async () => {
+        const { rows } = await sql<{ n: number }>`
+          select count(*)::int as n from scan_items where id = any(${held}::uuid[]) and attempts >= 2`.execute(t.runtime.db);
+        return rows[0].n === held.length;
+      },
+      60_000,
+      100,
+    );
+    reclaimedAfterMs = Date.now() - killedAt;
+  });
+  after(async () => {
+    await stopWorkerProcesses(workers);
+    await t?.close();
+  });
+
+  test('its items are claimed again within 15 s of its death, long before their lease runs out', (ctx) => {
+    ctx.diagnostic(`the killed worker's ${held.length} items were claimed again ${(reclaimedAfterMs / 1000).toFixed(1)} s after the kill`);
+    assert.ok(reclaimedAfterMs <= 15_000, `${reclaimedAfterMs} ms`);
+  });
+
+  test('the report still completes, every item once', async () => {
+    await eventually(
+      async () =>
+        (await sql<{ n: number }>`select count(*)::int as n from scan_items where report_id = ${reportId} and status <> 'succeeded'`.execute(t.runtime.db))
+          .rows[0].n === 0,
+      60_000,
+      100,
+    );
+    const analyses = await t.runtime.db.selectFrom('profile_analyses').select('profile_id').where('report_id', '=', reportId).execute();
+    assert.equal(analyses.length, 3);
+  });
+});
+
+describe('a healthy worker with slow items', () => {
+  let t: TestApp;
+  const workers: WorkerProcess[] = [];
+
+  before(async () => {
+    t = await startTestApp({ env: { ITEM_LEASE_SECONDS: '60' } });
+  });
+  after(async () => {
+    await stopWorkerProcesses(workers);
+    await t?.close();
+  });
+
+  test('its items are never claimed twice, even with their leases long expired, while another worker waits for work', async () => {
+    const { secret } = await t.tenant();
+    workers.push(await startWorkerProcess(t, { concurrency: 8, env: { SIMULATOR_DELAY_MS: '12000' } }));
+    const reportId = await createReport(t, secret, 'hb-slow', 2);
+    await eventually(async () => (await running(t, reportId)).length === 5, 30_000, 50);
+    // As if every lease had run out long ago: only the worker's heartbeat holds the items now.
+    await sql`update scan_items set lease_expires_at = now() - interval '10 minutes' where report_id = ${reportId} and status = 'running'`.execute(
+      t.runtime.db,
+    );
+    workers.push(await startWorkerProcess(t, { concurrency: 8, env: { SIMULATOR_DELAY_MS: '0' } }));
+    await eventually(
+      async () =>
+        (await sql<{ n: number }>`select count(*)::int as n from scan_items where report_id = ${reportId} and status <> 'succeeded'`.execute(t.runtime.db))
+          .rows[0].n === 0,
+      60_000,
+      200,
+    );
+    const items = await t.runtime.db.selectFrom('scan_items').select(['attempts']).where('report_id', '=', reportId).execute();
+    assert.deepEqual(
+      items.map((i) => i.attempts),
+      [1, 1, 1, 1, 1],
+    );
+  });
+});
