@@ -21,6 +21,7 @@ import { openRuntime, type Runtime } from '../runtime.js';
 import { createMediaStore } from '../scanning/media/create-media-store.js';
 import { ScanItemQueue } from '../scanning/queue.js';
 import { startWorkerThread, type WorkerThreadHandle } from '../scanning/worker-thread.js';
+import { startRollupSweep, type RollupSweep } from '../scanning/rollup-sweep.js';
 import { setTestPauseBeforeCommit } from '../store/idempotency-repository.js';
 import { cursorSecret } from '../store/settings-repository.js';
 import { accessLinkPath } from '../use-cases/workspace-members.js';
@@ -55,6 +56,7 @@ export async function runServe(config: Config, logger: Logger = createLogger(con
   let worker: WorkerThreadHandle | null = null;
   let ops: Awaited<ReturnType<typeof startOpsServer>> | null = null;
   let maintenance: MaintenanceRunner | null = null;
+  let sweep: RollupSweep | null = null;
 
   const start = async () => {
     runtime = await openRuntime(config, { poolSize: 20, log, logger });
@@ -117,6 +119,9 @@ export async function runServe(config: Config, logger: Logger = createLogger(con
         onUnexpectedExit: () => (state.queue = 'failed'),
       });
       health.queue = 'ready';
+    } else {
+      // No worker here to fold roll-up deltas left behind: this API node does, so readers never wait for one.
+      sweep = startRollupSweep({ db, clock, logger, timer: true });
     }
     maintenance = new MaintenanceRunner({ db, media, retention: config.retention, clock, logger, metrics });
     maintenance.start();
@@ -137,6 +142,7 @@ export async function runServe(config: Config, logger: Logger = createLogger(con
     lifecycle(logger).info({ reason, timeout_seconds: config.shutdownTimeoutMs / 1000 }, 'shutting down: draining requests and items in flight');
     if (health) health.draining = true;
     const steps: Promise<unknown>[] = [];
+    if (sweep) steps.push(sweep.stop());
     if (maintenance)
       steps.push(
         withDeadline(maintenance.stop(), remaining(), 'the maintenance run').catch((error: unknown) =>

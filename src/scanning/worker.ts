@@ -27,7 +27,6 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { claimItem, releaseItem, type Claim } from '../store/item-repository.js';
 import { beatWorker, registerWorker, retireWorker } from '../store/worker-repository.js';
-import { settleStaleRollups } from '../store/rollup-repository.js';
 import { loggerFromFunction, type Logger } from '../logger.js';
 import type { WorkerMetrics } from '../metrics.js';
 import type { Collector } from './collectors/collector.js';
@@ -39,6 +38,7 @@ import { createMediaStore } from './media/create-media-store.js';
 import { SafeFetcher } from './media/safe-fetch.js';
 import type { MediaStore } from './media/media-store.js';
 import { listenForItems } from './queue.js';
+import { startRollupSweep } from './rollup-sweep.js';
 import type { KeyMode } from '../domain/keys.js';
 
 /**
@@ -51,9 +51,6 @@ export const WORKER_HEARTBEAT_MS = 2000;
 export const WORKER_DEAD_SECONDS = 10;
 /** Rows of workers silent this long, with no item left, are deleted. */
 const WORKER_FORGET_SECONDS = 3600;
-
-/** How often a worker folds roll-up deltas older than this that no transition folded (rollup-repository.ts). */
-const SWEEP_INTERVAL_MS = 1000;
 
 export interface ScanWorker {
   /**
@@ -168,16 +165,8 @@ export async function startScanWorker(options: WorkerOptions): Promise<ScanWorke
 
   // Roll-up deltas a fold left behind (another process's API write held the
   // report, a crash between a transition and its fold): folded by the sweep.
-  let sweeping = false;
-  let lastSweep = 0;
-  const sweep = () => {
-    if (sweeping || Date.now() - lastSweep < SWEEP_INTERVAL_MS) return;
-    sweeping = true;
-    lastSweep = Date.now();
-    settleStaleRollups(runtime.db, clock.now(), SWEEP_INTERVAL_MS)
-      .catch((error: unknown) => logger.error({ err: error }, 'roll-ups: folding pending deltas failed; trying again'))
-      .finally(() => (sweeping = false));
-  };
+  const sweeper = startRollupSweep({ db: runtime.db, clock, logger, timer: false });
+  const sweep = () => sweeper.poke();
 
   const loop = (async () => {
     while (!stopping) {
@@ -258,6 +247,7 @@ export async function startScanWorker(options: WorkerOptions): Promise<ScanWorke
         await Promise.race([Promise.all(left.map((e) => e.done)), new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
       }
       clearInterval(heartbeat);
+      await sweeper.stop();
       // Whatever this worker still holds (a release that failed) is claimed again at once.
       await retireWorker(runtime.db, self.id).catch((error: unknown) => logger.error({ err: error }, 'queue: could not retire the worker'));
       return { finished: atStop - released, released };
