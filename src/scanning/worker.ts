@@ -26,7 +26,7 @@ import type { Db } from '../store/database.js';
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { claimItem, releaseItem, type Claim } from '../store/item-repository.js';
-import { beatWorker, registerWorker, retireWorker } from '../store/worker-repository.js';
+import { beatWorker, handToLease, registerWorker, retireWorker } from '../store/worker-repository.js';
 import { loggerFromFunction, type Logger } from '../logger.js';
 import type { WorkerMetrics } from '../metrics.js';
 import type { Collector } from './collectors/collector.js';
@@ -151,10 +151,13 @@ export async function startScanWorker(options: WorkerOptions): Promise<ScanWorke
     const lost = new AbortController();
     const done = processItem(ctx, claim, lost.signal)
       .then(() => undefined)
-      .catch((error: unknown) => {
-        // A store or database failure: the next beat hands the item to its
-        // lease, after which it is claimed again (the attempt counts).
+      .catch(async (error: unknown) => {
+        // A store or database failure: the item goes to its lease, after which
+        // it is claimed again (the attempt counts).
         logger.error({ err: error, item_id: claim.itemId }, 'item failed in the store or the database; it is retried after its lease');
+        await handToLease(runtime.db, claim.claimId, leaseSeconds).catch((e: unknown) =>
+          logger.error({ err: e, item_id: claim.itemId }, 'could not hand the item to its lease; it is claimed again when this worker stops'),
+        );
       })
       .finally(() => {
         inFlight.delete(claim.claimId);

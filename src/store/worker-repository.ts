@@ -16,8 +16,7 @@ export async function registerWorker(db: Kysely<Database>, worker: { id: string;
 /**
  * One beat: the worker is alive now. Returns the claims of `inFlight` it
  * still holds (the others were lost: cancelled, or claimed again while this
- * worker was taken for dead). Items the database says it runs but it does not
- * have in flight (a store failure left them) are handed to their lease.
+ * worker was taken for dead).
  */
 export async function beatWorker(
   db: Kysely<Database>,
@@ -30,10 +29,6 @@ export async function beatWorker(
       insert into scan_workers (id, host, pid) values (${worker.id}, ${worker.host}, ${worker.pid})
       on conflict (id) do update set heartbeat_at = now()
       returning id),
-    orphans as (
-      update scan_items set worker_id = null
-       where worker_id = ${worker.id} and status = 'running' and claim_id <> all (${inFlight}::uuid[])
-      returning id),
     -- Rows of workers long gone whose items were all taken over.
     forgotten as (
       delete from scan_workers w
@@ -43,6 +38,19 @@ export async function beatWorker(
     select claim_id from scan_items
      where worker_id = ${worker.id} and status = 'running' and claim_id = any (${inFlight}::uuid[])`.execute(db);
   return new Set(rows.map((r) => r.claim_id));
+}
+
+/**
+ * Hands a claimed item from its worker to its lease (a store failure ended its
+ * attempt): claimed again once `leaseSeconds` have passed, like an item of an
+ * older worker. False when the claim was already gone.
+ */
+export async function handToLease(db: Kysely<Database>, claimId: string, leaseSeconds: number): Promise<boolean> {
+  const { rows } = await sql<{ id: string }>`
+    update scan_items set worker_id = null, lease_expires_at = now() + make_interval(secs => ${leaseSeconds}::int)
+     where claim_id = ${claimId} and status = 'running'
+    returning id`.execute(db);
+  return rows.length > 0;
 }
 
 /** The worker stopped: its row says so at once (items it still holds are claimed again at the next claim). */

@@ -26,11 +26,29 @@ alter table scan_items add column worker_id uuid;
 create index scan_items_worker on scan_items (worker_id) where status = 'running';
 
 /*
- * Claims one scan item for worker p_worker (see 0026 for the fair order):
- * first an item of a dead worker, then one whose lease expired without a
- * worker, then the fair pick. The one-argument form (no worker: the lease
- * rule) stays for older workers during a rolling upgrade.
+ * Claims one scan item for worker p_worker, or returns nothing.
+ *
+ * 1. An item of a worker that stopped beating, then one whose lease expired
+ *    without a worker (their attempts count on).
+ * 2. Otherwise (migration 0026, docs/scanning.md "Fair claims"): rows whose
+ *    deferral ran out become ready; the ready workspace with the smallest
+ *    pass, its ready report with the smallest pass, that report's oldest
+ *    ready item (FOR UPDATE SKIP LOCKED: concurrent claimers never wait on
+ *    each other's items). The workspace's and the report's passes go up by
+ *    one when another one is ready beside them (alone, there is nobody to be
+ *    fair to, and a hot row updated by every claim would serialize the
+ *    claims). A report (workspace) found without ready work is corrected (see
+ *    0026) and the next one is tried.
+ *
+ * The claim commits asynchronously, like every item transition
+ * (store/item-repository.ts): a claim lost in a database crash leaves its
+ * item pending, and the worker's first transition finds the claim gone.
+ * Queue times (ready_at, leases, heartbeats) are the database server's clock.
+ *
+ * The one-argument form (no worker: the lease rule) stays for older workers
+ * during a rolling upgrade.
  */
+drop function claim_scan_item(integer);
 create function claim_scan_item(p_lease_seconds integer, p_worker uuid, p_worker_dead_seconds integer default 10)
 returns table (item_id uuid, claim_id uuid, attempts integer)
 language plpgsql as $$
@@ -43,6 +61,7 @@ declare
   v_skip_reports uuid[] := '{}';
   v_tries integer := 0;
 begin
+  perform set_config('synchronous_commit', 'off', true);
   -- Items of a worker that stopped beating (dead, or stopped: its heartbeat is -infinity).
   select i.id into v_id
     from scan_workers w join scan_items i on i.worker_id = w.id and i.status = 'running'
@@ -114,8 +133,12 @@ begin
          limit 1
          for update skip locked;
         if v_id is not null then
-          update queue_reports set pass = pass + 1 where report_id = v_report;
-          update queue_workspaces set pass = pass + 1 where workspace_id = v_ws;
+          update queue_reports set pass = pass + 1
+           where report_id = v_report
+             and exists (select 1 from queue_reports q where q.workspace_id = v_ws and q.ready and q.report_id <> v_report);
+          update queue_workspaces set pass = pass + 1
+           where workspace_id = v_ws
+             and exists (select 1 from queue_workspaces q where q.ready and q.workspace_id <> v_ws);
           exit workspaces;
         end if;
 
@@ -146,7 +169,8 @@ begin
   set status = 'running',
       attempts = i.attempts + 1,
       claim_id = gen_random_uuid(),
-      lease_expires_at = now() + make_interval(secs => p_lease_seconds),
+      -- A worker's item is held by its heartbeat; only an item without one has a lease.
+      lease_expires_at = case when p_worker is null then now() + make_interval(secs => p_lease_seconds) end,
       started_at = coalesce(i.started_at, now()),
       worker_id = p_worker
   where i.id = v_id
@@ -155,7 +179,6 @@ end;
 $$;
 
 -- The one-argument claim of older workers: the same claim, without a worker (the lease rule).
-drop function claim_scan_item(integer);
 create function claim_scan_item(p_lease_seconds integer)
 returns table (item_id uuid, claim_id uuid, attempts integer)
 language sql as $$
