@@ -151,6 +151,8 @@ export interface DrainResult {
   run_statuses: Record<string, number>;
   item_statuses: Record<string, number>;
   per_item: WindowStats;
+  /** What the report's scans added to storage: the database (tables and indexes, dead rows included) and the media directory. */
+  storage: { database_bytes_per_person: number; database_bytes_per_item: number; media_bytes_per_person: number };
   /** With `profile`: the worker's V8 CPU profile over the window (its main thread; libuv and sharp threads are not in it). */
   profile: { file: string; summary: ProfileSummary } | null;
 }
@@ -167,6 +169,7 @@ export function drain(ctx: Context, options: { label: string; processes: number;
     cleanup(() => api.stop());
     const o = await Observer.open(db);
     cleanup(() => o.close());
+    const databaseBefore = (await o.one<{ n: string }>(`select pg_database_size(current_database())::text as n`)).n;
     const admitStarted = performance.now();
     const reportId = await admitReport({ origin: api.origin, tenant: db.tenants[0] }, options.label, options.people);
     const admissionSeconds = (performance.now() - admitStarted) / 1000;
@@ -225,6 +228,13 @@ export function drain(ctx: Context, options: { label: string; processes: number;
     const items = sum(itemStatuses);
     const perItem = await window.finish(items, seconds);
     const runStatuses = await o.runCounts();
+    const databaseAfter = (await o.one<{ n: string }>(`select pg_database_size(current_database())::text as n`)).n;
+    const mediaBytes = await directoryBytes(path.join(dataDir, 'media'));
+    const storage = {
+      database_bytes_per_person: Math.round((Number(databaseAfter) - Number(databaseBefore)) / options.people),
+      database_bytes_per_item: Math.round((Number(databaseAfter) - Number(databaseBefore)) / items),
+      media_bytes_per_person: Math.round(mediaBytes / options.people),
+    };
     let profile: DrainResult['profile'] = null;
     if (options.profile) {
       // The profile is written when the worker exits.
@@ -247,9 +257,18 @@ export function drain(ctx: Context, options: { label: string; processes: number;
       run_statuses: runStatuses,
       item_statuses: itemStatuses,
       per_item: perItem,
+      storage,
       profile,
     };
   });
+}
+
+/** Bytes of the files under `dir` (0 when it does not exist). */
+async function directoryBytes(dir: string): Promise<number> {
+  const entries = await fs.readdir(dir, { withFileTypes: true, recursive: true }).catch(() => []);
+  let total = 0;
+  for (const e of entries) if (e.isFile()) total += (await fs.stat(path.join(e.parentPath ?? dir, e.name))).size;
+  return total;
 }
 
 // ---- fairness ----

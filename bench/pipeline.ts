@@ -192,6 +192,8 @@ function details(out: Output): string[] {
       `  CPU per item: worker ${fmt(p.cpu.worker_ms_per_item, ' ms')} (${fmt(p.cpu.worker_cpu_percent_of_one_core, '%')} of a core), ` +
         `PostgreSQL ${fmt(p.cpu.postgres_ms_per_item, ' ms')} (${fmt(p.cpu.postgres_cpu_percent_of_one_core, '%')} of a core; ${p.cpu.postgres_scope})`,
       `  per item: ${statements}, ${p.transactions_per_item} transactions, ${p.rows_read_per_item} rows read, ${p.rows_written_per_item} rows written`,
+      `  storage: ${r.storage.database_bytes_per_person} bytes of database per person (${r.storage.database_bytes_per_item} per item), ` +
+        `${r.storage.media_bytes_per_person} bytes of evidence media per person`,
       `  sessions on average: ${p.sessions.active} active, ` +
         `${p.sessions.waiting_on_lock} waiting on a lock ${JSON.stringify(p.sessions.lock_waits_by_relation)}, ` +
         `${p.sessions.idle_in_transaction} idle in transaction`,

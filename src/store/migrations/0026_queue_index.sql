@@ -74,7 +74,9 @@ select workspace_id, bool_or(ready), min(ready_at) from queue_reports group by w
  */
 create function queue_offer(p_report uuid, p_workspace uuid, p_ready_at timestamptz)
 returns void
-language plpgsql as $$
+-- The queue's index is kept by its owner, whoever changed scan_items (an operator's role, a
+-- read-mostly role allowed to update ready_at): the triggers need no grants of their own.
+language plpgsql security definer set search_path from current as $$
 declare
   v_ready boolean;
   v_at timestamptz;
@@ -111,7 +113,7 @@ $$;
 
 -- New pending items (an admission inserts many in one statement: one offer per report).
 create function queue_offer_inserted() returns trigger
-language plpgsql as $$
+language plpgsql security definer set search_path from current as $$
 declare
   v record;
 begin
@@ -139,7 +141,7 @@ create trigger scan_items_queue_insert after insert on scan_items
  */
 create function queue_recheck(p_report uuid)
 returns void
-language plpgsql as $$
+language plpgsql security definer set search_path from current as $$
 declare
   v_ws uuid;
   v_next timestamptz;
@@ -160,7 +162,7 @@ $$;
 -- An item put back to pending (a retry, a deferral, a worker handing it back) or made ready
 -- earlier is offered; a pending item made ready later (by hand) has its report re-read.
 create function queue_offer_updated() returns trigger
-language plpgsql as $$
+language plpgsql security definer set search_path from current as $$
 begin
   if old.status = 'pending' and new.ready_at > old.ready_at then
     perform queue_recheck(new.report_id);
