@@ -14,8 +14,12 @@
  *    adds to the queue: the items and the queue's offer, scan_items
  *    triggers), rolled back, at the same sizes.
  * 3. claim and admission again with 1 million scan items and 100,000 people
- *    of finished work in the database besides (BENCH_QUEUE_BIG=0 skips it):
- *    ratio to the same figure on the almost empty database (target ≤ 1.5 ×).
+ *    of finished work in the database besides (BENCH_QUEUE_BIG=0 skips it),
+ *    and the hot reads of `npm run bench` (`GET /reports/{id}`, the summary,
+ *    the first findings page of a 100-person analyzed report) through a
+ *    `profile-scan serve` on the same database, before and after those rows
+ *    are added: ratio to the same figure on the almost empty database
+ *    (target ≤ 1.5 ×).
  *
  * Each size runs on a fresh database cloned from one migrated template, on
  * DATABASE_URL's server (the role needs CREATE DATABASE) or an embedded one.
@@ -26,7 +30,10 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
-import { adminQuery, openDatabase, positiveInt, prepareRun, ROOT, withDatabase } from './harness.js';
+import { createDb, createPool } from '../src/store/database.js';
+import { adminQuery, openDatabase, positiveInt, prepareRun, ROOT, startService, withDatabase } from './harness.js';
+import { freePort } from './processes.js';
+import { createTenant, seedAnalyzedReport } from './seed.js';
 
 const log = (message: string) => process.stderr.write(`${message}\n`);
 const SAMPLES = positiveInt('BENCH_QUEUE_SAMPLES', 300);
@@ -167,6 +174,63 @@ async function measureSize(url: string, template: string, reports: number, withF
   }
 }
 
+interface ReadFigures {
+  report: Figure;
+  summary: Figure;
+  findings: Figure;
+}
+
+/** Sequential GETs of the hot reads (after 20 warm-up requests each). */
+async function timeReads(origin: string, secret: string, reportId: string): Promise<ReadFigures> {
+  const get = async (url: string) => {
+    const started = process.hrtime.bigint();
+    const res = await fetch(origin + url, { headers: { authorization: `Bearer ${secret}` } });
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`GET ${url}: ${res.status}`);
+    return Number(process.hrtime.bigint() - started) / 1e6;
+  };
+  const time = async (url: string) => {
+    const samples: number[] = [];
+    for (let i = 0; i < SAMPLES + 20; i++) {
+      const took = await get(url);
+      if (i >= 20) samples.push(took);
+    }
+    return summarize(samples);
+  };
+  return {
+    report: await time(`/api/v1/reports/${reportId}`),
+    summary: await time(`/api/v1/reports/${reportId}/analysis`),
+    findings: await time(`/api/v1/reports/${reportId}/analysis/profiles?limit=10`),
+  };
+}
+
+/** The hot reads on an almost empty database, then with 1 M finished scan items and 100,000 people besides. */
+async function measureReads(url: string, template: string, tempDir: string): Promise<{ empty: ReadFigures; full: ReadFigures }> {
+  const name = `${template}_reads`;
+  await adminQuery(url, `create database ${name} template ${template}`);
+  const databaseUrl = withDatabase(url, name);
+  const pool = createPool(databaseUrl, 2);
+  const db = createDb(pool);
+  const service = await startService({ databaseUrl, port: await freePort(), dataDir: path.join(tempDir, 'reads'), logFile: path.join(tempDir, 'reads.log') });
+  try {
+    const tenant = await createTenant(db);
+    const reportId = await seedAnalyzedReport(db, tenant.workspaceId, 100);
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    await client.query('analyze');
+    const empty = await timeReads(service.origin, tenant.secret, reportId);
+    log('hot reads: adding 1,000,000 finished scan items and 100,000 people…');
+    await seedFinishedWork(client);
+    await client.end();
+    const full = await timeReads(service.origin, tenant.secret, reportId);
+    return { empty, full };
+  } finally {
+    await service.stop();
+    await db.destroy();
+    await adminQuery(url, `drop database if exists ${name} with (force)`);
+  }
+}
+
 const ms = (f: Figure) => `${f.median.toFixed(3)} ms (p95 ${f.p95.toFixed(3)})`;
 const ratio = (a: Figure, b: Figure) => a.median / b.median;
 
@@ -189,9 +253,12 @@ async function main(): Promise<void> {
       figures.push(await measureSize(database.url, template, size, false));
     }
     let big: { empty: SizeFigures; full: SizeFigures } | null = null;
+    let reads: { empty: ReadFigures; full: ReadFigures } | null = null;
     if (BIG) {
       log('claim and admission with 1,000,000 finished scan items and 100,000 people besides (seeding takes a minute)…');
       big = { empty: figures[0], full: await measureSize(database.url, template, SIZES[0], true) };
+      log('hot reads on an almost empty database…');
+      reads = await measureReads(database.url, template, tempDir);
     }
 
     const base = figures[0];
@@ -221,9 +288,23 @@ async function main(): Promise<void> {
         `| admission | ${ms(big.empty.admission)} | ${ms(big.full.admission)} | ${ratio(big.full.admission, big.empty.admission).toFixed(2)} |`,
       );
     }
+    if (reads) {
+      const row = (label: string, key: keyof ReadFigures) =>
+        `| ${label} | ${ms(reads.empty[key])} | ${ms(reads.full[key])} | ${ratio(reads.full[key], reads.empty[key]).toFixed(2)} |`;
+      lines.push(
+        '',
+        'Hot reads through `profile-scan serve` (a 100-person analyzed report; sequential requests, round trip included):',
+        '',
+        '| read | almost empty | 1M items | × (target ≤ 1.5) |',
+        '|---|---:|---:|---:|',
+        row('`GET /reports/{id}`', 'report'),
+        row('summary', 'summary'),
+        row('first findings page (10)', 'findings'),
+      );
+    }
     console.log(lines.join('\n'));
     await fs.mkdir(path.join(ROOT, 'bench/results'), { recursive: true });
-    await fs.writeFile(path.join(ROOT, 'bench/results/queue.json'), `${JSON.stringify({ samples: SAMPLES, figures, big }, null, 2)}\n`);
+    await fs.writeFile(path.join(ROOT, 'bench/results/queue.json'), `${JSON.stringify({ samples: SAMPLES, figures, big, reads }, null, 2)}\n`);
   } finally {
     await cleanup();
   }
