@@ -111,6 +111,12 @@ function toApiError(error: FastifyError & { validationContext?: string }): ApiEr
   return null;
 }
 
+/** The headers of every answer (contract 2.1): the request id, and no caching. */
+function setBaseHeaders(reply: FastifyReply, requestId: string): void {
+  reply.header('X-Request-ID', requestId);
+  reply.header('Cache-Control', 'no-store');
+}
+
 export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     // One logger (src/logger.ts): request ids, redaction of keys, cookies and the public token.
@@ -132,6 +138,8 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
           ? apiError('not_found', 404, 'No such resource.')
           : apiError('invalid_request', 400, 'The request URL is not valid (malformed percent-encoding).');
       const raw = reply as unknown as FastifyReply;
+      // No hook ran for this request: the headers every answer carries are set here.
+      setBaseHeaders(raw, request.id);
       void raw.status(mapped.status).type('application/json').send(errorBody(mapped, request.id));
     },
   });
@@ -162,8 +170,7 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
 
   // Every response, errors included, carries the request id and no-store.
   app.addHook('onRequest', async (request, reply) => {
-    reply.header('X-Request-ID', request.id);
-    reply.header('Cache-Control', 'no-store');
+    setBaseHeaders(reply, request.id);
   });
 
   // Routes recorded for 405 detection: the not-found handler answers 405 when
