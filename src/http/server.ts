@@ -9,6 +9,7 @@
  * limits and scopes live in ./plugins/authorize.ts; resources in ./routes.
  */
 import { randomUUID } from 'node:crypto';
+import { canonicalUrl } from './canonical-url.js';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import swagger from '@fastify/swagger';
 import { Ajv, type Options as AjvOptions } from 'ajv';
@@ -125,6 +126,8 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
     loggerInstance: (deps.logger ?? createLogger(deps.config.logLevel, 'serve')) as FastifyBaseLogger,
     genReqId: () => randomUUID(),
     requestIdHeader: false,
+    // Ids in paths in one spelling before anything reads them (./canonical-url.ts).
+    rewriteUrl: (req) => canonicalUrl(req.url ?? '/'),
     bodyLimit: MAX_BODY_BYTES,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
