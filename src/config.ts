@@ -9,6 +9,7 @@
  * enabled says so loudly at start (src/logger.ts: announceTestHooks).
  */
 import fs from 'node:fs';
+import ipaddr from 'ipaddr.js';
 import path from 'node:path';
 import {
   DEFAULT_FETCH_MAX_BYTES,
@@ -121,6 +122,12 @@ export interface Config {
   media: MediaSettings;
   /** How workers download the images collected records link to (EVIDENCE_*; scanning/media/safe-fetch.ts); null: never. */
   evidenceFetch: SafeFetchSettings | null;
+  /**
+   * TRUST_PROXY: addresses and CIDR ranges of the reverse proxies whose
+   * `X-Forwarded-For` names the client (per-address limits, logs); null: off,
+   * the socket's peer is the client.
+   */
+  trustProxy: string[] | null;
   /** Bearer token guarding GET /metrics on the API port; null = not served there (unless METRICS_PORT). */
   metricsToken: string | null;
   /** A separate listener (on HOST, or METRICS_HOST) for /metrics, /livez and /readyz; null = none. */
@@ -417,6 +424,24 @@ export function parseEvidenceFetch(env: NodeJS.ProcessEnv): SafeFetchSettings | 
   };
 }
 
+/** Names proxy-addr (Fastify's `trustProxy`) understands besides addresses and CIDRs. */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** TRUST_PROXY: a comma-separated list of IP addresses, CIDR ranges or loopback/linklocal/uniquelocal; unset: off. */
+export function parseTrustProxy(env: NodeJS.ProcessEnv): string[] | null {
+  const raw = text(env, 'TRUST_PROXY');
+  if (raw === null) return null;
+  const entries = raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  for (const entry of entries) {
+    const valid = PROXY_RANGE_NAMES.includes(entry) || (entry.includes('/') ? ipaddr.isValidCIDR(entry) : ipaddr.isValid(entry));
+    if (!valid) throw new ConfigError('TRUST_PROXY must be a comma-separated list of IP addresses or CIDR ranges (or loopback, linklocal, uniquelocal)');
+  }
+  return entries.length > 0 ? entries : null;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = integer(env, 'PORT', 8080, 0, 65535);
   const host = hostname('HOST', (env.HOST ?? '127.0.0.1').trim() || '127.0.0.1');
@@ -480,6 +505,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     brightData: parseBrightDataSettings(env),
     media: parseMedia(env, dataDir),
     evidenceFetch: parseEvidenceFetch(env),
+    trustProxy: parseTrustProxy(env),
     metricsToken,
     metricsPort,
     metricsHost,

@@ -126,6 +126,9 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
     loggerInstance: (deps.logger ?? createLogger(deps.config.logLevel, 'serve')) as FastifyBaseLogger,
     genReqId: () => randomUUID(),
     requestIdHeader: false,
+    // Behind trusted reverse proxies (TRUST_PROXY), request.ip is the client X-Forwarded-For names:
+    // the rightmost address that is not a trusted proxy. Otherwise it is the socket's peer.
+    trustProxy: deps.config.trustProxy ?? false,
     // Ids in paths in one spelling before anything reads them (./canonical-url.ts).
     rewriteUrl: (req) => canonicalUrl(req.url ?? '/'),
     bodyLimit: MAX_BODY_BYTES,

@@ -35,7 +35,7 @@ export function actorOf(request: FastifyRequest): Actor {
   return { userId: user.userId, workspaceId: user.workspaceId, role: user.role };
 }
 
-/** The client address for per-address limits (the socket's peer; behind a proxy, configure it to pass the real one). */
+/** The client address for per-address limits: the socket's peer, or behind a proxy listed in TRUST_PROXY the client it forwards for. */
 export function clientAddress(request: FastifyRequest): string {
   return request.ip;
 }
