@@ -10,6 +10,7 @@
  */
 import fs from 'node:fs';
 import ipaddr from 'ipaddr.js';
+import { defaultDataDir } from './data-dir.js';
 import path from 'node:path';
 import {
   DEFAULT_FETCH_MAX_BYTES,
@@ -99,6 +100,8 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
+  /** Why DATA_DIR, unset, is not ./data (root in a private checkout: ./data-dir.ts), said at start; else null. */
+  dataDirReason: string | null;
   databaseUrl: string | null;
   publicBaseUrl: string;
   simulatorDelayMs: number;
@@ -445,13 +448,16 @@ export function parseTrustProxy(env: NodeJS.ProcessEnv): string[] | null {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = integer(env, 'PORT', 8080, 0, 65535);
   const host = hostname('HOST', (env.HOST ?? '127.0.0.1').trim() || '127.0.0.1');
-  const dataDir = path.resolve(env.DATA_DIR && env.DATA_DIR.trim() !== '' ? env.DATA_DIR : './data');
 
   let databaseUrl: string | null = null;
   if (env.DATABASE_URL !== undefined && env.DATABASE_URL.trim() !== '') {
     url('DATABASE_URL', env.DATABASE_URL.trim(), ['postgres:', 'postgresql:']);
     databaseUrl = env.DATABASE_URL.trim();
   }
+  // DATA_DIR unset: ./data, unless the embedded PostgreSQL could not reach it (./data-dir.ts).
+  const explicitDataDir = env.DATA_DIR && env.DATA_DIR.trim() !== '' ? path.resolve(env.DATA_DIR) : null;
+  const fallback = explicitDataDir === null ? defaultDataDir(process.cwd(), databaseUrl === null && process.getuid?.() === 0) : null;
+  const dataDir = explicitDataDir ?? fallback!.dir;
 
   let publicBaseUrl: string;
   if (env.PUBLIC_BASE_URL !== undefined && env.PUBLIC_BASE_URL.trim() !== '') {
@@ -490,6 +496,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port,
     host,
     dataDir,
+    dataDirReason: fallback?.reason ?? null,
     databaseUrl,
     publicBaseUrl,
     simulatorDelayMs: integer(env, 'SIMULATOR_DELAY_MS', 300, 0, 60_000),

@@ -15,6 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { loadConfig } from '../src/config.js';
+import { privateAncestor } from '../src/data-dir.js';
 import { openRuntime } from '../src/runtime.js';
 import { startEmbeddedPostgres } from '../src/store/embedded-postgres.js';
 import { findChromium } from './support/chromium.js';
@@ -38,13 +39,8 @@ function testFiles(dir: string): string[] {
  */
 function testDataDir(): string {
   const inCheckout = path.join(root, '.test-data');
-  if (process.getuid?.() !== 0) return inCheckout;
-  for (let dir = root; path.dirname(dir) !== dir; dir = path.dirname(dir)) {
-    if ((fs.statSync(dir).mode & 0o001) === 0) {
-      return path.join(os.tmpdir(), `profile-scan-test-data-${createHash('sha256').update(root).digest('hex').slice(0, 12)}`);
-    }
-  }
-  return inCheckout;
+  if (process.getuid?.() !== 0 || privateAncestor(inCheckout) === null) return inCheckout;
+  return path.join(os.tmpdir(), `profile-scan-test-data-${createHash('sha256').update(root).digest('hex').slice(0, 12)}`);
 }
 
 function withDatabase(url: string, database: string): string {

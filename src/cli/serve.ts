@@ -59,6 +59,11 @@ export async function runServe(config: Config, logger: Logger = createLogger(con
   let sweep: RollupSweep | null = null;
 
   const start = async () => {
+    if (config.dataDirReason) {
+      // Said first, on the terminal and in the log: where this start keeps its data.
+      console.log(`profile-scan: ${config.dataDirReason}`);
+      lifecycle(logger).info({ data_dir: config.dataDir }, config.dataDirReason);
+    }
     runtime = await openRuntime(config, { poolSize: 20, log, logger });
     const db = runtime.db;
     metrics.useDatabase(db);

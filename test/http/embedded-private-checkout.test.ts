@@ -13,6 +13,10 @@
  * - As root, a DATA_DIR inside the private directory stops the start at once
  *   with one line naming DATA_DIR and the directory to change; as another
  *   user it simply starts.
+ * - With DATA_DIR unset (the README's `npm start`), as root the data goes to
+ *   a directory of this checkout's own under /var/lib/profile-scan, said in
+ *   the first line of the output, and a later start finds it again; as
+ *   another user it goes to ./data.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -20,6 +24,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { checkoutKey, ROOT_DATA_PARENT } from '../../src/data-dir.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const isRoot = process.getuid?.() === 0;
@@ -113,6 +118,49 @@ describe('embedded PostgreSQL started from a private checkout (bin/profile-scan.
       assert.equal(await modeOf(privateDir), 0o700, 'the private directory was left as it was');
     } else {
       assert.equal(result.code, 0, result.stderr);
+    }
+  });
+
+  test('DATA_DIR unset: serve starts with the default settings, says where the data is, and a later start finds it', async () => {
+    const expected = isRoot ? path.join(ROOT_DATA_PARENT, checkoutKey(checkout)) : path.join(checkout, 'data');
+    try {
+      const child = spawn(process.execPath, [path.join(checkout, 'bin/profile-scan.js'), 'serve'], {
+        cwd: checkout,
+        env: {
+          ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'DATABASE_URL')),
+          LOG_LEVEL: 'info',
+          PORT: '0',
+          MAINTENANCE_INTERVAL: '0',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (c) => (stdout += c));
+      child.stderr.on('data', (c) => (stderr += c));
+      const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+      const deadline = Date.now() + 90_000;
+      while (!/API listening on/.test(stderr)) {
+        assert.ok(Date.now() < deadline && child.exitCode === null, `serve did not start:\n${stdout}\n${stderr}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      if (isRoot) {
+        assert.equal(
+          stdout.split('\n')[0],
+          `profile-scan: running as root in ${checkout}, which the "postgres" user of the embedded PostgreSQL cannot reach (${privateDir} is private): data is kept in ${expected} (set DATA_DIR to choose another place)`,
+        );
+      }
+      assert.match(stdout, /First run: created the workspace "Default"/);
+      child.kill('SIGTERM');
+      assert.equal(await exited, 0, stderr);
+      await fs.access(path.join(expected, 'postgres', 'PG_VERSION'));
+      assert.equal(await modeOf(privateDir), 0o700, 'the private directory was left as it was');
+
+      const again = await run(checkout, ['migrate'], {});
+      assert.equal(again.code, 0, again.stderr);
+      assert.match(again.stdout, /database is up to date/, 'the same cluster, already migrated');
+    } finally {
+      if (isRoot) await fs.rm(expected, { recursive: true, force: true });
     }
   });
 });
