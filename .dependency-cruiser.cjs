@@ -39,10 +39,10 @@ module.exports = {
     upward('web', ['http/routes', 'cli'], 'the web pages call use-cases, not the API routes or the CLI.'),
     {
       name: 'client-stands-alone',
-      comment: 'src/client/ is the dependency-free API client: it talks to the API over HTTP only.',
+      comment: 'packages/client is a package of its own: it talks to the API over HTTP only and imports nothing of the server.',
       severity: 'error',
-      from: { path: '^src/client/' },
-      to: { path: '^src/', pathNot: '^src/client/' },
+      from: { path: '^packages/client/' },
+      to: { path: '^(src|test|bench|scripts)/' },
     },
     {
       name: 'no-circular',

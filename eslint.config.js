@@ -7,7 +7,18 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'data/**', '.test-data/**', 'src/client/openapi-types.ts', 'bench/results/**', 'docs/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'packages/*/dist/**',
+      'node_modules/**',
+      'data/**',
+      '.test-data/**',
+      'packages/client/src/openapi-types.ts',
+      'bench/results/**',
+      'docs/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -29,6 +29,10 @@ try {
   process.exit(1);
 }
 
+// The API client package first (packages/client: its own package, which the server's
+// `profile-scan client` command uses through its published entry points), then the server.
+const client = spawnSync(process.execPath, [tsc, '-p', path.join(root, 'packages', 'client', 'tsconfig.json')], { stdio: 'inherit', cwd: root });
+if (client.status !== 0 && !fs.existsSync(path.join(root, 'packages', 'client', 'dist', 'index.js'))) process.exit(client.status ?? 1);
 // tsc writes the JavaScript even when it reports type errors; the exit status says whether it did.
 const result = spawnSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json')], { stdio: 'inherit', cwd: root });
 

@@ -1,7 +1,7 @@
 /**
- * Generates src/client/openapi-types.ts from the OpenAPI document the server
+ * Generates packages/client/src/openapi-types.ts from the OpenAPI document the server
  * serves (scripts/openapi-document.ts), with openapi-typescript. The typed
- * client (src/client) takes its request and response types from it, so the
+ * client (packages/client) takes its request and response types from it, so the
  * client cannot drift from the API. test/unit/openapi-client-types.test.ts
  * fails when the committed file differs from what this generates.
  *
@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { buildOpenApiDocument } from './openapi-document.js';
 
-export const CLIENT_TYPES_PATH = fileURLToPath(new URL('../src/client/openapi-types.ts', import.meta.url));
+export const CLIENT_TYPES_PATH = fileURLToPath(new URL('../packages/client/src/openapi-types.ts', import.meta.url));
 
 const HEADER = `/**
  * Types of the profile-scan API v1, generated from its OpenAPI document by

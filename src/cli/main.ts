@@ -4,7 +4,7 @@
  */
 import { ConfigError, loadConfig } from '../config.js';
 import { runAdmin, UsageError } from './admin.js';
-import { runClient } from './client.js';
+import { runClient } from '@profile-scan/client/cli';
 import { runMigrate } from './migrate.js';
 import { runServe } from './serve.js';
 import { runWorker } from './worker.js';
@@ -45,7 +45,7 @@ async function main(argv: string[]): Promise<number> {
     console.log(USAGE);
     return command ? 0 : 2;
   }
-  // The API client needs no server configuration or database (src/cli/client.ts).
+  // The API client needs no server configuration or database (packages/client/src/cli/client.ts, through the package's ./cli entry).
   if (command === 'client') return runClient(rest, process);
   const config = loadConfig(process.env);
   switch (command) {

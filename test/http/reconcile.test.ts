@@ -1,5 +1,5 @@
 /**
- * The reconciliation client (src/client) against a real server: the 4.13
+ * The reconciliation client (packages/client) against a real server: the 4.13
  * procedure while scans change results, the 409 restart path, and failures
  * that must keep the previous local state.
  */
@@ -16,7 +16,7 @@ import {
   type FetchLike,
   type LocalState,
   type ReconcileResult,
-} from '../../src/client/reconcile.js';
+} from '../../packages/client/src/reconcile.js';
 import { revisionOf } from '../../src/domain/revision.js';
 import { removeProfile } from '../../src/store/report-repository.js';
 import { refreshReportRollup } from '../../src/store/rollup-repository.js';

@@ -1,5 +1,5 @@
 /**
- * src/client/openapi-types.ts is what openapi-typescript generates from the
+ * packages/client/src/openapi-types.ts is what openapi-typescript generates from the
  * current OpenAPI document: a route or schema change without
  * `npm run gen:client-types` fails here.
  */
@@ -15,5 +15,5 @@ test('the committed client types equal the types generated from the served OpenA
     assert.ok(generated.includes(`    ${id}: {`), id);
   }
   const committed = readFileSync(CLIENT_TYPES_PATH, 'utf8');
-  assert.ok(committed === generated, 'src/client/openapi-types.ts is stale: run `npm run gen:client-types` and commit the result');
+  assert.ok(committed === generated, 'packages/client/src/openapi-types.ts is stale: run `npm run gen:client-types` and commit the result');
 });

@@ -5,7 +5,7 @@
  * notices); with `--json` stdout holds exactly one JSON document (or JSON
  * Lines for a streamed export), errors included.
  */
-import { ConnectionError, ProfileScanError, RateLimitError } from '../client/index.js';
+import { ConnectionError, ProfileScanError, RateLimitError } from '../index.js';
 
 /** Exit codes of `profile-scan client` (documented in docs/client.md). */
 export const EXIT = {

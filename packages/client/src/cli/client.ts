@@ -13,7 +13,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { ProfileScanClient, type RequestEvent } from '../client/index.js';
+import { ProfileScanClient, type RequestEvent } from '../index.js';
 import { runContext, runCreate, runEvidence, runExport, runList, runSummary, runWatch } from './client-commands.js';
 import { runImport } from './client-import.js';
 import { runMirror } from './client-mirror.js';

@@ -1,5 +1,5 @@
 /**
- * `profile-scan/client`: the typed client of the profile-scan API v1 and the
+ * `@profile-scan/client`: the typed client of the profile-scan API v1 and the
  * analysis reconciliation built on it. Runtime dependency-free (global
  * `fetch`, Node 20+ or any runtime with fetch and web streams). Guide:
  * docs/client.md; reconciliation: docs/reconciliation.md.

@@ -10,7 +10,7 @@ import { once } from 'node:events';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { stringify } from 'csv-stringify';
-import { isTerminal, type ActivityEvent, type FindingsRecord, type ProfileScanClient, type Scan } from '../client/index.js';
+import { isTerminal, type ActivityEvent, type FindingsRecord, type ProfileScanClient, type Scan } from '../index.js';
 import type { CommandContext } from './client-context.js';
 import { seconds } from './client-context.js';
 import { EXIT, UsageError, keyValues, progressBar, table } from './client-output.js';

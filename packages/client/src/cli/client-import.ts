@@ -20,7 +20,7 @@
 import fs from 'node:fs/promises';
 import { createInterface } from 'node:readline/promises';
 import { parse } from 'csv-parse/sync';
-import { ValidationError, newIdempotencyKey, type CreateProfile, type ImportReceipt } from '../client/index.js';
+import { ValidationError, newIdempotencyKey, type CreateProfile, type ImportReceipt } from '../index.js';
 import type { CommandContext } from './client-context.js';
 import { uuidArg } from './client-commands.js';
 import { EXIT, UsageError, table } from './client-output.js';

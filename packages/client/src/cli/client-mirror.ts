@@ -17,7 +17,7 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { deserializeState, reconcile, type ActivityEvent, type CollectionOutcome, type FindingsRecord, type LocalState } from '../client/index.js';
+import { deserializeState, reconcile, type ActivityEvent, type CollectionOutcome, type FindingsRecord, type LocalState } from '../index.js';
 import type { CommandContext } from './client-context.js';
 import { evidenceImages, syncEvidence, uuidArg } from './client-commands.js';
 import { EXIT, UsageError, table } from './client-output.js';

@@ -5,7 +5,7 @@
  * the dispatcher on them, without a cycle.
  */
 import type { parseArgs } from 'node:util';
-import type { ProfileScanClient } from '../client/index.js';
+import type { ProfileScanClient } from '../index.js';
 import { UsageError, type Io, type Output } from './client-output.js';
 
 export const OPTIONS = {
