@@ -30,7 +30,7 @@ export function renderChecksDoc(): string {
     'also without a legal-form suffix ("Acme Inc." matches "Acme"). Time windows are counted back from the observation time.',
     '',
     'The recommendation is generic stored guidance, present whatever the outcome; `[company name]` and `{company}` are placeholders.',
-    'The evidence section is the screenshot section (`Screenshot.section`) whose image is shown as evidence for the check.',
+    'The evidence section is the evidence image\'s section (`top_card`, `about`, `experience`, …) shown as evidence for the check: a captured image where the provider linked one (photo, banner, logo), otherwise a card rendered from the observed data (`docs/collectors.md`, "Evidence").',
     '',
   ];
   for (const category of CATEGORIES) {

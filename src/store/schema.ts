@@ -172,9 +172,11 @@ export interface ScanItemsTable {
   finished_at: Timestamp | null;
   /** Pending: claimable from this instant (admission, retry backoff or a provider's Retry-After). */
   ready_at: Timestamp;
-  /** Running: the current claim, and until when its worker holds it (heartbeat-extended). */
+  /** Running: the current claim, and (items without a worker heartbeat only) until when its lease holds it. */
   claim_id: string | null;
   lease_expires_at: Timestamp | null;
+  /** The worker process holding a running item (migration 0027); null: held by its lease. */
+  worker_id: string | null;
 }
 
 export interface EvidenceImagesTable {
@@ -335,6 +337,7 @@ export interface Database {
   provider_record_budget: ProviderRecordBudgetTable;
   provider_usage: ProviderUsageTable;
   queue_workspaces: QueueWorkspacesTable;
+  scan_workers: ScanWorkersTable;
   queue_reports: QueueReportsTable;
   web_sessions: WebSessionsTable;
   access_links: AccessLinksTable;
@@ -388,6 +391,15 @@ export interface ProviderUsageTable {
   day: string;
   provider: string;
   records: number;
+}
+
+/** Worker processes and their heartbeats (migration 0027; store/worker-repository.ts). */
+export interface ScanWorkersTable {
+  id: string;
+  started_at: Generated<Timestamp>;
+  heartbeat_at: Generated<Timestamp>;
+  host: string | null;
+  pid: number | null;
 }
 
 /** The queue's index of workspaces with pending work (migration 0026; kept by scan_items triggers and the claim). */
