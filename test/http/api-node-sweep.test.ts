@@ -11,11 +11,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
-import { SimulatorCollector } from '../../src/scanning/collectors/simulator/index.js';
-import { processItem, type HandlerContext } from '../../src/scanning/item-handler.js';
-import { FileMediaStore } from '../../src/scanning/media/media-store.js';
+import { processItem } from '../../src/scanning/item-handler.js';
 import { claimItem, type Claim } from '../../src/store/item-repository.js';
 import { eventually, people, reportBody, startTestApp, type TestApp } from '../support/app.js';
+import { handlerContext } from '../support/handler.js';
 import { startService, type ServiceProcess } from '../support/processes.js';
 import { assertTotalsMatchRebuild } from '../support/rollups.js';
 
@@ -43,16 +42,7 @@ describe('an API-only node folds roll-up deltas left behind', () => {
     });
     assert.equal(res.status, 201, res.text);
     const reportId: string = res.body.data.report.id;
-    const simulator = new SimulatorCollector({ delayMs: 0 });
-    const ctx: HandlerContext = {
-      db: t.runtime.db,
-      clock: t.clock,
-      media: new FileMediaStore(path.join(t.config.dataDir, 'media')),
-      collectorFor: () => simulator,
-      timeoutMs: 10_000,
-      maxAttempts: 1,
-      log: () => {},
-    };
+    const ctx = handlerContext(t);
     const claims: Claim[] = [];
     for (let claim = await claimItem(t.runtime.db, 30); claim; claim = await claimItem(t.runtime.db, 30)) claims.push(claim);
     const persons = new Set(

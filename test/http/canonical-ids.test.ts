@@ -1,5 +1,5 @@
 /**
- * Ids are canonical everywhere (issue 22; src/http/canonical-url.ts): a UUID
+ * Ids are canonical everywhere (src/http/canonical-url.ts): a UUID
  * in a request path is case-insensitive, so any letter-case spelling of an id
  * — percent-encoded or not — reaches the same resource with the same answer
  * on every route with an id in its path, a commit retried through another

@@ -5,10 +5,8 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import { processItem, type HandlerContext } from '../../src/scanning/item-handler.js';
 import { SimulatorCollector } from '../../src/scanning/collectors/simulator/index.js';
-import { FileMediaStore } from '../../src/scanning/media/media-store.js';
 import type { Collector, CollectRequest } from '../../src/scanning/collectors/collector.js';
 import type { CollectResult } from '../../src/domain/collected.js';
 import { claimItem, type Claim } from '../../src/store/item-repository.js';
@@ -16,6 +14,7 @@ import { settleStaleRollups } from '../../src/store/rollup-repository.js';
 import pg from 'pg';
 import { setReportArchived } from '../../src/use-cases/manage-report.js';
 import { reportBody, startTestApp, type TestApp } from '../support/app.js';
+import { handlerContext } from '../support/handler.js';
 import { assertRunCountsMatchItems, assertTotalsMatchRebuild } from '../support/rollups.js';
 
 describe('scan races', () => {
@@ -23,16 +22,7 @@ describe('scan races', () => {
   let ctx: HandlerContext;
   before(async () => {
     t = await startTestApp();
-    const simulator = new SimulatorCollector({ delayMs: 0 });
-    ctx = {
-      db: t.runtime.db,
-      clock: t.clock,
-      media: new FileMediaStore(path.join(t.config.dataDir, 'media')),
-      collectorFor: () => simulator,
-      timeoutMs: 10_000,
-      maxAttempts: 1,
-      log: () => {},
-    };
+    ctx = handlerContext(t);
   });
 
   /** Claims every ready item through the queue, as workers would. */
