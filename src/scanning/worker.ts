@@ -22,7 +22,7 @@
 import type { Clock } from '../clock.js';
 import { parseBrightDataSettings, type Config } from '../config.js';
 import type { Runtime } from '../runtime.js';
-import type { Db } from '../store/database.js';
+import { createDb, createPool, type Db } from '../store/database.js';
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { claimItem, releaseItem, type Claim } from '../store/item-repository.js';
@@ -85,7 +85,7 @@ export interface WorkerOptions {
 /**
  * Connections a worker of `concurrency` items needs: items spend most of their
  * time collecting, not in statements, so about one per two items in flight
- * (plus the LISTEN connection and the heartbeat), at most 40.
+ * (plus the LISTEN connection; the heartbeat has a connection of its own), at most 40.
  */
 export function workerPoolSize(concurrency: number): number {
   return Math.min(40, 4 + Math.ceil(concurrency / 2));
@@ -138,7 +138,13 @@ export async function startScanWorker(options: WorkerOptions): Promise<ScanWorke
   const inFlight = new Map<string, { claim: Claim; lost: AbortController; done: Promise<void> }>();
   const self = { id: randomUUID(), host: os.hostname(), pid: process.pid };
   const claimer = { id: self.id, deadSeconds: WORKER_DEAD_SECONDS };
-  await registerWorker(runtime.db, self);
+  // The heartbeat has a connection of its own: with every pooled connection busy (a slow
+  // database, many items storing at once) a beat must still go out, or a healthy worker
+  // would look dead and its items be claimed twice.
+  const beatPool = createPool(runtime.databaseUrl, 1);
+  beatPool.on('error', (error) => logger.warn({ err: error }, 'queue: the heartbeat connection failed; it is replaced on the next beat'));
+  const beatDb = createDb(beatPool);
+  await registerWorker(beatDb, self);
   let stopping = false;
   let wake: (() => void) | null = null;
   const wakeUp = () => {
@@ -198,7 +204,7 @@ export async function startScanWorker(options: WorkerOptions): Promise<ScanWorke
     if (beating) return;
     beating = true;
     const claims = [...inFlight.keys()];
-    beatWorker(runtime.db, self, claims, WORKER_FORGET_SECONDS)
+    beatWorker(beatDb, self, claims, WORKER_FORGET_SECONDS)
       .then((held) => {
         for (const id of claims) {
           const entry = inFlight.get(id);
@@ -252,7 +258,8 @@ export async function startScanWorker(options: WorkerOptions): Promise<ScanWorke
       clearInterval(heartbeat);
       await sweeper.stop();
       // Whatever this worker still holds (a release that failed) is claimed again at once.
-      await retireWorker(runtime.db, self.id).catch((error: unknown) => logger.error({ err: error }, 'queue: could not retire the worker'));
+      await retireWorker(beatDb, self.id).catch((error: unknown) => logger.error({ err: error }, 'queue: could not retire the worker'));
+      await beatDb.destroy();
       return { finished: atStop - released, released };
     },
   };

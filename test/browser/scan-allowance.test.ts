@@ -15,6 +15,7 @@ import { firstRun } from '../../src/cli/first-run.js';
 import { updateWorkspace } from '../../src/store/workspace-repository.js';
 import { accessLinkPath } from '../../src/use-cases/workspace-members.js';
 import { setScanAllowance } from '../../src/use-cases/scan-allowance.js';
+import { recordProviderUsage } from '../../src/store/provider-usage-repository.js';
 import { HIGH_LIMITS, reportBody, startTestApp, type TestApp } from '../support/app.js';
 import { axeCheck, launchChromium, watchCsp } from '../support/browser.js';
 
@@ -23,6 +24,7 @@ describe('scan allowance in the web workspace, in Chromium', () => {
   let browser: Browser;
   let signInLink = '';
   let reportId = '';
+  let workspaceId = '';
   let shots = '';
   const cspViolations: string[] = [];
   let signedUp = false;
@@ -32,6 +34,7 @@ describe('scan allowance in the web workspace, in Chromium', () => {
     const created = (await firstRun(t.runtime.db, t.clock))!;
     await updateWorkspace(t.runtime.db, created.workspace_id, HIGH_LIMITS, t.clock.now());
     await setScanAllowance(t.runtime.db, created.workspace_id, 5, t.clock.now());
+    workspaceId = created.workspace_id;
     signInLink = `${t.baseUrl}${accessLinkPath(created.signInToken)}`;
     const report = await t.request('POST', '/api/v1/reports', {
       key: created.secret,
@@ -131,6 +134,24 @@ describe('scan allowance in the web workspace, in Chromium', () => {
     await page.locator('#scan-allowance').screenshot({ path: path.join(shots, 'settings-phone.png') });
     await page.context().close();
     console.log(`# screenshots: ${shots}`);
+  });
+
+  test("provider records billed, on the owner's settings at desktop and phone sizes: readable facts, no sideways scrolling", async () => {
+    await recordProviderUsage(t.runtime.db, { workspaceId, provider: 'brightdata', records: 1234 });
+    for (const [width, height, name] of [
+      [1280, 900, 'desktop'],
+      [375, 740, 'phone'],
+    ] as const) {
+      const page = await signedIn(width, height);
+      await page.goto(`${t.baseUrl}/settings`);
+      await page.getByRole('heading', { name: 'Provider records billed' }).waitFor();
+      assert.equal(await page.locator('#billed-records h3').innerText(), 'brightdata');
+      assert.deepEqual(await page.locator('#billed-records dd').allInnerTexts(), ['1,234 records', '1,234 records', '1,234 records']);
+      await noOverflow(page, `settings with billed records, ${name}`);
+      await axeCheck(page, `settings with billed records, ${name}`);
+      await page.locator('#billed-records').screenshot({ path: path.join(shots, `billed-records-${name}.png`) });
+      await page.context().close();
+    }
   });
 
   test('no Content-Security-Policy violation', () => {

@@ -51,26 +51,19 @@ export function BilledRecordsSection(props: { usage: ProviderUsage[] }) {
       {props.usage.length === 0 ? (
         <p>No data provider has billed records for this workspace in the last 30 days.</p>
       ) : (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Provider</th>
-              <th scope="col">Today (UTC)</th>
-              <th scope="col">This month</th>
-              <th scope="col">Last 30 days</th>
-            </tr>
-          </thead>
-          <tbody>
-            {props.usage.map((u) => (
-              <tr>
-                <td>{u.provider}</td>
-                <td>{records(u.today)}</td>
-                <td>{records(u.month)}</td>
-                <td>{records(u.last30Days)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        props.usage.map((u) => (
+          <>
+            <h3>{u.provider}</h3>
+            <dl class="facts">
+              <dt>Today (UTC)</dt>
+              <dd>{records(u.today)}</dd>
+              <dt>This month</dt>
+              <dd>{records(u.month)}</dd>
+              <dt>Last 30 days</dt>
+              <dd>{records(u.last30Days)}</dd>
+            </dl>
+          </>
+        ))
       )}
       <p class="hint">
         A data provider bills per record it returns: a person's profile, each of their posts, the company page. Records are counted when a scan's result is
