@@ -6,11 +6,14 @@
  * statements run at once, not how many items wait on a provider.
  *
  * Heartbeat: the worker registers in scan_workers and beats every
- * WORKER_HEARTBEAT_MS; its items are its own while it beats, however long they
- * take, storing included. When this process dies, the next claim anywhere
- * after WORKER_DEAD_SECONDS without a beat takes its items again (the attempt
- * counts). A claim found lost at a beat (cancelled, or taken while this
- * worker was silent too long) aborts that item's collection.
+ * WORKER_HEARTBEAT_MS from a connection of its own, which holds a lock for as
+ * long as this process lives; its items are its own while it lives, however
+ * long they take, storing included. When this process dies, the next claim
+ * anywhere after WORKER_DEAD_SECONDS without a beat takes its items again
+ * (the attempt counts); late beats of a living process (a starved event loop)
+ * lose nothing until WORKER_HUNG_SECONDS. A claim found lost at a beat
+ * (cancelled, or taken while this worker was taken for dead) aborts that
+ * item's collection.
  *
  * Roll-ups: each transition folds its report's deltas after its commit; a
  * sweep every second folds those left behind (settleStaleRollups).
@@ -22,11 +25,11 @@
 import type { Clock } from '../clock.js';
 import { parseBrightDataSettings, type Config } from '../config.js';
 import type { Runtime } from '../runtime.js';
-import { createDb, createPool, type Db } from '../store/database.js';
+import type { Db } from '../store/database.js';
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { claimItem, releaseItem, type Claim } from '../store/item-repository.js';
-import { beatWorker, handToLease, registerWorker, retireWorker } from '../store/worker-repository.js';
+import { beatWorker, handToLease, openWorkerConnection, registerWorker, retireWorker } from '../store/worker-repository.js';
 import { loggerFromFunction, type Logger } from '../logger.js';
 import type { WorkerMetrics } from '../metrics.js';
 import type { Collector } from './collectors/collector.js';
@@ -43,12 +46,15 @@ import type { KeyMode } from '../domain/keys.js';
 
 /**
  * A worker beats this often, and is taken for dead after WORKER_DEAD_SECONDS
- * without a beat: its items are claimed again within about
- * WORKER_DEAD_SECONDS + the claim poll (1 s) of its death. Five missed beats:
- * a busy event loop or a slow database does not make a healthy worker dead.
+ * without a beat once its process is gone (its liveness lock free): its items
+ * are claimed again within about WORKER_DEAD_SECONDS + the claim poll (1 s) of
+ * its death. A living worker silent for WORKER_HUNG_SECONDS (a hung process,
+ * a host cut off) is taken for dead whatever its lock says: a starved event
+ * loop's late beats must not make a healthy worker's items run twice.
  */
 export const WORKER_HEARTBEAT_MS = 2000;
 export const WORKER_DEAD_SECONDS = 10;
+export const WORKER_HUNG_SECONDS = 60;
 /** Rows of workers silent this long, with no item left, are deleted. */
 const WORKER_FORGET_SECONDS = 3600;
 
@@ -137,13 +143,14 @@ export async function startScanWorker(options: WorkerOptions): Promise<ScanWorke
 
   const inFlight = new Map<string, { claim: Claim; lost: AbortController; done: Promise<void> }>();
   const self = { id: randomUUID(), host: os.hostname(), pid: process.pid };
-  const claimer = { id: self.id, deadSeconds: WORKER_DEAD_SECONDS };
+  const claimer = { id: self.id, deadSeconds: WORKER_DEAD_SECONDS, hungSeconds: WORKER_HUNG_SECONDS };
   // The heartbeat has a connection of its own: with every pooled connection busy (a slow
-  // database, many items storing at once) a beat must still go out, or a healthy worker
-  // would look dead and its items be claimed twice.
-  const beatPool = createPool(runtime.databaseUrl, 1);
-  beatPool.on('error', (error) => logger.warn({ err: error }, 'queue: the heartbeat connection failed; it is replaced on the next beat'));
-  const beatDb = createDb(beatPool);
+  // database, many items storing at once) a beat must still go out; and that connection's
+  // lock tells every claimer this process lives, however late its beats.
+  const beat = openWorkerConnection(runtime.databaseUrl, self.id, (error) =>
+    logger.warn({ err: error }, 'queue: the heartbeat connection failed; it is replaced on the next beat'),
+  );
+  const beatDb = beat.db;
   await registerWorker(beatDb, self);
   let stopping = false;
   let wake: (() => void) | null = null;
@@ -200,18 +207,24 @@ export async function startScanWorker(options: WorkerOptions): Promise<ScanWorke
 
   const listener = listenForItems(runtime.pool, wakeUp, log);
   let beating = false;
+  let lastBeatAt = Date.now();
   const heartbeat = setInterval(() => {
     if (beating) return;
     beating = true;
-    const claims = [...inFlight.keys()];
+    const startedAt = Date.now();
+    // Late beats are how a healthy worker comes to look silent: say so, with how late.
+    const late = (startedAt - lastBeatAt) / 1000;
+    if (late > (WORKER_HEARTBEAT_MS / 1000) * 2.5)
+      logger.warn({ seconds_since_last_beat: late }, `queue: worker heartbeat ${late.toFixed(1)} s late (event loop or database busy)`);
+    const claims = [...inFlight.values()].map((e) => e.claim);
     beatWorker(beatDb, self, claims, WORKER_FORGET_SECONDS)
-      .then((held) => {
-        for (const id of claims) {
-          const entry = inFlight.get(id);
-          if (entry && !held.has(id)) {
-            log(`item ${entry.claim.itemId}: claim lost; abandoning this attempt`);
-            entry.lost.abort();
-          }
+      .then((lost) => {
+        lastBeatAt = Date.now();
+        for (const [claimId, why] of lost) {
+          const entry = inFlight.get(claimId);
+          if (!entry) continue;
+          log(`item ${entry.claim.itemId}: ${why}; abandoning this attempt`);
+          entry.lost.abort();
         }
       })
       .catch((error: unknown) => logger.error({ err: error }, 'queue: worker heartbeat failed'))
@@ -219,48 +232,52 @@ export async function startScanWorker(options: WorkerOptions): Promise<ScanWorke
   }, WORKER_HEARTBEAT_MS);
   heartbeat.unref();
 
+  async function stopOnce(stopOptions: { timeoutMs?: number }): Promise<{ finished: number; released: number }> {
+    stopping = true;
+    wakeUp();
+    await loop;
+    await listener.stop();
+    const timeoutMs = stopOptions.timeoutMs ?? config.shutdownTimeoutMs;
+    const atStop = inFlight.size;
+    let timer: NodeJS.Timeout | undefined;
+    const drained = await Promise.race([
+      Promise.all([...inFlight.values()].map((e) => e.done)).then(() => true),
+      new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs))),
+    ]);
+    clearTimeout(timer);
+    let released = 0;
+    if (!drained) {
+      // Out of time: abort what is left and hand it back to the queue now,
+      // rather than leaving it to the lease (another worker takes it at once).
+      const left = [...inFlight.values()];
+      for (const entry of left) entry.lost.abort();
+      const results = await Promise.all(
+        left.map((entry) =>
+          releaseItem(runtime.db, entry.claim, clock.now()).catch((error: unknown) => {
+            logger.error({ err: error, item_id: entry.claim.itemId }, 'could not release the item; it is retried after its lease');
+            return false;
+          }),
+        ),
+      );
+      released = results.filter(Boolean).length;
+      logger.warn({ released, in_flight: left.length }, 'shutdown timeout: items in flight handed back to the queue');
+      // Their handlers see the claim gone and stop; wait for them briefly.
+      await Promise.race([Promise.all(left.map((e) => e.done)), new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
+    }
+    clearInterval(heartbeat);
+    await sweeper.stop();
+    // Whatever this worker still holds (a release that failed) is claimed again at once.
+    await retireWorker(beatDb, self.id).catch((error: unknown) => logger.error({ err: error }, 'queue: could not retire the worker'));
+    await beat.close();
+    return { finished: atStop - released, released };
+  }
+
+  let stopped: Promise<{ finished: number; released: number }> | null = null;
   return {
     get inFlight() {
       return inFlight.size;
     },
-    stop: async (stopOptions = {}) => {
-      stopping = true;
-      wakeUp();
-      await loop;
-      await listener.stop();
-      const timeoutMs = stopOptions.timeoutMs ?? config.shutdownTimeoutMs;
-      const atStop = inFlight.size;
-      let timer: NodeJS.Timeout | undefined;
-      const drained = await Promise.race([
-        Promise.all([...inFlight.values()].map((e) => e.done)).then(() => true),
-        new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs))),
-      ]);
-      clearTimeout(timer);
-      let released = 0;
-      if (!drained) {
-        // Out of time: abort what is left and hand it back to the queue now,
-        // rather than leaving it to the lease (another worker takes it at once).
-        const left = [...inFlight.values()];
-        for (const entry of left) entry.lost.abort();
-        const results = await Promise.all(
-          left.map((entry) =>
-            releaseItem(runtime.db, entry.claim, clock.now()).catch((error: unknown) => {
-              logger.error({ err: error, item_id: entry.claim.itemId }, 'could not release the item; it is retried after its lease');
-              return false;
-            }),
-          ),
-        );
-        released = results.filter(Boolean).length;
-        logger.warn({ released, in_flight: left.length }, 'shutdown timeout: items in flight handed back to the queue');
-        // Their handlers see the claim gone and stop; wait for them briefly.
-        await Promise.race([Promise.all(left.map((e) => e.done)), new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
-      }
-      clearInterval(heartbeat);
-      await sweeper.stop();
-      // Whatever this worker still holds (a release that failed) is claimed again at once.
-      await retireWorker(beatDb, self.id).catch((error: unknown) => logger.error({ err: error }, 'queue: could not retire the worker'));
-      await beatDb.destroy();
-      return { finished: atStop - released, released };
-    },
+    // A second stop (a test's, then its app's) waits for the first.
+    stop: (stopOptions = {}) => (stopped ??= stopOnce(stopOptions)),
   };
 }

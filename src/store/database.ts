@@ -16,8 +16,10 @@ export type Db = Kysely<Database>;
 // but return bigint counts as numbers (counts here never exceed 2^53).
 pg.types.setTypeParser(20, (value) => Number(value));
 
-export function createPool(url: string, max = 10): pg.Pool {
-  const pool = new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 30_000, connectionTimeoutMillis: 10_000 });
+export function createPool(url: string, max = 10, options: { keepIdle?: boolean } = {}): pg.Pool {
+  // keepIdle: connections are never closed for being idle (a session that holds a lock).
+  const idleTimeoutMillis = options.keepIdle ? 0 : 30_000;
+  const pool = new pg.Pool({ connectionString: url, max, idleTimeoutMillis, connectionTimeoutMillis: 10_000 });
   // An idle client's error (e.g. the server restarting) must not crash the process.
   pool.on('error', () => {});
   return pool;

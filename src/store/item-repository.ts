@@ -84,14 +84,22 @@ function transaction<T>(db: Kysely<Database>, work: (trx: Kysely<Database>) => P
 }
 
 /**
- * Claims one item fairly (claim_scan_item, migrations 0026 and 0027); null when
- * nothing is ready. With `worker`, the item is held while that worker beats
- * (store/worker-repository.ts) and the items of workers silent for
- * `deadSeconds` are taken first; without, by its lease.
+ * Claims one item fairly (claim_scan_item, migrations 0026 to 0028); null
+ * when nothing is ready. With `worker`, the item is held while that worker
+ * lives (store/worker-repository.ts), and the items of dead workers are taken
+ * first: silent for `deadSeconds` with their process gone, or silent for
+ * `hungSeconds`. Without, by its lease.
  */
-export async function claimItem(db: Kysely<Database>, leaseSeconds: number, worker?: { id: string; deadSeconds: number }): Promise<Claim | null> {
+export async function claimItem(
+  db: Kysely<Database>,
+  leaseSeconds: number,
+  worker?: { id: string; deadSeconds: number; hungSeconds: number },
+): Promise<Claim | null> {
   const { rows } = await sql<{ item_id: string; claim_id: string; attempts: number }>`
-    select item_id, claim_id, attempts from claim_scan_item(${leaseSeconds}::int, ${worker?.id ?? null}::uuid, ${worker?.deadSeconds ?? 10}::int)`.execute(db);
+    select item_id, claim_id, attempts
+      from claim_scan_item(${leaseSeconds}::int, ${worker?.id ?? null}::uuid, ${worker?.deadSeconds ?? 10}::int, ${worker?.hungSeconds ?? 60}::int)`.execute(
+    db,
+  );
   const row = rows[0];
   return row ? { itemId: row.item_id, claimId: row.claim_id, attempts: row.attempts } : null;
 }

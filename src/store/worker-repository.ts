@@ -1,11 +1,40 @@
 /**
- * Worker processes' heartbeats (migration 0027; docs/scanning.md, "Leases and
- * worker heartbeats"): a worker registers when it starts, beats every few
- * seconds, and retires when it stops. The claim takes the items of a worker
- * whose heartbeat is older than the dead threshold.
+ * Worker processes' heartbeats (migrations 0027, 0028; docs/scanning.md,
+ * "Leases and worker heartbeats"): a worker registers when it starts, beats
+ * every few seconds from a connection that holds its liveness lock, and
+ * retires when it stops. The claim takes the items of a worker silent past
+ * the dead threshold whose lock is free (its process is gone), or silent past
+ * the hung threshold.
  */
 import { sql, type Kysely } from 'kysely';
+import { createDb, createPool, type Db } from './database.js';
 import type { Database } from './schema.js';
+
+/** The advisory-lock namespace of worker liveness ('pswk'; migration 0028): key (namespace, hashtext(worker id)). */
+const WORKER_LOCK_NAMESPACE = 1886615403;
+
+export interface WorkerConnection {
+  db: Db;
+  close(): Promise<void>;
+}
+
+/**
+ * A worker process's own connection: its heartbeats, and a session advisory
+ * lock that says its process lives (migration 0028). Its own, so that a beat
+ * goes out however busy the worker's pool is; never closed for being idle, so
+ * the lock is held for the process's life. A connection replaced after an
+ * error takes the lock again before its first statement (if the old session
+ * still holds it, that one speaks for the worker until it ends).
+ */
+export function openWorkerConnection(databaseUrl: string, workerId: string, onError: (error: Error) => void): WorkerConnection {
+  const pool = createPool(databaseUrl, 1, { keepIdle: true });
+  pool.on('error', onError);
+  pool.on('connect', (client) => {
+    client.query('select pg_try_advisory_lock($1, hashtext($2::uuid::text))', [WORKER_LOCK_NAMESPACE, workerId]).catch(onError);
+  });
+  const db = createDb(pool);
+  return { db, close: () => db.destroy() };
+}
 
 export async function registerWorker(db: Kysely<Database>, worker: { id: string; host: string; pid: number }): Promise<void> {
   await sql`
@@ -14,17 +43,18 @@ export async function registerWorker(db: Kysely<Database>, worker: { id: string;
 }
 
 /**
- * One beat: the worker is alive now. Returns the claims of `inFlight` it
- * still holds (the others were lost: cancelled, or claimed again while this
- * worker was taken for dead).
+ * One beat: the worker is alive now. Returns the claims of `inFlight` that
+ * were lost, with why: the item was cancelled (its report archived), or
+ * claimed again (while this worker was taken for dead). An item this worker
+ * already finished or handed back is not lost: its attempt is over.
  */
 export async function beatWorker(
   db: Kysely<Database>,
   worker: { id: string; host: string; pid: number },
-  inFlight: string[],
+  inFlight: Array<{ claimId: string; itemId: string }>,
   forgetAfterSeconds: number,
-): Promise<Set<string>> {
-  const { rows } = await sql<{ claim_id: string }>`
+): Promise<Map<string, 'cancelled' | 'claimed again'>> {
+  const { rows } = await sql<{ claim_id: string; status: string }>`
     with beat as (
       insert into scan_workers (id, host, pid) values (${worker.id}, ${worker.host}, ${worker.pid})
       on conflict (id) do update set heartbeat_at = now()
@@ -35,9 +65,11 @@ export async function beatWorker(
        where w.heartbeat_at < now() - make_interval(secs => ${forgetAfterSeconds}::int)
          and not exists (select 1 from scan_items i where i.worker_id = w.id and i.status = 'running')
       returning id)
-    select claim_id from scan_items
-     where worker_id = ${worker.id} and status = 'running' and claim_id = any (${inFlight}::uuid[])`.execute(db);
-  return new Set(rows.map((r) => r.claim_id));
+    select c.claim_id, i.status
+      from unnest(${inFlight.map((c) => c.claimId)}::uuid[], ${inFlight.map((c) => c.itemId)}::uuid[]) as c (claim_id, item_id)
+      join scan_items i on i.id = c.item_id
+     where i.status = 'cancelled' or (i.status = 'running' and i.claim_id <> c.claim_id)`.execute(db);
+  return new Map(rows.map((r) => [r.claim_id, r.status === 'cancelled' ? 'cancelled' : 'claimed again']));
 }
 
 /**

@@ -145,7 +145,7 @@ describe('scan allowance in the web workspace, in Chromium', () => {
       const page = await signedIn(width, height);
       await page.goto(`${t.baseUrl}/settings`);
       await page.getByRole('heading', { name: 'Provider records billed' }).waitFor();
-      assert.equal(await page.locator('#billed-records h3').innerText(), 'brightdata');
+      assert.equal(await page.locator('#billed-records h3').innerText(), 'Bright Data');
       assert.deepEqual(await page.locator('#billed-records dd').allInnerTexts(), ['1,234 records', '1,234 records', '1,234 records']);
       await noOverflow(page, `settings with billed records, ${name}`);
       await axeCheck(page, `settings with billed records, ${name}`);

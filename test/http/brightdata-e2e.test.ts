@@ -119,7 +119,13 @@ describe('Bright Data end to end (live key, local servers only)', () => {
     ] as const) {
       const calls = jobs.filter((c) => c.datasetId === dataset);
       const sent = calls.flatMap((c) => c.urls);
-      assert.equal(sent.length, 30, `${dataset}: ${calls.map((c) => c.urls.length).join('+')}`);
+      const retried = await t.runtime.db
+        .selectFrom('scan_items')
+        .select(['attempts', 'reason'])
+        .where('report_id', '=', reportId)
+        .where('attempts', '>', 1)
+        .execute();
+      assert.equal(sent.length, 30, `${dataset}: ${calls.map((c) => `${c.path} ${c.urls.length}`).join(' + ')}; retried items: ${JSON.stringify(retried)}`);
       assert.equal(new Set(sent).size, 30);
       assert.ok(calls.length <= 3, `${dataset} in ${calls.length} calls`);
       for (const c of calls) {
@@ -208,7 +214,7 @@ describe('Bright Data end to end (live key, local servers only)', () => {
       const { client } = await webUser(t, owner.workspaceId, role);
       const page = await client.get('/settings');
       const section = /<section[^>]*id="billed-records"[^>]*>([\s\S]*?)<\/section>/.exec(page.text)?.[1] ?? '';
-      assert.match(section, /<h3>brightdata<\/h3>/, role);
+      assert.match(section, /<h3>Bright Data<\/h3>/, role);
       assert.match(section, new RegExp(`<dt>Today \\(UTC\\)</dt><dd>${billed} records</dd><dt>This month</dt><dd>${billed} records</dd>`), role);
     }
     const { client } = await webUser(t, owner.workspaceId, 'member');

@@ -1,10 +1,12 @@
 /**
- * A dead worker is noticed in seconds (migration 0027; docs/scanning.md,
+ * A dead worker is noticed in seconds (migrations 0027, 0028; docs/scanning.md,
  * "Leases and worker heartbeats"): with the default one-minute lease, the
  * items of a SIGKILLed worker process are claimed again within 15 s of its
- * death, because its heartbeat stopped; and a healthy worker's item is never
- * claimed twice however long it runs, even with its lease long expired,
- * because its worker keeps beating.
+ * death, because its heartbeat stopped and its liveness lock went with its
+ * connection; a healthy worker's item is never claimed twice however long it
+ * runs, even with its lease long expired, because its worker keeps beating;
+ * a living worker whose beats stop (frozen: SIGSTOP, the extreme of a starved
+ * event loop) keeps its items until the hung limit.
  *
  * Real `profile-scan worker` processes against the test database.
  */
@@ -29,6 +31,17 @@ const running = async (t: TestApp, reportId: string) =>
     await sql<{ id: string; worker_id: string | null }>`
       select id, worker_id from scan_items where report_id = ${reportId} and status = 'running'`.execute(t.runtime.db)
   ).rows;
+
+/** Seconds since the last beat of the worker holding the report's running items. */
+const silentFor = async (t: TestApp, reportId: string) =>
+  (
+    await sql<{ s: number }>`
+      select extract(epoch from now() - w.heartbeat_at)::float8 as s
+        from scan_workers w where w.id = (select worker_id from scan_items where report_id = ${reportId} and status = 'running' limit 1)`.execute(t.runtime.db)
+  ).rows[0]?.s ?? 0;
+
+const unfinished = async (t: TestApp, reportId: string) =>
+  (await sql<{ n: number }>`select count(*)::int as n from scan_items where report_id = ${reportId} and status <> 'succeeded'`.execute(t.runtime.db)).rows[0].n;
 
 describe('a SIGKILLed worker, with the default 60-second lease', () => {
   let t: TestApp;
@@ -118,5 +131,60 @@ describe('a healthy worker with slow items', () => {
       items.map((i) => i.attempts),
       [1, 1, 1, 1, 1],
     );
+  });
+  test('a frozen worker (SIGSTOP: no beats, its process alive) keeps its items past the dead limit; none runs twice', async () => {
+    await stopWorkerProcesses(workers.splice(0)); // the earlier tests' workers would take these items
+    const { secret } = await t.tenant();
+    const a = await startWorkerProcess(t, { concurrency: 8, env: { SIMULATOR_DELAY_MS: '4000' } });
+    workers.push(a);
+    const reportId = await createReport(t, secret, 'hb-frozen', 2);
+    await eventually(async () => (await running(t, reportId)).length === 5, 30_000, 50);
+    a.child.kill('SIGSTOP');
+    try {
+      workers.push(await startWorkerProcess(t, { concurrency: 8, env: { SIMULATOR_DELAY_MS: '0' } }));
+      // Past the dead limit (10 s), with the other worker claiming every second meanwhile.
+      await eventually(async () => (await silentFor(t, reportId)) >= 13, 30_000, 200);
+      const items = await t.runtime.db.selectFrom('scan_items').select(['status', 'attempts']).where('report_id', '=', reportId).execute();
+      assert.deepEqual(
+        items.map((i) => [i.status, i.attempts]),
+        items.map(() => ['running', 1]),
+      );
+    } finally {
+      a.child.kill('SIGCONT');
+    }
+    await eventually(async () => (await unfinished(t, reportId)) === 0, 60_000, 200);
+    const items = await t.runtime.db.selectFrom('scan_items').select(['attempts']).where('report_id', '=', reportId).execute();
+    assert.deepEqual(
+      items.map((i) => i.attempts),
+      [1, 1, 1, 1, 1],
+    );
+  });
+
+  test('a worker silent past the hung limit loses its items whatever its lock says, and its late work changes nothing', async () => {
+    await stopWorkerProcesses(workers.splice(0)); // the earlier tests' workers would take these items
+    const { secret } = await t.tenant();
+    const a = await startWorkerProcess(t, { concurrency: 8, env: { SIMULATOR_DELAY_MS: '4000' } });
+    workers.push(a);
+    const reportId = await createReport(t, secret, 'hb-hung', 2);
+    await eventually(async () => (await running(t, reportId)).length === 5, 30_000, 50);
+    a.child.kill('SIGSTOP');
+    try {
+      // As if it had been silent for a minute (frozen, it cannot beat meanwhile).
+      await sql`update scan_workers set heartbeat_at = now() - interval '61 seconds'
+                 where id = (select worker_id from scan_items where report_id = ${reportId} and status = 'running' limit 1)`.execute(t.runtime.db);
+      workers.push(await startWorkerProcess(t, { concurrency: 8, env: { SIMULATOR_DELAY_MS: '0' } }));
+      await eventually(async () => (await unfinished(t, reportId)) === 0, 60_000, 200);
+    } finally {
+      a.child.kill('SIGCONT');
+    }
+    // Woken, the hung worker finds its claims taken: nothing of its own lands.
+    await new Promise((resolve) => setTimeout(resolve, 6000));
+    const items = await t.runtime.db.selectFrom('scan_items').select(['status', 'attempts']).where('report_id', '=', reportId).execute();
+    assert.deepEqual(
+      items.map((i) => [i.status, i.attempts]),
+      items.map(() => ['succeeded', 2]),
+    );
+    const analyses = await t.runtime.db.selectFrom('profile_analyses').select('profile_id').where('report_id', '=', reportId).execute();
+    assert.equal(analyses.length, 2);
   });
 });

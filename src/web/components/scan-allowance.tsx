@@ -37,6 +37,9 @@ export function ScanAllowanceSection(props: { allowance: AllowanceStatus }) {
   );
 }
 
+/** The collectors' names (Collector.name) as people say them. */
+const PROVIDER_LABELS: Record<string, string> = { brightdata: 'Bright Data', http_provider: 'HTTP provider (bridge)' };
+
 const records = (n: number) => `${n.toLocaleString('en')} record${n === 1 ? '' : 's'}`;
 
 /**
@@ -53,7 +56,7 @@ export function BilledRecordsSection(props: { usage: ProviderUsage[] }) {
       ) : (
         props.usage.map((u) => (
           <>
-            <h3>{u.provider}</h3>
+            <h3>{PROVIDER_LABELS[u.provider] ?? u.provider}</h3>
             <dl class="facts">
               <dt>Today (UTC)</dt>
               <dd>{records(u.today)}</dd>
