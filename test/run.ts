@@ -76,10 +76,10 @@ async function main(): Promise<number> {
     if (build.status !== 0) console.error('# warning: the build reported errors (tests run the JavaScript it emitted)');
   }
 
-  const embedded = process.env.DATABASE_URL
-    ? null
-    : await startEmbeddedPostgres({ dataDir: testDataDir(), database: 'postgres', log: (m) => console.error(`# ${m}`) });
-  const serverUrl = process.env.DATABASE_URL ?? embedded!.url;
+  // Empty counts as unset, as for the service (config.ts).
+  const externalUrl = process.env.DATABASE_URL?.trim() || null;
+  const embedded = externalUrl ? null : await startEmbeddedPostgres({ dataDir: testDataDir(), database: 'postgres', log: (m) => console.error(`# ${m}`) });
+  const serverUrl = externalUrl ?? embedded!.url;
   const adminUrl = withDatabase(serverUrl, 'postgres');
   const template = `ps_tmpl_${randomBytes(4).toString('hex')}`;
   console.error(`# test database server: ${embedded ? 'embedded PostgreSQL' : 'DATABASE_URL'}; template ${template}`);
