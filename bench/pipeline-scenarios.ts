@@ -1,5 +1,5 @@
 /**
- * The four scenarios of the scan pipeline benchmark (issue 9, "Performance"),
+ * The four scenarios of the scan pipeline benchmark,
  * each on a fresh database, through the service's own processes:
  *
  * - drain (throughput and slow provider): people admitted through the API

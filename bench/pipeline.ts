@@ -1,6 +1,6 @@
 /**
- * `npm run bench:pipeline`: the scan pipeline figures of issue 9
- * ("Performance"), each next to its target, on stdout and in
+ * `npm run bench:pipeline`: the scan pipeline figures, each next to its
+ * target, on stdout and in
  * bench/results/pipeline.json (progress on stderr):
  *
  * 1. throughput: SIMULATOR_DELAY_MS=0, 1,000 people in one report (both scan

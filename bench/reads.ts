@@ -1,5 +1,5 @@
 /**
- * `npm run bench:reads`: analysis reads at scale (issue #5). The summary and
+ * `npm run bench:reads`: analysis reads at scale. The summary and
  * any findings page should cost about the same at 10,000 analyzed people as
  * at 100. A benchmark, not a test: it prints figures and ratios and never
  * fails on a target.

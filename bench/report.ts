@@ -1,6 +1,6 @@
 /**
  * Presentation of a benchmark run: the table printed on stdout, the targets
- * of issues #6 and #9 with met/missed, bench/results/latest.json and bench/RESULTS.md.
+ * (docs/benchmarks.md) with met/missed, bench/results/latest.json and bench/RESULTS.md.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -67,7 +67,7 @@ export function withRatios(results: ScenarioResult[]): ScenarioResult[] {
   });
 }
 
-/** req/s of `GET …/analysis/profiles` (page 1) at c=32 in the first runs (issue 9): 120-196; the best of them. */
+/** req/s of `GET …/analysis/profiles` (page 1) at c=32 in the first runs: 120-196; the best of them. */
 const FIRST_RUNS_FINDINGS_RPS = 196;
 
 export function evaluateTargets(results: ScenarioResult[]): Target[] {
@@ -91,7 +91,7 @@ export function evaluateTargets(results: ScenarioResult[]): Target[] {
       met: summary && select ? summary.rps >= 0.25 * select.rps : null,
     });
   }
-  // Issue 9: at least 3 × the first runs' req/s of this scenario (120-196 req/s at c=32; 3 × the best of them).
+  // Target: at least 3 × the first runs' req/s of this scenario (120-196 req/s at c=32; 3 × the best of them).
   for (const people of [100, 10_000]) {
     const page = m(`findings-${people}-c32`);
     targets.push({

@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- [--profile[=SCENARIO_ID]] [FILTER…]]`: the benchmark of issue #6.
+ * `npm run bench [-- [--profile[=SCENARIO_ID]] [FILTER…]]`: the HTTP benchmark (docs/benchmarks.md).
  *
  * 1. PostgreSQL: a scratch database on DATABASE_URL's server when set
  *    (dropped afterwards; the role needs CREATE DATABASE), else an embedded

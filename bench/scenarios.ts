@@ -148,7 +148,7 @@ function analysisScenarios(c: number): Scenario[] {
           `${endpoint.name}, ${people.toLocaleString('en-US')} people`,
           people,
           endpoint.suffix,
-          // The summary is compared with the one-SELECT baseline (issue 9), 10,000 people with 100.
+          // The summary is compared with the one-SELECT baseline, 10,000 people with 100.
           people !== ANALYSIS_SIZES[0] ? `${endpoint.key}-${ANALYSIS_SIZES[0]}-c${c}` : endpoint.key === 'summary' ? `select-report-c${c}` : null,
         ),
       ),
@@ -166,7 +166,7 @@ function analysisScenarios(c: number): Scenario[] {
         return () => get(env.baseline, '/memory/findings');
       },
     },
-    // The page of issue 9 (25 people, ~311 KB), against the same bytes from memory.
+    // The large findings page (25 people, ~311 KB), against the same bytes from memory.
     analysis(
       `findings25-${MEMORY_FINDINGS_PEOPLE}-c${c}`,
       `GET …/analysis/profiles?limit=25, ${MEMORY_FINDINGS_PEOPLE.toLocaleString('en-US')} people`,

@@ -1,5 +1,5 @@
 /**
- * Findings records as ready JSON text (issue 9, item 6). The `analysis`
+ * Findings records as ready JSON text. The `analysis`
  * member of a person's findings record is ~12 KB (29 checks) and depends only
  * on the stored analysis, so it is rendered once, when the findings are
  * stored (`profile_analyses.analysis_json`), and a findings page concatenates

@@ -1,5 +1,5 @@
 /**
- * Per-client-address limits of the web workspace (issue 11, "Security"):
+ * Per-client-address limits of the web workspace (docs/operations.md, "Security"):
  * sign-in attempts and public page views. Same fixed UTC-minute windows and
  * counters as the API's limits (./rate-limits.ts); the counters are shared by
  * every process on the database.

@@ -2,7 +2,7 @@
  * Analysis reads (2.9, 4.10-4.11a): the summary, the findings collection and
  * the activity collection. Nothing is written. A page and the revision it
  * carries always come from one snapshot: the summary and the findings page
- * are each read by one statement (issue 9: no transaction, one round trip);
+ * are each read by one statement (no transaction, one round trip);
  * the activity page runs in one read-only REPEATABLE READ transaction.
  *
  * Collection pages: cursors are bound to workspace, route, report, filters,

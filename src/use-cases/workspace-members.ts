@@ -1,5 +1,5 @@
 /**
- * Members of a workspace (issue 11, "People and sign-in"): the list,
+ * Members of a workspace (people who sign in): the list,
  * invitations as one-time links to copy (no mail server is assumed), role
  * changes and removal; and the operator's stories behind `admin user create`,
  * `admin user link` and the first start's sign-in link.

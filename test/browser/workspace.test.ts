@@ -1,5 +1,5 @@
 /**
- * The web workspace in a real browser (issue 11, "Tested in a real
+ * The web workspace in a real browser ("Tested in a real
  * browser"): Chromium via playwright-core against a real server, PostgreSQL
  * and scan worker. One person's journey, as a new user would do it: sign in
  * from the first-run link, create a report from a CSV, watch its scans

@@ -1,5 +1,5 @@
 /**
- * Fault test (issue #3, decisions "Atomicity"): a `serve` process killed with
+ * Fault test (decisions "Atomicity"): a `serve` process killed with
  * SIGKILL in the middle of a 100-person write leaves no partial roster,
  * receipt, idempotency record, scan item or queue job; the retry with the
  * same key on a fresh process then succeeds exactly once and replays after.
@@ -28,7 +28,7 @@ interface Child {
   exited: Promise<void>;
 }
 
-describe('crash in the middle of a 100-person write (issue #3)', () => {
+describe('crash in the middle of a 100-person write', () => {
   let database: TestDatabase;
   let db: Db;
   let dataDir: string;
@@ -178,7 +178,7 @@ describe('crash in the middle of a 100-person write (issue #3)', () => {
     }
   });
 
-  test('issue #3 / 4.8 rules 3-4: a 100-person import killed before commit leaves nothing; the same key then succeeds once and replays', async () => {
+  test('4.8 rules 3-4: a 100-person import killed before commit leaves nothing; the same key then succeeds once and replays', async () => {
     const setup = await serve(null);
     let reportId: string;
     try {

@@ -1,5 +1,5 @@
 /**
- * The embedded PostgreSQL from a private checkout (issue 12, item 9), as
+ * The embedded PostgreSQL from a private checkout, as
  * most containers run it: as root, the checkout inside a directory of mode
  * 0700 (like /root/…), DATA_DIR elsewhere. The checkout is a real one for
  * Node's module resolution: bin/ and dist/ copied, package.json, and a

@@ -1,5 +1,5 @@
 /**
- * The hot reads of issue 9 (item 6) through real servers and a real
+ * The hot reads (one statement each) through real servers and a real
  * PostgreSQL:
  * - request counting in slots (migration 0011) stays exact under concurrent
  *   requests of two servers with their own pools: no limit is exceeded, and

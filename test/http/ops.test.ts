@@ -1,5 +1,5 @@
 /**
- * Health and metrics (issue 12, items 3 and 4) on a real server: /livez and
+ * Health and metrics on a real server: /livez and
  * /readyz outside /api/v1 without a key, revealing nothing but check states;
  * /readyz 503 while draining; /metrics only with the METRICS_TOKEN bearer, in
  * Prometheus text, with request, rate-limit, queue, item and pool series

@@ -1,5 +1,5 @@
 /**
- * Provider quotas end to end (issue 9, item 5): a provider that answers 429
+ * Provider quotas end to end: a provider that answers 429
  * with Retry-After has the item deferred (back in the queue, claimable after
  * the wait), not failed, and the deferral spends no attempt. With
  * ITEM_MAX_ATTEMPTS=2 and two 429s per URL before the provider answers, an

@@ -1,5 +1,5 @@
 /**
- * Provider quotas shared through PostgreSQL (issue 9 item 5; docs/collectors.md
+ * Provider quotas shared through PostgreSQL (docs/collectors.md
  * "Provider quotas"): two HTTP provider collectors, each with its own pool and
  * its own limiter (two "processes" that share nothing but the database), call
  * the local fake provider. The fake observes the calls: never more in flight

@@ -1,5 +1,5 @@
 /**
- * /readyz follows the database (issue 12, item 3): a real server on its own
+ * /readyz follows the database: a real server on its own
  * embedded PostgreSQL (in a temporary DATA_DIR, not the suite's server),
  * which the test stops and starts again. While it is down /readyz answers
  * 503 (database failing) and /livez still 200; once it is back (same port:

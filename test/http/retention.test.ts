@@ -1,5 +1,5 @@
 /**
- * Retention (issue 12, item 6): the maintenance task with short windows, on
+ * Retention: the maintenance task with short windows, on
  * a real server, worker and media store. The service clock is moved past the
  * contract's 30 days instead of waiting.
  *

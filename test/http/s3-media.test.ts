@@ -1,5 +1,5 @@
 /**
- * Evidence media in S3-compatible storage (issue 12, item 1), against a real
+ * Evidence media in S3-compatible storage, against a real
  * S3-protocol server on 127.0.0.1 (s3rver, test/support/s3.ts), through the
  * AWS SDK client the service uses: no mock of the client.
  *

@@ -1,5 +1,5 @@
 /**
- * Scale-out past one machine (issue 12): two `serve` processes with
+ * Scale-out past one machine: two `serve` processes with
  * WORKER_CONCURRENCY=0 (pure API nodes) and two `profile-scan worker`
  * processes, each with a DATA_DIR of its own (no shared disk), on one
  * PostgreSQL and one S3 bucket (a local S3 server). Real processes of the

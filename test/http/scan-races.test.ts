@@ -65,7 +65,7 @@ describe('scan races', () => {
     }
   });
 
-  test('issue 9 item 4: items of one report finish while another transaction holds its report and run rows; the sweep then folds their deltas and every count is exact', async () => {
+  test('items of one report finish while another transaction holds its report and run rows; the sweep then folds their deltas and every count is exact', async () => {
     const { secret } = await t.tenant();
     const people = Array.from({ length: 8 }, (_, i) => ({ pronet_url: `https://pronet.example/in/unblocked-${i}` }));
     const res = await t.request('POST', '/api/v1/reports', {

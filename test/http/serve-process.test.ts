@@ -2,7 +2,7 @@
  * `profile-scan serve` as a real process of the compiled build
  * (bin/profile-scan.js), with LOG_LEVEL=info:
  *
- * - One logger (issue 12, item 5): its output is JSON lines only, requests
+ * - One logger: its output is JSON lines only, requests
  *   logged with their request id and route, and no secret anywhere in it:
  *   not the API key (Authorization), not a wrong key someone tried, not the
  *   public report token (in /public/reports/<token> URLs), not a cookie, not

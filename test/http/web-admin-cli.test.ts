@@ -1,5 +1,5 @@
 /**
- * `profile-scan admin user create` and `admin user link` (issue 11 item 1):
+ * `profile-scan admin user create` and `admin user link`:
  * run as a real process against the test database; the printed one-time
  * link signs the user in through the web workspace, once.
  */

@@ -1,5 +1,5 @@
 /**
- * Web workspace, sign-in and sessions (issue 11: "People and sign-in",
+ * Web workspace, sign-in and sessions ("People and sign-in",
  * "Security"), through a real server and PostgreSQL: the first-run link,
  * password sign-in, session fixation, CSRF and Origin checks, `?next=`,
  * throttled sign-in with a retry time, password change ending sessions.

@@ -1,5 +1,5 @@
 /**
- * Web workspace, creating a report and adding people (issue 11 item 3):
+ * Web workspace, creating a report and adding people:
  * pasted URLs or an uploaded CSV, the preview before the commit with the
  * API's rules and counts, idempotent commits, archived reports refusing
  * people, and bad input answered on the form without saving anything.

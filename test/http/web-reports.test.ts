@@ -1,5 +1,5 @@
 /**
- * Web workspace, report pages (issue 11 items 3-5, 7 and "Security") through
+ * Web workspace, report pages (and their security) through
  * a real server, PostgreSQL and scan worker: a report page and a person page
  * built from the API's use-cases, markup from a scanned profile rendered as
  * text, evidence behind the session, the CSV download, archive / share /

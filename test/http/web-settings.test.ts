@@ -1,5 +1,5 @@
 /**
- * Web workspace settings (issue 11 item 2, "Security"): keys issued in the
+ * Web workspace settings and their security: keys issued in the
  * settings by owners and admins (5.1), the secret shown once, last use,
  * revocation effective on the next request; members invited by one-time
  * link, roles changed, removed; API access and limits; a member cannot reach

@@ -71,7 +71,7 @@ describe('analysis aggregates', () => {
     );
   });
 
-  test('issue 9 item 4: deltas appended per transition, folded in any order and grouping, equal the totals maintained in place', () => {
+  test('deltas appended per transition, folded in any order and grouping, equal the totals maintained in place', () => {
     fc.assert(
       fc.property(
         fc.array(fc.tuple(fc.integer({ min: 0, max: 5 }), fc.integer({ min: 0, max: 1_000_000 })), { minLength: 1, maxLength: 40 }),

@@ -1,5 +1,5 @@
 /**
- * Configuration in one place (issue 12, item 8): every setting is parsed and
+ * Configuration in one place: every setting is parsed and
  * checked by loadConfig, an invalid one fails with one line naming the
  * setting and never its value, and test-only switches are refused unless
  * PROFILE_SCAN_TEST_HOOKS=1.

@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import { imageWork, narrowImageWork, type ImageShare } from '../../src/scanning/media/image-work.js';
 
 describe('image work gate', () => {
-  test('issue 9 item 3: narrowed to one, image operations run one at a time, in order, each on one libvips thread', async () => {
+  test('narrowed to one, image operations run one at a time, in order, each on one libvips thread', async () => {
     narrowImageWork(1);
     assert.equal(sharp.concurrency(), 1);
     let running = 0;
@@ -36,7 +36,7 @@ describe('image work gate', () => {
     assert.equal(await imageWork(() => Promise.resolve(42)), 42);
   });
 
-  test('issue 9 item 1: queued image work is served by workspace, then by report, in turn, not first come first served', async () => {
+  test('queued image work is served by workspace, then by report, in turn, not first come first served', async () => {
     narrowImageWork(1);
     const a1: ImageShare = { workspaceId: 'A', reportId: 'a1' };
     const a2: ImageShare = { workspaceId: 'A', reportId: 'a2' };

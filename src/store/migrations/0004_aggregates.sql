@@ -1,4 +1,4 @@
--- Report aggregates maintained on write (issue #4 item 5, decisions
+-- Report aggregates maintained on write (decisions
 -- "Analysis"): every attachment stores the contribution it last made to its
 -- report's totals; a write that changes an attachment recomputes only that
 -- contribution and applies the difference to report_aggregates, under the

@@ -1,4 +1,4 @@
--- Hot reads (issue 9, item 6): cheaper authorization, one-statement reads,
+-- Hot reads: cheaper authorization, one-statement reads,
 -- findings records stored as the JSON the API serves.
 
 -- Request rate counters, taken with the key lookup in one statement

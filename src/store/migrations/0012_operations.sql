@@ -1,4 +1,4 @@
--- Operations (issue 12): the maintenance task's state, and what retention needs.
+-- Operations: the maintenance task's state, and what retention needs.
 
 -- One row: when maintenance last ran (so that, of all processes, one runs it
 -- per interval) and the media collection generation. Every media collection

@@ -1,4 +1,4 @@
--- The web workspace (issue 11): people who sign in, their sessions, one-time
+-- The web workspace: people who sign in, their sessions, one-time
 -- links (first-owner sign-in, invitations, password resets) and the last use
 -- of API keys shown in the settings.
 

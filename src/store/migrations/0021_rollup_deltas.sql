@@ -1,4 +1,4 @@
--- Roll-up deltas (issue 9, item 4; docs/scanning.md "Roll-ups without a
+-- Roll-up deltas (docs/scanning.md "Roll-ups without a
 -- report lock"). A worker's transition of a person's item no longer takes the
 -- report and run row locks: under the person's attachment lock it writes the
 -- person's new contribution (profile_contributions) and appends here what that
