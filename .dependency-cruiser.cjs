@@ -3,14 +3,24 @@
  * (docs/architecture.md).
  *
  *   http/, web/, cli/   interfaces: the only code that knows HTTP, pages or a terminal
+ *   maintenance.ts      the maintenance run (a use-case of the operator's, run by serve and the CLI)
  *   use-cases/          one function per story, shared by every interface
- *   scanning/           queue wake-ups, worker, item handler, collectors, media
- *   store/              the only code that talks to PostgreSQL
+ *   scanning/           worker, item handler, collectors, media
+ *   runtime.ts,         the database a process opens; the metrics registry
+ *   metrics.ts
+ *   store/              the only code that talks to PostgreSQL (the only one that imports kysely or pg
+ *                       for more than their types)
+ *   config.ts, clock.ts, logger.ts, data-dir.ts
+ *                       settings, time, logs: below everything but domain/
  *   domain/             the contract's rules as plain functions and types; imports nothing of ours
  *
- * `npm test` runs `depcruise src` with this file and fails on any violation.
+ * Every file under src/ belongs to one of them. `npm test` runs `depcruise src`
+ * with this file and fails on any violation; test/unit/layer-rules.test.ts
+ * plants a violation of each kind and checks that it is reported.
  */
 const layer = (name) => `^src/${name}/`;
+/** The modules at the root of src/, each in the layer the header names. */
+const ROOT = '(config|clock|logger|data-dir|runtime|metrics|maintenance)';
 const upward = (from, to, comment) => ({
   name: `no-${from}-to-${to.join('-')}`,
   comment,
@@ -28,7 +38,57 @@ module.exports = {
       from: { path: layer('domain') },
       to: { path: '^src/', pathNot: '^src/domain/' },
     },
-    upward('store', ['scanning', 'use-cases', 'http', 'web', 'cli', 'client'], 'store/ is below scanning/ and use-cases/ and knows no interface.'),
+    {
+      name: 'every-file-has-a-layer',
+      comment: 'A file under src/ outside the layers escapes their rules: put it in one (and name it in this file).',
+      severity: 'error',
+      from: { path: '^src/', pathNot: `^src/(domain|store|scanning|use-cases|http|web|cli)/|^src/${ROOT}\\.ts$` },
+      to: {},
+    },
+    {
+      name: 'sql-only-in-store',
+      comment: 'Only store/ talks to PostgreSQL: elsewhere kysely and pg are imported for their types, never for queries.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/store/' },
+      to: { path: '(^|/)node_modules/(kysely|pg)/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'foundation-imports-only-foundation',
+      comment:
+        'config, clock, logger and data-dir sit under everything but domain/. config.ts parses the evidence fetcher settings with the ' +
+        "fetcher's own parsers (scanning/media/safe-fetch.ts, which imports nothing of ours but domain/).",
+      severity: 'error',
+      from: { path: '^src/(config|clock|logger|data-dir)\\.ts$' },
+      to: { path: '^src/', pathNot: '^src/(domain/|(config|clock|logger|data-dir)\\.ts$|scanning/media/safe-fetch\\.ts$)' },
+    },
+    {
+      name: 'runtime-and-metrics-above-store-only',
+      comment: 'runtime.ts opens the database, metrics.ts reads the queue for its gauges: they sit right above store/.',
+      severity: 'error',
+      from: { path: '^src/(runtime|metrics)\\.ts$' },
+      to: { path: '^src/(scanning|use-cases|http|web|cli)/|^src/maintenance\\.ts$' },
+    },
+    {
+      name: 'maintenance-knows-no-interface',
+      comment: 'The maintenance run is started by serve and by the CLI: it imports neither.',
+      severity: 'error',
+      from: { path: '^src/maintenance\\.ts$' },
+      to: { path: '^src/(http|web|cli)/' },
+    },
+    {
+      name: 'no-store-upward',
+      comment: 'store/ is below scanning/, use-cases/ and every interface, and below the modules that run them.',
+      severity: 'error',
+      from: { path: layer('store') },
+      to: { path: '^src/(scanning|use-cases|http|web|cli)/|^src/(runtime|metrics|maintenance)\\.ts$' },
+    },
+    {
+      name: 'no-scanning-to-maintenance',
+      comment: 'scanning/ does not run the maintenance (it is started beside it).',
+      severity: 'error',
+      from: { path: layer('scanning') },
+      to: { path: '^src/maintenance\\.ts$' },
+    },
     upward('scanning', ['use-cases', 'http', 'web', 'cli', 'client'], 'scanning/ serves use-cases; it knows no interface.'),
     upward('use-cases', ['http', 'web', 'cli', 'client'], 'use-cases/ are shared by every interface: they import none of them.'),
     {

@@ -17,7 +17,7 @@ import { firstRun } from '../src/cli/first-run.js';
 import { loadConfig } from '../src/config.js';
 import { buildServer } from '../src/http/server.js';
 import { openRuntime } from '../src/runtime.js';
-import { ScanItemQueue } from '../src/scanning/queue.js';
+import { ScanItemQueue } from '../src/store/queue-channel.js';
 import { startScanWorker } from '../src/scanning/worker.js';
 import { startEmbeddedPostgres } from '../src/store/embedded-postgres.js';
 import { accessLinkPath } from '../src/use-cases/workspace-members.js';

@@ -22,7 +22,6 @@
  * and analyses refer to, and a finished item holds no claim (its claim
  * columns are cleared when it finishes).
  */
-import { sql } from 'kysely';
 import type { Clock } from './clock.js';
 import type { RetentionSettings } from './config.js';
 import type { Logger } from './logger.js';
@@ -32,6 +31,7 @@ import type { Db } from './store/database.js';
 import { pruneIdempotencyRecords } from './store/idempotency-repository.js';
 import { claimMaintenanceRun, collectObsoleteMedia, MAINTENANCE_LOCK, tombstoneExpiredReceipts } from './store/maintenance-repository.js';
 import { pruneRateCounters } from './store/rate-limit-repository.js';
+import { withSessionLock } from './store/session-lock.js';
 import { pruneSessions } from './store/session-repository.js';
 import { SESSION_IDLE_MS } from './use-cases/sign-in.js';
 
@@ -88,29 +88,23 @@ export class MaintenanceRunner {
 
   async #run(force: boolean): Promise<MaintenanceReport | null> {
     const { db, logger } = this.deps;
-    return db.connection().execute(async (conn) => {
-      const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_lock(${MAINTENANCE_LOCK}::bigint) as locked`.execute(conn);
-      if (!rows[0]?.locked) return null;
-      try {
-        const now = this.deps.clock.now();
-        if (!(await claimMaintenanceRun(conn, now, force ? 0 : this.deps.retention.intervalMs))) return null;
-        const report: MaintenanceReport = {};
-        for (const [task, work] of this.#tasks(now)) {
-          try {
-            report[task] = await work(conn);
-            this.deps.metrics?.maintenanceRuns.inc({ task, result: 'ok' });
-            this.deps.metrics?.maintenanceDeleted.inc({ task }, report[task]);
-          } catch (error) {
-            report[task] = 'failed';
-            this.deps.metrics?.maintenanceRuns.inc({ task, result: 'error' });
-            logger.error({ err: error, task }, 'maintenance: task failed; it runs again at the next interval');
-          }
+    return withSessionLock(db, MAINTENANCE_LOCK, { wait: false }, async (conn) => {
+      const now = this.deps.clock.now();
+      if (!(await claimMaintenanceRun(conn, now, force ? 0 : this.deps.retention.intervalMs))) return null;
+      const report: MaintenanceReport = {};
+      for (const [task, work] of this.#tasks(now)) {
+        try {
+          report[task] = await work(conn);
+          this.deps.metrics?.maintenanceRuns.inc({ task, result: 'ok' });
+          this.deps.metrics?.maintenanceDeleted.inc({ task }, report[task]);
+        } catch (error) {
+          report[task] = 'failed';
+          this.deps.metrics?.maintenanceRuns.inc({ task, result: 'error' });
+          logger.error({ err: error, task }, 'maintenance: task failed; it runs again at the next interval');
         }
-        logger.info({ maintenance: report }, 'maintenance: run finished');
-        return report;
-      } finally {
-        await sql`select pg_advisory_unlock(${MAINTENANCE_LOCK}::bigint)`.execute(conn);
       }
+      logger.info({ maintenance: report }, 'maintenance: run finished');
+      return report;
     });
   }
 

@@ -17,10 +17,10 @@
  * - Process: prom-client's default metrics, event-loop lag included; the
  *   worker thread's event-loop lag as its own gauge.
  */
-import { sql } from 'kysely';
 import type pg from 'pg';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Db } from './store/database.js';
+import { queueStatsByMode, type QueueStats } from './store/item-repository.js';
 
 /** What scan work reports; implemented on the registry, or by posting to the main thread. */
 export interface WorkerMetrics {
@@ -33,13 +33,6 @@ export type ThreadMetric =
   | { kind: 'provider'; outcome: string; seconds: number; reason: string | null }
   | { kind: 'gauges'; pool: PoolSnapshot; eventLoopLagSeconds: number };
 
-interface QueueRow {
-  mode: string;
-  ready: number;
-  scheduled: number;
-  running: number;
-  oldest: number | null;
-}
 
 export interface PoolSnapshot {
   total: number;
@@ -188,26 +181,15 @@ export class Metrics implements WorkerMetrics {
     });
   }
 
-  #queue: Promise<QueueRow[]> | null = null;
+  #queue: Promise<QueueStats[]> | null = null;
 
   /** The queue's state per mode, read once per scrape (both gauges' collects share the query in flight). */
-  #queueRows(): Promise<QueueRow[]> {
+  #queueRows(): Promise<QueueStats[]> {
     const db = this.#db;
     if (!db) return Promise.resolve([]);
     if (this.#queue) return this.#queue;
-    const rows = sql<QueueRow>`
-          select r.mode,
-                 count(*) filter (where i.pending and i.ready_at <= now())::int as ready,
-                 count(*) filter (where i.pending and i.ready_at > now())::int as scheduled,
-                 count(*) filter (where not i.pending)::int as running,
-                 extract(epoch from now() - min(i.ready_at) filter (where i.pending and i.ready_at <= now()))::float8 as oldest
-            from (select run_id, ready_at, true as pending from scan_items where status = 'pending'
-                  union all
-                  select run_id, ready_at, false from scan_items where status = 'running') i
-            join scan_runs r on r.id = i.run_id
-           group by r.mode`
-      .execute(db)
-      .then(({ rows: found }) =>
+    const rows = queueStatsByMode(db)
+      .then((found) =>
         ['full_profile', 'activity'].map((mode) => found.find((r) => r.mode === mode) ?? { mode, ready: 0, scheduled: 0, running: 0, oldest: null }),
       )
       // The database not answering must not fail the scrape: the queue series are then absent (alert on them missing).

@@ -19,7 +19,7 @@ import { MaintenanceRunner } from '../maintenance.js';
 import { Metrics } from '../metrics.js';
 import { openRuntime, type Runtime } from '../runtime.js';
 import { createMediaStore } from '../scanning/media/create-media-store.js';
-import { ScanItemQueue } from '../scanning/queue.js';
+import { ScanItemQueue } from '../store/queue-channel.js';
 import { startWorkerThread, type WorkerThreadHandle } from '../scanning/worker-thread.js';
 import { startRollupSweep, type RollupSweep } from '../scanning/rollup-sweep.js';
 import { setTestPauseBeforeCommit } from '../store/idempotency-repository.js';

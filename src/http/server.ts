@@ -18,7 +18,7 @@ import type { Clock } from '../clock.js';
 import { CursorCodec } from '../domain/cursor.js';
 import type { Config } from '../config.js';
 import type { Db } from '../store/database.js';
-import type { ScanQueue } from '../scanning/queue.js';
+import type { ScanQueue } from '../store/queue-channel.js';
 import { ApiError, apiError } from '../domain/errors.js';
 import { errorBody, withAnalysisDefaults } from './errors.js';
 import { authorizePlugin } from './plugins/authorize.js';

@@ -40,7 +40,7 @@ import { processItem, type HandlerContext } from './item-handler.js';
 import { createMediaStore } from './media/create-media-store.js';
 import { SafeFetcher } from './media/safe-fetch.js';
 import type { MediaStore } from './media/media-store.js';
-import { listenForItems } from './queue.js';
+import { listenForItems } from '../store/queue-channel.js';
 import { startRollupSweep } from './rollup-sweep.js';
 import type { KeyMode } from '../domain/keys.js';
 

@@ -13,7 +13,7 @@ import { rootDomain } from '../domain/root-domain.js';
 import { normalizeRows, planRoster } from '../domain/roster-plan.js';
 import type { ErrorDetail } from '../domain/errors.js';
 import type { CreatedReport, CreateReport, ExistingReports, Report } from '../domain/schemas/report.js';
-import type { ScanQueue } from '../scanning/queue.js';
+import type { ScanQueue } from '../store/queue-channel.js';
 import type { Db } from '../store/database.js';
 import { idempotentWrite } from './idempotent-write.js';
 import { applyRosterPlan, findReport, insertReport, listReports, type ReportRow } from '../store/report-repository.js';

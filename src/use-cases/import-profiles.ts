@@ -16,7 +16,7 @@ import type { WorkspaceLimits } from '../domain/rate-limits.js';
 import { planRoster, type PlannedRow, type SubmittedProfile } from '../domain/roster-plan.js';
 import { apiError, notFound } from '../domain/errors.js';
 import type { ImportReceipt, ImportValidation } from '../domain/schemas/import.js';
-import type { ScanQueue } from '../scanning/queue.js';
+import type { ScanQueue } from '../store/queue-channel.js';
 import type { Db } from '../store/database.js';
 import { idempotentWrite } from './idempotent-write.js';
 import { findReceipt, insertReceipt } from '../store/import-repository.js';

@@ -18,7 +18,7 @@ import { loadConfig } from '../../src/config.js';
 import { Health } from '../../src/http/ops.js';
 import { buildServer } from '../../src/http/server.js';
 import { openRuntime, type Runtime } from '../../src/runtime.js';
-import { ScanItemQueue } from '../../src/scanning/queue.js';
+import { ScanItemQueue } from '../../src/store/queue-channel.js';
 import { startEmbeddedPostgres, type EmbeddedServer } from '../../src/store/embedded-postgres.js';
 import { eventually } from '../support/app.js';
 

@@ -15,7 +15,7 @@ import { Health } from '../../src/http/ops.js';
 import { buildServer } from '../../src/http/server.js';
 import { Metrics } from '../../src/metrics.js';
 import { openRuntime, type Runtime } from '../../src/runtime.js';
-import { ScanItemQueue } from '../../src/scanning/queue.js';
+import { ScanItemQueue } from '../../src/store/queue-channel.js';
 import { startScanWorker, type ScanWorker } from '../../src/scanning/worker.js';
 import { createKey, createWorkspace, updateWorkspace, type WorkspaceChanges } from '../../src/store/workspace-repository.js';
 import { createTestDatabase, type TestDatabase } from './db.js';

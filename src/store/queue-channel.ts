@@ -1,22 +1,24 @@
 /**
- * The scan queue is the `scan_items` table itself (docs/scanning.md): a
- * pending item is a queued job, a claim is a lease on it, and the order in
+ * The queue's wake-up channel. The scan queue is the `scan_items` table
+ * itself (docs/scanning.md): a pending item is a queued job, and the order in
  * which workers take items is decided by one SQL function, fair across
  * workspaces and across the reports of one workspace (claim_scan_item,
- * migration 0009). Admission writes items in the caller's transaction, so a
- * crash leaves either the items (and so their jobs), or neither.
+ * migrations 0026-0028; store/item-repository.ts). Admission writes items in
+ * the caller's transaction, so a crash leaves either the items (and so their
+ * jobs), or neither.
  *
- * Why not pg-boss any more: pg-boss 10 has one FIFO per queue, so a small
- * report waited behind every item queued before it; its group fairness
+ * Why not pg-boss: pg-boss 10 has one FIFO per queue, so a small report
+ * waited behind every item queued before it; its group fairness
  * (`group`/`groupConcurrency`) needs pg-boss 11+, which needs Node 22.
  *
  * This module only wakes workers up: admission notifies the `scan_items`
  * channel at commit, and every worker process LISTENs to it (with a polling
- * fallback, so a lost notification only costs a poll interval).
+ * fallback, so a lost notification only costs a poll interval). It claims
+ * nothing and knows no worker.
  */
 import { sql, type Kysely } from 'kysely';
 import type pg from 'pg';
-import type { Database } from '../store/schema.js';
+import type { Database } from './schema.js';
 
 export const SCAN_ITEMS_CHANNEL = 'scan_items';
 
