@@ -33,7 +33,6 @@ export type ThreadMetric =
   | { kind: 'provider'; outcome: string; seconds: number; reason: string | null }
   | { kind: 'gauges'; pool: PoolSnapshot; eventLoopLagSeconds: number };
 
-
 export interface PoolSnapshot {
   total: number;
   idle: number;
