@@ -15,16 +15,15 @@ import { isRole } from '../domain/web-tokens.js';
 import { accessLinkPath, createSignInLink, createUserWithLink } from '../use-cases/workspace-members.js';
 import { ApiError } from '../domain/errors.js';
 import { parseAllowance } from '../domain/scan-allowance.js';
+import { isUuid } from '../domain/uuid.js';
 import { readScanAllowance, setScanAllowance } from '../use-cases/scan-allowance.js';
 import { readBilledRecords } from '../use-cases/provider-usage.js';
 import { serviceClock } from './serve.js';
 
 export class UsageError extends Error {}
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 function uuidArg(value: string | undefined, what: string): string {
-  if (!value || !UUID.test(value)) throw new UsageError(`${what} must be a UUID`);
+  if (!value || !isUuid(value)) throw new UsageError(`${what} must be a UUID`);
   return value.toLowerCase();
 }
 

@@ -7,7 +7,7 @@
  * the same commit through `/reports/B458…` and `/reports/b458…` is one
  * commit. The query string is left as it is. Web pages get the same.
  */
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from '../domain/uuid.js';
 
 function canonicalSegment(segment: string): string {
   if (segment.length < 36) return segment;
@@ -19,7 +19,7 @@ function canonicalSegment(segment: string): string {
       return segment; // Malformed: the router answers 400.
     }
   }
-  return UUID.test(decoded) ? decoded.toLowerCase() : segment;
+  return isUuid(decoded) ? decoded.toLowerCase() : segment;
 }
 
 /** `url` (path and query) with its UUID path segments in lower case. */

@@ -14,6 +14,7 @@ import { missingScopes, type KeyMode, type Scope } from '../../domain/keys.js';
 import { effectiveLimits, minuteWindow, rateLimitHeaders, requestBuckets, type RequestKind, type WorkspaceLimits } from '../../domain/rate-limits.js';
 import { authorizeAndTake, type FusedRead } from '../../store/rate-limit-repository.js';
 import { apiError } from '../../domain/errors.js';
+import { isUuid } from '../../domain/uuid.js';
 
 export interface AccessConfig {
   kind: RequestKind;
@@ -51,12 +52,11 @@ declare module 'fastify' {
 }
 
 const BEARER = /^Bearer ([^\s]+)$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** `[value]` of a path parameter that is a plain UUID, else null (for `fused.params`; validation comes later). */
 export function uuidParam(request: FastifyRequest, name: string): [string] | null {
   const value = (request.params as Record<string, string | undefined>)[name];
-  return value !== undefined && UUID.test(value) ? [value] : null;
+  return value !== undefined && isUuid(value) ? [value] : null;
 }
 
 /** Throws 403 insufficient_scope unless the key has every scope in `required`. */
