@@ -27,7 +27,7 @@
  * Each scenario runs on a fresh database of one PostgreSQL server: a scratch
  * database on DATABASE_URL's server (the role needs CREATE DATABASE), else an
  * embedded server in a temporary directory. See bench/pipeline-scenarios.ts
- * for how each is driven and docs/benchmarks.md ("Scan pipeline").
+ * for how each is driven and docs/benchmarks.md ("npm run bench:pipeline").
  *
  * Knobs (env; defaults are the issue's figures): BENCH_SCENARIOS
  * ("images,throughput,slow,fair,api"), BENCH_PEOPLE (1000), BENCH_PROCESSES ("1,2",

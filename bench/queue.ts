@@ -1,6 +1,6 @@
 /**
  * `npm run bench:queue`: what the scan queue costs the database as the
- * number of tenants grows (docs/scaling.md, docs/benchmarks.md "Queue at scale"), on stdout and in
+ * number of tenants grows (docs/scaling.md, docs/benchmarks.md "npm run bench:queue"), on stdout and in
  * bench/results/queue.json (progress on stderr).
  *
  * 1. claim: R reports with 2 pending people each over R/10 workspaces (at
