@@ -34,7 +34,7 @@ async function labelPlacement(page: Page) {
       const l = label.getBoundingClientRect();
       const f = field.getBoundingClientRect();
       const between = fields.filter((o) => o !== field && o.getBoundingClientRect().top >= l.bottom && o.getBoundingClientRect().top < f.top).length;
-      return { label: label.textContent!.trim(), gapAbove: f.top - l.bottom, leftOffset: f.left - l.left, between };
+      return { label: label.textContent.trim(), gapAbove: f.top - l.bottom, leftOffset: f.left - l.left, between };
     });
   });
 }
