@@ -463,6 +463,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (env.PUBLIC_BASE_URL !== undefined && env.PUBLIC_BASE_URL.trim() !== '') {
     const parsed = url('PUBLIC_BASE_URL', env.PUBLIC_BASE_URL.trim(), ['http:', 'https:']);
     if (parsed.search || parsed.hash) throw new ConfigError('PUBLIC_BASE_URL must not have a query or fragment');
+    // The URLs the service builds from it stay within what the API documents (domain/schemas/common.ts BuiltUri).
+    if (parsed.toString().length > 1024) throw new ConfigError('PUBLIC_BASE_URL must be at most 1024 characters');
     publicBaseUrl = parsed.toString().replace(/\/+$/, '');
   } else {
     const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;

@@ -11,8 +11,9 @@
  * examples; it hoists the named resources (Report, Scan, …) into
  * `components.schemas` so generated clients get named types, and writes
  * literal unions as `enum`. Documentation only: nothing here changes
- * validation or responses. The document is linted in npm test
- * (test/unit/openapi-lint.test.ts) and compared with the registered routes
+ * validation or responses. The document is linted in npm test (Redocly:
+ * test/unit/openapi-lint.test.ts; Spectral with OWASP's API rules, .spectral.js:
+ * test/http/openapi-spectral.test.ts) and compared with the registered routes
  * (test/http/openapi-routes.test.ts).
  */
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
@@ -54,18 +55,35 @@ const NAMED_SCHEMAS: Record<string, TSchema> = {
   ActivityEvent,
 };
 
+/** In alphabetical order (the document's lint). */
 const TAGS = [
-  { name: 'workspace', description: 'The calling key, its workspace, scopes and effective limits (2.2, 2.3).' },
-  { name: 'reports', description: 'Reports about a company and their roster of people (2.4, 2.5, 4.3-4.6).' },
-  { name: 'scans', description: 'Scan runs: asynchronous collection for the attached people (2.6, 4.7).' },
-  { name: 'imports', description: 'Profile imports: preview, idempotent commit and saved receipts (2.7, 2.8, 4.8, 4.9).' },
   {
     name: 'analysis',
     description:
       'Stored analysis, read-only: summary, per-person findings, activity events and evidence images (2.9, ' +
       '4.10-4.13). Errors carry `retryable` and `next_action`.',
   },
+  { name: 'imports', description: 'Profile imports: preview, idempotent commit and saved receipts (2.7, 2.8, 4.8, 4.9).' },
+  { name: 'reports', description: 'Reports about a company and their roster of people (2.4, 2.5, 4.3-4.6).' },
+  { name: 'scans', description: 'Scan runs: asynchronous collection for the attached people (2.6, 4.7).' },
+  { name: 'workspace', description: 'The calling key, its workspace, scopes and effective limits (2.2, 2.3).' },
 ];
+
+/**
+ * The one server of the document: this deployment, for integrators outside it
+ * (`x-internal: false`), named by its environment: `local` when it answers on
+ * a loopback address, production otherwise (staging deployments are
+ * production deployments of their operator's staging).
+ */
+export function serverOf(serverUrl: string): Json {
+  const host = new URL(serverUrl).hostname.replace(/^\[|\]$/g, '');
+  const local = host === 'localhost' || host === '::1' || host.startsWith('127.');
+  return {
+    url: serverUrl,
+    description: `${local ? 'Local' : 'Production'} deployment of profile-scan (paths include the /api/v1 version prefix)`,
+    'x-internal': false,
+  };
+}
 
 export function openApiBase(serverUrl: string): NonNullable<FastifyDynamicSwaggerOptions['openapi']> {
   return {
@@ -87,9 +105,10 @@ export function openApiBase(serverUrl: string): NonNullable<FastifyDynamicSwagge
         'Scan allowance: a workspace may have a monthly (UTC) allowance of profile scans (one per person a write queues). A write that',
         'would exceed it is refused whole with 409 `scan_allowance_exceeded`; an import preview states what is left in `Scan-Allowance-*` headers.',
       ].join('\n'),
-      license: { name: 'MIT', identifier: 'MIT' },
+      license: { name: 'MIT', url: 'https://opensource.org/license/mit' },
+      contact: { name: 'The operator of this deployment' },
     },
-    servers: [{ url: serverUrl, description: 'This service (paths include the /api/v1 version prefix)' }],
+    servers: [serverOf(serverUrl)],
     tags: TAGS,
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An API key: `psk_test_…` or `psk_live_…`.' } },
@@ -101,51 +120,53 @@ export function openApiBase(serverUrl: string): NonNullable<FastifyDynamicSwagge
 // ---------------------------------------------------------------- headers
 
 const HEADERS: Record<string, Json> = {
-  XRequestId: { description: 'Equals `request_id` of the body.', schema: { type: 'string', format: 'uuid' }, example: ex.ids.request },
+  XRequestId: { description: 'Equals `request_id` of the body.', schema: { type: 'string', format: 'uuid', maxLength: 36 }, example: ex.ids.request },
   CacheControl: { description: 'Always `no-store`.', schema: { type: 'string', const: 'no-store' } },
   RateLimit: {
-    description: 'The tightest bucket this request counted against: policy name, remaining requests `r` and seconds `t` until the window ends.',
-    schema: { type: 'string' },
-    example: '"reads_per_key";r=59;t=42',
+    description:
+      'The tightest bucket this request counted against: policy name, remaining requests `r` and seconds `t` until the window ends. ' +
+      'Sent on every answer to a request with a valid key, errors included (but a 403 `api_access_disabled`).',
+    schema: { type: 'string', maxLength: 200, pattern: '^"[a-z-]+";r=[0-9]+;t=[0-9]+$' },
+    example: '"reads-per-key";r=59;t=42',
   },
   RateLimitPolicy: {
-    description: 'Every bucket this request counted against, with its quota `q` per window `w` (seconds).',
-    schema: { type: 'string' },
-    example: '"reads_per_key";q=60;w=60, "reads_per_workspace";q=300;w=60',
+    description: 'Every bucket this request counted against, with its quota `q` per window `w` (seconds). Sent with `RateLimit`.',
+    schema: { type: 'string', maxLength: 400, pattern: '^"[a-z-]+";q=[0-9]+;w=[0-9]+(, "[a-z-]+";q=[0-9]+;w=[0-9]+)*$' },
+    example: '"reads-per-key";q=60;w=60, "reads-per-workspace";q=300;w=60',
   },
   RetryAfter: {
     description: 'Whole seconds (at least 1) until the current UTC minute window ends.',
-    schema: { type: 'integer', minimum: 1, maximum: 60 },
+    schema: { type: 'integer', minimum: 1, maximum: 60, format: 'int32' },
     example: 17,
   },
-  Location: { description: 'Absolute URI of the created resource.', schema: { type: 'string', format: 'uri' } },
+  Location: { description: 'Absolute URI of the created resource.', schema: { type: 'string', format: 'uri', maxLength: 4096 } },
   IdempotencyReplayed: {
     description: '`true` when this is a replay of a saved result for the same Idempotency-Key and body (4.4 rule 8, 4.8 rule 4).',
     schema: { type: 'string', const: 'true' },
   },
-  WwwAuthenticate: { description: '`Bearer`.', schema: { type: 'string' }, example: 'Bearer' },
+  WwwAuthenticate: { description: '`Bearer`.', schema: { type: 'string', const: 'Bearer' }, example: 'Bearer' },
   ContentLength: {
     description: 'Size of the image in bytes (at most 10 MiB).',
-    schema: { type: 'integer', minimum: 1, maximum: 10485760 },
+    schema: { type: 'integer', minimum: 1, maximum: 10485760, format: 'int32' },
   },
   ScanAllowanceLimit: {
     description: 'The workspace\'s scan allowance: profile scans per calendar month (UTC), or `unlimited` (docs/operations.md, "Scan allowance").',
-    schema: { type: 'string', pattern: '^(unlimited|[0-9]+)$' },
+    schema: { type: 'string', maxLength: 20, pattern: '^(unlimited|[0-9]+)$' },
     example: '500',
   },
   ScanAllowanceUsed: {
     description: 'Profile scans admitted this month.',
-    schema: { type: 'string', pattern: '^[0-9]+$' },
+    schema: { type: 'string', maxLength: 20, pattern: '^[0-9]+$' },
     example: '120',
   },
   ScanAllowanceRemaining: {
     description: 'Profile scans left this month, or `unlimited`. A commit queues at most `would_queue_profiles` of them.',
-    schema: { type: 'string', pattern: '^(unlimited|[0-9]+)$' },
+    schema: { type: 'string', maxLength: 20, pattern: '^(unlimited|[0-9]+)$' },
     example: '380',
   },
   ScanAllowanceReset: {
     description: 'When the month ends and the count starts again (RFC 3339, UTC).',
-    schema: { type: 'string', format: 'date-time' },
+    schema: { type: 'string', format: 'date-time', maxLength: 30 },
     example: '2026-12-01T00:00:00.000Z',
   },
 };
@@ -724,7 +745,8 @@ function simplify(node: Json): Json {
 
 function errorResponse(status: number, doc: OperationDoc): Json {
   const custom = doc.errorDocs?.[status];
-  const headers: Json = { ...baseHeaders(), ...custom?.headers };
+  // A request without a valid key was not counted: its 401 carries no RateLimit.
+  const headers: Json = { ...(status === 401 ? baseHeaders() : limitHeaders()), ...custom?.headers };
   if (status === 429) headers['Retry-After'] = ref('RetryAfter');
   if (status === 401) headers['WWW-Authenticate'] = ref('WwwAuthenticate');
   return {
@@ -778,7 +800,7 @@ function completeOperation(op: Json, doc: OperationDoc): void {
   const generated: Json = op.responses ?? {};
   const responses: Json = {};
   if (doc.operationId === 'downloadEvidence') {
-    const binary = { schema: { type: 'string', format: 'binary' } };
+    const binary = { schema: { type: 'string', format: 'binary', maxLength: 10485760 } };
     responses['200'] = {
       description: 'The image bytes (JPEG, PNG or WebP).',
       headers: { ...limitHeaders(), 'Content-Length': ref('ContentLength') },
@@ -803,7 +825,7 @@ function completeOperation(op: Json, doc: OperationDoc): void {
 export function completeOpenApiDocument(documentObject: Parameters<NonNullable<FastifyDynamicSwaggerOptions['transformObject']>>[0], serverUrl?: string): Json {
   const doc: Json = structuredClone((documentObject as { openapiObject: Json }).openapiObject);
   // The server's address is known only once it listens (PORT=0); the document is built on first request.
-  if (serverUrl) doc.servers = [{ ...doc.servers?.[0], url: serverUrl }];
+  if (serverUrl) doc.servers = [serverOf(serverUrl)];
   doc.components = { ...doc.components, headers: HEADERS };
   // The document describes API v1; web pages and operational endpoints (/livez, /metrics, …) are not part of it.
   for (const path of Object.keys(doc.paths ?? {})) if (!path.startsWith('/api/v1/')) delete doc.paths[path];

@@ -83,6 +83,9 @@ function toApiError(error: FastifyError & { validationContext?: string }): ApiEr
     if (error.validationContext === 'params') return apiError('not_found', 404, 'The resource does not exist or is not visible to this key.');
     const where = error.validationContext ?? 'request';
     const first = error.validation[0];
+    // A cursor is opaque: one that is not even well-formed is as invalid as a tampered one.
+    if (where === 'querystring' && first?.instancePath === '/cursor')
+      return apiError('invalid_cursor', 400, 'The cursor is invalid or belongs to another request.');
     const field = first?.instancePath
       ? first.instancePath.replace(/^\//, '').replace(/\//g, '.')
       : ((first?.params as { missingProperty?: string; additionalProperty?: string })?.missingProperty ??

@@ -286,6 +286,7 @@ export interface components {
                 retryable?: boolean;
                 next_action?: string;
                 details?: {
+                    /** Format: int32 */
                     row_number?: number;
                     field: string;
                     code: string;
@@ -305,12 +306,19 @@ export interface components {
             limits: components["schemas"]["Limits"];
         };
         Limits: {
+            /** Format: int32 */
             reads_per_minute_per_key: number;
+            /** Format: int32 */
             reads_per_minute_per_workspace: number;
+            /** Format: int32 */
             page_size_max: number;
+            /** Format: int32 */
             writes_per_minute_per_key: number;
+            /** Format: int32 */
             writes_per_minute_per_workspace: number;
+            /** Format: int32 */
             submitted_profiles_per_minute_per_workspace: number;
+            /** Format: int32 */
             profiles_per_write_max: number;
         };
         Workspace: {
@@ -343,7 +351,9 @@ export interface components {
             archived: boolean;
             /** @enum {string} */
             analysis_state: "not_requested" | "queued" | "running" | "available" | "failed";
+            /** Format: int64 */
             profile_count: number;
+            /** Format: int64 */
             analyzed_profile_count: number;
             public_url: string | null;
             /** Format: uri */
@@ -379,9 +389,13 @@ export interface components {
             /** @enum {string} */
             status: "queued" | "running" | "completed" | "partial" | "failed" | "inaccessible" | "cancelled";
             counts: {
+                /** Format: int64 */
                 requested: number;
+                /** Format: int64 */
                 completed: number;
+                /** Format: int64 */
                 warnings: number;
+                /** Format: int64 */
                 failed: number;
             };
             /** Format: date-time */
@@ -423,8 +437,11 @@ export interface components {
             report: components["schemas"]["Report"];
             scan_requests: components["schemas"]["CreationScan"][];
             profiles: {
+                /** Format: int64 */
                 submitted: number;
+                /** Format: int64 */
                 added: number;
+                /** Format: int64 */
                 duplicate_in_input: number;
                 rows: components["schemas"]["CreationRow"][];
             };
@@ -436,19 +453,24 @@ export interface components {
             mode: "full_profile" | "activity";
             /** @constant */
             status: "queued";
+            /** Format: int64 */
             person_count: number;
+            /** Format: int64 */
             company_page_count: number;
         };
         CreationRow: {
+            /** Format: int32 */
             row_number: number;
             /** @constant */
             status: "added";
             /** Format: uuid */
             profile_id: string;
         } | {
+            /** Format: int32 */
             row_number: number;
             /** @constant */
             status: "duplicate_in_input";
+            /** Format: int32 */
             first_row_number: number;
         };
         ExistingReports: {
@@ -466,19 +488,27 @@ export interface components {
             /** @constant */
             valid: true;
             counts: {
+                /** Format: int64 */
                 submitted: number;
+                /** Format: int64 */
                 would_add: number;
+                /** Format: int64 */
                 would_restore: number;
+                /** Format: int64 */
                 already_present: number;
+                /** Format: int64 */
                 duplicate_in_input: number;
+                /** Format: int64 */
                 would_queue_profiles: number;
             };
             rows: components["schemas"]["ImportPreviewRow"][];
         };
         ImportPreviewRow: {
+            /** Format: int32 */
             row_number: number;
             /** @enum {string} */
             status: "would_add" | "would_restore" | "already_present" | "duplicate_in_input";
+            /** Format: int32 */
             duplicate_of_row?: number;
             notes?: {
                 /** @constant */
@@ -494,11 +524,17 @@ export interface components {
             /** @constant */
             state: "completed";
             counts: {
+                /** Format: int64 */
                 submitted: number;
+                /** Format: int64 */
                 added: number;
+                /** Format: int64 */
                 restored: number;
+                /** Format: int64 */
                 already_present: number;
+                /** Format: int64 */
                 duplicate_in_input: number;
+                /** Format: int64 */
                 profiles_queued: number;
             };
             rows: components["schemas"]["ImportRow"][];
@@ -509,9 +545,11 @@ export interface components {
             expires_at: string;
         };
         ImportRow: {
+            /** Format: int32 */
             row_number: number;
             /** @enum {string} */
             status: "added" | "restored" | "already_present" | "duplicate_in_input";
+            /** Format: int32 */
             duplicate_of_row?: number;
             notes?: {
                 /** @constant */
@@ -534,7 +572,9 @@ export interface components {
             mode: "full_profile" | "activity";
             /** @enum {string} */
             status_at_commit: "queued" | "running" | "completed" | "partial" | "failed" | "cancelled";
+            /** Format: int64 */
             jobs_created: number;
+            /** Format: int64 */
             jobs_coalesced: number;
         };
         AnalysisSummary: {
@@ -568,16 +608,23 @@ export interface components {
             availability: "none" | "partial" | "available";
             has_usable_results: boolean;
             coverage: {
+                /** Format: int64 */
                 person_profiles: number;
                 optimization: {
+                    /** Format: int64 */
                     analyzed_profiles: number;
+                    /** Format: int64 */
                     answered_checks: number;
+                    /** Format: int64 */
                     unknown_checks: number;
+                    /** Format: int64 */
                     profiles_without_usable_analysis: number;
                 };
                 activity: {
+                    /** Format: int64 */
                     observed_person_profiles: number;
                     company_page_observed: boolean;
+                    /** Format: int64 */
                     incomplete_person_profiles: number;
                 };
             };
@@ -587,13 +634,21 @@ export interface components {
                 all_requested_work_terminal: boolean;
                 all_requested_work_succeeded: boolean;
                 counts: {
+                    /** Format: int64 */
                     requested: number;
+                    /** Format: int64 */
                     queued: number;
+                    /** Format: int64 */
                     processing: number;
+                    /** Format: int64 */
                     succeeded: number;
+                    /** Format: int64 */
                     failed: number;
+                    /** Format: int64 */
                     inaccessible: number;
+                    /** Format: int64 */
                     cancelled: number;
+                    /** Format: int64 */
                     warnings: number;
                 };
                 scan_run_ids: string[];
@@ -616,11 +671,16 @@ export interface components {
             optimization_summary: {
                 /** @constant */
                 method: "existing_profile_check_aggregation";
+                /** Format: int64 */
                 cohort_profile_count: number;
                 counts: {
+                    /** Format: int64 */
                     good: number;
+                    /** Format: int64 */
                     optimize: number;
+                    /** Format: int64 */
                     answered: number;
+                    /** Format: int64 */
                     unknown: number;
                     score_pct: number | null;
                 };
@@ -628,8 +688,11 @@ export interface components {
                     /** Format: uuid */
                     id: string;
                     key: string;
+                    /** Format: int64 */
                     good: number;
+                    /** Format: int64 */
                     optimize: number;
+                    /** Format: int64 */
                     answered: number;
                     score_pct: number | null;
                     revision: string;
@@ -638,8 +701,11 @@ export interface components {
                     /** Format: uuid */
                     id: string;
                     key: string;
+                    /** Format: int64 */
                     good: number;
+                    /** Format: int64 */
                     optimize: number;
+                    /** Format: int64 */
                     answered: number;
                     score_pct: number | null;
                     revision: string;
@@ -666,9 +732,13 @@ export interface components {
                 /** Format: date-time */
                 available_at: string;
                 counts: {
+                    /** Format: int64 */
                     good: number;
+                    /** Format: int64 */
                     optimize: number;
+                    /** Format: int64 */
                     unknown: number;
+                    /** Format: int64 */
                     answered: number;
                     score_pct: number | null;
                 };
@@ -703,7 +773,8 @@ export interface components {
             /** Format: uuid */
             id: string;
             profile_id: string | null;
-            event_type: string;
+            /** @enum {string} */
+            event_type: "post" | "repost" | "comment" | "reaction" | "unknown";
             actor: {
                 /** @enum {string} */
                 kind: "person" | "company_page";
@@ -738,13 +809,13 @@ export interface components {
         /** @description Always `no-store`. */
         CacheControl: "no-store";
         /**
-         * @description The tightest bucket this request counted against: policy name, remaining requests `r` and seconds `t` until the window ends.
-         * @example "reads_per_key";r=59;t=42
+         * @description The tightest bucket this request counted against: policy name, remaining requests `r` and seconds `t` until the window ends. Sent on every answer to a request with a valid key, errors included (but a 403 `api_access_disabled`).
+         * @example "reads-per-key";r=59;t=42
          */
         RateLimit: string;
         /**
-         * @description Every bucket this request counted against, with its quota `q` per window `w` (seconds).
-         * @example "reads_per_key";q=60;w=60, "reads_per_workspace";q=300;w=60
+         * @description Every bucket this request counted against, with its quota `q` per window `w` (seconds). Sent with `RateLimit`.
+         * @example "reads-per-key";q=60;w=60, "reads-per-workspace";q=300;w=60
          */
         RateLimitPolicy: string;
         /**
@@ -760,7 +831,7 @@ export interface components {
          * @description `Bearer`.
          * @example Bearer
          */
-        WwwAuthenticate: string;
+        WwwAuthenticate: "Bearer";
         /** @description Size of the image in bytes (at most 10 MiB). */
         ContentLength: number;
         /**
@@ -819,6 +890,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -842,6 +915,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -853,6 +928,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -864,6 +941,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -876,6 +955,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -887,6 +968,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -926,6 +1009,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -949,6 +1034,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -960,6 +1047,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -971,6 +1060,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -983,6 +1074,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -994,6 +1087,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1054,6 +1149,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1077,6 +1174,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1088,6 +1187,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1099,6 +1200,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -1111,6 +1214,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1122,6 +1227,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1192,6 +1299,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1215,6 +1324,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1226,6 +1337,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1237,6 +1350,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Scan-Allowance-Limit": components["headers"]["ScanAllowanceLimit"];
                     "Scan-Allowance-Used": components["headers"]["ScanAllowanceUsed"];
                     "Scan-Allowance-Remaining": components["headers"]["ScanAllowanceRemaining"];
@@ -1252,6 +1367,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1263,6 +1380,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1274,6 +1393,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1285,6 +1406,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -1297,6 +1420,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1308,6 +1433,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1353,6 +1480,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1376,6 +1505,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1387,6 +1518,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1398,6 +1531,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -1410,6 +1545,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1421,6 +1558,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1477,6 +1616,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1500,6 +1641,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1511,6 +1654,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1522,6 +1667,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -1534,6 +1681,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1545,6 +1694,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1595,6 +1746,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1618,6 +1771,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1629,6 +1784,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1640,6 +1797,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -1652,6 +1811,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1663,6 +1824,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1749,6 +1912,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1772,6 +1937,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1783,6 +1950,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1794,6 +1963,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Scan-Allowance-Limit": components["headers"]["ScanAllowanceLimit"];
                     "Scan-Allowance-Used": components["headers"]["ScanAllowanceUsed"];
                     "Scan-Allowance-Remaining": components["headers"]["ScanAllowanceRemaining"];
@@ -1809,6 +1980,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1820,6 +1993,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1831,6 +2006,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1842,6 +2019,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -1854,6 +2033,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1865,6 +2046,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1915,6 +2098,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1938,6 +2123,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1949,6 +2136,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1960,6 +2149,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1971,6 +2162,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -1983,6 +2176,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1994,6 +2189,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2049,6 +2246,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2072,6 +2271,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2083,6 +2284,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2094,6 +2297,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -2106,6 +2311,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2117,6 +2324,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2162,6 +2371,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2185,6 +2396,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2196,6 +2409,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2207,6 +2422,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -2219,6 +2436,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2230,6 +2449,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2295,6 +2516,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2318,6 +2541,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2329,6 +2554,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2340,6 +2567,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2351,6 +2580,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2362,6 +2593,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -2374,6 +2607,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2385,6 +2620,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2465,6 +2702,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2488,6 +2727,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2499,6 +2740,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2510,6 +2753,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2521,6 +2766,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2532,6 +2779,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -2544,6 +2793,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2555,6 +2806,8 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -1,13 +1,14 @@
 /** ProfileImport (2.7), preview, receipt and validation error (2.8). */
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, SingleEnvelope, Uuid } from './common.js';
+import { Count, DateTime, SingleEnvelope, StoredText, Uuid } from './common.js';
 import { CreateProfileBody } from './report.js';
 
 const strict = { additionalProperties: false } as const;
-const RowNumber = Type.Integer({ minimum: 1, maximum: 100 });
+const RowNumber = Type.Integer({ minimum: 1, maximum: 100, format: 'int32' });
 const ScanMode = Type.Union([Type.Literal('full_profile'), Type.Literal('activity')]);
-const Note = Type.Object({ code: Type.Literal('previously_removed_profile_restored'), message: Type.String() }, strict);
-const Count = Type.Integer({ minimum: 0 });
+const Note = Type.Object({ code: Type.Literal('previously_removed_profile_restored'), message: StoredText(1000) }, strict);
+/** One note code exists; a row carries it at most once. */
+const Notes = Type.Array(Note, { maxItems: 1 });
 
 export const ProfileImport = Type.Object({ profiles: Type.Array(CreateProfileBody, { minItems: 1, maxItems: 100 }) }, strict);
 export type ProfileImport = Static<typeof ProfileImport>;
@@ -19,7 +20,7 @@ export const ImportPreviewRow = Type.Object(
     row_number: RowNumber,
     status: Type.Union(['would_add', 'would_restore', 'already_present', 'duplicate_in_input'].map((s) => Type.Literal(s))),
     duplicate_of_row: Type.Optional(RowNumber),
-    notes: Type.Optional(Type.Array(Note)),
+    notes: Type.Optional(Notes),
   },
   strict,
 );
@@ -50,7 +51,7 @@ export const ImportRow = Type.Object(
     row_number: RowNumber,
     status: Type.Union(['added', 'restored', 'already_present', 'duplicate_in_input'].map((s) => Type.Literal(s))),
     duplicate_of_row: Type.Optional(RowNumber),
-    notes: Type.Optional(Type.Array(Note)),
+    notes: Type.Optional(Notes),
     profile_id: Type.Optional(Uuid),
     scan_requests: Type.Optional(Type.Array(Type.Object({ scan_run_id: Uuid, mode: ScanMode }, strict), { minItems: 2, maxItems: 2 })),
   },
@@ -75,7 +76,8 @@ export const ImportReceipt = Type.Object(
     state: Type.Literal('completed'),
     counts: Type.Object({ submitted: Count, added: Count, restored: Count, already_present: Count, duplicate_in_input: Count, profiles_queued: Count }, strict),
     rows: Type.Array(ImportRow, { minItems: 1, maxItems: 100 }),
-    scan_requests: Type.Array(ImportScan),
+    // One per mode.
+    scan_requests: Type.Array(ImportScan, { maxItems: 2 }),
     created_at: DateTime,
     expires_at: DateTime,
   },

@@ -1,23 +1,28 @@
 /** Report (2.4), Profile (2.5), Scan (2.6), CreateReport (2.7) and the write responses (2.8). */
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, ListEnvelope, Nullable, SingleEnvelope, Text, Uri, Uuid } from './common.js';
+import { BuiltUri, Count, Cursor, DateTime, ListEnvelope, Nullable, SingleEnvelope, StoredText, Text, Uri, Uuid } from './common.js';
 
 const strict = { additionalProperties: false } as const;
 const ScanMode = Type.Union([Type.Literal('full_profile'), Type.Literal('activity')]);
+/** A row of a write: 1-100 (contract section 8, `profiles_per_write_max`). */
+const RowNumber = Type.Integer({ minimum: 1, maximum: 100, format: 'int32' });
 
 export const Report = Type.Object(
   {
     id: Uuid,
     workspace_id: Uuid,
-    name: Type.String(),
-    company: Type.Object({ name: Type.String(), supplied_domain: Type.String(), root_domain: Nullable(Type.String()), pronet_company_url: Uri }, strict),
+    name: StoredText(200),
+    company: Type.Object(
+      { name: StoredText(200), supplied_domain: StoredText(2048), root_domain: Nullable(StoredText(2048)), pronet_company_url: Uri },
+      strict,
+    ),
     visibility: Type.Union([Type.Literal('private'), Type.Literal('public')]),
     archived: Type.Boolean(),
     analysis_state: Type.Union(['not_requested', 'queued', 'running', 'available', 'failed'].map((s) => Type.Literal(s))),
-    profile_count: Type.Integer({ minimum: 0 }),
-    analyzed_profile_count: Type.Integer({ minimum: 0 }),
-    public_url: Nullable(Uri),
-    workspace_url: Uri,
+    profile_count: Count,
+    analyzed_profile_count: Count,
+    public_url: Nullable(BuiltUri),
+    workspace_url: BuiltUri,
     created_at: DateTime,
     updated_at: DateTime,
   },
@@ -30,9 +35,10 @@ export const Profile = Type.Object(
     id: Uuid,
     report_id: Uuid,
     pronet_url: Uri,
-    name: Nullable(Type.String()),
-    title: Nullable(Type.String()),
-    headline: Nullable(Type.String()),
+    // As supplied: 200 / 200 / 500 through the API and the web; people of other sources (ops, migration) may carry longer.
+    name: Nullable(StoredText()),
+    title: Nullable(StoredText()),
+    headline: Nullable(StoredText()),
     source: Type.Union(['urls', 'finder', 'ops', 'migration', 'api_import'].map((s) => Type.Literal(s))),
     analysis_available: Type.Boolean(),
     added_at: DateTime,
@@ -49,10 +55,10 @@ export const Scan = Type.Object(
     status: Type.Union(['queued', 'running', 'completed', 'partial', 'failed', 'inaccessible', 'cancelled'].map((s) => Type.Literal(s))),
     counts: Type.Object(
       {
-        requested: Type.Integer({ minimum: 0 }),
-        completed: Type.Integer({ minimum: 0 }),
-        warnings: Type.Integer({ minimum: 0 }),
-        failed: Type.Integer({ minimum: 0 }),
+        requested: Count,
+        completed: Count,
+        warnings: Count,
+        failed: Count,
       },
       strict,
     ),
@@ -112,19 +118,19 @@ export const CreationScan = Type.Object(
     id: Uuid,
     mode: ScanMode,
     status: Type.Literal('queued'),
-    person_count: Type.Integer({ minimum: 0 }),
-    company_page_count: Type.Integer({ minimum: 0 }),
+    person_count: Count,
+    company_page_count: Count,
   },
   strict,
 );
 
 export const CreationRow = Type.Union([
-  Type.Object({ row_number: Type.Integer({ minimum: 1 }), status: Type.Literal('added'), profile_id: Uuid }, strict),
+  Type.Object({ row_number: RowNumber, status: Type.Literal('added'), profile_id: Uuid }, strict),
   Type.Object(
     {
-      row_number: Type.Integer({ minimum: 1 }),
+      row_number: RowNumber,
       status: Type.Literal('duplicate_in_input'),
-      first_row_number: Type.Integer({ minimum: 1 }),
+      first_row_number: RowNumber,
     },
     strict,
   ),
@@ -137,9 +143,9 @@ export const CreatedReport = Type.Object(
     scan_requests: Type.Array(CreationScan, { maxItems: 2 }),
     profiles: Type.Object(
       {
-        submitted: Type.Integer({ minimum: 0 }),
-        added: Type.Integer({ minimum: 0 }),
-        duplicate_in_input: Type.Integer({ minimum: 0 }),
+        submitted: Count,
+        added: Count,
+        duplicate_in_input: Count,
         rows: Type.Array(CreationRow, { maxItems: 100 }),
       },
       strict,
@@ -153,7 +159,7 @@ export const ExistingReports = Type.Object(
   {
     outcome: Type.Literal('existing'),
     existing_reports: Type.Array(Report, { minItems: 1, maxItems: 100 }),
-    next_cursor: Nullable(Type.String({ maxLength: 2048 })),
+    next_cursor: Nullable(Cursor),
   },
   strict,
 );
@@ -167,16 +173,16 @@ export const CreateReportResponse = SingleEnvelope(Type.Union([CreatedReport, Ex
 
 export const ListQuery = Type.Object(
   {
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
-    cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50, format: 'int32' })),
+    cursor: Type.Optional(Cursor),
   },
   strict,
 );
 
 export const ReportListQuery = Type.Object(
   {
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
-    cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50, format: 'int32' })),
+    cursor: Type.Optional(Cursor),
     company_root_domain: Type.Optional(Text({ minLength: 1, maxLength: 2048 })),
     include_archived: Type.Optional(Type.Boolean({ default: false })),
   },

@@ -1,16 +1,16 @@
 /** Context (2.2) and Workspace (2.3). */
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, SingleEnvelope, Uuid } from './common.js';
+import { DateTime, LimitValue, SingleEnvelope, StoredText, Uuid } from './common.js';
 
 export const Limits = Type.Object(
   {
-    reads_per_minute_per_key: Type.Integer(),
-    reads_per_minute_per_workspace: Type.Integer(),
-    page_size_max: Type.Integer(),
-    writes_per_minute_per_key: Type.Integer(),
-    writes_per_minute_per_workspace: Type.Integer(),
-    submitted_profiles_per_minute_per_workspace: Type.Integer(),
-    profiles_per_write_max: Type.Integer(),
+    reads_per_minute_per_key: LimitValue,
+    reads_per_minute_per_workspace: LimitValue,
+    page_size_max: LimitValue,
+    writes_per_minute_per_key: LimitValue,
+    writes_per_minute_per_workspace: LimitValue,
+    submitted_profiles_per_minute_per_workspace: LimitValue,
+    profiles_per_write_max: LimitValue,
   },
   { additionalProperties: false },
 );
@@ -24,6 +24,7 @@ export const Context = Type.Object(
       Type.Union(
         ['*', 'workspace:read', 'reports:read', 'profiles:read', 'reports:create', 'profiles:add', 'analysis:read', 'imports:read'].map((s) => Type.Literal(s)),
       ),
+      { maxItems: 8 },
     ),
     limits: Limits,
   },
@@ -34,8 +35,10 @@ export type Context = Static<typeof Context>;
 export const Workspace = Type.Object(
   {
     id: Uuid,
-    name: Type.String(),
-    slug: Type.String(),
+    // Names are 1-200 characters (admin workspace create; the first run's is "Default").
+    name: StoredText(200),
+    // store/workspace-repository.ts slugify: lower-case letters, digits and dashes, 48 at most, and a -N suffix.
+    slug: Type.String({ maxLength: 64, pattern: '^[a-z0-9]+(-[a-z0-9]+)*$' }),
     status: Type.Literal('active'),
     created_at: DateTime,
     updated_at: DateTime,
