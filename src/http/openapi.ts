@@ -682,9 +682,6 @@ const OPERATIONS: Record<string, OperationDoc> = {
   },
 };
 
-/** operationIds by "METHOD /path", for tests and generated clients. */
-export const OPERATION_IDS: Readonly<Record<string, string>> = Object.fromEntries(Object.entries(OPERATIONS).map(([k, v]) => [k, v.operationId]));
-
 // ---------------------------------------------------------------- transforms
 
 function canonical(value: Json): string {

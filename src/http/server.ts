@@ -52,9 +52,12 @@ export interface AppDeps {
   metrics?: Metrics | null;
 }
 
+/** What the app's plugins see: the deps, with the media store and readiness filled in. */
+type ServerDeps = AppDeps & { media: MediaStore; health: Health };
+
 declare module 'fastify' {
   interface FastifyInstance {
-    deps: AppDeps;
+    deps: ServerDeps;
     cursors: CursorCodec;
   }
 }
@@ -152,12 +155,11 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
       void raw.status(mapped.status).type('application/json').send(errorBody(mapped, request.id));
     },
   });
-  deps.media ??= await createMediaStore(deps.config.media);
-  deps.health ??= new Health(deps.db);
-  app.decorate('deps', deps);
+  const serverDeps: ServerDeps = { ...deps, media: deps.media ?? (await createMediaStore(deps.config.media)), health: deps.health ?? new Health(deps.db) };
+  app.decorate('deps', serverDeps);
   // /livez, /readyz, /metrics (outside /api/v1, no key) and the request metrics: ./ops.ts.
   await app.register(opsPlugin, {
-    health: deps.health,
+    health: serverDeps.health,
     metrics: deps.metrics ?? null,
     serveMetrics: deps.config.metricsToken !== null,
     metricsToken: deps.config.metricsToken,

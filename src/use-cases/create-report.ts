@@ -73,7 +73,7 @@ export async function createReport(ctx: CreateReportContext, body: CreateReport,
           const last = page[page.length - 1];
           const next_cursor =
             matches.length > EXISTING_MAX
-              ? await ctx.cursors.encode(reportListBinding(ctx.workspaceId, { includeArchived: true, rootDomain: root, limit: EXISTING_MAX }), {
+              ? await ctx.cursors.encode(reportListBinding(ctx.workspaceId, { includeArchived: true, rootDomain: root }), {
                   watermark: now.toISOString(),
                   last: [last.created_at.toISOString(), last.id],
                   issuedAt: now.getTime(),

@@ -11,7 +11,7 @@ import { apiError } from '../domain/errors.js';
 import type { Db } from '../store/database.js';
 import { listActiveProfiles, listReports, type ProfileRow, type ReportRow } from '../store/report-repository.js';
 
-export function reportListBinding(workspaceId: string, filters: { includeArchived: boolean; rootDomain: string | null; limit?: number }): CursorBinding {
+export function reportListBinding(workspaceId: string, filters: { includeArchived: boolean; rootDomain: string | null }): CursorBinding {
   return {
     workspace: workspaceId,
     route: 'GET /reports',

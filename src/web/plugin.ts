@@ -25,9 +25,7 @@ import cookie from '@fastify/cookie';
 import csrf from '@fastify/csrf-protection';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
-import path from 'node:path';
 import { ApiError } from '../domain/errors.js';
-import { FileMediaStore, type MediaStore } from '../scanning/media/media-store.js';
 import { resolveSession, type SessionUser } from '../use-cases/sign-in.js';
 import { ErrorPage } from './pages/error.js';
 import { paths } from './paths.js';
@@ -189,9 +187,8 @@ export async function webPlugin(app: FastifyInstance): Promise<void> {
 
   await app.register(assetRoutes);
   await app.register(authRoutes);
-  // Evidence media: the store the server was given (DATA_DIR/media or S3), else the files under DATA_DIR.
-  const media = (app.deps as { media?: MediaStore }).media ?? new FileMediaStore(path.join(config.dataDir, 'media'));
-  await app.register(reportRoutes, { media });
+  // Evidence media: the server's store (DATA_DIR/media or S3).
+  await app.register(reportRoutes, { media: app.deps.media });
   await app.register(intakeRoutes);
   await app.register(settingsRoutes);
   await app.register(publicRoutes);

@@ -40,7 +40,7 @@ import { ConnectionError, ProfileScanError, ProtocolError, RateLimitError, Resul
 import type { ActivityEvent, AnalysisSummary, CollectionName, FindingsRecord, QueryOf, RecordOf } from './types.js';
 
 export type { FetchLike } from './transport.js';
-export type { ActivityEvent, AnalysisSummary, CollectionName, FindingsRecord, RecordOf } from './types.js';
+export type { ActivityEvent, AnalysisSummary, CollectionName, FindingsRecord } from './types.js';
 
 export const COLLECTIONS: readonly CollectionName[] = ['profiles', 'activity'];
 

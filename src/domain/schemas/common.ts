@@ -47,7 +47,8 @@ export const Count = Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER
 /** A per-minute limit or a size limit of the workspace (src/config.ts and the workspace settings: positive int4). */
 export const LimitValue = Type.Integer({ minimum: 1, maximum: 2147483647, format: 'int32' });
 
-export const RequestId = Uuid;
+/** The request's id: `X-Request-ID` and `request_id` of every answer. */
+export const RequestId = Type.String({ format: 'uuid', maxLength: 36 });
 
 /** A page holds at most this many records (contract: `page_size_max`). */
 export const PAGE_SIZE_MAX = 100;

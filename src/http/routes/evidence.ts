@@ -33,7 +33,7 @@ export async function evidenceRoutes(app: FastifyInstance): Promise<void> {
   // Request (params, querystring, body) and reply types are inferred from each route's TypeBox schemas.
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const { db } = app.deps;
-  const media = app.deps.media!;
+  const media = app.deps.media;
 
   api.get(
     '/reports/:report_id/evidence/:image_id',

@@ -37,8 +37,6 @@ export interface ProviderLimits {
   maxPerSecond: number;
 }
 
-export const DEFAULT_PROVIDER_LIMITS: ProviderLimits = { maxConcurrency: 16, maxPerSecond: 10 };
-
 /** Polling for a free slot: first pause, doubling up to the cap, 50–100 % jitter. */
 const POLL_MIN_MS = 20;
 const POLL_MAX_MS = 200;

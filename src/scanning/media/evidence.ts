@@ -12,7 +12,7 @@ import type { MediaStore } from './media-store.js';
 import { MAX_MEDIA_BYTES, MAX_MEDIA_PIXELS, detectMediaType, makePreview, readImageSize } from './media-types.js';
 import { NO_SHARE, type ImageShare } from './image-work.js';
 
-export type { PreparedEvidence, StoredImage } from '../../domain/collected.js';
+export type { PreparedEvidence } from '../../domain/collected.js';
 
 export type EvidenceErrorCode = 'media_too_large' | 'unsupported_media_type' | 'image_unreadable' | 'image_too_large';
 
