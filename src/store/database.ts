@@ -2,6 +2,13 @@
  * Connection setup and migrations: the only place that creates pools.
  * Migrations are numbered SQL files in ./migrations, applied in order by
  * Kysely's Migrator (which takes its own lock, so concurrent starts are safe).
+ *
+ * A migration is never renamed, renumbered or squashed once it has shipped:
+ * every database records the names of the migrations it ran, and the
+ * Migrator refuses a database whose record names a migration it does not
+ * know. So numbers only grow, by one; the one gap, 0013 to 0018, was never
+ * used (0019 was numbered while other work held those numbers, and that work
+ * never became a migration). test/unit/migrations.test.ts keeps it so.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
