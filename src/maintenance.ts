@@ -3,20 +3,22 @@
  *
  * Every `serve` and `worker` process schedules it every MAINTENANCE_INTERVAL
  * (0 turns it off in that process), but one runner at a time across all
- * processes: a run takes the session advisory lock MAINTENANCE_LOCK with
- * pg_try_advisory_lock (a process that does not get it skips that round),
+ * processes: a run takes the session advisory lock MAINTENANCE_LOCK without
+ * waiting (store/session-lock.ts; a process that does not get it skips that round),
  * and, holding it, runs only when no run started in the last interval
  * (`maintenance_state.last_run_at`), so N processes still make one run per
  * interval. A dead runner's lock goes with its connection.
  *
- * Tasks, each independent (a failure is logged and counted, the others run):
- * - idempotency: records expired for RETENTION_EXPIRED_IDEMPOTENCY are deleted;
- * - receipts: receipts expired for RETENTION_RECEIPT_TOMBSTONE become
+ * Tasks, in this order, each independent (a failure is logged and counted,
+ * the others run), named as in the logs and the metrics:
+ * - idempotency_records: records expired for RETENTION_EXPIRED_IDEMPOTENCY are deleted;
+ * - receipt_tombstones: receipts expired for RETENTION_RECEIPT_TOMBSTONE become
  *   tombstones (contents removed; a read still answers 410);
- * - rate counters: windows older than RETENTION_RATE_COUNTERS are deleted;
- * - media: evidence obsolete for RETENTION_OBSOLETE_MEDIA that no stored
+ * - rate_counters: windows older than RETENTION_RATE_COUNTERS are deleted;
+ * - web_sessions: sessions past their lifetime or idle for SESSION_IDLE_MS are deleted;
+ * - obsolete_media: evidence obsolete for RETENTION_OBSOLETE_MEDIA that no stored
  *   finding refers to is deleted, with its blobs when no other evidence uses
- *   them (store/maintenance-repository.ts: collectObsoleteMedia).
+ *   them (store/maintenance-repository.ts: collectObsoleteMedia), in batches.
  *
  * Scan items are never pruned: `scan_items` is the scan history that runs
  * and analyses refer to, and a finished item holds no claim (its claim

@@ -1,8 +1,8 @@
 /**
  * Process lifecycle of the long-running roles (`serve`, `worker`).
  *
- * Signal handlers are installed first thing at start-up (src/cli/main.ts,
- * before the configuration is even read), so a SIGTERM that arrives while the
+ * Signal handlers are installed first thing at start-up (bin/profile-scan.js,
+ * for `serve` and `worker`, before the rest of the CLI is even loaded), so a SIGTERM that arrives while the
  * process is still starting is never lost nor fatal: it is remembered, and
  * the role shuts down cleanly as soon as it can (`onShutdown` runs at once
  * when the signal already came). A second signal exits at once.

@@ -1,13 +1,13 @@
 /**
  * Processes one claimed scan item: begin (the roll-ups count it as
  * processing), collect through the run's collector, store evidence media
- * (captured images and rendered cards, media/item-evidence.ts), then — in
- * one transaction — store the analysis, finish the item and refresh the run
- * and report roll-ups.
+ * (captured images and rendered cards, media/item-evidence.ts), then, in
+ * one transaction, store the analysis, finish the item and record the run's
+ * and report's roll-up deltas (folded after the commit; store/item-repository.ts).
  *
  * Idempotent: every step names the claim, so an item that is finished,
- * cancelled, or claimed again by another worker after this one's lease
- * expired is left alone. A retryable collector failure puts the item back in
+ * cancelled, or claimed again by another worker (this one was taken for
+ * dead, worker.ts) is left alone. A retryable collector failure puts the item back in
  * the queue with an exponential backoff; the last attempt (or a
  * non-retryable failure) ends it `failed`. A provider that asks us to wait
  * (429 with Retry-After: `CollectorError.deferMs`) puts it back without
@@ -47,9 +47,9 @@ export function retryBackoffSeconds(attempt: number): number {
 }
 
 /**
- * `lost` aborts when the worker learns that its claim was lost (its lease
- * expired and the item was claimed elsewhere); the collection then stops
- * early and nothing is stored.
+ * `lost` aborts when the worker learns that its claim was lost (the item
+ * was cancelled, or claimed elsewhere while this worker was taken for dead);
+ * the collection then stops early and nothing is stored.
  */
 export async function processItem(ctx: HandlerContext, claim: Claim, lost: AbortSignal = new AbortController().signal): Promise<HandlerResult> {
   const started = performance.now();
@@ -66,7 +66,7 @@ export async function processItem(ctx: HandlerContext, claim: Claim, lost: Abort
 
 async function processClaim(ctx: HandlerContext, claim: Claim, lost: AbortSignal, seen: { mode: string }): Promise<HandlerResult> {
   if (claim.attempts > ctx.maxAttempts) {
-    // Every earlier claim ended with its worker gone (the lease ran out).
+    // Every earlier claim ended with its worker gone (dead, or its lease ran out).
     await markItemFailed(ctx.db, claim, 'worker lost the item on every attempt', ctx.clock.now());
     return 'failed';
   }
