@@ -40,6 +40,17 @@ export interface ErrorDetail {
   code: string;
 }
 
+/** A 422's details: each (row, field, code) once, in order, at most `max` (the contract's 100). */
+export function distinctDetails(details: ErrorDetail[], max = 100): ErrorDetail[] {
+  const seen = new Set<string>();
+  return details
+    .filter((d) => {
+      const id = `${d.row_number ?? ''}|${d.field}|${d.code}`;
+      return seen.has(id) ? false : (seen.add(id), true);
+    })
+    .slice(0, max);
+}
+
 export interface ApiErrorOptions {
   retryable?: boolean;
   nextAction?: string;

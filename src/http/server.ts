@@ -12,8 +12,6 @@ import { randomUUID } from 'node:crypto';
 import { canonicalUrl } from './canonical-url.js';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import swagger from '@fastify/swagger';
-import { Ajv, type Options as AjvOptions } from 'ajv';
-import addFormatsModule from 'ajv-formats';
 import type { Clock } from '../clock.js';
 import { CursorCodec } from '../domain/cursor.js';
 import type { Config } from '../config.js';
@@ -35,6 +33,7 @@ import type { Metrics } from '../metrics.js';
 import { createMediaStore } from '../scanning/media/create-media-store.js';
 import type { MediaStore } from '../scanning/media/media-store.js';
 import { webPlugin } from '../web/plugin.js';
+import { makeAjv } from './validation.js';
 
 export interface AppDeps {
   db: Db;
@@ -64,14 +63,6 @@ declare module 'fastify' {
 
 export const API_PREFIX = '/api/v1';
 export const MAX_BODY_BYTES = 1024 * 1024;
-
-const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
-
-function makeAjv(options: AjvOptions): Ajv {
-  const ajv = new Ajv({ strict: false, removeAdditional: false, ...options });
-  (addFormats as unknown as (ajv: Ajv) => void)(ajv);
-  return ajv;
-}
 
 /** Analysis reads and evidence downloads (section 7.1: their errors carry retryable and next_action). */
 function isAnalysisRoute(request: FastifyRequest): boolean {
@@ -168,8 +159,8 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
   app.removeContentTypeParser('text/plain');
   app.decorate('cursors', new CursorCodec(deps.cursorSecret));
 
-  const bodyAjv = makeAjv({ allErrors: true, coerceTypes: false, useDefaults: false });
-  const queryAjv = makeAjv({ allErrors: false, coerceTypes: true, useDefaults: true });
+  const bodyAjv = makeAjv('body');
+  const queryAjv = makeAjv('parameters');
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? bodyAjv.compile(schema) : queryAjv.compile(schema)));
 
   // Metadata the route schemas cannot carry (operationIds, statuses, headers, examples): ./openapi.ts.

@@ -1,11 +1,28 @@
 /**
- * Turns schema validation errors of a write body into the contract's 422
- * `details` (section 2.8, ImportValidationError): row number, field and a
- * code — never the submitted value.
+ * Validation of requests against the resource schemas: the Ajv instances
+ * (one setup, shared by the API and the web forms), and the contract's 422
+ * `details` (section 2.8, ImportValidationError) from their errors: row
+ * number, field and a code, never the submitted value.
  */
 import type { FastifyRequest } from 'fastify';
-import type { ErrorObject } from 'ajv';
-import type { ErrorDetail } from '../domain/errors.js';
+import { Ajv, type ErrorObject } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { distinctDetails, type ErrorDetail } from '../domain/errors.js';
+
+const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
+
+/**
+ * An Ajv for one part of a request, with the formats (uuid, date-time, uri,
+ * int32, …). Bodies: every error reported (422 details name them all), no
+ * coercion, no defaults. Parameters and query strings: the first error, with
+ * coercion from text and the schemas' defaults.
+ */
+export function makeAjv(part: 'body' | 'parameters'): Ajv {
+  const options = part === 'body' ? { allErrors: true, coerceTypes: false, useDefaults: false } : { allErrors: false, coerceTypes: true, useDefaults: true };
+  const ajv = new Ajv({ strict: false, removeAdditional: false, ...options });
+  (addFormats as unknown as (ajv: Ajv) => void)(ajv);
+  return ajv;
+}
 
 const CODES: Record<string, string> = {
   required: 'required',
@@ -23,7 +40,6 @@ const CODES: Record<string, string> = {
 };
 
 export function detailsFromSchemaErrors(errors: ErrorObject[], options: { rowsMember: string; fieldOf?: (path: string[]) => string }): ErrorDetail[] {
-  const seen = new Set<string>();
   const details: ErrorDetail[] = [];
   for (const error of errors) {
     const path = error.instancePath.split('/').slice(1);
@@ -44,18 +60,9 @@ export function detailsFromSchemaErrors(errors: ErrorObject[], options: { rowsMe
       if (named) fieldPath = [...fieldPath, named];
       field = options.fieldOf ? options.fieldOf(fieldPath) : fieldPath.join('.') || 'body';
     }
-    const detail: ErrorDetail = {
-      ...(row_number !== undefined ? { row_number } : {}),
-      field,
-      code: CODES[error.keyword] ?? 'invalid_value',
-    };
-    const id = `${detail.row_number ?? ''}|${detail.field}|${detail.code}`;
-    if (seen.has(id)) continue;
-    seen.add(id);
-    details.push(detail);
-    if (details.length >= 100) break;
+    details.push({ ...(row_number !== undefined ? { row_number } : {}), field, code: CODES[error.keyword] ?? 'invalid_value' });
   }
-  return details;
+  return distinctDetails(details);
 }
 
 /** Schema errors of the body, if the route validated with `attachValidation`. */

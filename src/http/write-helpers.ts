@@ -4,7 +4,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { IDEMPOTENCY_KEY_PATTERN } from '../domain/fingerprint.js';
-import { apiError, type ErrorCode, type ErrorDetail } from '../domain/errors.js';
+import { apiError, distinctDetails, type ErrorCode, type ErrorDetail } from '../domain/errors.js';
 import { bodySchemaErrors, detailsFromSchemaErrors } from './validation.js';
 
 export function idempotencyKey(request: FastifyRequest): string {
@@ -28,13 +28,10 @@ export function rejectInvalidBody(
   options: { code: ErrorCode; rowsMember: string; extra?: ErrorDetail[]; retryable?: boolean; message: string },
 ): void {
   const schemaErrors = bodySchemaErrors(request);
-  const seen = new Set<string>();
-  const details = [...(schemaErrors ? detailsFromSchemaErrors(schemaErrors, { rowsMember: options.rowsMember }) : []), ...(options.extra ?? [])]
-    .filter((d) => {
-      const id = `${d.row_number ?? ''}|${d.field}|${d.code}`;
-      return seen.has(id) ? false : (seen.add(id), true);
-    })
-    .slice(0, 100);
+  const details = distinctDetails([
+    ...(schemaErrors ? detailsFromSchemaErrors(schemaErrors, { rowsMember: options.rowsMember }) : []),
+    ...(options.extra ?? []),
+  ]);
   if (details.length > 0) {
     throw apiError(options.code, 422, options.message, {
       details,

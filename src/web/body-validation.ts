@@ -3,18 +3,15 @@
  * (src/domain/schemas) and URL identity rules, so a page accepts exactly what
  * the API accepts; problems come back as the API's details, then in words.
  */
-import { Ajv } from 'ajv';
-import addFormatsModule from 'ajv-formats';
-import type { ErrorDetail } from '../domain/errors.js';
+import { distinctDetails, type ErrorDetail } from '../domain/errors.js';
 import { normalizeRows, type SubmittedProfile } from '../domain/roster-plan.js';
-import { detailsFromSchemaErrors } from '../http/validation.js';
+import { detailsFromSchemaErrors, makeAjv } from '../http/validation.js';
 import { CreateReport as CreateReportSchema } from '../domain/schemas/report.js';
 import { ProfileImport } from '../domain/schemas/import.js';
 import { createReportProblems } from '../use-cases/create-report.js';
 
-const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
-const ajv = new Ajv({ strict: false, allErrors: true, removeAdditional: false, coerceTypes: false, useDefaults: false });
-(addFormats as unknown as (ajv: Ajv) => void)(ajv);
+// The API's body validation, so that a form accepts exactly what the API accepts.
+const ajv = makeAjv('body');
 const validateCreate = ajv.compile(CreateReportSchema);
 const validateImport = ajv.compile(ProfileImport);
 
@@ -33,21 +30,13 @@ export type NewReportBody = {
 export function checkNewReport(body: NewReportBody): CheckedReport {
   const schema = validateCreate(body) ? [] : detailsFromSchemaErrors(validateCreate.errors ?? [], { rowsMember: 'profiles' });
   const { details, urls } = createReportProblems(body);
-  return { body, urls, details: dedupe([...schema, ...details]) };
+  return { body, urls, details: distinctDetails([...schema, ...details], Infinity) };
 }
 
 export function checkPeople(profiles: SubmittedProfile[]): { urls: string[]; details: ErrorDetail[] } {
   const schema = validateImport({ profiles }) ? [] : detailsFromSchemaErrors(validateImport.errors ?? [], { rowsMember: 'profiles' });
   const { urls, problems } = normalizeRows(profiles);
-  return { urls, details: dedupe([...schema, ...problems]) };
-}
-
-function dedupe(details: ErrorDetail[]): ErrorDetail[] {
-  const seen = new Set<string>();
-  return details.filter((d) => {
-    const id = `${d.row_number ?? ''}|${d.field}|${d.code}`;
-    return seen.has(id) ? false : (seen.add(id), true);
-  });
+  return { urls, details: distinctDetails([...schema, ...problems], Infinity) };
 }
 
 const FIELD_NAMES: Record<string, string> = {
