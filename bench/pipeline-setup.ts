@@ -24,7 +24,8 @@ import pg from 'pg';
 import { loadConfig } from '../src/config.js';
 import { openRuntime } from '../src/runtime.js';
 import { startEmbeddedPostgres, type EmbeddedServer } from '../src/store/embedded-postgres.js';
-import { createKey, createWorkspace, updateWorkspace } from '../src/store/workspace-repository.js';
+import { createWorkspace, updateWorkspace } from '../src/store/workspace-repository.js';
+import { createKey } from '../src/store/key-repository.js';
 import { adminQuery, ROOT, withDatabase } from './harness.js';
 
 export type Log = (message: string) => void;

@@ -21,7 +21,8 @@ import { SimulatorCollector } from '../src/scanning/collectors/simulator/index.j
 import type { Db } from '../src/store/database.js';
 import { insertReport } from '../src/store/report-repository.js';
 import { refreshReportRollup } from '../src/store/rollup-repository.js';
-import { createKey, createWorkspace, updateWorkspace } from '../src/store/workspace-repository.js';
+import { createWorkspace, updateWorkspace } from '../src/store/workspace-repository.js';
+import { createKey } from '../src/store/key-repository.js';
 
 export interface Tenant {
   workspaceId: string;

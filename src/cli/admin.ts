@@ -9,7 +9,8 @@ import { parseScopes, type KeyMode } from '../domain/keys.js';
 import { presentProfile, presentReport } from '../http/present.js';
 import { createLogger } from '../logger.js';
 import { openRuntime, type Runtime } from '../runtime.js';
-import { createKey, createWorkspace, revokeKey, updateWorkspace, type WorkspaceChanges } from '../store/workspace-repository.js';
+import { createWorkspace, updateWorkspace, type WorkspaceChanges } from '../store/workspace-repository.js';
+import { issueKeyAsOperator, revokeKeyAsOperator } from '../use-cases/manage-keys.js';
 import { removePerson, setReportArchived, setReportSharing } from '../use-cases/manage-report.js';
 import { isRole } from '../domain/web-tokens.js';
 import { accessLinkPath, createSignInLink, createUserWithLink } from '../use-cases/workspace-members.js';
@@ -205,7 +206,7 @@ function prepare(command: string, args: string[], values: Record<string, string 
       return async (rt, config) => {
         let key;
         try {
-          key = await createKey(rt.db, { workspaceId, userId, scopes, mode }, serviceClock(config).now());
+          key = await issueKeyAsOperator({ db: rt.db, clock: serviceClock(config) }, { workspaceId, userId, scopes, mode });
         } catch (error) {
           throw new Failure((error as Error).message);
         }
@@ -215,9 +216,9 @@ function prepare(command: string, args: string[], values: Record<string, string 
     case 'key revoke': {
       const keyId = uuidArg(args[0], 'KEY_ID');
       return async (rt, config) => {
-        const key = await revokeKey(rt.db, keyId, serviceClock(config).now());
+        const key = await revokeKeyAsOperator({ db: rt.db, clock: serviceClock(config) }, keyId);
         if (!key) throw new Failure(`no key ${keyId}`);
-        return { json: { id: key.id, revoked_at: key.revoked_at!.toISOString() }, text: `revoked key ${key.id}` };
+        return { json: { id: key.id, revoked_at: key.revoked_at.toISOString() }, text: `revoked key ${key.id}` };
       };
     }
     case 'report archive':

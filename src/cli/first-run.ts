@@ -7,7 +7,8 @@
 import type { Clock } from '../clock.js';
 import type { Db } from '../store/database.js';
 import { withSessionLock } from '../store/session-lock.js';
-import { countWorkspaces, createKey, createWorkspace, type CreatedKey } from '../store/workspace-repository.js';
+import { countWorkspaces, createWorkspace } from '../store/workspace-repository.js';
+import { issueKeyAsOperator, type CreatedKey } from '../use-cases/manage-keys.js';
 import { createSignInLink, firstOwner } from '../use-cases/workspace-members.js';
 
 const FIRST_RUN_LOCK = 7_305_113_001;
@@ -16,7 +17,7 @@ export async function firstRun(db: Db, clock: Clock): Promise<(CreatedKey & { si
   return withSessionLock(db, FIRST_RUN_LOCK, { wait: true }, async (conn) => {
     if ((await countWorkspaces(conn)) > 0) return null;
     const workspace = await createWorkspace(conn, 'Default', clock.now());
-    const key = await createKey(conn, { workspaceId: workspace.id, scopes: ['*'], mode: 'test' }, clock.now());
+    const key = await issueKeyAsOperator({ db: conn, clock }, { workspaceId: workspace.id, scopes: ['*'], mode: 'test' });
     const owner = await firstOwner({ db: conn, clock }, workspace.id);
     const link = owner ? await createSignInLink({ db: conn, clock }, owner.id) : null;
     return { ...key, signInToken: link!.token };

@@ -1,9 +1,55 @@
 /**
- * API keys as the workspace settings show them: the list with owner and last
- * use, revocation scoped by workspace, and the last-use stamp.
+ * API keys: issuing one (its secret is returned once, only its hash is
+ * kept), the list with owner and last use as the workspace settings show it,
+ * revocation (by an operator, or scoped by workspace), and the last-use stamp.
  */
+import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { generateSecret, hashSecret, type KeyMode, type Scope } from '../domain/keys.js';
 import type { Database } from './schema.js';
+
+export interface CreatedKey {
+  id: string;
+  user_id: string;
+  workspace_id: string;
+  secret: string;
+  scopes: string[];
+  mode: KeyMode;
+}
+
+export async function createKey(
+  db: Kysely<Database>,
+  input: { workspaceId: string; userId?: string; scopes: Scope[]; mode: KeyMode },
+  now: Date,
+): Promise<CreatedKey> {
+  return db.transaction().execute(async (trx) => {
+    const user = await trx
+      .selectFrom('users')
+      .select('id')
+      .where('workspace_id', '=', input.workspaceId)
+      .$if(input.userId !== undefined, (qb) => qb.where('id', '=', input.userId!))
+      .orderBy('created_at')
+      .executeTakeFirst();
+    if (!user) throw new Error(input.userId ? 'no such user in this workspace' : 'no such workspace');
+    const secret = generateSecret(input.mode);
+    const id = randomUUID();
+    const scopes = [...new Set(input.scopes)].sort();
+    await trx
+      .insertInto('api_keys')
+      .values({
+        id,
+        workspace_id: input.workspaceId,
+        user_id: user.id,
+        mode: input.mode,
+        scopes,
+        secret_hash: hashSecret(secret),
+        secret_prefix: secret.slice(0, 13),
+        created_at: now,
+      })
+      .execute();
+    return { id, user_id: user.id, workspace_id: input.workspaceId, secret, scopes, mode: input.mode };
+  });
+}
 
 export interface KeyListRow {
   id: string;
@@ -29,17 +75,25 @@ export async function listWorkspaceKeys(db: Kysely<Database>, workspaceId: strin
     .execute();
 }
 
-/** Revokes a key of this workspace; null when the workspace has no such key. */
-export async function revokeWorkspaceKey(db: Kysely<Database>, workspaceId: string, keyId: string, now: Date) {
-  return (
-    (await db
-      .updateTable('api_keys')
-      .set((eb) => ({ revoked_at: eb.fn.coalesce('revoked_at', eb.val(now)) }))
-      .where('id', '=', keyId)
-      .where('workspace_id', '=', workspaceId)
-      .returning(['id', 'revoked_at'])
-      .executeTakeFirst()) ?? null
-  );
+/**
+ * Revokes a key (at once: the next request with it is refused in every
+ * process); with `workspaceId`, only a key of that workspace. Null when there
+ * is no such key. Revoking a revoked key keeps its first revocation time.
+ */
+export async function revokeKey(
+  db: Kysely<Database>,
+  keyId: string,
+  now: Date,
+  scope: { workspaceId?: string } = {},
+): Promise<{ id: string; revoked_at: Date } | null> {
+  const row = await db
+    .updateTable('api_keys')
+    .set((eb) => ({ revoked_at: eb.fn.coalesce('revoked_at', eb.val(now)) }))
+    .where('id', '=', keyId)
+    .$if(scope.workspaceId !== undefined, (qb) => qb.where('workspace_id', '=', scope.workspaceId!))
+    .returning(['id', 'revoked_at'])
+    .executeTakeFirst();
+  return row ? { id: row.id, revoked_at: row.revoked_at! } : null;
 }
 
 export async function revokeUserKeys(db: Kysely<Database>, userId: string, now: Date): Promise<number> {
@@ -55,4 +109,18 @@ export async function recordKeyUse(db: Kysely<Database>, keyIds: string[], now: 
     .where('id', 'in', keyIds)
     .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', now)]))
     .execute();
+}
+
+/** A key as authorization reads it (store/rate-limit-repository.ts): with its workspace's access and write limits. */
+export interface AuthenticatedKey {
+  key_id: string;
+  user_id: string;
+  workspace_id: string;
+  mode: KeyMode;
+  scopes: string[];
+  revoked: boolean;
+  api_access: boolean;
+  writes_per_minute_per_key: number | null;
+  writes_per_minute_per_workspace: number | null;
+  submitted_profiles_per_minute_per_workspace: number | null;
 }

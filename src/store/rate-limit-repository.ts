@@ -10,7 +10,7 @@ import { hashSecret } from '../domain/keys.js';
 import type { Bucket, RequestKind, TakeResult } from '../domain/rate-limits.js';
 import { prepared, runPrepared, type Db, type PreparedStatement } from './database.js';
 import type { Database } from './schema.js';
-import type { AuthenticatedKey } from './workspace-repository.js';
+import type { AuthenticatedKey } from './key-repository.js';
 
 export async function takeRate(db: Kysely<Database>, windowStart: Date, buckets: Bucket[]): Promise<TakeResult> {
   const result = await sql<{ exceeded: number; counts: number[] }>`

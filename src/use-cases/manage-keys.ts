@@ -1,15 +1,17 @@
 /**
- * API keys from the workspace settings (contract 5.1: "issued in the
- * workspace settings by a workspace owner or admin"): list with last use,
- * issue (the secret is returned once), revoke (the next API request with it
- * is refused, in every process: nothing is cached).
+ * API keys (contract 5.1: "issued in the workspace settings by a workspace
+ * owner or admin"): list with last use, issue (the secret is returned once),
+ * revoke (the next API request with it is refused, in every process: nothing
+ * is cached). A member of the workspace acts through the web settings, with
+ * the role check; the operator (the `profile-scan admin` commands and the
+ * first run, with access to the machine) acts for any workspace, without one.
  */
 import type { Clock } from '../clock.js';
 import { parseScopes } from '../domain/keys.js';
 import { apiError, notFound } from '../domain/errors.js';
 import type { Db } from '../store/database.js';
-import { listWorkspaceKeys, revokeWorkspaceKey, type KeyListRow } from '../store/key-repository.js';
-import { createKey, type CreatedKey } from '../store/workspace-repository.js';
+import type { KeyMode, Scope } from '../domain/keys.js';
+import { createKey, listWorkspaceKeys, revokeKey as revokeStoredKey, type CreatedKey, type KeyListRow } from '../store/key-repository.js';
 import { requireManager, type Actor } from './workspace-members.js';
 
 export interface KeysContext {
@@ -17,7 +19,7 @@ export interface KeysContext {
   clock: Clock;
 }
 
-export type { KeyListRow };
+export type { CreatedKey, KeyListRow };
 
 export async function listKeys(ctx: KeysContext, actor: Actor): Promise<KeyListRow[]> {
   requireManager(actor);
@@ -39,5 +41,18 @@ export async function issueKey(ctx: KeysContext, actor: Actor, input: { scopes: 
 
 export async function revokeKey(ctx: KeysContext, actor: Actor, keyId: string): Promise<void> {
   requireManager(actor);
-  if (!(await revokeWorkspaceKey(ctx.db, actor.workspaceId, keyId, ctx.clock.now()))) throw notFound('key');
+  if (!(await revokeStoredKey(ctx.db, keyId, ctx.clock.now(), { workspaceId: actor.workspaceId }))) throw notFound('key');
+}
+
+/** The operator issues a key in a workspace, for its first user or for `userId`; an error names what is missing. */
+export async function issueKeyAsOperator(
+  ctx: KeysContext,
+  input: { workspaceId: string; userId?: string; scopes: Scope[]; mode: KeyMode },
+): Promise<CreatedKey> {
+  return createKey(ctx.db, input, ctx.clock.now());
+}
+
+/** The operator revokes any key; null when there is no such key. */
+export async function revokeKeyAsOperator(ctx: KeysContext, keyId: string): Promise<{ id: string; revoked_at: Date } | null> {
+  return revokeStoredKey(ctx.db, keyId, ctx.clock.now());
 }

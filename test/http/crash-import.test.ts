@@ -18,7 +18,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { createDb, createPool, type Db } from '../../src/store/database.js';
-import { createKey, createWorkspace, updateWorkspace } from '../../src/store/workspace-repository.js';
+import { createWorkspace, updateWorkspace } from '../../src/store/workspace-repository.js';
+import { createKey } from '../../src/store/key-repository.js';
 import { eventually, HIGH_LIMITS, people, reportBody } from '../support/app.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 

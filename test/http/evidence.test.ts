@@ -13,7 +13,7 @@ import path from 'node:path';
 import { evidenceUrl } from '../../src/http/routes/evidence.js';
 import { FileMediaStore } from '../../src/scanning/media/media-store.js';
 import { removeProfile } from '../../src/store/report-repository.js';
-import { revokeKey } from '../../src/store/workspace-repository.js';
+import { revokeKey } from '../../src/store/key-repository.js';
 import { eventually, reportBody, startTestApp, type Tenant, type TestApp } from '../support/app.js';
 
 const PNG_MAGIC = Buffer.from([0x89, 0x50, 0x4e, 0x47]);

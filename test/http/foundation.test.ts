@@ -9,7 +9,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ManualClock } from '../../src/clock.js';
-import { revokeKey, updateWorkspace } from '../../src/store/workspace-repository.js';
+import { updateWorkspace } from '../../src/store/workspace-repository.js';
+import { revokeKey } from '../../src/store/key-repository.js';
 import { reportBody, startTestApp, type TestApp } from '../support/app.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -25,7 +25,7 @@ import { findingsRecord, type StoredFinding } from '../../src/domain/analysis-re
 import { ANALYSIS_TEXT_FORMAT, fillAnalysis } from '../../src/domain/findings-text.js';
 import { FindingsPage } from '../../src/domain/schemas/analysis.js';
 import { evidenceUrl } from '../../src/http/routes/evidence.js';
-import { revokeKey } from '../../src/store/workspace-repository.js';
+import { revokeKey } from '../../src/store/key-repository.js';
 import { eventually, reportBody, startTestApp, type TestApp } from '../support/app.js';
 
 const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;

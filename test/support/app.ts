@@ -17,7 +17,8 @@ import { Metrics } from '../../src/metrics.js';
 import { openRuntime, type Runtime } from '../../src/runtime.js';
 import { ScanItemQueue } from '../../src/store/queue-channel.js';
 import { startScanWorker, type ScanWorker } from '../../src/scanning/worker.js';
-import { createKey, createWorkspace, updateWorkspace, type WorkspaceChanges } from '../../src/store/workspace-repository.js';
+import { createWorkspace, updateWorkspace, type WorkspaceChanges } from '../../src/store/workspace-repository.js';
+import { createKey } from '../../src/store/key-repository.js';
 import { createTestDatabase, type TestDatabase } from './db.js';
 
 export interface Response<T = any> {
