@@ -23,6 +23,7 @@ import { takeSubmittedRows } from './submitted-rows.js';
 import { reserveProfileScans } from './scan-allowance.js';
 import { reportListBinding } from './list-reports.js';
 import type { KeyMode } from '../domain/keys.js';
+import { requestFingerprint } from '../domain/fingerprint.js';
 
 export interface CreateReportContext {
   db: Db;
@@ -50,12 +51,17 @@ export function createReportProblems(body: CreateReport): { details: ErrorDetail
   return { details, urls };
 }
 
-export async function createReport(ctx: CreateReportContext, body: CreateReport, urls: string[], idempotency: { key: string; fingerprint: string }) {
+/**
+ * `idempotencyKey` is the caller's (API header, or one per web form); the fingerprint it is
+ * bound to is the request's, computed here for every interface alike.
+ */
+export async function createReport(ctx: CreateReportContext, body: CreateReport, urls: string[], idempotencyKey: string) {
   const profiles = body.profiles ?? [];
+  const fingerprint = requestFingerprint({ method: 'POST', route: '/reports', flags: {}, body });
   const root = rootDomain(body.company.domain);
   return idempotentWrite<CreatedReport | ExistingReports>(
     ctx.db,
-    { workspaceId: ctx.workspaceId, operation: 'create_report', scope: '', key: idempotency.key, fingerprint: idempotency.fingerprint },
+    { workspaceId: ctx.workspaceId, operation: 'create_report', scope: '', key: idempotencyKey, fingerprint },
     () => ctx.clock.now(),
     async (trx) => {
       const now = ctx.clock.now();

@@ -11,7 +11,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
-import { IDEMPOTENCY_TTL_MS } from '../domain/fingerprint.js';
+import { IDEMPOTENCY_TTL_MS, requestFingerprint } from '../domain/fingerprint.js';
 import type { WorkspaceLimits } from '../domain/rate-limits.js';
 import { planRoster, type PlannedRow, type SubmittedProfile } from '../domain/roster-plan.js';
 import { apiError, notFound } from '../domain/errors.js';
@@ -71,23 +71,24 @@ export async function previewImport(ctx: ImportContext, reportId: string, profil
   };
 }
 
-export async function commitImport(
-  ctx: ImportContext,
-  reportId: string,
-  profiles: SubmittedProfile[],
-  urls: string[],
-  idempotency: { key: string; fingerprint: string },
-) {
+export async function commitImport(ctx: ImportContext, reportId: string, profiles: SubmittedProfile[], urls: string[], idempotencyKey: string) {
   // 404 before anything else: a foreign or unknown report reveals nothing.
   if (!(await findReport(ctx.db, ctx.workspaceId, reportId))) throw notFound('report');
+  // The key is bound to the request's fingerprint, the same whichever interface sent it.
+  const fingerprint = requestFingerprint({
+    method: 'POST',
+    route: '/reports/{report_id}/profile-imports',
+    flags: { validation_only: false },
+    body: { profiles },
+  });
   return idempotentWrite<ImportReceipt>(
     ctx.db,
     {
       workspaceId: ctx.workspaceId,
       operation: 'import_profiles',
       scope: reportId,
-      key: idempotency.key,
-      fingerprint: idempotency.fingerprint,
+      key: idempotencyKey,
+      fingerprint,
     },
     () => ctx.clock.now(),
     async (trx) => {

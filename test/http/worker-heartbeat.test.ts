@@ -169,6 +169,8 @@ describe('a healthy worker with slow items', () => {
     await eventually(async () => (await running(t, reportId)).length === 5, 30_000, 50);
     a.child.kill('SIGSTOP');
     try {
+      // A beat already on its way when the signal came may still land: wait until none does.
+      await eventually(async () => (await silentFor(t, reportId)) >= 3, 30_000, 200);
       // As if it had been silent for a minute (frozen, it cannot beat meanwhile).
       await sql`update scan_workers set heartbeat_at = now() - interval '61 seconds'
                  where id = (select worker_id from scan_items where report_id = ${reportId} and status = 'running' limit 1)`.execute(t.runtime.db);

@@ -1,7 +1,6 @@
 /** Profile imports (4.8) and saved receipts (4.9). */
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { requestFingerprint } from '../../domain/fingerprint.js';
 import { normalizeRows } from '../../domain/roster-plan.js';
 import { commitImport, previewImport, readReceipt } from '../../use-cases/import-profiles.js';
 import { allowanceHeaders, readScanAllowance } from '../../use-cases/scan-allowance.js';
@@ -55,13 +54,7 @@ export async function importRoutes(app: FastifyInstance): Promise<void> {
         reply.headers(allowanceHeaders(await readScanAllowance(db, request.auth.workspaceId, clock.now())));
         return reply.status(200).send({ data: preview, request_id: request.id });
       }
-      const fingerprint = requestFingerprint({
-        method: 'POST',
-        route: '/reports/{report_id}/profile-imports',
-        flags: { validation_only: false },
-        body,
-      });
-      const result = await commitImport(ctx, request.params.report_id, body.profiles, urls, { key: key!, fingerprint });
+      const result = await commitImport(ctx, request.params.report_id, body.profiles, urls, key!);
       const location = `${config.publicBaseUrl}/api/v1/reports/${request.params.report_id}/profile-imports/${result.data.id}`;
       if (result.replayed) reply.header('Location', location);
       return sendWrite(reply, request, result, location);

@@ -2,7 +2,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { requestFingerprint } from '../../domain/fingerprint.js';
 import { findReport } from '../../store/report-repository.js';
 import { readReport, reportFromJson, REPORT_FUSED_READ } from '../../store/report-read-repository.js';
 import { findScanRun } from '../../store/scan-repository.js';
@@ -84,7 +83,6 @@ export async function reportRoutes(app: FastifyInstance): Promise<void> {
         extra: problems.details,
         message: 'The report could not be created: the body is invalid (see details). Nothing was changed.',
       });
-      const fingerprint = requestFingerprint({ method: 'POST', route: '/reports', flags: {}, body });
       const result = await createReport(
         {
           db,
@@ -98,7 +96,7 @@ export async function reportRoutes(app: FastifyInstance): Promise<void> {
         },
         body,
         problems.urls,
-        { key, fingerprint },
+        key,
       );
       const location = result.data.outcome === 'created' ? reportUrl(config.publicBaseUrl, result.data.report.id) : undefined;
       return sendWrite(reply, request, result, location);

@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { stringify } from 'csv-stringify/sync';
 import { ApiError } from '../../domain/errors.js';
-import { IDEMPOTENCY_KEY_PATTERN, requestFingerprint } from '../../domain/fingerprint.js';
+import { IDEMPOTENCY_KEY_PATTERN } from '../../domain/fingerprint.js';
 import { presentReport } from '../../http/present.js';
 import type { SubmittedProfile } from '../../domain/roster-plan.js';
 import { webWriteBuckets } from '../../domain/web-limits.js';
@@ -153,11 +153,12 @@ export async function intakeRoutes(app: FastifyInstance): Promise<void> {
       );
     }
     const ctx = await writeContext(request, values.mode);
-    const fingerprint = requestFingerprint({ method: 'POST', route: '/reports', flags: {}, body });
-    const result = await createReport({ ...ctx, cursors: app.cursors, presentReport: (row) => presentReport(row, config.publicBaseUrl) }, body, checked.urls, {
-      key: idempotencyKeyOf(request),
-      fingerprint,
-    });
+    const result = await createReport(
+      { ...ctx, cursors: app.cursors, presentReport: (row) => presentReport(row, config.publicBaseUrl) },
+      body,
+      checked.urls,
+      idempotencyKeyOf(request),
+    );
     const data = result.data as { outcome: string; report?: { id: string } };
     if (data.outcome !== 'created' || !data.report) throw new ApiError('internal_error', 500, 'The report was not created.');
     return reply.redirect(`${paths.report(data.report.id)}?done=created`, 303);
@@ -229,13 +230,7 @@ export async function intakeRoutes(app: FastifyInstance): Promise<void> {
       );
     }
     const ctx = await writeContext(request, mode);
-    const fingerprint = requestFingerprint({
-      method: 'POST',
-      route: '/reports/{report_id}/profile-imports',
-      flags: { validation_only: false },
-      body: { profiles },
-    });
-    const result = await commitImport(ctx, report.id, profiles, checked.urls, { key: idempotencyKeyOf(request), fingerprint });
+    const result = await commitImport(ctx, report.id, profiles, checked.urls, idempotencyKeyOf(request));
     const c = (result.data as { counts: { added: number; restored: number; already_present: number; duplicate_in_input: number } }).counts;
     return reply.redirect(`${paths.report(report.id)}?done=imported&added=${c.added}&restored=${c.restored}&present=${c.already_present}`, 303);
   });
