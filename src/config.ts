@@ -104,6 +104,8 @@ export interface Config {
   dataDirReason: string | null;
   databaseUrl: string | null;
   publicBaseUrl: string;
+  /** False: PUBLIC_BASE_URL is unset and publicBaseUrl is derived from HOST and PORT (serve replaces it by the address it listens on). */
+  publicBaseUrlConfigured: boolean;
   simulatorDelayMs: number;
   /** Items in flight at once in the in-process worker of `serve` (0 disables it) and, by default, in `worker`. */
   workerConcurrency: number;
@@ -199,7 +201,7 @@ function hostname(name: string, raw: string): string {
 }
 
 /** setTimeout's ceiling; larger values fire at once. */
-const MAX_TIMER_MS = 2_147_483_647;
+export const MAX_TIMER_MS = 2_147_483_647;
 const MAX_PROVIDER_CONCURRENCY = 10_000;
 const MAX_PROVIDER_PER_SECOND = 10_000;
 export const DEFAULT_PROVIDER_TIMEOUT_MS = 10_000;
@@ -501,6 +503,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDirReason: fallback?.reason ?? null,
     databaseUrl,
     publicBaseUrl,
+    publicBaseUrlConfigured: env.PUBLIC_BASE_URL !== undefined && env.PUBLIC_BASE_URL.trim() !== '',
     simulatorDelayMs: integer(env, 'SIMULATOR_DELAY_MS', 300, 0, 60_000),
     workerConcurrency: integer(env, 'WORKER_CONCURRENCY', 128, 0, 1024),
     itemLeaseSeconds: integer(env, 'ITEM_LEASE_SECONDS', 60, 5, 3600),

@@ -75,7 +75,8 @@ export async function runServe(config: Config, logger: Logger = createLogger(con
     const secret = await cursorSecret(db, config.cursorSecret);
     app = await buildServer({ db, config, clock, cursorSecret: secret, queue: new ScanItemQueue(), media, logger, health, metrics });
     const address = await app.listen({ port: config.port, host: config.host });
-    if (!process.env.PUBLIC_BASE_URL) config.publicBaseUrl = address.replace('0.0.0.0', '127.0.0.1');
+    // PORT=0 and the like: the address is known only now.
+    if (!config.publicBaseUrlConfigured) config.publicBaseUrl = address.replace('0.0.0.0', '127.0.0.1');
     if (config.metricsPort !== null) {
       ops = await startOpsServer({
         host: config.metricsHost,
