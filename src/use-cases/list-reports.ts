@@ -8,6 +8,7 @@ import type { Clock } from '../clock.js';
 import { CursorError, type CursorBinding, type CursorCodec } from '../domain/cursor.js';
 import { rootDomain } from '../domain/root-domain.js';
 import { apiError } from '../domain/errors.js';
+import { isUuid } from '../domain/uuid.js';
 import type { Db } from '../store/database.js';
 import { listActiveProfiles, listReports, type ProfileRow, type ReportRow } from '../store/report-repository.js';
 
@@ -40,13 +41,51 @@ function isoDate(value: unknown): Date {
 }
 
 function uuidOf(value: unknown): string {
-  if (typeof value !== 'string' || !/^[0-9a-f-]{36}$/i.test(value)) throw invalidCursor();
+  if (typeof value !== 'string' || !isUuid(value)) throw invalidCursor();
   return value;
 }
 
 export interface Page<T> {
   rows: T[];
   nextCursor: string | null;
+}
+
+/** Where a page starts: rows created up to the first page's watermark, after the last row shown (newest first). */
+export interface KeysetPosition {
+  watermark: Date;
+  after: { at: Date; id: string } | null;
+}
+
+/**
+ * One page of a newest-first keyset traversal: the position from the cursor
+ * (or the first page's: now, from the top), `limit + 1` rows fetched to know
+ * whether another page follows, and the next cursor naming the last row shown.
+ */
+async function keysetPage<T extends { id: string }>(
+  ctx: { clock: Clock; cursors: CursorCodec },
+  binding: CursorBinding,
+  query: { limit: number; cursor?: string },
+  fetch: (position: KeysetPosition, limit: number) => Promise<T[]>,
+  timeOf: (row: T) => Date,
+): Promise<Page<T>> {
+  const now = ctx.clock.now();
+  let position: KeysetPosition = { watermark: now, after: null };
+  if (query.cursor !== undefined) {
+    const state = await decodeOrThrow(ctx.cursors, query.cursor, binding);
+    position = { watermark: isoDate(state.watermark), after: { at: isoDate(state.last[0]), id: uuidOf(state.last[1]) } };
+  }
+  const rows = await fetch(position, query.limit + 1);
+  const page = rows.slice(0, query.limit);
+  const last = page[page.length - 1];
+  const nextCursor =
+    rows.length > query.limit
+      ? await ctx.cursors.encode(binding, {
+          watermark: position.watermark.toISOString(),
+          last: [timeOf(last).toISOString(), last.id],
+          issuedAt: now.getTime(),
+        })
+      : null;
+  return { rows: page, nextCursor };
 }
 
 export async function pageOfReports(
@@ -61,33 +100,21 @@ export async function pageOfReports(
     }
   }
   const binding = reportListBinding(ctx.workspaceId, { includeArchived: query.include_archived, rootDomain: root });
-  const now = ctx.clock.now();
-  let watermark = now;
-  let after: { createdAt: Date; id: string } | null = null;
-  if (query.cursor !== undefined) {
-    const state = await decodeOrThrow(ctx.cursors, query.cursor, binding);
-    watermark = isoDate(state.watermark);
-    after = { createdAt: isoDate(state.last[0]), id: uuidOf(state.last[1]) };
-  }
-  const rows = await listReports(ctx.db, {
-    workspaceId: ctx.workspaceId,
-    includeArchived: query.include_archived,
-    rootDomain: root,
-    watermark,
-    after,
-    limit: query.limit + 1,
-  });
-  const page = rows.slice(0, query.limit);
-  const last = page[page.length - 1];
-  const nextCursor =
-    rows.length > query.limit
-      ? await ctx.cursors.encode(binding, {
-          watermark: watermark.toISOString(),
-          last: [last.created_at.toISOString(), last.id],
-          issuedAt: now.getTime(),
-        })
-      : null;
-  return { rows: page, nextCursor };
+  return keysetPage(
+    ctx,
+    binding,
+    query,
+    ({ watermark, after }, limit) =>
+      listReports(ctx.db, {
+        workspaceId: ctx.workspaceId,
+        includeArchived: query.include_archived,
+        rootDomain: root,
+        watermark,
+        after: after && { createdAt: after.at, id: after.id },
+        limit,
+      }),
+    (row) => row.created_at,
+  );
 }
 
 export async function pageOfProfiles(
@@ -96,24 +123,11 @@ export async function pageOfProfiles(
   query: { limit: number; cursor?: string },
 ): Promise<Page<ProfileRow>> {
   const binding: CursorBinding = { workspace: ctx.workspaceId, route: 'GET /reports/{id}/profiles', filters: { report_id: reportId } };
-  const now = ctx.clock.now();
-  let watermark = now;
-  let after: { addedAt: Date; id: string } | null = null;
-  if (query.cursor !== undefined) {
-    const state = await decodeOrThrow(ctx.cursors, query.cursor, binding);
-    watermark = isoDate(state.watermark);
-    after = { addedAt: isoDate(state.last[0]), id: uuidOf(state.last[1]) };
-  }
-  const rows = await listActiveProfiles(ctx.db, { reportId, watermark, after, limit: query.limit + 1 });
-  const page = rows.slice(0, query.limit);
-  const last = page[page.length - 1];
-  const nextCursor =
-    rows.length > query.limit
-      ? await ctx.cursors.encode(binding, {
-          watermark: watermark.toISOString(),
-          last: [last.added_at.toISOString(), last.id],
-          issuedAt: now.getTime(),
-        })
-      : null;
-  return { rows: page, nextCursor };
+  return keysetPage(
+    ctx,
+    binding,
+    query,
+    ({ watermark, after }, limit) => listActiveProfiles(ctx.db, { reportId, watermark, after: after && { addedAt: after.at, id: after.id }, limit }),
+    (row) => row.added_at,
+  );
 }
