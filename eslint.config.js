@@ -43,6 +43,20 @@ export default tseslint.config(
     },
   },
   {
+    // One way to run a transaction: src/store/transaction.ts (with the deadlock retry).
+    files: ['src/**/*.ts'],
+    ignores: ['src/store/transaction.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='transaction']",
+          message: 'Run transactions through retryingTransaction (src/store/transaction.ts): one way, with the deadlock retry.',
+        },
+      ],
+    },
+  },
+  {
     // Tests and benchmarks read loosely typed JSON bodies.
     files: ['test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },

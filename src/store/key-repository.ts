@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { generateSecret, hashSecret, type KeyMode, type Scope } from '../domain/keys.js';
 import type { Database } from './schema.js';
+import { retryingTransaction } from './transaction.js';
 
 export interface CreatedKey {
   id: string;
@@ -22,7 +23,7 @@ export async function createKey(
   input: { workspaceId: string; userId?: string; scopes: Scope[]; mode: KeyMode },
   now: Date,
 ): Promise<CreatedKey> {
-  return db.transaction().execute(async (trx) => {
+  return retryingTransaction(db, async (trx) => {
     const user = await trx
       .selectFrom('users')
       .select('id')

@@ -15,6 +15,7 @@
  */
 import { sql, type Kysely } from 'kysely';
 import type { Database } from './schema.js';
+import { retryingTransaction } from './transaction.js';
 
 /** Advisory lock keys (cf. first-run.ts: 7_305_113_001). */
 export const MAINTENANCE_LOCK = 7_305_113_012;
@@ -76,7 +77,7 @@ export async function collectObsoleteMedia(
   deleteBlob: (sha256: string) => Promise<void>,
   batch = 500,
 ): Promise<{ evidence: number; blobs: number }> {
-  return db.transaction().execute(async (trx) => {
+  return retryingTransaction(db, async (trx) => {
     await sql`select pg_advisory_xact_lock(${MEDIA_GC_LOCK}::bigint)`.execute(trx);
     const { rows: deleted } = await sql<{ original_sha256: string; preview_sha256: string }>`
       delete from evidence_images e

@@ -1,8 +1,9 @@
 /**
- * One way to run a write transaction that PostgreSQL may abort for a
- * deadlock or a serialization failure (SQLSTATE 40P01, 40001): run it again,
- * a few times, after a short random pause. Safe because nothing of an aborted
- * transaction was committed. Such aborts are rare here (every writer takes
+ * The one way to run a transaction (ESLint refuses `.transaction()` anywhere
+ * else in src/): one that PostgreSQL aborts for a deadlock or a serialization
+ * failure (SQLSTATE 40P01, 40001) runs again, a few times, after a short
+ * random pause. Safe because nothing of an aborted transaction was committed,
+ * so `work` must do nothing but database work (or work it may repeat). Such aborts are rare here (every writer takes
  * its row locks in the order of src/store/locks.ts), but an import and a
  * finishing scan item of the same person can still meet in opposite order,
  * and neither should fail for it.
@@ -20,6 +21,8 @@ export interface TransactionOptions {
    * transitions, docs/scanning.md), never for what a client was told.
    */
   asynchronousCommit?: boolean;
+  /** A consistent read: one snapshot for every statement (repeatable read), writing nothing. */
+  readOnlySnapshot?: boolean;
 }
 
 export async function retryingTransaction<T>(
@@ -29,7 +32,8 @@ export async function retryingTransaction<T>(
 ): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await db.transaction().execute(async (trx) => {
+      const transaction = options.readOnlySnapshot ? db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only') : db.transaction();
+      return await transaction.execute(async (trx) => {
         if (options.asynchronousCommit) await sql`set local synchronous_commit = off`.execute(trx);
         return work(trx);
       });

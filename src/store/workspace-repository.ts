@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, WorkspacesTable } from './schema.js';
+import { retryingTransaction } from './transaction.js';
 
 export type WorkspaceRow = Selectable<WorkspacesTable>;
 
@@ -19,7 +20,7 @@ export function slugify(name: string): string {
 }
 
 export async function createWorkspace(db: Kysely<Database>, name: string, now: Date): Promise<WorkspaceRow> {
-  return db.transaction().execute(async (trx) => {
+  return retryingTransaction(db, async (trx) => {
     const base = slugify(name);
     const taken = await trx
       .selectFrom('workspaces')

@@ -13,6 +13,7 @@ import { findReport, findReportById, removeProfile, setArchived, setPublic, type
 import { refreshReportRollup } from '../store/rollup-repository.js';
 import { cancelReportScans } from '../store/scan-repository.js';
 import type { Database } from '../store/schema.js';
+import { retryingTransaction } from '../store/transaction.js';
 
 export interface ReportScope {
   db: Kysely<Database>;
@@ -32,7 +33,7 @@ async function visible(trx: Kysely<Database>, scope: ReportScope, reportId: stri
  * runs cancelled) and refreshes the roll-ups.
  */
 export async function setReportArchived(scope: ReportScope, reportId: string, archived: boolean): Promise<ReportRow | null> {
-  return scope.db.transaction().execute(async (trx) => {
+  return retryingTransaction(scope.db, async (trx) => {
     if (!(await visible(trx, scope, reportId))) return null;
     const row = await setArchived(trx, reportId, archived, scope.now);
     if (!row) return null;
@@ -46,7 +47,7 @@ export async function setReportArchived(scope: ReportScope, reportId: string, ar
 
 /** Turns the report's public page on (a new unguessable token) or off. */
 export async function setReportSharing(scope: ReportScope, reportId: string, isPublic: boolean): Promise<ReportRow | null> {
-  return scope.db.transaction().execute(async (trx) => {
+  return retryingTransaction(scope.db, async (trx) => {
     if (!(await visible(trx, scope, reportId))) return null;
     return (await setPublic(trx, reportId, isPublic, scope.now)) ?? null;
   });
@@ -54,7 +55,7 @@ export async function setReportSharing(scope: ReportScope, reportId: string, isP
 
 /** Removes a person from a report's roster; the roll-ups drop what they contributed. */
 export async function removePerson(scope: ReportScope, reportId: string, profileId: string) {
-  return scope.db.transaction().execute(async (trx) => {
+  return retryingTransaction(scope.db, async (trx) => {
     if (!(await visible(trx, scope, reportId))) return null;
     const row = await removeProfile(trx, reportId, profileId, scope.now);
     if (!row) return null;

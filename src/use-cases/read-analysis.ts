@@ -23,6 +23,7 @@ import type { Db } from '../store/database.js';
 import { findReport, type ReportRow } from '../store/report-repository.js';
 import { readCurrentTotals } from '../store/rollup-repository.js';
 import { isRfc3339 } from '../domain/rfc3339.js';
+import { retryingTransaction } from '../store/transaction.js';
 
 const NIL_UUID = '00000000-0000-0000-0000-000000000000';
 const NULL_JSON = Buffer.from('null');
@@ -43,7 +44,7 @@ export interface AnalysisContext {
 }
 
 function readTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
-  return db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(work);
+  return retryingTransaction(db, work, { readOnlySnapshot: true });
 }
 
 async function reportOrNotFound(db: Db, workspaceId: string, reportId: string): Promise<ReportRow> {

@@ -21,6 +21,7 @@ import { findUsableLink, findUserByEmail, findUserById, insertUser, markLinkUsed
 import { deleteSession, deleteUserSessions, findSessionUser, insertSession, touchSession, type SessionUser } from '../store/session-repository.js';
 import { throttle } from './client-limits.js';
 import { hashPassword, verifyPassword } from './passwords.js';
+import { retryingTransaction } from '../store/transaction.js';
 
 export type { SessionUser };
 
@@ -102,7 +103,7 @@ export async function changePassword(
   const problem = passwordProblem(input.next);
   if (problem) throw invalid(problem);
   const passwordHash = await hashPassword(input.next);
-  await ctx.db.transaction().execute(async (trx) => {
+  await retryingTransaction(ctx.db, async (trx) => {
     await setCredentials(trx, row.id, { passwordHash }, ctx.clock.now());
     await deleteUserSessions(trx, row.id);
   });
@@ -172,7 +173,7 @@ async function redeemInTransaction(
   now: Date,
   gone: () => Error,
 ) {
-  return ctx.db.transaction().execute(async (trx) => {
+  return retryingTransaction(ctx.db, async (trx) => {
     const link = await findUsableLink(trx, tokenHash(token), now, { forUpdate: true });
     if (!link) throw gone();
     const existing = link.purpose === 'sign_in' ? await findUserById(trx, link.user_id!) : undefined;

@@ -30,6 +30,7 @@ import {
   type UserRow,
 } from '../store/member-repository.js';
 import { deleteUserSessions } from '../store/session-repository.js';
+import { retryingTransaction } from '../store/transaction.js';
 
 export interface MembersContext {
   db: Db;
@@ -127,7 +128,7 @@ export async function revokeInvitation(ctx: MembersContext, actor: Actor, invita
 
 export async function changeRole(ctx: MembersContext, actor: Actor, userId: string, role: Role): Promise<Member> {
   requireManager(actor);
-  return ctx.db.transaction().execute(async (trx) => {
+  return retryingTransaction(ctx.db, async (trx) => {
     const owners = await lockOwners(trx, actor.workspaceId);
     const target = await findUser(trx, actor.workspaceId, userId, { forUpdate: true });
     if (!target) throw notFound('member');
@@ -141,7 +142,7 @@ export async function changeRole(ctx: MembersContext, actor: Actor, userId: stri
 
 export async function removeMember(ctx: MembersContext, actor: Actor, userId: string): Promise<void> {
   requireManager(actor);
-  await ctx.db.transaction().execute(async (trx) => {
+  await retryingTransaction(ctx.db, async (trx) => {
     const owners = await lockOwners(trx, actor.workspaceId);
     const target = await findUser(trx, actor.workspaceId, userId, { forUpdate: true });
     if (!target) throw notFound('member');
