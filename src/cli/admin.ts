@@ -6,7 +6,7 @@
 import { parseArgs } from 'node:util';
 import type { Config } from '../config.js';
 import { parseScopes, type KeyMode } from '../domain/keys.js';
-import { presentProfile, presentReport } from '../http/present.js';
+import { presentProfile, presentReport } from '../use-cases/present.js';
 import { createLogger } from '../logger.js';
 import { openRuntime, type Runtime } from '../runtime.js';
 import { createWorkspace, updateWorkspace, type WorkspaceChanges } from '../store/workspace-repository.js';

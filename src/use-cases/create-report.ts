@@ -12,11 +12,11 @@ import type { WorkspaceLimits } from '../domain/rate-limits.js';
 import { rootDomain } from '../domain/root-domain.js';
 import { normalizeRows, planRoster } from '../domain/roster-plan.js';
 import type { ErrorDetail } from '../domain/errors.js';
-import type { CreatedReport, CreateReport, ExistingReports, Report } from '../domain/schemas/report.js';
+import type { CreatedReport, CreateReport, ExistingReports } from '../domain/schemas/report.js';
 import type { ScanQueue } from '../store/queue-channel.js';
 import type { Db } from '../store/database.js';
 import { idempotentWrite } from './idempotent-write.js';
-import { applyRosterPlan, findReport, insertReport, listReports, type ReportRow } from '../store/report-repository.js';
+import { applyRosterPlan, findReport, insertReport, listReports } from '../store/report-repository.js';
 import { refreshReportRollup } from '../store/rollup-repository.js';
 import { admitScans } from '../store/scan-repository.js';
 import { takeSubmittedRows } from './submitted-rows.js';
@@ -24,14 +24,15 @@ import { reserveProfileScans } from './scan-allowance.js';
 import { reportListBinding } from './list-reports.js';
 import type { KeyMode } from '../domain/keys.js';
 import { requestFingerprint } from '../domain/fingerprint.js';
+import { presentReport } from './present.js';
 
 export interface CreateReportContext {
   db: Db;
   clock: Clock;
   queue: ScanQueue;
   cursors: CursorCodec;
-  /** The contract's Report of a stored row (its links depend on the interface's base address). */
-  presentReport(row: ReportRow): Report;
+  /** The service's public address (config.publicBaseUrl): the reports' links are built from it. */
+  publicBaseUrl: string;
   workspaceId: string;
   keyMode: KeyMode;
   limits: WorkspaceLimits;
@@ -87,7 +88,7 @@ export async function createReport(ctx: CreateReportContext, body: CreateReport,
               : null;
           return {
             status: 200,
-            data: { outcome: 'existing', existing_reports: page.map((r) => ctx.presentReport(r)), next_cursor },
+            data: { outcome: 'existing', existing_reports: page.map((r) => presentReport(r, ctx.publicBaseUrl)), next_cursor },
           };
         }
       }
@@ -121,7 +122,7 @@ export async function createReport(ctx: CreateReportContext, body: CreateReport,
       const fresh = (await findReport(trx, ctx.workspaceId, report.id))!;
       const data: CreatedReport = {
         outcome: 'created',
-        report: ctx.presentReport(fresh),
+        report: presentReport(fresh, ctx.publicBaseUrl),
         scan_requests: runs.map((r) => ({
           id: r.run.id,
           mode: r.mode,

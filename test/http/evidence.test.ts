@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { evidenceUrl } from '../../src/http/routes/evidence.js';
+import { evidenceUrl } from '../../src/use-cases/present.js';
 import { FileMediaStore } from '../../src/scanning/media/media-store.js';
 import { removeProfile } from '../../src/store/report-repository.js';
 import { revokeKey } from '../../src/store/key-repository.js';

@@ -24,7 +24,7 @@ import { ManualClock } from '../../src/clock.js';
 import { findingsRecord, type StoredFinding } from '../../src/domain/analysis-records.js';
 import { ANALYSIS_TEXT_FORMAT, fillAnalysis } from '../../src/domain/findings-text.js';
 import { FindingsPage } from '../../src/domain/schemas/analysis.js';
-import { evidenceUrl } from '../../src/http/routes/evidence.js';
+import { evidenceUrl } from '../../src/use-cases/present.js';
 import { revokeKey } from '../../src/store/key-repository.js';
 import { eventually, reportBody, startTestApp, type TestApp } from '../support/app.js';
 

@@ -8,10 +8,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { SUMMARY_FUSED_READ } from '../../store/analysis-read-repository.js';
 import { findingsPageBody, pageOfActivity, pageOfFindingsText, readSummary, type AnalysisContext } from '../../use-cases/read-analysis.js';
 import { uuidParam } from '../plugins/authorize.js';
-import { presentReport } from '../present.js';
+import { evidenceUrl, reportLinks } from '../../use-cases/present.js';
 import { ActivityPage, ActivityQuery, AnalysisSummaryResponse, FindingsPage, FindingsQuery } from '../../domain/schemas/analysis.js';
 import { ErrorEnvelope, ReportIdParams } from '../../domain/schemas/common.js';
-import { evidenceUrl } from './evidence.js';
 
 const errors = { '4xx': ErrorEnvelope, '5xx': ErrorEnvelope };
 
@@ -24,10 +23,7 @@ export async function analysisRoutes(app: FastifyInstance): Promise<void> {
     clock,
     cursors: app.cursors,
     workspaceId,
-    links: (report) => {
-      const shown = presentReport(report, config.publicBaseUrl);
-      return { workspace_url: shown.workspace_url, public_url: shown.public_url };
-    },
+    links: (report) => reportLinks(report, config.publicBaseUrl),
     imageUrl: (reportId, imageId, variant) => evidenceUrl(config.publicBaseUrl, reportId, imageId, variant),
   });
 

@@ -7,19 +7,14 @@
  * authorization plugin runs on each request); what may be downloaded, and
  * the hash check before a byte is sent, are the use-case's
  * (src/use-cases/read-evidence.ts), shared with the web workspace.
- * `evidenceUrl` builds the address the findings presenter emits.
+ * The address the findings records name is built by `evidenceUrl`
+ * (use-cases/present.ts).
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { openEvidence, type EvidenceVariant } from '../../use-cases/read-evidence.js';
+import { openEvidence } from '../../use-cases/read-evidence.js';
 import { ErrorEnvelope, Uuid } from '../../domain/schemas/common.js';
-
-/** The download address of an evidence image (`evidence.images[].url`); the original unless `preview`. */
-export function evidenceUrl(baseUrl: string, reportId: string, imageId: string, variant: EvidenceVariant = 'original'): string {
-  const url = `${baseUrl}/api/v1/reports/${reportId}/evidence/${imageId}`;
-  return variant === 'preview' ? `${url}?variant=preview` : url;
-}
 
 const EvidenceParams = Type.Object({ report_id: Uuid, image_id: Uuid }, { additionalProperties: false });
 const EvidenceQuery = Type.Object(

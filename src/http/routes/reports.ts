@@ -9,7 +9,7 @@ import { createReport, createReportProblems } from '../../use-cases/create-repor
 import { pageOfProfiles, pageOfReports } from '../../use-cases/list-reports.js';
 import { notFound } from '../../domain/errors.js';
 import { requireScopes, uuidParam } from '../plugins/authorize.js';
-import { presentProfile, presentReport, presentScan, reportUrl } from '../present.js';
+import { presentProfile, presentReport, presentScan, reportUrl } from '../../use-cases/present.js';
 import { ErrorEnvelope, ReportIdParams, Uuid } from '../../domain/schemas/common.js';
 import {
   CreateReport,
@@ -89,7 +89,7 @@ export async function reportRoutes(app: FastifyInstance): Promise<void> {
           clock,
           queue,
           cursors: app.cursors,
-          presentReport: (row) => presentReport(row, config.publicBaseUrl),
+          publicBaseUrl: config.publicBaseUrl,
           workspaceId: request.auth.workspaceId,
           keyMode: request.auth.mode,
           limits: request.auth.limits,

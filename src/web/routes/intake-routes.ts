@@ -12,7 +12,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { stringify } from 'csv-stringify/sync';
 import { ApiError } from '../../domain/errors.js';
 import { IDEMPOTENCY_KEY_PATTERN } from '../../domain/fingerprint.js';
-import { presentReport } from '../../http/present.js';
 import type { SubmittedProfile } from '../../domain/roster-plan.js';
 import { webWriteBuckets } from '../../domain/web-limits.js';
 import { throttle } from '../../use-cases/client-limits.js';
@@ -153,12 +152,7 @@ export async function intakeRoutes(app: FastifyInstance): Promise<void> {
       );
     }
     const ctx = await writeContext(request, values.mode);
-    const result = await createReport(
-      { ...ctx, cursors: app.cursors, presentReport: (row) => presentReport(row, config.publicBaseUrl) },
-      body,
-      checked.urls,
-      idempotencyKeyOf(request),
-    );
+    const result = await createReport({ ...ctx, cursors: app.cursors, publicBaseUrl: config.publicBaseUrl }, body, checked.urls, idempotencyKeyOf(request));
     const data = result.data as { outcome: string; report?: { id: string } };
     if (data.outcome !== 'created' || !data.report) throw new ApiError('internal_error', 500, 'The report was not created.');
     return reply.redirect(`${paths.report(data.report.id)}?done=created`, 303);

@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { publicViewBuckets } from '../../domain/web-limits.js';
 import { throttle } from '../../use-cases/client-limits.js';
 import { readPublicReport } from '../../use-cases/report-view.js';
-import { presentReport } from '../../http/present.js';
+import { reportLinks } from '../../use-cases/present.js';
 import { clientAddress } from '../forms.js';
 import { PublicReportPage } from '../pages/public-report.js';
 import { sendPage } from '../render.js';
@@ -42,10 +42,7 @@ export async function publicRoutes(app: FastifyInstance): Promise<void> {
           db,
           clock,
           cursors: app.cursors,
-          links: (report) => {
-            const shown = presentReport(report, config.publicBaseUrl);
-            return { workspace_url: shown.workspace_url, public_url: shown.public_url };
-          },
+          links: (report) => reportLinks(report, config.publicBaseUrl),
         },
         request.params.token,
       );

@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError, notFound } from '../../domain/errors.js';
-import { presentReport } from '../../http/present.js';
+import { reportLinks } from '../../use-cases/present.js';
 import type { MediaStore } from '../../scanning/media/media-store.js';
 import { pageOfReports } from '../../use-cases/list-reports.js';
 import { removePerson, setReportArchived, setReportSharing } from '../../use-cases/manage-report.js';
@@ -77,10 +77,7 @@ export async function reportRoutes(app: FastifyInstance, options: { media: Pick<
     clock,
     cursors: app.cursors,
     workspaceId: request.web.user!.workspaceId,
-    links: (report) => {
-      const shown = presentReport(report, config.publicBaseUrl);
-      return { workspace_url: shown.workspace_url, public_url: shown.public_url };
-    },
+    links: (report) => reportLinks(report, config.publicBaseUrl),
     imageUrl: (reportId, imageId, variant) => paths.evidence(reportId, imageId, variant),
   });
   const scope = (request: FastifyRequest) => ({ db, workspaceId: request.web.user!.workspaceId, now: clock.now() });

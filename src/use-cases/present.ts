@@ -1,10 +1,14 @@
 /**
- * Maps stored rows to the contract's resources (2.4-2.6): the one place
- * where column names become API field names.
+ * Presenters, below every interface (the API, the web pages, the CLI): stored
+ * rows as the contract's resources (2.4-2.6), the one place where column
+ * names become API field names, and the service's own URLs. Every URL is
+ * built from the base URL the caller passes (config.publicBaseUrl), never
+ * guessed.
  */
 import type { ProfileRow, ReportRow } from '../store/report-repository.js';
 import type { ScanRunRow } from '../store/scan-repository.js';
 import type { Profile, Report, Scan } from '../domain/schemas/report.js';
+import type { EvidenceVariant } from './read-evidence.js';
 
 export function reportUrl(base: string, reportId: string): string {
   return `${base}/api/v1/reports/${reportId}`;
@@ -17,6 +21,20 @@ export function workspaceReportUrl(base: string, reportId: string): string {
 
 export function publicReportUrl(base: string, token: string): string {
   return `${base}/public/reports/${token}`;
+}
+
+/** The download address of an evidence image (`evidence.images[].url`); the original unless `preview`. */
+export function evidenceUrl(base: string, reportId: string, imageId: string, variant: EvidenceVariant = 'original'): string {
+  const url = `${base}/api/v1/reports/${reportId}/evidence/${imageId}`;
+  return variant === 'preview' ? `${url}?variant=preview` : url;
+}
+
+/** A report's two pages (the summary's `links`): in the workspace, and its public page when shared. */
+export function reportLinks(row: ReportRow, base: string): { workspace_url: string; public_url: string | null } {
+  return {
+    workspace_url: workspaceReportUrl(base, row.id),
+    public_url: row.visibility === 'public' && row.public_token ? publicReportUrl(base, row.public_token) : null,
+  };
 }
 
 export function presentReport(row: ReportRow, base: string): Report {
@@ -35,8 +53,7 @@ export function presentReport(row: ReportRow, base: string): Report {
     analysis_state: row.analysis_state,
     profile_count: row.profile_count,
     analyzed_profile_count: row.analyzed_profile_count,
-    public_url: row.visibility === 'public' && row.public_token ? publicReportUrl(base, row.public_token) : null,
-    workspace_url: workspaceReportUrl(base, row.id),
+    ...reportLinks(row, base),
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };
