@@ -43,7 +43,7 @@ export const ANALYSIS_TEXT_FORMAT = revisionOf({
   categories: CATEGORIES.map((c) => [c.key, c.id]),
 });
 
-/** The path of an evidence image, as `evidenceUrl` (http/routes/evidence.ts) builds it after the base URL. */
+/** The path of an evidence image, after the base URL (use-cases/present.ts evidenceUrl). */
 export function evidencePath(reportId: string, imageId: string, variant?: 'preview'): string {
   const path = `/api/v1/reports/${reportId}/evidence/${imageId}`;
   return variant === 'preview' ? `${path}?variant=preview` : path;

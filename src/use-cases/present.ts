@@ -8,6 +8,7 @@
 import type { ProfileRow, ReportRow } from '../store/report-repository.js';
 import type { ScanRunRow } from '../store/scan-repository.js';
 import type { Profile, Report, Scan } from '../domain/schemas/report.js';
+import { evidencePath } from '../domain/findings-text.js';
 import type { EvidenceVariant } from './read-evidence.js';
 
 export function reportUrl(base: string, reportId: string): string {
@@ -25,8 +26,7 @@ export function publicReportUrl(base: string, token: string): string {
 
 /** The download address of an evidence image (`evidence.images[].url`); the original unless `preview`. */
 export function evidenceUrl(base: string, reportId: string, imageId: string, variant: EvidenceVariant = 'original'): string {
-  const url = `${base}/api/v1/reports/${reportId}/evidence/${imageId}`;
-  return variant === 'preview' ? `${url}?variant=preview` : url;
+  return base + evidencePath(reportId, imageId, variant === 'preview' ? 'preview' : undefined);
 }
 
 /** A report's two pages (the summary's `links`): in the workspace, and its public page when shared. */

@@ -17,7 +17,7 @@ import { activityRecord, findingsRecord, type ActivityRecord, type FindingsRecor
 import { summarize, type AnalysisSummary } from '../domain/analysis-summary.js';
 import { CursorError, type CursorBinding, type CursorCodec } from '../domain/cursor.js';
 import { apiError, notFound, type ApiError } from '../domain/errors.js';
-import { ANALYSIS_TEXT_FORMAT, evidencePath, fillAnalysisInto, filledLength, jsonStringContent, recordText } from '../domain/findings-text.js';
+import { ANALYSIS_TEXT_FORMAT, fillAnalysisInto, filledLength, jsonStringContent, recordText } from '../domain/findings-text.js';
 import { activityPage, isActiveAttachment, readFindingsPage, readSummaryText, summaryFromText } from '../store/analysis-read-repository.js';
 import type { Db } from '../store/database.js';
 import { findReport, type ReportRow } from '../store/report-repository.js';
@@ -25,7 +25,6 @@ import { readCurrentTotals } from '../store/rollup-repository.js';
 import { isRfc3339 } from '../domain/rfc3339.js';
 import { retryingTransaction } from '../store/transaction.js';
 
-const NIL_UUID = '00000000-0000-0000-0000-000000000000';
 const NULL_JSON = Buffer.from('null');
 
 export const CURSOR_LIFETIME_MS = 15 * 60 * 1000;
@@ -41,6 +40,13 @@ export interface AnalysisContext {
   workspaceId: string;
   links(report: ReportRow): { workspace_url: string; public_url: string | null };
   imageUrl(reportId: string, imageId: string, variant?: 'preview'): string;
+  /**
+   * The base URL `imageUrl` puts before the API's evidence paths
+   * (domain/findings-text.ts evidencePath), so that stored findings texts can
+   * be served as they are; null when `imageUrl` builds other addresses (the
+   * web's pages), and every record is then built from its findings.
+   */
+  evidenceBase: string | null;
 }
 
 function readTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
@@ -264,11 +270,9 @@ export async function pageOfFindingsText(
     route: 'GET /reports/{report_id}/analysis/profiles',
     filters: { report_id: reportId, profile_id: query.profile_id ?? null, limit: query.limit },
   };
-  // Stored texts hold evidence paths, served after the base that imageUrl puts before the same path
-  // (without one, every record is built from its findings).
-  const probe = evidencePath(reportId, NIL_UUID);
-  const probed = ctx.imageUrl(reportId, NIL_UUID);
-  const base = probed.endsWith(probe) ? probed.slice(0, -probe.length) : null;
+  // Stored texts hold evidence paths, served after the context's evidence base (without one, every
+  // record is built from its findings).
+  const base = ctx.evidenceBase;
   // The cursor is decoded first (its position is the read's); its errors are raised below, in the usual order.
   const decoded = await decodeCursor(ctx, binding, query.cursor);
   const position = decoded !== null && !('error' in decoded) && typeof decoded.last === 'string' ? decoded.last : null;

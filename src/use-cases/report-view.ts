@@ -45,6 +45,8 @@ function analysisContext(ctx: ViewContext): AnalysisContext {
     workspaceId: ctx.workspaceId,
     links: ctx.links,
     imageUrl: ctx.imageUrl,
+    // The pages show evidence at the web's own addresses, not after a base URL: records are built from their findings.
+    evidenceBase: null,
   };
 }
 

@@ -25,6 +25,7 @@ export async function analysisRoutes(app: FastifyInstance): Promise<void> {
     workspaceId,
     links: (report) => reportLinks(report, config.publicBaseUrl),
     imageUrl: (reportId, imageId, variant) => evidenceUrl(config.publicBaseUrl, reportId, imageId, variant),
+    evidenceBase: config.publicBaseUrl,
   });
 
   api.get(
