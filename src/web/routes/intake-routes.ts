@@ -28,14 +28,9 @@ import { NewReportPage, NewReportPreviewPage, type NewReportValues } from '../pa
 import { paths } from '../paths.js';
 import { parsePeople, PeopleInputError } from '../people-input.js';
 import { sendPage } from '../render.js';
+import { idParams } from '../route-params.js';
 
-const UUID = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
-const ReportParams = {
-  type: 'object',
-  properties: { report_id: { type: 'string', pattern: UUID } },
-  required: ['report_id'],
-  additionalProperties: false,
-} as const;
+const ReportParams = idParams('report_id');
 
 function asText(profiles: SubmittedProfile[]): string {
   return stringify(

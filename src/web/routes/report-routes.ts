@@ -22,14 +22,7 @@ import { peopleCsv } from '../people-csv.js';
 import { sendPage } from '../render.js';
 import { field, viewerOf } from '../forms.js';
 import { openEvidence } from '../../use-cases/read-evidence.js';
-
-const UUID = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
-const idParams = (...names: string[]) => ({
-  type: 'object',
-  properties: Object.fromEntries(names.map((n) => [n, { type: 'string', pattern: UUID }])),
-  required: names,
-  additionalProperties: false,
-});
+import { idParams } from '../route-params.js';
 
 export const PEOPLE_PAGE_SIZE = 50;
 

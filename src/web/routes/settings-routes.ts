@@ -15,14 +15,9 @@ import { SettingsPage, type SettingsProps } from '../pages/settings.js';
 import { paths } from '../paths.js';
 import { sendPage } from '../render.js';
 import { actorOf, field, fields, viewerOf } from '../forms.js';
+import { idParams } from '../route-params.js';
 
-const UUID = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
-const IdParams = {
-  type: 'object',
-  properties: { id: { type: 'string', pattern: UUID } },
-  required: ['id'],
-  additionalProperties: false,
-} as const;
+const IdParams = idParams('id');
 
 const NOTICES: Record<string, string> = {
   key_revoked: 'The key was revoked: the next API request with it is refused.',
