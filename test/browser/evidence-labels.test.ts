@@ -20,7 +20,7 @@ import { settleStaleRollups } from '../../src/store/rollup-repository.js';
 import { updateWorkspace } from '../../src/store/workspace-repository.js';
 import { accessLinkPath } from '../../src/use-cases/workspace-members.js';
 import { HIGH_LIMITS, reportBody, startTestApp, type TestApp } from '../support/app.js';
-import { axeCheck, launchChromium, watchCsp } from '../support/browser.js';
+import { axeCheck, launchChromium, ownerSignIn, watchCsp } from '../support/browser.js';
 import { startFakeCdn, type FakeCdn } from '../support/fake-cdn.js';
 import { LinkingCollector } from '../support/linking-collector.js';
 
@@ -28,6 +28,7 @@ describe('evidence labels on the person page, in Chromium', () => {
   let cdn: FakeCdn;
   let t: TestApp;
   let browser: Browser;
+  let signedIn: (width: number, height: number) => Promise<Page>;
   let personUrl = '';
   let signInLink = '';
   let shots = '';
@@ -63,33 +64,20 @@ describe('evidence labels on the person page, in Chromium', () => {
     personUrl = `${t.baseUrl}/reports/${report.body.data.report.id}/people/${report.body.data.profiles.rows[0].profile_id}`;
     shots = await fs.mkdtemp(path.join(os.tmpdir(), 'ps-evidence-labels-'));
     browser = await launchChromium();
+    signedIn = ownerSignIn({
+      browser,
+      baseUrl: t.baseUrl,
+      signInLink,
+      name: 'Lena Label',
+      email: 'lena@example.test',
+      watch: (page) => watchCsp(page, cspViolations),
+    });
   });
   after(async () => {
     await browser?.close();
     await t?.close();
     await cdn?.close();
   });
-
-  async function signedIn(width: number, height: number): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width, height } });
-    const page = await context.newPage();
-    watchCsp(page, cspViolations);
-    await page.goto(signInLink);
-    if (await page.getByLabel('New password').count()) {
-      await page.getByLabel('Your name').fill('Lena Label');
-      await page.getByLabel('Email (you sign in with it)').fill('lena@example.test');
-      await page.getByLabel('New password').fill('a long enough password');
-      await page.getByRole('button', { name: 'Save and sign in' }).click();
-      await page.waitForURL(`${t.baseUrl}/reports`);
-    } else {
-      await page.goto(`${t.baseUrl}/sign-in`);
-      await page.getByLabel('Email').fill('lena@example.test');
-      await page.getByLabel('Password').fill('a long enough password');
-      await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.waitForURL(`${t.baseUrl}/reports`);
-    }
-    return page;
-  }
 
   async function checkLabels(page: Page, where: string): Promise<void> {
     await page.goto(personUrl);

@@ -15,7 +15,7 @@ import { firstRun } from '../../src/cli/first-run.js';
 import { updateWorkspace } from '../../src/store/workspace-repository.js';
 import { accessLinkPath } from '../../src/use-cases/workspace-members.js';
 import { HIGH_LIMITS, reportBody, startTestApp, type TestApp } from '../support/app.js';
-import { launchChromium } from '../support/browser.js';
+import { launchChromium, ownerSignIn } from '../support/browser.js';
 
 const SIZES = [
   { name: 'desktop', width: 1366, height: 900 },
@@ -45,7 +45,7 @@ describe('form layout in Chromium', () => {
   let signInLink = '';
   let reportId = '';
   let shots = '';
-  let signedUp = false;
+  let signedIn: (width: number, height: number) => Promise<Page>;
 
   before(async () => {
     t = await startTestApp();
@@ -61,31 +61,12 @@ describe('form layout in Chromium', () => {
     reportId = report.body.data.report.id;
     shots = await fs.mkdtemp(path.join(os.tmpdir(), 'ps-form-layout-'));
     browser = await launchChromium();
+    signedIn = ownerSignIn({ browser, baseUrl: t.baseUrl, signInLink, name: 'Olga Owner', email: 'olga@example.test' });
   });
   after(async () => {
     await browser?.close();
     await t?.close();
   });
-
-  async function signedIn(width: number, height: number): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width, height } });
-    const page = await context.newPage();
-    if (!signedUp) {
-      await page.goto(signInLink);
-      await page.getByLabel('Your name').fill('Olga Owner');
-      await page.getByLabel('Email (you sign in with it)').fill('olga@example.test');
-      await page.getByLabel('New password').fill('a long enough password');
-      await page.getByRole('button', { name: 'Save and sign in' }).click();
-      signedUp = true;
-    } else {
-      await page.goto(`${t.baseUrl}/sign-in`);
-      await page.getByLabel('Email').fill('olga@example.test');
-      await page.getByLabel('Password').fill('a long enough password');
-      await page.getByRole('button', { name: 'Sign in' }).click();
-    }
-    await page.waitForURL(`${t.baseUrl}/reports`);
-    return page;
-  }
 
   for (const { name, width, height } of SIZES) {
     test(`every label of the New report and Add people forms sits directly above its own field (${name})`, async (ctx) => {

@@ -17,7 +17,7 @@ import { accessLinkPath } from '../../src/use-cases/workspace-members.js';
 import { setScanAllowance } from '../../src/use-cases/scan-allowance.js';
 import { recordProviderUsage } from '../../src/store/provider-usage-repository.js';
 import { HIGH_LIMITS, reportBody, startTestApp, type TestApp } from '../support/app.js';
-import { axeCheck, launchChromium, watchCsp } from '../support/browser.js';
+import { axeCheck, launchChromium, ownerSignIn, watchCsp } from '../support/browser.js';
 
 describe('scan allowance in the web workspace, in Chromium', () => {
   let t: TestApp;
@@ -27,7 +27,7 @@ describe('scan allowance in the web workspace, in Chromium', () => {
   let workspaceId = '';
   let shots = '';
   const cspViolations: string[] = [];
-  let signedUp = false;
+  let signedIn: (width: number, height: number) => Promise<Page>;
 
   before(async () => {
     t = await startTestApp();
@@ -45,32 +45,19 @@ describe('scan allowance in the web workspace, in Chromium', () => {
     reportId = report.body.data.report.id;
     shots = await fs.mkdtemp(path.join(os.tmpdir(), 'ps-allowance-'));
     browser = await launchChromium();
+    signedIn = ownerSignIn({
+      browser,
+      baseUrl: t.baseUrl,
+      signInLink,
+      name: 'Olga Owner',
+      email: 'olga@example.test',
+      watch: (page) => watchCsp(page, cspViolations),
+    });
   });
   after(async () => {
     await browser?.close();
     await t?.close();
   });
-
-  async function signedIn(width: number, height: number): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width, height } });
-    const page = await context.newPage();
-    watchCsp(page, cspViolations);
-    if (!signedUp) {
-      await page.goto(signInLink);
-      await page.getByLabel('Your name').fill('Olga Owner');
-      await page.getByLabel('Email (you sign in with it)').fill('olga@example.test');
-      await page.getByLabel('New password').fill('a long enough password');
-      await page.getByRole('button', { name: 'Save and sign in' }).click();
-      signedUp = true;
-    } else {
-      await page.goto(`${t.baseUrl}/sign-in`);
-      await page.getByLabel('Email').fill('olga@example.test');
-      await page.getByLabel('Password').fill('a long enough password');
-      await page.getByRole('button', { name: 'Sign in' }).click();
-    }
-    await page.waitForURL(`${t.baseUrl}/reports`);
-    return page;
-  }
 
   const fact = (page: Page, term: string) => page.locator(`#scan-allowance dt:has-text("${term}") + dd`).innerText();
 

@@ -11,6 +11,44 @@ import { findChromium } from './chromium.js';
 
 export { findChromium };
 
+/**
+ * Signs the first owner of a workspace in, in a new browser context of the
+ * given size: the first time through the workspace's one-time sign-in link
+ * (choosing name, email and password), later through the sign-in form.
+ * `watch` sees each new page (e.g. watchCsp).
+ */
+export function ownerSignIn(options: {
+  browser: Browser;
+  baseUrl: string;
+  signInLink: string;
+  name: string;
+  email: string;
+  watch?: (page: Page) => void;
+}): (width: number, height: number) => Promise<Page> {
+  const password = 'a long enough password';
+  let signedUp = false;
+  return async (width, height) => {
+    const context = await options.browser.newContext({ viewport: { width, height } });
+    const page = await context.newPage();
+    options.watch?.(page);
+    if (!signedUp) {
+      await page.goto(options.signInLink);
+      await page.getByLabel('Your name').fill(options.name);
+      await page.getByLabel('Email (you sign in with it)').fill(options.email);
+      await page.getByLabel('New password').fill(password);
+      await page.getByRole('button', { name: 'Save and sign in' }).click();
+      signedUp = true;
+    } else {
+      await page.goto(`${options.baseUrl}/sign-in`);
+      await page.getByLabel('Email').fill(options.email);
+      await page.getByLabel('Password').fill(password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+    }
+    await page.waitForURL(`${options.baseUrl}/reports`);
+    return page;
+  };
+}
+
 export async function launchChromium(): Promise<Browser> {
   const executablePath = findChromium();
   if (!executablePath) throw new Error('no Chromium: apt-get install -y chromium, or set CHROMIUM_PATH');
