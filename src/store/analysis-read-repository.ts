@@ -9,8 +9,9 @@ import { REASON_BY_FULL_STATUS } from '../domain/findings-text.js';
 import type { ItemStatus } from '../domain/scan-status.js';
 import type { StoredFinding } from '../domain/analysis-records.js';
 import { addCollection, withPendingDeltas, type Totals } from '../domain/analysis-aggregate.js';
-import { prepared, runPrepared, type Db } from './database.js';
-import { runFusedRead, type FusedRead } from './rate-limit-repository.js';
+import type { Db } from './database.js';
+import { defineFusedRead, fusedCall, readFused, type FusedCall, type Prefetched } from './fused-read.js';
+import { prepared, runPrepared } from './prepared-statements.js';
 import { reportFromJson, reportJsonSql } from './report-read-repository.js';
 import type { ReportRow } from './report-repository.js';
 import type { Database } from './schema.js';
@@ -20,11 +21,12 @@ import type { Database } from './schema.js';
  * snapshot, without a transaction): the report row, its maintained totals,
  * the observed company context, its scan runs and the freshness bounds, as
  * one JSON text (the use-case keys its memo of the derived summary by it).
- * Fused into the authorization statement ($8: the report id).
+ * A fused read (fused-read.ts): run by the authorization statement, or alone.
  */
-export const SUMMARY_FUSED_READ: FusedRead = {
+const SUMMARY_READ = defineFusedRead({
   name: 'summary_v1',
-  sql: `select json_build_object(
+  params: ['reportId'],
+  select: ({ workspaceId, param }) => `select json_build_object(
       'report', ${reportJsonSql('r')},
       'totals', (select a.totals from report_aggregates a where a.report_id = r.id),
       'pending', (select json_agg(d.totals) from rollup_deltas d where d.report_id = r.id and d.totals is not null),
@@ -40,8 +42,14 @@ export const SUMMARY_FUSED_READ: FusedRead = {
                          (select max(ac.captured_at) from activity_coverage ac where ac.report_id = r.id and ac.visible),
                          (select cc.captured_at from company_context cc where cc.report_id = r.id))
     )::text as fused
-    from reports r where r.workspace_id = k.workspace_id and r.id = $8::uuid`,
-};
+    from reports r where r.workspace_id = ${workspaceId} and r.id = ${param.reportId}::uuid`,
+  decode: (value) => value as string | null,
+});
+
+/** The summary read for a route's `access.fused`. */
+export function summaryFusedCall(reportId: string): FusedCall {
+  return fusedCall(SUMMARY_READ, { reportId });
+}
 
 export interface SummaryData {
   report: ReportRow;
@@ -64,7 +72,7 @@ const dateOrNull = (value: string | null): Date | null => (value === null ? null
 /** SUMMARY_FUSED_READ's JSON text, parsed. */
 export function summaryFromText(text: string): SummaryData {
   const v = JSON.parse(text) as {
-    report: unknown;
+    report: Parameters<typeof reportFromJson>[0];
     totals: Totals | null;
     company: (Omit<NonNullable<SummaryData['company']>, 'captured_at'> & { captured_at: string }) | null;
     runs: SummaryData['runs'];
@@ -73,7 +81,7 @@ export function summaryFromText(text: string): SummaryData {
     pending: Totals[] | null;
   };
   return {
-    report: reportFromJson(v.report)!,
+    report: reportFromJson(v.report),
     // Plus the deltas not folded yet, from the same snapshot (rollup-repository.ts).
     totals: withPendingDeltas(v.totals, v.pending),
     company: v.company ? { ...v.company, captured_at: new Date(v.company.captured_at) } : null,
@@ -82,9 +90,9 @@ export function summaryFromText(text: string): SummaryData {
   };
 }
 
-/** SUMMARY_FUSED_READ on its own: its JSON text, null when the workspace has no such report. */
-export async function readSummaryText(db: Db, workspaceId: string, reportId: string): Promise<string | null> {
-  return (await runFusedRead(db, SUMMARY_FUSED_READ, workspaceId, [reportId])) as string | null;
+/** The summary's JSON text (from the authorization statement when it ran this read); null when the workspace has no such report. */
+export async function readSummaryText(db: Db, workspaceId: string, reportId: string, prefetched?: Prefetched): Promise<string | null> {
+  return readFused(db, SUMMARY_READ, workspaceId, { reportId }, prefetched);
 }
 
 /** The nil UUID: every UUID sorts after it (the first page's position). */

@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { Kysely, Migrator, PostgresDialect, sql, type Migration, type MigrationProvider } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
+import { registerPool } from './prepared-statements.js';
 
 export type Db = Kysely<Database>;
 
@@ -32,37 +33,10 @@ export function createPool(url: string, max = 10, options: { keepIdle?: boolean 
   return pool;
 }
 
-/** The pg pool under each Db made by createDb, for named prepared statements. */
-const pools = new WeakMap<Db, pg.Pool>();
-
 export function createDb(pool: pg.Pool): Db {
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  pools.set(db, pool);
+  registerPool(db, pool);
   return db;
-}
-
-/**
- * A statement of a hot path, run as a named prepared statement: each pooled
- * connection parses and plans it once (PostgreSQL keeps the plan for the
- * session and revalidates it after schema changes), and later executions send
- * only Bind/Execute. The text is fixed SQL, never built per request, so it
- * skips Kysely's query building too. Names are unique across the code base.
- */
-export interface PreparedStatement {
-  name: string;
-  text: string;
-}
-
-export function prepared(name: string, text: string): PreparedStatement {
-  return { name, text };
-}
-
-/** Runs `statement` on a pooled connection of `db` (not inside a transaction: a Transaction is not a pool). */
-export async function runPrepared<R extends object>(db: Db, statement: PreparedStatement, values: unknown[]): Promise<R[]> {
-  const pool = pools.get(db);
-  if (!pool) throw new Error(`runPrepared(${statement.name}) needs a Db made by createDb, outside a transaction`);
-  const result = await pool.query<R>({ name: statement.name, text: statement.text, values });
-  return result.rows;
 }
 
 const migrationsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');

@@ -8,7 +8,9 @@
 import { sql, type Kysely } from 'kysely';
 import { hashSecret } from '../domain/keys.js';
 import type { Bucket, RequestKind, TakeResult } from '../domain/rate-limits.js';
-import { prepared, runPrepared, type Db, type PreparedStatement } from './database.js';
+import type { Db } from './database.js';
+import { fusedRefs, fusedValues, type FusedCall, type FusedRead, type Prefetched } from './fused-read.js';
+import { prepared, runPrepared, type PreparedStatement } from './prepared-statements.js';
 import type { Database } from './schema.js';
 import type { AuthenticatedKey } from './key-repository.js';
 
@@ -44,29 +46,11 @@ export interface AuthorizedTake {
    */
   take: { limits: [number, number]; exceeded: number; counts: [number, number] } | null;
   /**
-   * The fused read's result when it ran (`value` null when it found nothing);
-   * undefined when it did not run (no fused read, nothing taken in the first
-   * statement, or the request was refused).
+   * The fused read's raw result when it ran (fused-read.ts); undefined when it
+   * did not run (no fused read, nothing taken in the first statement, or the
+   * request was refused).
    */
-  fused?: { value: unknown };
-}
-
-/**
- * A read of a route's resource that runs inside the authorization statement,
- * so that an admitted request needs one round trip to PostgreSQL instead of
- * two. It runs only after the key was found valid, its workspace has API
- * access and the request was counted within its limits; it is scoped by the
- * key's workspace (`k.workspace_id`) exactly like the repository read it
- * replaces, and the caller still checks scopes before using it.
- */
-export interface FusedRead {
-  /** Unique among fused reads; part of the prepared statement's name. */
-  name: string;
-  /**
-   * A subquery returning at most one row with one json column `fused`. It may
-   * refer to `k.workspace_id` and to its own parameters as $8, $9, …
-   */
-  sql: string;
+  fused?: Prefetched;
 }
 
 // $1 secret hash, $2 window start, $3 kind, $4/$5 read limits (key, workspace), $6/$7 write defaults.
@@ -105,9 +89,21 @@ const AUTHORIZE_TAKE = prepared(
   `${AUTHORIZE_CTE} select k.*, s.key_count, s.ws_count from k left join taken t on true left join sums s on t.taken`,
 );
 
+/** AUTHORIZE_CTE's parameters, $1 to $7; a fused read's parameters are numbered after them. */
+type AuthorizeValues = [
+  secretHash: Buffer,
+  windowStart: Date,
+  kind: RequestKind,
+  keyReadLimit: number,
+  workspaceReadLimit: number,
+  keyWriteDefault: number,
+  workspaceWriteDefault: number,
+];
+const AUTHORIZE_PARAMS: AuthorizeValues['length'] = 7;
+
 const fusedStatements = new Map<string, PreparedStatement>();
 
-function authorizeStatement(read: FusedRead | null): PreparedStatement {
+function authorizeStatement(read: FusedRead<string, unknown> | null): PreparedStatement {
   if (read === null) return AUTHORIZE_TAKE;
   let statement = fusedStatements.get(read.name);
   if (!statement) {
@@ -116,29 +112,11 @@ function authorizeStatement(read: FusedRead | null): PreparedStatement {
       `${AUTHORIZE_CTE}
        select k.*, s.key_count, s.ws_count, f.fused
          from k left join taken t on true left join sums s on t.taken
-         left join lateral (${read.sql}) f on t.taken`,
+         left join lateral (${read.select(fusedRefs(read, 'k.workspace_id', AUTHORIZE_PARAMS + 1))}) f on t.taken`,
     );
     fusedStatements.set(read.name, statement);
   }
   return statement;
-}
-
-const aloneStatements = new Map<string, PreparedStatement>();
-
-/**
- * Runs a fused read on its own (when it could not run in the authorization
- * statement): the same SQL, with `k.workspace_id` = $1 and its parameters
- * renumbered from $2. Returns its `fused` value, null when it found nothing.
- */
-export async function runFusedRead(db: Db, read: FusedRead, workspaceId: string, params: unknown[]): Promise<unknown> {
-  let statement = aloneStatements.get(read.name);
-  if (!statement) {
-    const text = read.sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) - 6}`);
-    statement = prepared(`fused_alone+${read.name}`, `with k as (select $1::uuid as workspace_id) select f.fused from k, lateral (${text}) f`);
-    aloneStatements.set(read.name, statement);
-  }
-  const [row] = await runPrepared<{ fused: unknown }>(db, statement, [workspaceId, ...params]);
-  return row?.fused ?? null;
 }
 
 const REQUEST_TAKE = prepared(
@@ -167,9 +145,9 @@ interface AuthorizeRow extends Omit<AuthenticatedKey, 'revoked'> {
 export async function authorizeAndTake(
   db: Db,
   input: { secret: string; windowStart: Date; kind: RequestKind; readLimits: [number, number]; writeDefaults: [number, number] },
-  fused: { read: FusedRead; params: unknown[] } | null = null,
+  fused: FusedCall | null = null,
 ): Promise<AuthorizedTake | undefined> {
-  const [row] = await runPrepared<AuthorizeRow>(db, authorizeStatement(fused?.read ?? null), [
+  const values: AuthorizeValues = [
     hashSecret(input.secret),
     input.windowStart,
     input.kind,
@@ -177,14 +155,18 @@ export async function authorizeAndTake(
     input.readLimits[1],
     input.writeDefaults[0],
     input.writeDefaults[1],
-    ...(fused?.params ?? []),
-  ]);
+  ];
+  const [row] = await runPrepared<AuthorizeRow>(
+    db,
+    authorizeStatement(fused?.read ?? null),
+    fused ? [...values, ...fusedValues(fused.read, fused.args)] : values,
+  );
   if (!row) return undefined;
   const { key_limit, ws_limit, key_count, ws_count, fused: value, ...key } = row;
   if (key.revoked || !key.api_access) return { key, take: null };
   const limits: [number, number] = [key_limit, ws_limit];
   if (key_count !== null && ws_count !== null) {
-    return { key, take: { limits, exceeded: 0, counts: [key_count, ws_count] }, ...(fused ? { fused: { value: value ?? null } } : {}) };
+    return { key, take: { limits, exceeded: 0, counts: [key_count, ws_count] }, ...(fused ? { fused: { read: fused.read.name, value: value ?? null } } : {}) };
   }
   const [slow] = await runPrepared<{ exceeded: number; key_count: number; ws_count: number }>(db, REQUEST_TAKE, [
     key.workspace_id,

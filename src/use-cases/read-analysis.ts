@@ -19,6 +19,7 @@ import { CursorError, type CursorBinding, type CursorCodec } from '../domain/cur
 import { apiError, notFound, type ApiError } from '../domain/errors.js';
 import { ANALYSIS_TEXT_FORMAT, fillAnalysisInto, filledLength, jsonStringContent, recordText } from '../domain/findings-text.js';
 import { activityPage, isActiveAttachment, readFindingsPage, readSummaryText, summaryFromText } from '../store/analysis-read-repository.js';
+import type { Prefetched } from '../store/fused-read.js';
 import type { Db } from '../store/database.js';
 import { findReport, type ReportRow } from '../store/report-repository.js';
 import { readCurrentTotals } from '../store/rollup-repository.js';
@@ -112,12 +113,11 @@ function summaryOf(text: string, ctx: AnalysisContext): { report: ReportRow; sum
 }
 
 /**
- * The analysis summary. `fused` is the summary's data when the authorization
- * statement read it (SUMMARY_FUSED_READ); otherwise the same single statement
- * reads it here.
+ * The analysis summary, read by one statement: the authorization statement's
+ * when it ran the summary read (`prefetched`), else on its own.
  */
-export async function readSummary(ctx: AnalysisContext, reportId: string, fused?: { value: unknown }): Promise<AnalysisSummary> {
-  const text = fused ? (fused.value as string | null) : await readSummaryText(ctx.db, ctx.workspaceId, reportId);
+export async function readSummary(ctx: AnalysisContext, reportId: string, prefetched?: Prefetched): Promise<AnalysisSummary> {
+  const text = await readSummaryText(ctx.db, ctx.workspaceId, reportId, prefetched);
   if (text === null) throw notFound('report');
   const { report, summary } = summaryOf(text, ctx);
   return { ...summary, links: ctx.links(report), evaluated_at: ctx.clock.now().toISOString() };

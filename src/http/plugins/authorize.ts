@@ -12,7 +12,8 @@ import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { missingScopes, type KeyMode, type Scope } from '../../domain/keys.js';
 import { effectiveLimits, minuteWindow, rateLimitHeaders, requestBuckets, type RequestKind, type WorkspaceLimits } from '../../domain/rate-limits.js';
-import { authorizeAndTake, type FusedRead } from '../../store/rate-limit-repository.js';
+import { authorizeAndTake } from '../../store/rate-limit-repository.js';
+import type { FusedCall, Prefetched } from '../../store/fused-read.js';
 import { apiError } from '../../domain/errors.js';
 import { isUuid } from '../../domain/uuid.js';
 
@@ -21,12 +22,12 @@ export interface AccessConfig {
   scopes: Scope[];
   /**
    * The route's resource read, run in the authorization statement (one round
-   * trip instead of two); the handler finds its result in `request.fused`.
-   * `params` are its parameters from the raw request (onRequest runs before
-   * schema validation), or null when they cannot be used (e.g. an id that is
-   * not a UUID): then nothing is fused and the handler reads as usual.
+   * trip instead of two: store/fused-read.ts); the handler passes
+   * `request.fused` to the same read. Built from the raw request (onRequest
+   * runs before schema validation); null when it cannot be (e.g. an id that
+   * is not a UUID): then nothing is fused and the read runs on its own.
    */
-  fused?: { read: FusedRead; params(request: FastifyRequest): unknown[] | null };
+  fused?: (request: FastifyRequest) => FusedCall | null;
 }
 
 export interface RequestAuth {
@@ -41,8 +42,8 @@ export interface RequestAuth {
 declare module 'fastify' {
   interface FastifyRequest {
     auth: RequestAuth;
-    /** The fused read's result (`value` null: found nothing); undefined when it did not run. */
-    fused: { value: unknown } | undefined;
+    /** The fused read's raw result, for the route's read (store/fused-read.ts); undefined when it did not run. */
+    fused: Prefetched | undefined;
   }
   interface FastifyContextConfig {
     access?: AccessConfig;
@@ -53,10 +54,10 @@ declare module 'fastify' {
 
 const BEARER = /^Bearer ([^\s]+)$/;
 
-/** `[value]` of a path parameter that is a plain UUID, else null (for `fused.params`; validation comes later). */
-export function uuidParam(request: FastifyRequest, name: string): [string] | null {
+/** A path parameter that is a plain UUID, else null (for `access.fused`; validation comes later). */
+export function uuidParam(request: FastifyRequest, name: string): string | null {
   const value = (request.params as Record<string, string | undefined>)[name];
-  return value !== undefined && isUuid(value) ? [value] : null;
+  return value !== undefined && isUuid(value) ? value : null;
 }
 
 /** Throws 403 insufficient_scope unless the key has every scope in `required`. */
@@ -83,7 +84,7 @@ async function authorize(app: FastifyInstance, request: FastifyRequest, reply: F
     { writes_per_minute_per_key: null, writes_per_minute_per_workspace: null, submitted_profiles_per_minute_per_workspace: null },
     config.readLimitMultiplier,
   );
-  const fusedParams = access.fused?.params(request) ?? null;
+  const fused = access.fused?.(request) ?? null;
   const found = await authorizeAndTake(
     db,
     {
@@ -93,7 +94,7 @@ async function authorize(app: FastifyInstance, request: FastifyRequest, reply: F
       readLimits: [defaults.reads_per_minute_per_key, defaults.reads_per_minute_per_workspace],
       writeDefaults: [defaults.writes_per_minute_per_key, defaults.writes_per_minute_per_workspace],
     },
-    access.fused && fusedParams ? { read: access.fused.read, params: fusedParams } : null,
+    fused,
   );
   if (!found || found.key.revoked) throw unauthorized();
   const { key, take } = found;

@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { SUMMARY_FUSED_READ } from '../../store/analysis-read-repository.js';
+import { summaryFusedCall } from '../../store/analysis-read-repository.js';
 import { findingsPageBody, pageOfActivity, pageOfFindingsText, readSummary, type AnalysisContext } from '../../use-cases/read-analysis.js';
 import { uuidParam } from '../plugins/authorize.js';
 import { evidenceUrl, reportLinks } from '../../use-cases/present.js';
@@ -36,7 +36,10 @@ export async function analysisRoutes(app: FastifyInstance): Promise<void> {
           kind: 'read',
           scopes: ['reports:read', 'analysis:read'],
           // One round trip: everything the summary shows is read by the authorization statement.
-          fused: { read: SUMMARY_FUSED_READ, params: (request) => uuidParam(request, 'report_id') },
+          fused: (request) => {
+            const reportId = uuidParam(request, 'report_id');
+            return reportId === null ? null : summaryFusedCall(reportId);
+          },
         },
       },
       schema: {

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { findReport } from '../../store/report-repository.js';
-import { readReport, reportFromJson, REPORT_FUSED_READ } from '../../store/report-read-repository.js';
+import { readReport, reportFusedCall } from '../../store/report-read-repository.js';
 import { findScanRun } from '../../store/scan-repository.js';
 import { createReport, createReportProblems } from '../../use-cases/create-report.js';
 import { pageOfProfiles, pageOfReports } from '../../use-cases/list-reports.js';
@@ -111,13 +111,16 @@ export async function reportRoutes(app: FastifyInstance): Promise<void> {
           kind: 'read',
           scopes: ['reports:read'],
           // One round trip: the report is read by the authorization statement.
-          fused: { read: REPORT_FUSED_READ, params: (request) => uuidParam(request, 'report_id') },
+          fused: (request) => {
+            const reportId = uuidParam(request, 'report_id');
+            return reportId === null ? null : reportFusedCall(reportId);
+          },
         },
       },
       schema: { tags: ['reports'], summary: 'Read a report', params: ReportIdParams, response: { 200: ReportResponse, ...errors } },
     },
     async (request) => {
-      const report = request.fused ? reportFromJson(request.fused.value) : await readReport(db, request.auth.workspaceId, request.params.report_id);
+      const report = await readReport(db, request.auth.workspaceId, request.params.report_id, request.fused);
       if (!report) throw notFound('report');
       return { data: presentReport(report, config.publicBaseUrl), request_id: request.id };
     },
