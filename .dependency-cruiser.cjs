@@ -83,6 +83,15 @@ module.exports = {
       to: { path: '^src/(scanning|use-cases|http|web|cli)/|^src/(runtime|metrics|maintenance)\\.ts$' },
     },
     {
+      name: 'checks-evaluated-above-store',
+      comment:
+        'store/ reads and writes rows; it never evaluates the check catalog (the scan use-case does: scanning/finish-item.ts with ' +
+        'domain/profile-analysis.ts).',
+      severity: 'error',
+      from: { path: layer('store') },
+      to: { path: '^src/domain/(checks/|profile-analysis\\.ts$)', dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'no-scanning-to-maintenance',
       comment: 'scanning/ does not run the maintenance (it is started beside it).',
       severity: 'error',

@@ -2,8 +2,8 @@
  * Processes one claimed scan item: begin (the roll-ups count it as
  * processing), collect through the run's collector, store evidence media
  * (captured images and rendered cards, media/item-evidence.ts), then, in
- * one transaction, store the analysis, finish the item and record the run's
- * and report's roll-up deltas (folded after the commit; store/item-repository.ts).
+ * one transaction, store the results, evaluate and store the analysis, end
+ * the item and record its roll-up (finish-item.ts).
  *
  * Idempotent: every step names the claim, so an item that is finished,
  * cancelled, or claimed again by another worker (this one was taken for
@@ -14,7 +14,8 @@
  * spending the attempt.
  */
 import type { Clock } from '../clock.js';
-import { beginItem, finishItem, markItemFailed, requeueItem, type Claim, type ItemOutcome } from '../store/item-repository.js';
+import { beginItem, markItemFailed, requeueItem, type Claim, type ItemOutcome } from '../store/item-repository.js';
+import { finishItem } from './finish-item.js';
 import type { Db } from '../store/database.js';
 import { CollectorError, type Collector } from './collectors/collector.js';
 import { gatherEvidence, prepareItemEvidence, type EvidenceSources } from './media/item-evidence.js';

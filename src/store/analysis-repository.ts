@@ -5,10 +5,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { CATALOG_VERSION, evaluateChecks } from '../domain/checks/catalog.js';
 import { activityRecord } from '../domain/analysis-records.js';
 import { revisionOf } from '../domain/revision.js';
-import { analysisTemplate, ANALYSIS_TEXT_FORMAT } from '../domain/findings-text.js';
+import type { analysisChange, ProfileAnalysis, ProfileFacts, StoredAnalysisState } from '../domain/profile-analysis.js';
 import type { CollectedActivityEvent, CollectedCompany, CollectedProfile } from '../domain/collected.js';
 import type { EvidenceOrigin, PreparedEvidence } from '../domain/collected.js';
 import { checkMediaGeneration } from './maintenance-repository.js';
@@ -201,30 +200,35 @@ export async function storeCompany(
     .execute();
 }
 
+/** A person's stored analysis as the next one is decided against it, with the item that observed its profile. */
+export interface StoredAnalysisRow extends StoredAnalysisState {
+  item_id: string;
+}
+
 /**
- * Re-evaluates the check catalog for one attachment from its latest profile
- * data and activity, and stores the findings with their evidence references.
- * `profile` replaces the stored profile data when given.
+ * What a person's analysis is evaluated from, read inside the item's
+ * finishing transaction (under the attachment lock, so the other mode's item
+ * of the person has stored its rows): the profile data (`observed` when this
+ * item collected it, else the stored one), the stored activity, the evidence
+ * images per section, and the stored analysis. Null when there is no profile
+ * data yet: findings need it, activity alone waits for it.
  */
-export async function refreshFindings(
+export async function readProfileFacts(
   db: Kysely<Database>,
   input: {
     reportId: string;
     profileId: string;
-    itemId: string;
-    profile: CollectedProfile | null;
-    capturedAt: Date | null;
+    observed: { profile: CollectedProfile; capturedAt: Date } | null;
     company: { name: string; domain: string | null };
   },
-  now: Date,
-): Promise<void> {
+): Promise<{ facts: ProfileFacts; stored: StoredAnalysisRow | undefined } | null> {
   const stored = await db
     .selectFrom('profile_analyses')
     .select(['profile_data', 'captured_at', 'item_id', 'revision', 'catalog_version', 'available_at', 'analysis_format'])
     .where('profile_id', '=', input.profileId)
     .executeTakeFirst();
-  const profile = input.profile ?? (stored?.profile_data as CollectedProfile | undefined) ?? null;
-  if (profile === null) return; // Findings need the profile; activity alone waits for it.
+  const observed = input.observed ?? (stored ? { profile: stored.profile_data as CollectedProfile, capturedAt: stored.captured_at } : null);
+  if (observed === null) return null;
   const coverage = await db.selectFrom('activity_coverage').select('item_id').where('profile_id', '=', input.profileId).executeTakeFirst();
   let activity: CollectedActivityEvent[] | null = null;
   if (coverage) {
@@ -257,55 +261,47 @@ export async function refreshFindings(
     .execute();
   const imagesBySection = new Map<string, string[]>();
   for (const image of evidence) imagesBySection.set(image.section, [...(imagesBySection.get(image.section) ?? []), image.id]);
-
-  const capturedAt = input.profile ? input.capturedAt! : stored!.captured_at;
-  // Checks are evaluated as of the observation, not of the processing time.
-  const findings = evaluateChecks({ profile, activity, company: input.company, now: capturedAt }).map((finding) => ({
-    ...finding,
-    evidence_image_ids: finding.source_section ? (imagesBySection.get(finding.source_section) ?? []) : [],
-  }));
-  const count = (outcome: string) => findings.filter((f) => f.outcome === outcome).length;
-  const values = {
-    report_id: input.reportId,
-    item_id: input.profile ? input.itemId : stored!.item_id,
-    catalog_version: CATALOG_VERSION,
-    profile_data: JSON.stringify(profile),
-    findings: JSON.stringify(findings),
-    good: count('good'),
-    optimize: count('optimize'),
-    unknown: count('unknown'),
-    captured_at: capturedAt,
-    available_at: now,
-    revision: revisionOf({ findings, captured_at: capturedAt }),
+  const { profile_data: _data, ...state } = stored ?? { profile_data: null };
+  return {
+    facts: { profile: observed.profile, activity, company: input.company, capturedAt: observed.capturedAt, imagesBySection },
+    stored: stored ? (state as StoredAnalysisRow) : undefined,
   };
-  // Unchanged findings keep their available_at, so the record (and its revision) stays the same.
-  if (stored?.revision === values.revision) {
-    // A stored text of an older format (or none, stored before migration 0011) is rendered now, from the same record.
-    if (stored.analysis_format !== ANALYSIS_TEXT_FORMAT) {
-      const analysis_json = analysisTemplate(input.reportId, {
-        revision: stored.revision,
-        catalog_version: stored.catalog_version,
-        findings,
-        captured_at: stored.captured_at,
-        available_at: stored.available_at,
-      });
-      await db
-        .updateTable('profile_analyses')
-        .set({ analysis_json, analysis_format: ANALYSIS_TEXT_FORMAT })
-        .where('profile_id', '=', input.profileId)
-        .execute();
-    }
+}
+
+/**
+ * Writes a person's analysis as `change` (domain/profile-analysis.ts) says:
+ * nothing, its text only, or the whole analysis with the profile data it was
+ * evaluated from, observed by `itemId`.
+ */
+export async function storeAnalysis(
+  db: Kysely<Database>,
+  input: { reportId: string; profileId: string; itemId: string; profile: CollectedProfile },
+  analysis: ProfileAnalysis,
+  change: ReturnType<typeof analysisChange>,
+): Promise<void> {
+  if (change.kind === 'unchanged') return;
+  if (change.kind === 'text') {
+    await db.updateTable('profile_analyses').set(change.text).where('profile_id', '=', input.profileId).execute();
     return;
   }
-  // The record's `analysis` member as served (src/domain/findings-text.ts), rendered once here.
-  const text = {
-    analysis_json: analysisTemplate(input.reportId, { ...values, findings }),
-    analysis_format: ANALYSIS_TEXT_FORMAT,
+  const values = {
+    report_id: input.reportId,
+    item_id: input.itemId,
+    catalog_version: analysis.catalog_version,
+    profile_data: JSON.stringify(input.profile),
+    findings: JSON.stringify(analysis.findings),
+    good: analysis.good,
+    optimize: analysis.optimize,
+    unknown: analysis.unknown,
+    captured_at: analysis.captured_at,
+    available_at: change.available_at,
+    revision: analysis.revision,
+    ...change.text,
   };
   await db
     .insertInto('profile_analyses')
-    .values({ profile_id: input.profileId, ...values, ...text })
-    .onConflict((oc) => oc.column('profile_id').doUpdateSet({ ...values, ...text }))
+    .values({ profile_id: input.profileId, ...values })
+    .onConflict((oc) => oc.column('profile_id').doUpdateSet(values))
     .execute();
   await db.updateTable('report_profiles').set({ analysis_available: true }).where('id', '=', input.profileId).execute();
 }

@@ -1,7 +1,9 @@
 /**
  * The scan item lifecycle in the database: claim (the fair queue's SQL
- * function, migration 0009), begin, finish (with the stored analysis, in one
- * transaction), requeue (retry backoff or a provider's Retry-After), fail.
+ * function, migrations 0026 to 0028), begin, end (endClaimedItem: the scan
+ * use-case stores the item's results in the same transaction,
+ * scanning/finish-item.ts), requeue (retry backoff or a provider's
+ * Retry-After), fail.
  *
  * Queue times (`ready_at`, leases) are the database server's clock: one
  * clock for every process, whatever the service clock (CLOCK_OFFSET_MS, a
@@ -19,13 +21,10 @@
  * run) locks report → run → item and rolls up under the report lock.
  */
 import { sql, type Kysely } from 'kysely';
-import type { CollectResult } from '../domain/collected.js';
-import { refreshFindings, storeActivity, storeCompany, storeEvidence, type EvidenceToStore } from './analysis-repository.js';
 import { lockReport, lockRun } from './locks.js';
 import { retryingTransaction } from './transaction.js';
 import { recordPersonDelta, refreshReportRollup, settleRollups } from './rollup-repository.js';
 import { applyRunChange, type RunChange } from './scan-repository.js';
-import { recordProviderUsage } from './provider-usage-repository.js';
 import type { Database, ItemStatus, ScanMode } from './schema.js';
 import type { KeyMode } from '../domain/keys.js';
 
@@ -59,7 +58,7 @@ export interface BegunItem extends ClaimedItem {
   mediaGeneration: number;
 }
 
-interface LockedItem extends Omit<ClaimedItem, 'claim_id'> {
+export interface LockedItem extends Omit<ClaimedItem, 'claim_id'> {
   status: ItemStatus;
   claim_id: string | null;
   archived: boolean;
@@ -256,75 +255,40 @@ export interface AnalysisInputs {
   company: { name: string; domain: string | null };
 }
 
-type Finish =
-  | { item: ClaimedItem; inputs: AnalysisInputs; outcome: 'inaccessible'; reason: string }
-  | {
-      item: ClaimedItem;
-      inputs: AnalysisInputs;
-      outcome: 'succeeded';
-      result: Extract<CollectResult, { outcome: 'ok' }>;
-      evidence: EvidenceToStore[];
-      /** The media collection generation read before the evidence blobs were stored (maintenance-repository.ts). */
-      mediaGeneration?: number;
-      /** The collector's name: its billed records (`result.billed_records`) are counted for the item's workspace under it. */
-      provider?: string;
-    };
+/** How a claimed item ends when its collection gave a result. */
+export type ItemEnd = { status: 'succeeded'; warning: boolean; reason: null } | { status: 'inaccessible'; warning: false; reason: string };
 
-export async function finishItem(db: Kysely<Database>, finish: Finish, now: Date): Promise<ItemOutcome | 'skipped'> {
-  const { item } = finish;
+/**
+ * Ends a claimed item in one transaction: locks what it changes
+ * (lockClaimed), runs `store` with the transaction (the item's results:
+ * evidence, activity, analysis; scanning/finish-item.ts), ends the item as
+ * `end` says and records its roll-up, then folds the roll-up after the
+ * commit. False when the claim no longer holds the item: nothing was written.
+ */
+export async function endClaimedItem(
+  db: Kysely<Database>,
+  item: ClaimedItem,
+  end: ItemEnd,
+  now: Date,
+  store: (trx: Kysely<Database>, locked: LockedItem) => Promise<void>,
+): Promise<boolean> {
   const claim = { itemId: item.id, claimId: item.claim_id };
-  const finished = await transaction(db, async (trx) => {
+  const ended = await transaction(db, async (trx) => {
     // The item, then the person's attachment: the other mode's item of the same
     // person waits until this one's rows are stored before it evaluates the findings.
     const locked = await lockClaimed(trx, claim, item);
     if (!locked) return null;
-    if (finish.outcome === 'succeeded') {
-      const { result } = finish;
-      const capturedAt = new Date(result.captured_at);
-      await storeEvidence(
-        trx,
-        { reportId: item.report_id, profileId: item.profile_id, itemId: item.id, images: finish.evidence, mediaGeneration: finish.mediaGeneration },
-        now,
-      );
-      if (result.activity !== null) {
-        await storeActivity(trx, { reportId: item.report_id, profileId: item.profile_id, itemId: item.id, events: result.activity, capturedAt }, now);
-      }
-      if (finish.provider !== undefined && result.billed_records !== undefined) {
-        // Counted with the result it paid for: a stored result is counted once, a lost one never.
-        await recordProviderUsage(trx, { workspaceId: item.workspace_id, provider: finish.provider, records: result.billed_records });
-      }
-      if (item.kind === 'company_page' && result.company) {
-        await storeCompany(trx, { reportId: item.report_id, itemId: item.id, company: result.company, capturedAt }, now);
-      }
-      if (item.profile_id !== null) {
-        await refreshFindings(
-          trx,
-          {
-            reportId: item.report_id,
-            profileId: item.profile_id,
-            itemId: item.id,
-            profile: item.mode === 'full_profile' ? result.profile : null,
-            capturedAt,
-            company: finish.inputs.company,
-          },
-          now,
-        );
-      }
-    }
-    const done =
-      finish.outcome === 'succeeded'
-        ? { status: 'succeeded' as const, warning: finish.result.missing_sections.length > 0, reason: null }
-        : { status: 'inaccessible' as const, warning: false, reason: finish.reason };
+    await store(trx, locked);
     await trx
       .updateTable('scan_items')
-      .set({ ...done, finished_at: now, claim_id: null, lease_expires_at: null })
+      .set({ ...end, finished_at: now, claim_id: null, lease_expires_at: null })
       .where('id', '=', item.id)
       .execute();
-    return { settle: await rollUp(trx, locked, { kind: 'finished', status: done.status, warning: done.warning }, now) };
+    return { settle: await rollUp(trx, locked, { kind: 'finished', status: end.status, warning: end.warning }, now) };
   });
-  if (!finished) return 'skipped';
-  if (finished.settle) await settle(db, item.report_id, now);
-  return finish.outcome;
+  if (!ended) return false;
+  if (ended.settle) await settle(db, item.report_id, now);
+  return true;
 }
 
 /** Ends a claimed item `failed` (attempts spent, or a failure retrying cannot mend). */

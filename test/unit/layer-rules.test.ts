@@ -17,6 +17,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 /** A file of the planted tree: its path and what it imports. */
 const TREE: Record<string, string[]> = {
   'src/domain/rule.ts': [],
+  'src/domain/checks/catalog.ts': [],
   'src/store/repo.ts': ['../domain/rule.js'],
   'src/scanning/work.ts': ['../store/repo.js'],
   'src/use-cases/story.ts': ['../scanning/work.js'],
@@ -34,6 +35,7 @@ const TREE: Record<string, string[]> = {
 const PLANTED: [string, string, string][] = [
   ['domain-imports-nothing-of-ours', 'src/domain/planted.ts', '../store/repo.js'],
   ['no-store-upward', 'src/store/planted.ts', '../use-cases/story.js'],
+  ['checks-evaluated-above-store', 'src/store/planted-checks.ts', '../domain/checks/catalog.js'],
   ['no-scanning-to-use-cases-http-web-cli-client', 'src/scanning/planted.ts', '../use-cases/story.js'],
   ['no-use-cases-to-http-web-cli-client', 'src/use-cases/planted.ts', '../http/routes/api.js'],
   ['no-http-to-web-cli', 'src/http/planted.ts', '../web/page.js'],
