@@ -7,7 +7,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { CATALOG_NAMESPACE, CATALOG_VERSION, CATEGORIES, CHECKS } from '../src/domain/checks/catalog.js';
+import { CATALOG_NAMESPACE, CATALOG_VERSION, CATEGORIES, CHECKS, IMPACT_LEVELS } from '../src/domain/checks/catalog.js';
 
 export const CHECKS_DOC_PATH = fileURLToPath(new URL('../docs/checks.md', import.meta.url));
 
@@ -32,10 +32,18 @@ export function renderChecksDoc(): string {
     'The recommendation is generic stored guidance, present whatever the outcome; `[company name]` and `{company}` are placeholders.',
     'The evidence section is the evidence image\'s section (`top_card`, `about`, `experience`, …) shown as evidence for the check: a captured image where the provider linked one (photo, banner, logo), otherwise a card rendered from the observed data (`docs/collectors.md`, "Evidence").',
     '',
+    '## Fix first',
+    '',
+    "Every check has an impact weight: how much fixing its gap changes how the profile is seen. A person's page lists their checks to",
+    'optimize highest impact first, then in catalog order (src/domain/fix-first.ts); the report page lists the most common gaps, by the',
+    'number of analyzed people who should optimize the check, then by impact.',
+    '',
+    ...([3, 2, 1] as const).map((level) => `- **${level}**, ${IMPACT_LEVELS[level]}.`),
+    '',
   ];
   for (const category of CATEGORIES) {
     lines.push(`## ${category.title} (\`${category.key}\`)`, '', `${category.description} Category id: \`${category.id}\`.`, '');
-    lines.push('| Key | Id | Title | Good when | Recommendation | Evidence section |', '|---|---|---|---|---|---|');
+    lines.push('| Key | Id | Title | Good when | Recommendation | Impact | Evidence section |', '|---|---|---|---|---|---|---|');
     for (const check of CHECKS.filter((c) => c.category === category.key)) {
       const row = [
         `\`${check.key}\``,
@@ -43,6 +51,7 @@ export function renderChecksDoc(): string {
         cell(check.title),
         cell(check.description),
         cell(check.recommendation),
+        String(check.impact),
         check.evidence_section === null ? '—' : `\`${check.evidence_section}\``,
       ];
       lines.push(`| ${row.join(' | ')} |`);

@@ -20,7 +20,7 @@ import { settleStaleRollups } from '../../src/store/rollup-repository.js';
 import { updateWorkspace } from '../../src/store/workspace-repository.js';
 import { accessLinkPath } from '../../src/use-cases/workspace-members.js';
 import { HIGH_LIMITS, reportBody, startTestApp, type TestApp } from '../support/app.js';
-import { axeCheck, launchChromium, ownerSignIn, watchCsp } from '../support/browser.js';
+import { axeCheck, launchChromium, openGoodChecks, ownerSignIn, watchCsp } from '../support/browser.js';
 import { startFakeCdn, type FakeCdn } from '../support/fake-cdn.js';
 import { LinkingCollector } from '../support/linking-collector.js';
 
@@ -82,6 +82,7 @@ describe('evidence labels on the person page, in Chromium', () => {
   async function checkLabels(page: Page, where: string): Promise<void> {
     await page.goto(personUrl);
     await page.getByRole('heading', { level: 1, name: 'Jane Doe' }).waitFor();
+    await openGoodChecks(page);
     const photoCheck = page.locator('li', { has: page.getByRole('heading', { name: 'Profile photo' }) });
     const captured = photoCheck.locator('figure.origin-captured');
     const rendered = photoCheck.locator('figure.origin-rendered');

@@ -17,7 +17,7 @@ import { firstRun } from '../../src/cli/first-run.js';
 import { accessLinkPath } from '../../src/use-cases/workspace-members.js';
 import { updateWorkspace } from '../../src/store/workspace-repository.js';
 import { HIGH_LIMITS, startTestApp, type TestApp } from '../support/app.js';
-import { axeCheck, launchChromium, watchCsp } from '../support/browser.js';
+import { axeCheck, launchChromium, openGoodChecks, watchCsp } from '../support/browser.js';
 
 const CSV = [
   'pronet_url,name,title',
@@ -95,7 +95,7 @@ describe('web workspace in Chromium', () => {
     assert.match((await page.locator('#work-state').textContent()) ?? '', /Completed/);
     await worker.stop();
     await page.reload();
-    assert.equal((await page.locator('svg.chart rect.bar').count()) > 0, true, 'the per-category chart');
+    assert.equal(await page.locator('ol.bars li.bar-row meter').count(), 7, 'the per-category chart: one meter per category');
     await axeCheck(page, 'report page (finished)');
   });
 
@@ -114,6 +114,7 @@ describe('web workspace in Chromium', () => {
     await page.goto(reportUrl);
     await page.locator('#report-content').getByRole('link', { name: 'Jane Doe' }).click();
     await page.getByRole('heading', { level: 1, name: 'Jane Doe' }).waitFor();
+    await openGoodChecks(page);
     const preview = page.locator('.evidence img').first();
     await preview.scrollIntoViewIfNeeded();
     await page.waitForFunction(() => {
@@ -164,7 +165,7 @@ describe('web workspace in Chromium', () => {
     await publicPage.getByRole('heading', { level: 1, name: 'Spring audit' }).waitFor();
     const text = (await publicPage.locator('body').textContent()) ?? '';
     for (const personal of ['Jane Doe', 'Bob Quiet', 'Ada Lovelace', 'pronet.example']) assert.ok(!text.includes(personal), `no ${personal}`);
-    assert.ok((await publicPage.locator('svg.chart').count()) === 1, 'the per-category chart');
+    assert.ok((await publicPage.locator('ol.bars').count()) === 1, 'the per-category chart');
     await axeCheck(publicPage, 'public page');
     await outsider.close();
   });

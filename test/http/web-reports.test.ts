@@ -92,10 +92,11 @@ describe('web workspace: report and person pages', () => {
     assert.equal(anonymous.location, `/sign-in?next=${encodeURIComponent(url.pathname)}`);
   });
 
-  test('the report page: summary, per-category chart as inline SVG, scan runs, people with status and score', async () => {
+  test('the report page: summary, per-category chart as HTML meters, scan runs, people with status and score', async () => {
     const page = await owner.client.get(`/reports/${reportId}`);
     assert.equal(page.status, 200);
-    assert.match(page.text, /<svg class="chart"[^>]*role="img"/);
+    assert.match(page.text, /<ol class="bars"[^>]*aria-label="Score by category, worst first"/);
+    assert.match(page.text, /<meter class="bar-meter"/);
     assert.match(page.text, /Scores by category/);
     assert.match(page.text, /2 of 2<\/strong> people analyzed/);
     assert.match(page.text, /Completed/);
@@ -211,7 +212,7 @@ describe('web workspace: report and person pages', () => {
     // Signed out, the public page shows the aggregate picture and nothing personal.
     const publicPage = await new WebClient(t.baseUrl).get(new URL(publicUrl).pathname);
     assert.equal(publicPage.status, 200);
-    assert.match(publicPage.text, /<svg class="chart"/);
+    assert.match(publicPage.text, /<ol class="bars"/);
     assert.match(publicPage.text, /<dt>Analyzed<\/dt><dd>2<\/dd>/);
     for (const personal of ['Mallory', 'scanned-name', 'scanned-headline', 'pronet.example', 'Big', reportId, ...profileIds, '/evidence/']) {
       assert.ok(!publicPage.text.includes(personal), `the public page does not show ${personal}`);

@@ -111,3 +111,8 @@ async function runAxe(page: Page, where: string): Promise<void> {
     );
   }
 }
+
+/** Opens every collapsed "N good in …" list of a person's page, as a reader does to see the good checks. */
+export async function openGoodChecks(page: Page): Promise<void> {
+  for (const summary of await page.locator('details.good-checks > summary').all()) await summary.click();
+}

@@ -69,8 +69,19 @@ export interface CheckDefinition {
   readonly evidence_section: EvidenceSection | null;
   /** The input the check reads: it is `unknown` while that input is null. */
   readonly requires: 'profile' | 'activity';
+  /** How much fixing this check's gap changes how the profile is seen (IMPACT_LEVELS); ranks a person's "fix first". */
+  readonly impact: Impact;
   evaluate(input: CheckInput): CheckResult;
 }
+
+export type Impact = 1 | 2 | 3;
+
+/** What each impact weight means (docs/checks.md shows it with every check). */
+export const IMPACT_LEVELS: Record<Impact, string> = {
+  3: 'high: seen first by everyone who meets the profile, in search results, comments and invitations (photo, name, headline, current position, about)',
+  2: 'medium: shapes a profile visit (banner, location, lengths, descriptions, skills, reach, recent activity)',
+  1: 'low: polish that rewards a closer look (custom URL, featured items, credentials, engagement habits)',
+};
 
 export interface Finding {
   check_id: string;
@@ -157,6 +168,7 @@ const checkDefs: Def[] = [
     recommendation: 'Add a recent, well-lit headshot where your face fills most of the frame.',
     evidence_section: 'top_card',
     requires: 'profile',
+    impact: 3,
     evaluate: (p) => flag(p.has_photo),
   },
   {
@@ -167,6 +179,7 @@ const checkDefs: Def[] = [
     recommendation: 'Use a banner that shows your work or [company name] branding (1584 x 396 px).',
     evidence_section: 'top_card',
     requires: 'profile',
+    impact: 2,
     evaluate: (p) => flag(p.has_banner),
   },
   {
@@ -177,6 +190,7 @@ const checkDefs: Def[] = [
     recommendation: 'Show your first and last name as colleagues and customers know you, without titles or emojis.',
     evidence_section: 'top_card',
     requires: 'profile',
+    impact: 3,
     evaluate: (p) => {
       if (p.name === null) return UNKNOWN;
       const words = p.name
@@ -194,6 +208,7 @@ const checkDefs: Def[] = [
     recommendation: 'Set your location (city or metro area) so people nearby can find you.',
     evidence_section: 'top_card',
     requires: 'profile',
+    impact: 2,
     evaluate: (p) => (p.location === null ? UNKNOWN : verdict(!isBlank(p.location), p.location)),
   },
   {
@@ -204,6 +219,7 @@ const checkDefs: Def[] = [
     recommendation: 'Claim a custom profile URL based on your name, and use it in your email signature.',
     evidence_section: null,
     requires: 'profile',
+    impact: 1,
     evaluate: (p) => flag(p.custom_url),
   },
 
@@ -216,6 +232,7 @@ const checkDefs: Def[] = [
     recommendation: 'Write a headline that says what you do and for whom, e.g. "Role at [company name] | what you help with".',
     evidence_section: 'top_card',
     requires: 'profile',
+    impact: 3,
     evaluate: (p) => (p.headline === null ? UNKNOWN : verdict(!isBlank(p.headline), p.headline)),
   },
   {
@@ -226,6 +243,7 @@ const checkDefs: Def[] = [
     recommendation: 'Go beyond the job title: add your focus area or the value you bring, within 220 characters.',
     evidence_section: 'top_card',
     requires: 'profile',
+    impact: 2,
     evaluate: (p) => minLength(p.headline, 40, 220),
   },
   {
@@ -236,6 +254,7 @@ const checkDefs: Def[] = [
     recommendation: 'Name {company} in your headline so every comment and post you make carries the brand.',
     evidence_section: 'top_card',
     requires: 'profile',
+    impact: 3,
     evaluate: (p, input) => textMentionsCompany(p.headline, input),
   },
 
@@ -248,6 +267,7 @@ const checkDefs: Def[] = [
     recommendation: 'Write an About section: who you are, what you work on at [company name], and how to reach you.',
     evidence_section: 'about',
     requires: 'profile',
+    impact: 3,
     evaluate: (p) => (p.about === null ? UNKNOWN : verdict(!isBlank(p.about), !isBlank(p.about))),
   },
   {
@@ -258,6 +278,7 @@ const checkDefs: Def[] = [
     recommendation: 'Expand your About section to a few short paragraphs (300+ characters) with concrete examples of your work.',
     evidence_section: 'about',
     requires: 'profile',
+    impact: 2,
     evaluate: (p) => minLength(p.about, 300),
   },
   {
@@ -268,6 +289,7 @@ const checkDefs: Def[] = [
     recommendation: 'Say in your About section what you do at {company} and why it matters to customers.',
     evidence_section: 'about',
     requires: 'profile',
+    impact: 2,
     evaluate: (p, input) => textMentionsCompany(p.about, input),
   },
   {
@@ -278,6 +300,7 @@ const checkDefs: Def[] = [
     recommendation: 'Close your About section with a call to action, e.g. a link to [company name] or "message me about …".',
     evidence_section: 'about',
     requires: 'profile',
+    impact: 1,
     evaluate: (p) => {
       if (p.about === null) return UNKNOWN;
       const found = CALL_TO_ACTION.test(p.about);
@@ -292,6 +315,7 @@ const checkDefs: Def[] = [
     recommendation: 'Feature one to three items: a strong post, a talk, or a [company name] page you want people to see.',
     evidence_section: 'about',
     requires: 'profile',
+    impact: 1,
     evaluate: (p) => countAtLeast(p.featured_count, 1),
   },
 
@@ -304,6 +328,7 @@ const checkDefs: Def[] = [
     recommendation: 'Keep your current role listed with its start date and no end date.',
     evidence_section: 'experience',
     requires: 'profile',
+    impact: 3,
     evaluate: (p, input) => {
       const positions = readPositions(p.positions, input.now);
       if (positions.kind !== 'value') return UNKNOWN;
@@ -318,6 +343,7 @@ const checkDefs: Def[] = [
     recommendation: 'List your current role at [company name] and link it to the company page so your profile shows its logo.',
     evidence_section: 'experience',
     requires: 'profile',
+    impact: 3,
     evaluate: (p, input) => {
       const positions = readPositions(p.positions, input.now);
       if (positions.kind !== 'value' || isBlank(input.company.name)) return UNKNOWN;
@@ -337,6 +363,7 @@ const checkDefs: Def[] = [
     recommendation: 'Add your previous roles so visitors see the path that led you to [company name].',
     evidence_section: 'experience',
     requires: 'profile',
+    impact: 1,
     evaluate: (p) => (p.positions === null ? UNKNOWN : verdict(p.positions.length >= 2, p.positions.length)),
   },
   {
@@ -347,6 +374,7 @@ const checkDefs: Def[] = [
     recommendation: 'Describe each role in two or three lines: scope, results, and the tools or customers involved.',
     evidence_section: 'experience',
     requires: 'profile',
+    impact: 2,
     evaluate: (p) => {
       if (p.positions === null) return UNKNOWN;
       if (p.positions.length === 0) return verdict(false, 0);
@@ -364,6 +392,7 @@ const checkDefs: Def[] = [
     recommendation: 'List at least five skills that match your role, with the most relevant ones first.',
     evidence_section: 'skills',
     requires: 'profile',
+    impact: 2,
     evaluate: (p) => listAtLeast(p.skills, 5),
   },
   {
@@ -374,6 +403,7 @@ const checkDefs: Def[] = [
     recommendation: 'Add your education or relevant training, including bootcamps and professional programs.',
     evidence_section: null,
     requires: 'profile',
+    impact: 1,
     evaluate: (p) => countAtLeast(p.education_count, 1),
   },
   {
@@ -384,6 +414,7 @@ const checkDefs: Def[] = [
     recommendation: 'Add certifications relevant to your work at [company name], with issuer and date.',
     evidence_section: null,
     requires: 'profile',
+    impact: 1,
     evaluate: (p) => countAtLeast(p.certifications_count, 1),
   },
   {
@@ -394,6 +425,7 @@ const checkDefs: Def[] = [
     recommendation: 'List the languages you work in, with your proficiency.',
     evidence_section: null,
     requires: 'profile',
+    impact: 1,
     evaluate: (p) => listAtLeast(p.languages, 1),
   },
   {
@@ -404,6 +436,7 @@ const checkDefs: Def[] = [
     recommendation: 'Ask two or three colleagues or clients for a short, specific recommendation.',
     evidence_section: null,
     requires: 'profile',
+    impact: 1,
     evaluate: (p) => countAtLeast(p.recommendations_received, 2),
   },
 
@@ -416,6 +449,7 @@ const checkDefs: Def[] = [
     recommendation: 'Grow your network: connect with colleagues, customers and people you meet at events.',
     evidence_section: 'top_card',
     requires: 'profile',
+    impact: 2,
     evaluate: (p) => countAtLeast(p.connections, 500),
   },
   {
@@ -426,6 +460,7 @@ const checkDefs: Def[] = [
     recommendation: 'Turn on follow as the primary action and post regularly so people outside your network follow you.',
     evidence_section: 'top_card',
     requires: 'profile',
+    impact: 1,
     evaluate: (p) => countAtLeast(p.followers, 1000),
   },
 
@@ -438,6 +473,7 @@ const checkDefs: Def[] = [
     recommendation: 'Post at least once a month about your work or about [company name] news.',
     evidence_section: 'activity',
     requires: 'activity',
+    impact: 2,
     evaluate: (events, input) => countRecentEvents(events, input.now, 30, 1, { types: ['post'] }),
   },
   {
@@ -448,6 +484,7 @@ const checkDefs: Def[] = [
     recommendation: 'Keep a steady rhythm: about one post every two to three weeks.',
     evidence_section: 'activity',
     requires: 'activity',
+    impact: 1,
     evaluate: (events, input) => countRecentEvents(events, input.now, 90, 4, { types: ['post'] }),
   },
   {
@@ -458,6 +495,7 @@ const checkDefs: Def[] = [
     recommendation: 'End posts with a question, tag the people involved and reply to comments in the first hours.',
     evidence_section: 'activity',
     requires: 'activity',
+    impact: 1,
     evaluate: (events) => {
       const posts = events.filter((e) => e.actor.kind === 'person' && e.event_type === 'post');
       let measured = 0;
@@ -483,6 +521,7 @@ const checkDefs: Def[] = [
     recommendation: 'Leave thoughtful comments on posts from customers and peers; it builds visibility faster than posting alone.',
     evidence_section: 'activity',
     requires: 'activity',
+    impact: 1,
     evaluate: (events, input) => countRecentEvents(events, input.now, 90, 1, { types: ['comment'] }),
   },
   {
@@ -493,6 +532,7 @@ const checkDefs: Def[] = [
     recommendation: 'Reshare {company} posts with a line of your own on why they matter.',
     evidence_section: 'activity',
     requires: 'activity',
+    impact: 1,
     evaluate: (events, input) => {
       if (isBlank(input.company.name)) return UNKNOWN;
       return countRecentEvents(events, input.now, 90, 1, {

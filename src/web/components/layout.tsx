@@ -85,6 +85,17 @@ export function Layout(props: PageFrame & { children: ComponentChildren }) {
 }
 
 /** A message box: errors are announced by screen readers. */
+/** Where a page sits: its parents as links, separated by the stylesheet (nothing trails the last one). */
+export function Breadcrumbs(props: { trail: { href: string; label: string }[] }) {
+  return (
+    <nav aria-label="Breadcrumb" class="crumbs">
+      {props.trail.map((step) => (
+        <a href={step.href}>{step.label}</a>
+      ))}
+    </nav>
+  );
+}
+
 export function Notice(props: { kind: 'error' | 'ok' | 'info'; children: ComponentChildren }) {
   return (
     <div class={`notice ${props.kind}`} role={props.kind === 'error' ? 'alert' : 'status'}>

@@ -1,5 +1,7 @@
 /**
- * A person's page: findings by category with outcome, observed value,
+ * A person's page: what to fix first (their gaps ranked by impact,
+ * domain/fix-first.ts), then findings by category, gaps first and good
+ * checks collapsed, with outcome, observed value,
  * recommendation (company placeholders filled in), source link and the
  * evidence images (preview inline, original on click), each labelled as
  * captured from the source or rendered from the observed data, then the
@@ -9,8 +11,9 @@ import { CATEGORIES } from '../../domain/checks/catalog.js';
 import type { ActivityRecord, FindingsRecord } from '../../domain/analysis-records.js';
 import type { EvidenceOrigin } from '../../domain/collected.js';
 import { fillCompanyPlaceholders } from '../../domain/recommendation-text.js';
+import { fixFirst } from '../../domain/fix-first.js';
 import { label, OUTCOME, PERSON_REASON, pct } from '../components/labels.js';
-import { ActionButton, Layout, When, type Viewer } from '../components/layout.js';
+import { ActionButton, Breadcrumbs, Layout, type Viewer, When } from '../components/layout.js';
 import { paths } from '../paths.js';
 
 export interface PersonPageProps {
@@ -40,6 +43,14 @@ const ORIGIN: Record<EvidenceOrigin, { label: string; hint: string; alt: string 
   rendered: { label: 'Rendered card', hint: 'drawn from the observed data', alt: 'Evidence card' },
 };
 
+/** A person's page lists this many gaps under "Fix first"; every gap is in the findings below. */
+const FIX_FIRST_SHOWN = 5;
+
+/** Within a category: checks to optimize before unknown ones, each in catalog order. */
+function gapsFirst(a: Check, b: Check): number {
+  return (a.outcome === 'optimize' ? 0 : 1) - (b.outcome === 'optimize' ? 0 : 1);
+}
+
 export function PersonPage(props: PersonPageProps) {
   const { record, report } = props;
   const name = record.name ?? record.pronet_url;
@@ -48,11 +59,57 @@ export function PersonPage(props: PersonPageProps) {
     category,
     checks: checks.filter((c: Check) => c.category.key === category.key),
   })).filter((g) => g.checks.length > 0);
+  const checkByKey = new Map(checks.map((c: Check) => [c.key, c]));
+  const toFix = fixFirst(checks);
+  const checkItem = (check: Check) => (
+    <li class={`outcome-${check.outcome}`} id={`check-${check.key}`}>
+      <div class="check-head">
+        <h4>{check.title}</h4>
+        <span class={`badge ${check.outcome}`}>{label(OUTCOME, check.outcome)}</span>
+      </div>
+      <p>
+        <span class="muted">Observed:</span> {observedText(check.observed_value)}
+      </p>
+      {check.recommendation && check.outcome !== 'good' ? (
+        <p>
+          <span class="muted">Recommendation:</span> {fillCompanyPlaceholders(check.recommendation, report.company_name)}
+        </p>
+      ) : null}
+      <p>
+        <a href={check.source_url} rel="noopener noreferrer">
+          Source
+        </a>
+      </p>
+      {check.evidence.images.length > 0 ? (
+        <div class="evidence">
+          {check.evidence.images.map((image, i) => {
+            // Every stored image has an origin; one removed since the record was read is named neutrally.
+            const origin = props.evidenceOrigin[image.url];
+            const named = origin ? ORIGIN[origin] : { label: 'Evidence', hint: '', alt: 'Evidence image' };
+            return (
+              <figure class={`evidence-item origin-${origin ?? 'unknown'}`}>
+                <a href={image.url} aria-label={`${named.alt} ${i + 1} for “${check.title}”, full size`}>
+                  <img src={image.preview_url} alt={`${named.alt} ${i + 1} for “${check.title}”`} loading="lazy" />
+                </a>
+                <figcaption>
+                  <span class={`badge origin ${origin ?? 'unknown'}`}>{named.label}</span>
+                  {named.hint ? <span class="hint"> {named.hint}</span> : null}
+                </figcaption>
+              </figure>
+            );
+          })}
+        </div>
+      ) : null}
+    </li>
+  );
   return (
     <Layout title={`${name} · ${report.name}`} viewer={props.viewer} csrf={props.csrf} current="reports">
-      <p class="muted">
-        <a href={paths.reports}>Reports</a> / <a href={paths.report(report.id)}>{report.name}</a> /
-      </p>
+      <Breadcrumbs
+        trail={[
+          { href: paths.reports, label: 'Reports' },
+          { href: paths.report(report.id), label: report.name },
+        ]}
+      />
       <h1>{name}</h1>
       <dl class="facts">
         {record.title ? (
@@ -90,6 +147,27 @@ export function PersonPage(props: PersonPageProps) {
         ) : null}
       </dl>
 
+      {record.analysis ? (
+        <section aria-labelledby="fix-heading" class="card fix-card">
+          <h2 id="fix-heading">Fix first</h2>
+          {toFix.length === 0 ? (
+            <p>Nothing to optimize: every check that could be answered is good.</p>
+          ) : (
+            <>
+              <ol class="fix-list">
+                {toFix.slice(0, FIX_FIRST_SHOWN).map((c) => (
+                  <li>
+                    <a href={`#check-${c.key}`}>{c.title}</a>
+                    <span class="sub">{fillCompanyPlaceholders(checkByKey.get(c.key)?.recommendation ?? c.recommendation, report.company_name)}</span>
+                  </li>
+                ))}
+              </ol>
+              {toFix.length > FIX_FIRST_SHOWN ? <p class="muted">And {toFix.length - FIX_FIRST_SHOWN} more to optimize below.</p> : null}
+            </>
+          )}
+        </section>
+      ) : null}
+
       <section aria-labelledby="findings-heading">
         <h2 id="findings-heading">Findings</h2>
         {byCategory.length === 0 ? <p class="card">No analysis for this person yet ({label(PERSON_REASON, record.reason).toLowerCase()}).</p> : null}
@@ -97,48 +175,19 @@ export function PersonPage(props: PersonPageProps) {
           <section aria-labelledby={`cat-${category.key}`}>
             <h3 id={`cat-${category.key}`}>{category.title}</h3>
             <ul class="checks">
-              {own.map((check: Check) => (
-                <li class={`outcome-${check.outcome}`}>
-                  <div class="check-head">
-                    <h4>{check.title}</h4>
-                    <span class={`badge ${check.outcome}`}>{label(OUTCOME, check.outcome)}</span>
-                  </div>
-                  <p>
-                    <span class="muted">Observed:</span> {observedText(check.observed_value)}
-                  </p>
-                  {check.recommendation && check.outcome !== 'good' ? (
-                    <p>
-                      <span class="muted">Recommendation:</span> {fillCompanyPlaceholders(check.recommendation, report.company_name)}
-                    </p>
-                  ) : null}
-                  <p>
-                    <a href={check.source_url} rel="noopener noreferrer">
-                      Source
-                    </a>
-                  </p>
-                  {check.evidence.images.length > 0 ? (
-                    <div class="evidence">
-                      {check.evidence.images.map((image, i) => {
-                        // Every stored image has an origin; one removed since the record was read is named neutrally.
-                        const origin = props.evidenceOrigin[image.url];
-                        const named = origin ? ORIGIN[origin] : { label: 'Evidence', hint: '', alt: 'Evidence image' };
-                        return (
-                          <figure class={`evidence-item origin-${origin ?? 'unknown'}`}>
-                            <a href={image.url} aria-label={`${named.alt} ${i + 1} for “${check.title}”, full size`}>
-                              <img src={image.preview_url} alt={`${named.alt} ${i + 1} for “${check.title}”`} loading="lazy" />
-                            </a>
-                            <figcaption>
-                              <span class={`badge origin ${origin ?? 'unknown'}`}>{named.label}</span>
-                              {named.hint ? <span class="hint"> {named.hint}</span> : null}
-                            </figcaption>
-                          </figure>
-                        );
-                      })}
-                    </div>
-                  ) : null}
-                </li>
-              ))}
+              {own
+                .filter((c: Check) => c.outcome !== 'good')
+                .sort(gapsFirst)
+                .map(checkItem)}
             </ul>
+            {own.some((c: Check) => c.outcome === 'good') ? (
+              <details class="good-checks">
+                <summary>
+                  {own.filter((c: Check) => c.outcome === 'good').length} good in {category.title}
+                </summary>
+                <ul class="checks">{own.filter((c: Check) => c.outcome === 'good').map(checkItem)}</ul>
+              </details>
+            ) : null}
           </section>
         ))}
       </section>

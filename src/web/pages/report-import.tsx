@@ -1,6 +1,6 @@
 /** Adding people to a report: the form, then the API's import preview (validation_only), then the commit. */
 import type { SubmittedProfile } from '../../domain/roster-plan.js';
-import { CsrfField, Layout, type Viewer } from '../components/layout.js';
+import { Breadcrumbs, CsrfField, Layout, type Viewer } from '../components/layout.js';
 import { DataSourceFields, PeopleFields, PreviewTable, ProblemList } from '../components/people-form.js';
 import { paths } from '../paths.js';
 import type { AllowanceStatus } from '../../domain/scan-allowance.js';
@@ -29,9 +29,12 @@ export function ImportPage(props: {
 }) {
   return (
     <Layout title={`Add people · ${props.report.name}`} viewer={props.viewer} csrf={props.csrf} current="reports">
-      <p class="muted">
-        <a href={paths.reports}>Reports</a> / <a href={paths.report(props.report.id)}>{props.report.name}</a> /
-      </p>
+      <Breadcrumbs
+        trail={[
+          { href: paths.reports, label: 'Reports' },
+          { href: paths.report(props.report.id), label: props.report.name },
+        ]}
+      />
       <h1>Add people</h1>
       <ProblemList problems={props.problems} />
       <form method="post" action={paths.reportImport(props.report.id)} enctype="multipart/form-data" class="stack">
@@ -59,9 +62,12 @@ export function ImportPreviewPage(props: {
   const c = props.preview.counts;
   return (
     <Layout title={`Check and add · ${props.report.name}`} viewer={props.viewer} csrf={props.csrf} current="reports">
-      <p class="muted">
-        <a href={paths.reports}>Reports</a> / <a href={paths.report(props.report.id)}>{props.report.name}</a> /
-      </p>
+      <Breadcrumbs
+        trail={[
+          { href: paths.reports, label: 'Reports' },
+          { href: paths.report(props.report.id), label: props.report.name },
+        ]}
+      />
       <h1>Check and add people</h1>
       <dl class="facts">
         <dt>Submitted</dt>

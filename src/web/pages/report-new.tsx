@@ -6,7 +6,7 @@
 import type { SubmittedProfile } from '../../domain/roster-plan.js';
 import type { AllowanceStatus } from '../../domain/scan-allowance.js';
 import type { NewReportPreview } from '../../use-cases/preview-report.js';
-import { CsrfField, Layout, type Viewer } from '../components/layout.js';
+import { Breadcrumbs, CsrfField, Layout, type Viewer } from '../components/layout.js';
 import { DataSourceFields, PeopleFields, PreviewTable, ProblemList } from '../components/people-form.js';
 import { paths } from '../paths.js';
 import { ScanAllowancePreview } from '../components/scan-allowance.js';
@@ -24,9 +24,7 @@ export function NewReportPage(props: { csrf: string; viewer: Viewer; values: New
   const v = props.values;
   return (
     <Layout title="New report" viewer={props.viewer} csrf={props.csrf} current="reports">
-      <p class="muted">
-        <a href={paths.reports}>Reports</a> /
-      </p>
+      <Breadcrumbs trail={[{ href: paths.reports, label: 'Reports' }]} />
       <h1>New report</h1>
       <ProblemList problems={props.problems} />
       <form method="post" action={paths.newReport} enctype="multipart/form-data" class="stack">
@@ -74,9 +72,7 @@ export function NewReportPreviewPage(props: {
   const { counts } = props.preview;
   return (
     <Layout title="Check and create" viewer={props.viewer} csrf={props.csrf} current="reports">
-      <p class="muted">
-        <a href={paths.reports}>Reports</a> /
-      </p>
+      <Breadcrumbs trail={[{ href: paths.reports, label: 'Reports' }]} />
       <h1>Check and create “{props.values.name}”</h1>
       <dl class="facts">
         <dt>Company</dt>

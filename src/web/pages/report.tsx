@@ -1,13 +1,16 @@
 /**
- * A report's page (its `workspace_url`): the summary with a per-category
- * chart, the scan runs with live progress, and the people with status and
- * score (sortable, filterable by check outcome), plus the report's actions.
+ * A report's page (its `workspace_url`), in the order a team reads it: the
+ * summary, the team's most common gaps (each one click from the people who
+ * have it) beside the people with status, score and what each should fix
+ * first (sortable, filterable by check outcome), then scores by category
+ * (worst first), the scan runs with live progress, and the report's actions.
  */
 import { CHECKS } from '../../domain/checks/catalog.js';
 import type { AnalysisSummary } from '../../domain/analysis-summary.js';
+import type { CommonGap } from '../../domain/fix-first.js';
 import { CategoryChart } from '../components/category-chart.js';
 import { AVAILABILITY, FRESHNESS, FRESHNESS_REASON, label, OUTCOME, pct, WORK_STATE } from '../components/labels.js';
-import { ActionButton, Layout, Notice, When, type Viewer } from '../components/layout.js';
+import { ActionButton, Breadcrumbs, Layout, Notice, type Viewer, When } from '../components/layout.js';
 import { RunList, type RunView } from '../components/runs.js';
 import { paths } from '../paths.js';
 
@@ -21,6 +24,8 @@ export interface PersonRow {
   good: number;
   optimize: number;
   unknown: number;
+  /** The person's first gaps to fix, most important first (domain/fix-first.ts). */
+  fix_first: { key: string; title: string }[];
 }
 
 export interface PeopleQuery {
@@ -44,6 +49,7 @@ export interface ReportPageProps {
     created_at: Date;
   };
   summary: AnalysisSummary;
+  gaps: CommonGap[];
   runs: RunView[];
   people: PersonRow[];
   totalPeople: number;
@@ -70,9 +76,7 @@ export function ReportPage(props: ReportPageProps) {
   const filtered = query.check !== '' && query.outcome !== '';
   return (
     <Layout title={report.name} viewer={props.viewer} csrf={props.csrf} current="reports" scripts={props.live ? ['live.js'] : []}>
-      <p class="muted">
-        <a href={paths.reports}>Reports</a> /
-      </p>
+      <Breadcrumbs trail={[{ href: paths.reports, label: 'Reports' }]} />
       <div class="toolbar">
         <h1>{report.name}</h1>
         {report.archived ? <span class="badge archived">Archived</span> : null}
@@ -137,137 +141,161 @@ export function ReportPage(props: ReportPageProps) {
               </p>
             </div>
           </div>
-          {summary.limitations.length > 0 ? (
-            <div class="notice info">
-              <p>
-                <strong>Limitations</strong>
-              </p>
-              <ul>
-                {summary.limitations.map((l) => (
-                  <li>{l.message}</li>
-                ))}
-              </ul>
-            </div>
-          ) : null}
         </section>
+
+        <div class="overview">
+          <section aria-labelledby="gaps-heading" class="gaps">
+            <h2 id="gaps-heading">Most common gaps</h2>
+            {props.gaps.length === 0 ? (
+              <p class="muted">{summary.coverage.optimization.analyzed_profiles === 0 ? 'Nobody is analyzed yet.' : 'Nobody has anything to optimize.'}</p>
+            ) : (
+              <ol class="gap-list">
+                {props.gaps.map((gap) => (
+                  <li>
+                    <a
+                      href={`${paths.report(report.id)}${peopleQueryString({ sort: query.sort, check: gap.check.key, outcome: 'optimize', page: 1 })}#people-heading`}
+                    >
+                      {gap.check.title}
+                    </a>
+                    <span class="gap-share">
+                      {gap.people} of {summary.coverage.optimization.analyzed_profiles} people · {Math.round(gap.share * 100)} %
+                    </span>
+                    <meter min={0} max={1} value={gap.share} aria-hidden="true" />
+                  </li>
+                ))}
+              </ol>
+            )}
+          </section>
+          <section aria-labelledby="people-heading">
+            <div class="toolbar">
+              <h2 id="people-heading">People</h2>
+              <span class="spacer" />
+              <a class="button secondary" href={paths.reportCsv(report.id)} download>
+                Download CSV
+              </a>
+              {!report.archived ? (
+                <a class="button secondary" href={paths.reportImport(report.id)}>
+                  Add people
+                </a>
+              ) : null}
+            </div>
+            <form method="get" action={paths.report(report.id)} class="filters" aria-label="Filter and sort people">
+              <div>
+                <label for="check">Check</label>
+                <select id="check" name="check">
+                  <option value="">Any check</option>
+                  {CHECKS.map((c) => (
+                    <option value={c.key} selected={c.key === query.check}>
+                      {c.title}
+                    </option>
+                  ))}
+                </select>
+              </div>
+              <div>
+                <label for="outcome">Outcome</label>
+                <select id="outcome" name="outcome">
+                  <option value="">Any outcome</option>
+                  {(['good', 'optimize', 'unknown'] as const).map((v) => (
+                    <option value={v} selected={v === query.outcome}>
+                      {OUTCOME[v]}
+                    </option>
+                  ))}
+                </select>
+              </div>
+              <div>
+                <label for="sort">Sort by</label>
+                <select id="sort" name="sort">
+                  <option value="name" selected={query.sort === 'name'}>
+                    Name
+                  </option>
+                  <option value="score" selected={query.sort === 'score'}>
+                    Score, lowest first
+                  </option>
+                  <option value="status" selected={query.sort === 'status'}>
+                    Status
+                  </option>
+                </select>
+              </div>
+              <button type="submit" class="secondary">
+                Apply
+              </button>
+            </form>
+            <p class="muted">{filtered ? `${props.matchingPeople} of ${props.totalPeople} people match.` : `${props.totalPeople} people.`}</p>
+            {props.people.length === 0 ? (
+              <p class="card">{props.totalPeople === 0 ? 'Nobody is on this report yet.' : 'Nobody matches this filter.'}</p>
+            ) : (
+              <div class="table-wrap">
+                <table>
+                  <caption class="visually-hidden">People on this report</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">Person</th>
+                      <th scope="col">Status</th>
+                      <th scope="col" class="num">
+                        Score
+                      </th>
+                      <th scope="col" class="num hide-narrow">
+                        Good
+                      </th>
+                      <th scope="col" class="num hide-narrow">
+                        Optimize
+                      </th>
+                      <th scope="col" class="num hide-narrow">
+                        Unknown
+                      </th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {props.people.map((p) => (
+                      <tr>
+                        <td>
+                          <a href={paths.person(report.id, p.profile_id)}>{p.name ?? p.pronet_url}</a>
+                          {p.headline ? <span class="sub">{p.headline}</span> : null}
+                          {p.fix_first.length > 0 ? <span class="sub fix-first">Fix first: {p.fix_first.map((c) => c.title).join(', ')}</span> : null}
+                        </td>
+                        <td>{p.status}</td>
+                        <td class="num">{pct(p.score_pct)}</td>
+                        <td class="num hide-narrow">{p.good}</td>
+                        <td class="num hide-narrow">{p.optimize}</td>
+                        <td class="num hide-narrow">{p.unknown}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            )}
+            {props.pageCount > 1 ? (
+              <nav class="pager" aria-label="People pages">
+                {query.page > 1 ? <a href={`${paths.report(report.id)}${peopleQueryString(query, query.page - 1)}`}>Previous</a> : null}
+                <span>
+                  Page {query.page} of {props.pageCount}
+                </span>
+                {query.page < props.pageCount ? <a href={`${paths.report(report.id)}${peopleQueryString(query, query.page + 1)}`}>Next</a> : null}
+              </nav>
+            ) : null}
+          </section>
+        </div>
 
         <section aria-labelledby="chart-heading">
           <h2 id="chart-heading">Scores by category</h2>
           {o.counts.answered === 0 ? <p class="muted">No answered checks yet.</p> : <CategoryChart id="categories" categories={o.categories} />}
         </section>
 
+        {summary.limitations.length > 0 ? (
+          <section aria-labelledby="limits-heading">
+            <h2 id="limits-heading">About these results</h2>
+            <ul class="notice info">
+              {summary.limitations.map((l) => (
+                <li>{l.message}</li>
+              ))}
+            </ul>
+          </section>
+        ) : null}
+
         <section aria-labelledby="runs-heading" data-progress-url={props.live ? paths.reportProgress(report.id) : undefined}>
           <h2 id="runs-heading">Scans</h2>
           <p id="live-status" role="status" aria-live="polite" class="muted"></p>
           <RunList runs={props.runs} />
-        </section>
-
-        <section aria-labelledby="people-heading">
-          <div class="toolbar">
-            <h2 id="people-heading">People</h2>
-            <span class="spacer" />
-            <a class="button secondary" href={paths.reportCsv(report.id)} download>
-              Download CSV
-            </a>
-            {!report.archived ? (
-              <a class="button secondary" href={paths.reportImport(report.id)}>
-                Add people
-              </a>
-            ) : null}
-          </div>
-          <form method="get" action={paths.report(report.id)} class="filters" aria-label="Filter and sort people">
-            <div>
-              <label for="check">Check</label>
-              <select id="check" name="check">
-                <option value="">Any check</option>
-                {CHECKS.map((c) => (
-                  <option value={c.key} selected={c.key === query.check}>
-                    {c.title}
-                  </option>
-                ))}
-              </select>
-            </div>
-            <div>
-              <label for="outcome">Outcome</label>
-              <select id="outcome" name="outcome">
-                <option value="">Any outcome</option>
-                {(['good', 'optimize', 'unknown'] as const).map((v) => (
-                  <option value={v} selected={v === query.outcome}>
-                    {OUTCOME[v]}
-                  </option>
-                ))}
-              </select>
-            </div>
-            <div>
-              <label for="sort">Sort by</label>
-              <select id="sort" name="sort">
-                <option value="name" selected={query.sort === 'name'}>
-                  Name
-                </option>
-                <option value="score" selected={query.sort === 'score'}>
-                  Score, lowest first
-                </option>
-                <option value="status" selected={query.sort === 'status'}>
-                  Status
-                </option>
-              </select>
-            </div>
-            <button type="submit" class="secondary">
-              Apply
-            </button>
-          </form>
-          <p class="muted">{filtered ? `${props.matchingPeople} of ${props.totalPeople} people match.` : `${props.totalPeople} people.`}</p>
-          {props.people.length === 0 ? (
-            <p class="card">{props.totalPeople === 0 ? 'Nobody is on this report yet.' : 'Nobody matches this filter.'}</p>
-          ) : (
-            <div class="table-wrap">
-              <table>
-                <caption class="visually-hidden">People on this report</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Person</th>
-                    <th scope="col">Status</th>
-                    <th scope="col" class="num">
-                      Score
-                    </th>
-                    <th scope="col" class="num hide-narrow">
-                      Good
-                    </th>
-                    <th scope="col" class="num hide-narrow">
-                      Optimize
-                    </th>
-                    <th scope="col" class="num hide-narrow">
-                      Unknown
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {props.people.map((p) => (
-                    <tr>
-                      <td>
-                        <a href={paths.person(report.id, p.profile_id)}>{p.name ?? p.pronet_url}</a>
-                        {p.headline ? <span class="sub">{p.headline}</span> : null}
-                      </td>
-                      <td>{p.status}</td>
-                      <td class="num">{pct(p.score_pct)}</td>
-                      <td class="num hide-narrow">{p.good}</td>
-                      <td class="num hide-narrow">{p.optimize}</td>
-                      <td class="num hide-narrow">{p.unknown}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
-          {props.pageCount > 1 ? (
-            <nav class="pager" aria-label="People pages">
-              {query.page > 1 ? <a href={`${paths.report(report.id)}${peopleQueryString(query, query.page - 1)}`}>Previous</a> : null}
-              <span>
-                Page {query.page} of {props.pageCount}
-              </span>
-              {query.page < props.pageCount ? <a href={`${paths.report(report.id)}${peopleQueryString(query, query.page + 1)}`}>Next</a> : null}
-            </nav>
-          ) : null}
         </section>
       </div>
 

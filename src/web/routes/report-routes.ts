@@ -23,6 +23,7 @@ import { sendPage } from '../render.js';
 import { field, viewerOf } from '../forms.js';
 import { openEvidence } from '../../use-cases/read-evidence.js';
 import { idParams } from '../route-params.js';
+import { commonGaps, fixFirst } from '../../domain/fix-first.js';
 
 export const PEOPLE_PAGE_SIZE = 50;
 
@@ -40,8 +41,16 @@ function personRow(record: FindingsRecord): PersonRow {
     good: counts?.good ?? 0,
     optimize: counts?.optimize ?? 0,
     unknown: counts?.unknown ?? 0,
+    fix_first: fixFirst(record.analysis?.checks ?? [])
+      .slice(0, FIX_FIRST_IN_TABLE)
+      .map((c) => ({ key: c.key, title: c.title })),
   };
 }
+
+/** Gaps named per person in the people table (the person's page lists them all). */
+const FIX_FIRST_IN_TABLE = 2;
+/** The most common gaps the report page opens with. */
+const COMMON_GAPS_SHOWN = 5;
 
 function peopleQuery(query: Record<string, string | undefined>): PeopleQuery {
   const sort = query.sort === 'score' || query.sort === 'status' ? query.sort : 'name';
@@ -158,6 +167,7 @@ export async function reportRoutes(app: FastifyInstance, options: { media: Pick<
           viewer: viewerOf(request),
           report: { ...report, public_url: summary.links.public_url },
           summary,
+          gaps: commonGaps(summary.optimization_summary.checks, summary.coverage.optimization.analyzed_profiles, COMMON_GAPS_SHOWN),
           runs,
           people: sorted.slice((query.page - 1) * PEOPLE_PAGE_SIZE, query.page * PEOPLE_PAGE_SIZE),
           totalPeople: records.length,
