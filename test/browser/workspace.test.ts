@@ -99,6 +99,37 @@ describe('web workspace in Chromium', () => {
     await axeCheck(page, 'report page (finished)');
   });
 
+  test("the report page's first screen on a desktop: the most common gaps and the people table start above the fold", async () => {
+    const desktop = await context.newPage();
+    await desktop.setViewportSize({ width: 1366, height: 900 });
+    await desktop.goto(reportUrl);
+    const top = async (selector: string) => (await desktop.locator(selector).first().boundingBox())!.y;
+    assert.ok((await top('#gaps-heading')) < 900, 'the most common gaps are on the first screen');
+    assert.ok((await top('#report-content table tbody tr')) < 900, 'the first person row is on the first screen');
+    await desktop.close();
+  });
+
+  test('the category chart lists the worst category first, each bar coloured by its score band', async () => {
+    await page.goto(reportUrl);
+    const rows = await page
+      .locator('ol.bars li.bar-row')
+      .evaluateAll((items) =>
+        items.map((li) => ({
+          score: (li.querySelector('meter') as HTMLMeterElement).value,
+          band: li.className,
+          colour: getComputedStyle(li.querySelector('meter')!).color,
+        })),
+      );
+    const scores = rows.map((r) => r.score);
+    assert.deepEqual(
+      scores,
+      [...scores].sort((a, b) => a - b),
+      'worst first',
+    );
+    for (const r of rows) assert.match(r.band, r.score < 40 ? /band-low/ : r.score < 70 ? /band-fair/ : /band-good/);
+    assert.ok(new Set(rows.map((r) => r.band)).size === new Set(rows.map((r) => r.colour)).size, 'one colour per band');
+  });
+
   test('the report page works on a phone-sized screen', async () => {
     const phone = await context.newPage();
     watchCsp(phone, cspViolations);
@@ -106,6 +137,11 @@ describe('web workspace in Chromium', () => {
     await phone.goto(reportUrl);
     const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.ok(overflow <= 1, `no sideways scrolling on a phone (overflow ${overflow}px)`);
+    const label = await phone
+      .locator('ol.bars .bar-label')
+      .first()
+      .evaluate((el) => parseFloat(getComputedStyle(el).fontSize));
+    assert.ok(label >= 14, `chart labels readable on a phone (${label}px)`);
     await axeCheck(phone, 'report page on a phone');
     await phone.close();
   });
