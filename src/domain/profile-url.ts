@@ -57,3 +57,18 @@ function normalizeOnce(input: string): Normalized {
   if (url.length > MAX_URL_LENGTH) return { ok: false, problem: 'too_long' };
   return { ok: true, url };
 }
+
+/**
+ * A short handle for a profile URL, for people who have no name yet: the last
+ * path segment, decoded (`https://pronet.example/in/jane-doe` → `jane-doe`),
+ * or the host when the path is empty.
+ */
+export function profileHandle(url: string): string {
+  try {
+    const parsed = new URL(url);
+    const segment = parsed.pathname.split('/').filter(Boolean).pop();
+    return segment ? decodeURIComponent(segment) : parsed.host;
+  } catch {
+    return url;
+  }
+}

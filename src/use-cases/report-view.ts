@@ -12,7 +12,7 @@ import type { ActivityRecord, FindingsRecord } from '../domain/analysis-records.
 import type { AnalysisSummary } from '../domain/analysis-summary.js';
 import type { CursorCodec } from '../domain/cursor.js';
 import type { EvidenceOrigin } from '../domain/collected.js';
-import { ApiError, notFound } from '../domain/errors.js';
+import { notFound } from '../domain/errors.js';
 import type { Db } from '../store/database.js';
 import { evidenceOrigins } from '../store/evidence-repository.js';
 import { findReport, findReportByPublicToken, type ReportRow } from '../store/report-repository.js';
@@ -34,8 +34,6 @@ export interface ViewContext {
 export type { ReportRow, ScanRunRow, AnalysisSummary, FindingsRecord, ActivityRecord };
 
 const RUNS_SHOWN = 10;
-/** Findings records per page of the traversal (the API caps callers at 25; this is the server reading itself). */
-const TRAVERSAL_PAGE = 100;
 
 function analysisContext(ctx: ViewContext): AnalysisContext {
   return {
@@ -66,27 +64,6 @@ export async function readReportOverview(ctx: ViewContext, reportId: string): Pr
   const report = await readReport(ctx, reportId);
   const [summary, runs] = await Promise.all([readSummary(analysisContext(ctx), reportId), listReportRuns(ctx.db, ctx.workspaceId, reportId, RUNS_SHOWN)]);
   return { report, summary, runs };
-}
-
-/** Every findings record of the report, in the API's stable order; a traversal that sees the collection change restarts (4.13). */
-export async function readAllFindings(ctx: ViewContext, reportId: string): Promise<FindingsRecord[]> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const records: FindingsRecord[] = [];
-      let cursor: string | undefined;
-      let revision: string | undefined;
-      do {
-        const page = await pageOfFindings(analysisContext(ctx), reportId, { limit: TRAVERSAL_PAGE, cursor, expected_revision: revision });
-        records.push(...page.data);
-        revision = page.revision;
-        cursor = page.next_cursor ?? undefined;
-      } while (cursor !== undefined);
-      return records;
-    } catch (error) {
-      if (error instanceof ApiError && error.code === 'results_changed' && attempt < 3) continue;
-      throw error;
-    }
-  }
 }
 
 export interface PersonView {

@@ -111,15 +111,13 @@ describe('web workspace in Chromium', () => {
 
   test('the category chart lists the worst category first, each bar coloured by its score band', async () => {
     await page.goto(reportUrl);
-    const rows = await page
-      .locator('ol.bars li.bar-row')
-      .evaluateAll((items) =>
-        items.map((li) => ({
-          score: (li.querySelector('meter') as HTMLMeterElement).value,
-          band: li.className,
-          colour: getComputedStyle(li.querySelector('meter')!).color,
-        })),
-      );
+    const rows = await page.locator('ol.bars li.bar-row').evaluateAll((items) =>
+      items.map((li) => ({
+        score: (li.querySelector('meter') as HTMLMeterElement).value,
+        band: li.className,
+        colour: getComputedStyle(li.querySelector('meter')!).color,
+      })),
+    );
     const scores = rows.map((r) => r.score);
     assert.deepEqual(
       scores,

@@ -164,10 +164,14 @@ describe('web workspace: report and person pages', () => {
     const csv = await owner.client.get(`/reports/${reportId}/people.csv`);
     assert.equal(csv.status, 200);
     assert.match(csv.headers.get('content-disposition') ?? '', /^attachment; filename="Markup-i-audit-i-people\.csv"$/);
-    const lines = csv.text.trim().split('\n');
+    const lines = csv.text.trimEnd().split('\r\n');
     assert.equal(lines.length, 3);
-    assert.match(lines[0], /^name,title,headline,pronet_url,status,score_pct,good,optimize,unknown,/);
-    assert.ok(lines.some((l) => l.includes('analyzed')));
+    assert.match(lines[0], /^\uFEFFName,Name from,Title,Headline,Profile URL,Status,Score \(%\),Good,To optimize,Unknown,Profile photo,/);
+    assert.ok(lines.some((l) => l.includes(',Analyzed,')));
+    const machine = await owner.client.get(`/reports/${reportId}/people.csv?columns=machine`);
+    const machineLines = machine.text.trimEnd().split('\r\n');
+    assert.match(machineLines[0], /^\uFEFFname,name_source,title,headline,pronet_url,status,score_pct,good,optimize,unknown,identity\.has_photo,/);
+    assert.ok(machineLines.some((l) => l.includes(',analyzed,')));
   });
 
   test('security: a user of another workspace gets 404 for its report, people, progress, CSV and screenshots, and changes nothing', async () => {

@@ -42,7 +42,9 @@ export class WebClient {
     if (this.cookies.size > 0) headers.cookie = this.cookieHeader();
     const res = await fetch(`${this.baseUrl}${path}`, { method, headers, body: init.body, redirect: 'manual' });
     this.remember(res.headers);
-    return { status: res.status, headers: res.headers, text: await res.text(), location: res.headers.get('location') };
+    // Decoded keeping a byte order mark (Response.text() drops it): the CSV export's BOM is part of what is tested.
+    const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(await res.arrayBuffer());
+    return { status: res.status, headers: res.headers, text, location: res.headers.get('location') };
   }
 
   get(path: string, headers: Record<string, string> = {}): Promise<Page> {

@@ -22,20 +22,26 @@ test('safeNext: whatever the input, the result is a path of this site', () => {
 });
 
 test('people CSV: cells a spreadsheet would run as a formula are neutralized', () => {
-  const record = {
+  const person = {
     profile_id: 'p',
     pronet_url: 'https://pronet.example/in/x',
-    name: '=HYPERLINK("http://evil.test","click")',
+    display_name: '=HYPERLINK("http://evil.test","click")',
+    name_source: 'supplied' as const,
     title: '+1',
     headline: '@SUM(A1)',
-    revision: 'r',
-    analysis: null,
-    reason: 'scan_queued',
+    status: 'scan_queued',
+    score_pct: null,
+    good: 0,
+    optimize: 0,
+    unknown: 0,
+    outcomes: null,
+    fix_first: [],
   };
-  const csv = peopleCsv([record], 'Acme');
-  const row = csv.trim().split('\n')[1];
-  assert.match(row, /^"'=HYPERLINK\(""http:\/\/evil\.test"",""click""\)",'\+1,'@SUM\(A1\),/);
-  assert.match(row, /,queued,/);
+  for (const columns of ['human', 'machine'] as const) {
+    const row = peopleCsv([person], 'Acme', columns).split('\r\n')[1];
+    assert.match(row, /^"'=HYPERLINK\(""http:\/\/evil\.test"",""click""\)",[A-Za-z]+,'\+1,'@SUM\(A1\),/, columns);
+    assert.match(row, columns === 'human' ? /,Queued,/ : /,scan_queued,/);
+  }
 });
 
 test('recommendations name the company in place of [company name] and {company}', () => {

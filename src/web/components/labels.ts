@@ -53,6 +53,9 @@ export const PERSON_REASON: Record<string, string> = {
   no_usable_analysis: 'No usable analysis',
 };
 
+/** A person's status in the people table and export: analyzed, else the reason there is no analysis. */
+export const PERSON_STATUS: Record<string, string> = { analyzed: 'Analyzed', ...PERSON_REASON };
+
 export const OUTCOME: Record<string, string> = { good: 'Good', optimize: 'Optimize', unknown: 'Unknown' };
 
 export function label(map: Record<string, string>, value: string | null | undefined): string {

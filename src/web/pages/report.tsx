@@ -8,30 +8,15 @@
 import { CHECKS } from '../../domain/checks/catalog.js';
 import type { AnalysisSummary } from '../../domain/analysis-summary.js';
 import type { CommonGap } from '../../domain/fix-first.js';
+import type { PeopleSelection, PeopleSort, ReportPerson } from '../../use-cases/report-people.js';
 import { CategoryChart } from '../components/category-chart.js';
-import { AVAILABILITY, FRESHNESS, FRESHNESS_REASON, label, OUTCOME, pct, WORK_STATE } from '../components/labels.js';
+import { AVAILABILITY, FRESHNESS, FRESHNESS_REASON, label, OUTCOME, PERSON_STATUS, pct, WORK_STATE } from '../components/labels.js';
 import { ActionButton, Breadcrumbs, Layout, Notice, type Viewer, When } from '../components/layout.js';
 import { RunList, type RunView } from '../components/runs.js';
 import { paths } from '../paths.js';
 
-export interface PersonRow {
-  profile_id: string;
-  name: string | null;
-  headline: string | null;
-  pronet_url: string;
-  status: string;
-  score_pct: number | null;
-  good: number;
-  optimize: number;
-  unknown: number;
-  /** The person's first gaps to fix, most important first (domain/fix-first.ts). */
-  fix_first: { key: string; title: string }[];
-}
-
-export interface PeopleQuery {
-  sort: 'name' | 'score' | 'status';
-  check: string;
-  outcome: '' | 'good' | 'optimize' | 'unknown';
+/** The table's search, filters and sort (use-cases/report-people.ts) and its page. */
+export interface PeopleQuery extends PeopleSelection {
   page: number;
 }
 
@@ -51,7 +36,9 @@ export interface ReportPageProps {
   summary: AnalysisSummary;
   gaps: CommonGap[];
   runs: RunView[];
-  people: PersonRow[];
+  people: ReportPerson[];
+  /** The supplied titles on the report, for the title filter. */
+  titles: string[];
   totalPeople: number;
   matchingPeople: number;
   query: PeopleQuery;
@@ -60,20 +47,48 @@ export interface ReportPageProps {
   notice?: string;
 }
 
-export function peopleQueryString(q: PeopleQuery, page = q.page): string {
+export function peopleQueryString(q: Partial<PeopleQuery>, page = q.page ?? 1): string {
   const params = new URLSearchParams();
-  if (q.sort !== 'name') params.set('sort', q.sort);
+  if (q.search) params.set('q', q.search);
+  if (q.title) params.set('title', q.title);
   if (q.check) params.set('check', q.check);
   if (q.outcome) params.set('outcome', q.outcome);
+  if (q.sort && q.sort !== 'name') params.set('sort', q.sort);
+  if (q.descending) params.set('dir', 'desc');
   if (page > 1) params.set('page', String(page));
   const text = params.toString();
   return text ? `?${text}` : '';
 }
 
+const COLUMNS: { sort: PeopleSort; label: string; numeric: boolean; narrow: boolean }[] = [
+  { sort: 'name', label: 'Person', numeric: false, narrow: true },
+  { sort: 'status', label: 'Status', numeric: false, narrow: true },
+  { sort: 'score', label: 'Score', numeric: true, narrow: true },
+  { sort: 'good', label: 'Good', numeric: true, narrow: false },
+  { sort: 'optimize', label: 'Optimize', numeric: true, narrow: false },
+  { sort: 'unknown', label: 'Unknown', numeric: true, narrow: false },
+];
+
+/** A column header that sorts by its column: ascending first, descending when it already sorts ascending. */
+function SortHeader(props: { column: (typeof COLUMNS)[number]; query: PeopleQuery; reportId: string }) {
+  const { column, query } = props;
+  const active = query.sort === column.sort;
+  const next = { ...query, sort: column.sort, descending: active && !query.descending };
+  const classes = [column.numeric ? 'num' : '', column.narrow ? '' : 'hide-narrow'].filter(Boolean).join(' ');
+  return (
+    <th scope="col" class={classes || undefined} aria-sort={active ? (query.descending ? 'descending' : 'ascending') : undefined}>
+      <a href={`${paths.report(props.reportId)}${peopleQueryString(next, 1)}#people-heading`}>
+        {column.label}
+        {active ? <span aria-hidden="true">{query.descending ? ' ↓' : ' ↑'}</span> : null}
+      </a>
+    </th>
+  );
+}
+
 export function ReportPage(props: ReportPageProps) {
   const { report, summary, query } = props;
   const o = summary.optimization_summary;
-  const filtered = query.check !== '' && query.outcome !== '';
+  const filtered = query.search !== '' || query.title !== '' || (query.check !== '' && query.outcome !== '');
   return (
     <Layout title={report.name} viewer={props.viewer} csrf={props.csrf} current="reports" scripts={props.live ? ['live.js'] : []}>
       <Breadcrumbs trail={[{ href: paths.reports, label: 'Reports' }]} />
@@ -152,9 +167,7 @@ export function ReportPage(props: ReportPageProps) {
               <ol class="gap-list">
                 {props.gaps.map((gap) => (
                   <li>
-                    <a
-                      href={`${paths.report(report.id)}${peopleQueryString({ sort: query.sort, check: gap.check.key, outcome: 'optimize', page: 1 })}#people-heading`}
-                    >
+                    <a href={`${paths.report(report.id)}${peopleQueryString({ check: gap.check.key, outcome: 'optimize' })}#people-heading`}>
                       {gap.check.title}
                     </a>
                     <span class="gap-share">
@@ -170,8 +183,8 @@ export function ReportPage(props: ReportPageProps) {
             <div class="toolbar">
               <h2 id="people-heading">People</h2>
               <span class="spacer" />
-              <a class="button secondary" href={paths.reportCsv(report.id)} download>
-                Download CSV
+              <a class="button secondary" href={`${paths.reportCsv(report.id)}${peopleQueryString(query, 1)}`} download>
+                {filtered ? 'Download these people (CSV)' : 'Download CSV'}
               </a>
               {!report.archived ? (
                 <a class="button secondary" href={paths.reportImport(report.id)}>
@@ -179,7 +192,24 @@ export function ReportPage(props: ReportPageProps) {
                 </a>
               ) : null}
             </div>
-            <form method="get" action={paths.report(report.id)} class="filters" aria-label="Filter and sort people">
+            <form method="get" action={`${paths.report(report.id)}#people-heading`} class="filters" aria-label="Search and filter people">
+              <div>
+                <label for="q">Search</label>
+                <input id="q" name="q" type="search" value={query.search} placeholder="Name, title or headline" />
+              </div>
+              {props.titles.length > 0 ? (
+                <div>
+                  <label for="title">Title</label>
+                  <select id="title" name="title">
+                    <option value="">Any title</option>
+                    {props.titles.map((t) => (
+                      <option value={t} selected={t === query.title}>
+                        {t}
+                      </option>
+                    ))}
+                  </select>
+                </div>
+              ) : null}
               <div>
                 <label for="check">Check</label>
                 <select id="check" name="check">
@@ -202,23 +232,12 @@ export function ReportPage(props: ReportPageProps) {
                   ))}
                 </select>
               </div>
-              <div>
-                <label for="sort">Sort by</label>
-                <select id="sort" name="sort">
-                  <option value="name" selected={query.sort === 'name'}>
-                    Name
-                  </option>
-                  <option value="score" selected={query.sort === 'score'}>
-                    Score, lowest first
-                  </option>
-                  <option value="status" selected={query.sort === 'status'}>
-                    Status
-                  </option>
-                </select>
-              </div>
+              {query.sort !== 'name' ? <input type="hidden" name="sort" value={query.sort} /> : null}
+              {query.descending ? <input type="hidden" name="dir" value="desc" /> : null}
               <button type="submit" class="secondary">
                 Apply
               </button>
+              {filtered ? <a href={`${paths.report(report.id)}#people-heading`}>Clear</a> : null}
             </form>
             <p class="muted">{filtered ? `${props.matchingPeople} of ${props.totalPeople} people match.` : `${props.totalPeople} people.`}</p>
             {props.people.length === 0 ? (
@@ -229,31 +248,21 @@ export function ReportPage(props: ReportPageProps) {
                   <caption class="visually-hidden">People on this report</caption>
                   <thead>
                     <tr>
-                      <th scope="col">Person</th>
-                      <th scope="col">Status</th>
-                      <th scope="col" class="num">
-                        Score
-                      </th>
-                      <th scope="col" class="num hide-narrow">
-                        Good
-                      </th>
-                      <th scope="col" class="num hide-narrow">
-                        Optimize
-                      </th>
-                      <th scope="col" class="num hide-narrow">
-                        Unknown
-                      </th>
+                      {COLUMNS.map((column) => (
+                        <SortHeader column={column} query={query} reportId={report.id} />
+                      ))}
                     </tr>
                   </thead>
                   <tbody>
                     {props.people.map((p) => (
                       <tr>
                         <td>
-                          <a href={paths.person(report.id, p.profile_id)}>{p.name ?? p.pronet_url}</a>
-                          {p.headline ? <span class="sub">{p.headline}</span> : null}
+                          <a href={paths.person(report.id, p.profile_id)}>{p.display_name}</a>
+                          {p.name_source === 'observed' ? <span class="visually-hidden"> (name from the profile)</span> : null}
+                          {p.title || p.headline ? <span class="sub">{[p.title, p.headline].filter(Boolean).join(' · ')}</span> : null}
                           {p.fix_first.length > 0 ? <span class="sub fix-first">Fix first: {p.fix_first.map((c) => c.title).join(', ')}</span> : null}
                         </td>
-                        <td>{p.status}</td>
+                        <td>{label(PERSON_STATUS, p.status)}</td>
                         <td class="num">{pct(p.score_pct)}</td>
                         <td class="num hide-narrow">{p.good}</td>
                         <td class="num hide-narrow">{p.optimize}</td>

@@ -11,11 +11,12 @@ import { reportLinks } from '../../use-cases/present.js';
 import type { MediaStore } from '../../scanning/media/media-store.js';
 import { pageOfReports } from '../../use-cases/list-reports.js';
 import { removePerson, setReportArchived, setReportSharing } from '../../use-cases/manage-report.js';
-import { readAllFindings, readPerson, readProgress, readReportOverview, type FindingsRecord, type ViewContext } from '../../use-cases/report-view.js';
-import { label, PERSON_REASON, RUN_STATUS, WORK_STATE } from '../components/labels.js';
+import { readPerson, readProgress, readReportOverview, type ViewContext } from '../../use-cases/report-view.js';
+import { PEOPLE_SORTS, readReportPeople, selectPeople, titlesOf } from '../../use-cases/report-people.js';
+import { label, RUN_STATUS, WORK_STATE } from '../components/labels.js';
 import { runCountsLabel, runFinished } from '../components/runs.js';
 import { PersonPage } from '../pages/person.js';
-import { ReportPage, type PeopleQuery, type PersonRow } from '../pages/report.js';
+import { ReportPage, type PeopleQuery } from '../pages/report.js';
 import { ReportsListPage } from '../pages/reports-list.js';
 import { paths } from '../paths.js';
 import { peopleCsv } from '../people-csv.js';
@@ -23,50 +24,29 @@ import { sendPage } from '../render.js';
 import { field, viewerOf } from '../forms.js';
 import { openEvidence } from '../../use-cases/read-evidence.js';
 import { idParams } from '../route-params.js';
-import { commonGaps, fixFirst } from '../../domain/fix-first.js';
+import { commonGaps } from '../../domain/fix-first.js';
 
 export const PEOPLE_PAGE_SIZE = 50;
-
-const STATUS_ORDER: Record<string, number> = { analyzed: 0 };
-
-function personRow(record: FindingsRecord): PersonRow {
-  const counts = record.analysis?.counts;
-  return {
-    profile_id: record.profile_id,
-    name: record.name,
-    headline: record.headline,
-    pronet_url: record.pronet_url,
-    status: record.analysis ? 'Analyzed' : label(PERSON_REASON, record.reason),
-    score_pct: counts?.score_pct ?? null,
-    good: counts?.good ?? 0,
-    optimize: counts?.optimize ?? 0,
-    unknown: counts?.unknown ?? 0,
-    fix_first: fixFirst(record.analysis?.checks ?? [])
-      .slice(0, FIX_FIRST_IN_TABLE)
-      .map((c) => ({ key: c.key, title: c.title })),
-  };
-}
 
 /** Gaps named per person in the people table (the person's page lists them all). */
 const FIX_FIRST_IN_TABLE = 2;
 /** The most common gaps the report page opens with. */
 const COMMON_GAPS_SHOWN = 5;
 
+/** The table's search, filters, order and page from the query string (anything unknown falls back to the default). */
 function peopleQuery(query: Record<string, string | undefined>): PeopleQuery {
-  const sort = query.sort === 'score' || query.sort === 'status' ? query.sort : 'name';
+  const sort = PEOPLE_SORTS.find((s) => s === query.sort) ?? 'name';
   const outcome = query.outcome === 'good' || query.outcome === 'optimize' || query.outcome === 'unknown' ? query.outcome : '';
   const page = /^\d{1,6}$/.test(query.page ?? '') ? Math.max(1, Number(query.page)) : 1;
-  return { sort, check: (query.check ?? '').slice(0, 100), outcome, page };
-}
-
-function sortPeople(rows: PersonRow[], sort: PeopleQuery['sort']): PersonRow[] {
-  const byName = (a: PersonRow, b: PersonRow) => (a.name ?? a.pronet_url).localeCompare(b.name ?? b.pronet_url);
-  const sorted = [...rows];
-  if (sort === 'name') sorted.sort(byName);
-  if (sort === 'score') sorted.sort((a, b) => (a.score_pct ?? Infinity) - (b.score_pct ?? Infinity) || byName(a, b));
-  if (sort === 'status')
-    sorted.sort((a, b) => (STATUS_ORDER[a.status] ?? 1) - (STATUS_ORDER[b.status] ?? 1) || a.status.localeCompare(b.status) || byName(a, b));
-  return sorted;
+  return {
+    search: (query.q ?? '').slice(0, 200),
+    title: (query.title ?? '').slice(0, 500),
+    check: (query.check ?? '').slice(0, 100),
+    outcome,
+    sort,
+    descending: query.dir === 'desc',
+    page,
+  };
 }
 
 export const LIST_PAGE_SIZE = 25;
@@ -139,13 +119,9 @@ export async function reportRoutes(app: FastifyInstance, options: { media: Pick<
     { schema: { hide: true, params: idParams('report_id') }, config: { signedIn: true } },
     async (request, reply) => {
       const ctx = view(request);
-      const [overview, records] = await Promise.all([readReportOverview(ctx, request.params.report_id), readAllFindings(ctx, request.params.report_id)]);
+      const [overview, everyone] = await Promise.all([readReportOverview(ctx, request.params.report_id), readReportPeople(ctx, request.params.report_id)]);
       const query = peopleQuery(request.query);
-      let rows = records;
-      if (query.check !== '' && query.outcome !== '') {
-        rows = records.filter((r) => (r.analysis?.checks.find((c) => c.key === query.check)?.outcome ?? 'unknown') === query.outcome);
-      }
-      const sorted = sortPeople(rows.map(personRow), query.sort);
+      const sorted = selectPeople(everyone, query);
       const pageCount = Math.max(1, Math.ceil(sorted.length / PEOPLE_PAGE_SIZE));
       query.page = Math.min(query.page, pageCount);
       const { report, summary, runs } = overview;
@@ -169,9 +145,13 @@ export async function reportRoutes(app: FastifyInstance, options: { media: Pick<
           summary,
           gaps: commonGaps(summary.optimization_summary.checks, summary.coverage.optimization.analyzed_profiles, COMMON_GAPS_SHOWN),
           runs,
-          people: sorted.slice((query.page - 1) * PEOPLE_PAGE_SIZE, query.page * PEOPLE_PAGE_SIZE),
-          totalPeople: records.length,
-          matchingPeople: rows.length,
+          people: sorted.slice((query.page - 1) * PEOPLE_PAGE_SIZE, query.page * PEOPLE_PAGE_SIZE).map((p) => ({
+            ...p,
+            fix_first: p.fix_first.slice(0, FIX_FIRST_IN_TABLE),
+          })),
+          titles: titlesOf(everyone),
+          totalPeople: everyone.length,
+          matchingPeople: sorted.length,
           query,
           pageCount,
           live: runs.some((r) => r.status === 'queued' || r.status === 'running'),
@@ -202,13 +182,15 @@ export async function reportRoutes(app: FastifyInstance, options: { media: Pick<
     },
   );
 
-  app.get<{ Params: { report_id: string } }>(
+  app.get<{ Params: { report_id: string }; Querystring: Record<string, string | undefined> }>(
     '/reports/:report_id/people.csv',
     { schema: { hide: true, params: idParams('report_id') }, config: { signedIn: true } },
     async (request, reply) => {
       const ctx = view(request);
       const { report } = await readReportOverview(ctx, request.params.report_id);
-      const records = await readAllFindings(ctx, request.params.report_id);
+      // The table's people in the table's order: the same search, filters and sort (not its page).
+      const people = selectPeople(await readReportPeople(ctx, request.params.report_id), peopleQuery(request.query));
+      const columns = request.query.columns === 'machine' ? 'machine' : 'human';
       const fileName = `${
         report.name
           .replace(/[^A-Za-z0-9._-]+/g, '-')
@@ -218,7 +200,7 @@ export async function reportRoutes(app: FastifyInstance, options: { media: Pick<
       return reply
         .type('text/csv; charset=utf-8')
         .header('Content-Disposition', `attachment; filename="${fileName}"`)
-        .send(peopleCsv(records, report.company_name));
+        .send(peopleCsv(people, report.company_name, columns));
     },
   );
 

@@ -1,0 +1,79 @@
+/**
+ * The people of one report as the web's report page and CSV export need
+ * them, in one statement: each active attachment with what was supplied
+ * (name, title, headline), what the scan observed (name, headline), the
+ * stored counts and each check's outcome, and the latest full-profile item
+ * (the reason a person has no analysis). A page read, not the API's findings
+ * records: no record revision, no template, no cursor; the page filters and
+ * sorts the whole roster (use-cases/report-people.ts), which is bounded by the
+ * report's size limit.
+ */
+import { sql } from 'kysely';
+import type { Outcome } from '../domain/checks/check-helpers.js';
+import type { LatestItem } from '../domain/analysis-aggregate.js';
+import type { Db } from './database.js';
+
+export interface ReportPersonRow {
+  profile_id: string;
+  pronet_url: string;
+  /** As supplied by the import (null: not supplied). */
+  name: string | null;
+  title: string | null;
+  headline: string | null;
+  /** As the latest profile observation shows them (null: not observed, or no analysis). */
+  observed_name: string | null;
+  observed_headline: string | null;
+  /** Null when the person has no stored analysis. */
+  analysis: { good: number; optimize: number; unknown: number; outcomes: Record<string, Outcome> } | null;
+  /** The latest full-profile item (null: none). */
+  full: LatestItem | null;
+}
+
+/** The report's active people in id order; undefined when the workspace has no such report. */
+export async function readReportPeople(db: Db, workspaceId: string, reportId: string): Promise<ReportPersonRow[] | undefined> {
+  const report = await db.selectFrom('reports').select('id').where('workspace_id', '=', workspaceId).where('id', '=', reportId).executeTakeFirst();
+  if (!report) return undefined;
+  const { rows } = await sql<{
+    profile_id: string;
+    pronet_url: string;
+    name: string | null;
+    title: string | null;
+    headline: string | null;
+    observed_name: string | null;
+    observed_headline: string | null;
+    analyzed: boolean;
+    good: number | null;
+    optimize: number | null;
+    unknown: number | null;
+    outcomes: Record<string, Outcome> | null;
+    full_status: LatestItem['status'] | null;
+    full_warning: boolean | null;
+  }>`
+    select p.id as profile_id, p.pronet_url, p.name, p.title, p.headline,
+           nullif(btrim(a.profile_data ->> 'name'), '') as observed_name,
+           nullif(btrim(a.profile_data ->> 'headline'), '') as observed_headline,
+           a.profile_id is not null as analyzed, a.good, a.optimize, a.unknown,
+           (select jsonb_object_agg(f ->> 'check_key', f ->> 'outcome') from jsonb_array_elements(a.findings) f) as outcomes,
+           li.status as full_status, li.warning as full_warning
+      from report_profiles p
+      left join profile_analyses a on a.profile_id = p.id
+      left join lateral (
+        select i.status, i.warning
+          from scan_items i join scan_runs sr on sr.id = i.run_id
+         where i.report_id = p.report_id and i.profile_id = p.id and sr.mode = 'full_profile'
+         order by sr.created_at desc, i.created_at desc
+         limit 1) li on true
+     where p.report_id = ${reportId} and p.status = 'active'
+     order by p.id`.execute(db);
+  return rows.map((r) => ({
+    profile_id: r.profile_id,
+    pronet_url: r.pronet_url,
+    name: r.name,
+    title: r.title,
+    headline: r.headline,
+    observed_name: r.observed_name,
+    observed_headline: r.observed_headline,
+    analysis: r.analyzed ? { good: r.good!, optimize: r.optimize!, unknown: r.unknown!, outcomes: r.outcomes ?? {} } : null,
+    full: r.full_status === null ? null : { status: r.full_status, warning: r.full_warning ?? false },
+  }));
+}

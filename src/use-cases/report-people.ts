@@ -1,0 +1,133 @@
+/**
+ * The people of a report as the web's pages show them (the report page's
+ * table and its CSV export): who each person is, by the supplied name, else
+ * the name the scan observed, else the profile's handle (docs/web.md,
+ * "Names"); status, score, counts, each check's outcome and what to fix
+ * first. `selectPeople` is the one implementation of the table's search,
+ * filters and order, so the export is exactly the table.
+ */
+import type { Outcome } from '../domain/checks/check-helpers.js';
+import { scorePct } from '../domain/analysis-records.js';
+import { unanalyzedReason } from '../domain/analysis-aggregate.js';
+import { notFound } from '../domain/errors.js';
+import { fixFirst } from '../domain/fix-first.js';
+import type { CheckDefinition } from '../domain/checks/catalog.js';
+import { profileHandle } from '../domain/profile-url.js';
+import type { Db } from '../store/database.js';
+import { readReportPeople as readRows } from '../store/report-people-repository.js';
+
+export interface ReportPerson {
+  profile_id: string;
+  pronet_url: string;
+  /** The name to show: supplied, else observed, else the profile's handle. */
+  display_name: string;
+  /** Where `display_name` comes from. */
+  name_source: 'supplied' | 'observed' | 'url';
+  title: string | null;
+  /** Supplied, else observed. */
+  headline: string | null;
+  /** 'analyzed', else why not (the findings record's `reason`). */
+  status: string;
+  score_pct: number | null;
+  good: number;
+  optimize: number;
+  unknown: number;
+  /** Null when the person has no analysis. */
+  outcomes: Readonly<Record<string, Outcome>> | null;
+  fix_first: CheckDefinition[];
+}
+
+export async function readReportPeople(ctx: { db: Db; workspaceId: string }, reportId: string): Promise<ReportPerson[]> {
+  const rows = await readRows(ctx.db, ctx.workspaceId, reportId);
+  if (!rows) throw notFound('report');
+  return rows.map((r) => {
+    const [display_name, name_source] =
+      r.name !== null
+        ? ([r.name, 'supplied'] as const)
+        : r.observed_name !== null
+          ? ([r.observed_name, 'observed'] as const)
+          : ([profileHandle(r.pronet_url), 'url'] as const);
+    const a = r.analysis;
+    return {
+      profile_id: r.profile_id,
+      pronet_url: r.pronet_url,
+      display_name,
+      name_source,
+      title: r.title,
+      headline: r.headline ?? r.observed_headline,
+      status: a ? 'analyzed' : unanalyzedReason(r.full),
+      score_pct: a ? scorePct(a.good, a.good + a.optimize) : null,
+      good: a?.good ?? 0,
+      optimize: a?.optimize ?? 0,
+      unknown: a?.unknown ?? 0,
+      outcomes: a?.outcomes ?? null,
+      fix_first: a ? fixFirst(Object.entries(a.outcomes).map(([key, outcome]) => ({ key, outcome }))) : [],
+    };
+  });
+}
+
+export const PEOPLE_SORTS = ['name', 'title', 'status', 'score', 'good', 'optimize', 'unknown'] as const;
+export type PeopleSort = (typeof PEOPLE_SORTS)[number];
+
+export interface PeopleSelection {
+  /** Words to find in the name, title, headline or profile URL (case-insensitive; every word must match). */
+  search: string;
+  /** Only people with exactly this title ('' any). */
+  title: string;
+  /** With `outcome`: only people whose outcome for this check is that outcome (no analysis counts as unknown). */
+  check: string;
+  outcome: '' | Outcome;
+  sort: PeopleSort;
+  descending: boolean;
+}
+
+/** Analyzed first, then the people still in progress, then those who need attention. */
+const STATUS_ORDER = [
+  'analyzed',
+  'scan_in_progress',
+  'scan_queued',
+  'profile_inaccessible',
+  'scan_failed',
+  'no_usable_analysis',
+  'scan_cancelled',
+  'not_requested',
+];
+
+const collator = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
+
+function compareBy(sort: PeopleSort): (a: ReportPerson, b: ReportPerson) => number {
+  const nullsLast = (x: number | null, y: number | null) => (x === null ? (y === null ? 0 : 1) : y === null ? -1 : x - y);
+  switch (sort) {
+    case 'name':
+      return () => 0;
+    case 'title':
+      return (a, b) => (a.title === null ? (b.title === null ? 0 : 1) : b.title === null ? -1 : collator.compare(a.title, b.title));
+    case 'status':
+      return (a, b) => STATUS_ORDER.indexOf(a.status) - STATUS_ORDER.indexOf(b.status);
+    case 'score':
+      return (a, b) => nullsLast(a.score_pct, b.score_pct);
+    default:
+      return (a, b) => a[sort] - b[sort];
+  }
+}
+
+/** The people the table shows, in its order: search, title, check outcome; then the sort, ties by name. */
+export function selectPeople(people: readonly ReportPerson[], selection: PeopleSelection): ReportPerson[] {
+  const words = selection.search.toLocaleLowerCase('en').split(/\s+/u).filter(Boolean);
+  const matches = (p: ReportPerson) => {
+    if (selection.title !== '' && p.title !== selection.title) return false;
+    if (selection.check !== '' && selection.outcome !== '' && (p.outcomes?.[selection.check] ?? 'unknown') !== selection.outcome) return false;
+    if (words.length === 0) return true;
+    const text = [p.display_name, p.title, p.headline, p.pronet_url].filter(Boolean).join(' ').toLocaleLowerCase('en');
+    return words.every((w) => text.includes(w));
+  };
+  const primary = compareBy(selection.sort);
+  const byName = (a: ReportPerson, b: ReportPerson) => collator.compare(a.display_name, b.display_name) || (a.profile_id < b.profile_id ? -1 : 1);
+  const direction = selection.descending ? -1 : 1;
+  return people.filter(matches).sort((a, b) => direction * primary(a, b) || (selection.sort === 'name' ? direction : 1) * byName(a, b));
+}
+
+/** The distinct supplied titles, for the title filter. */
+export function titlesOf(people: readonly ReportPerson[]): string[] {
+  return [...new Set(people.map((p) => p.title).filter((t): t is string => t !== null))].sort(collator.compare);
+}
