@@ -100,14 +100,13 @@ export async function readPerson(ctx: ViewContext, reportId: string, profileId: 
 
 export interface Progress {
   runs: ScanRunRow[];
-  workState: AnalysisSummary['work']['state'];
   done: boolean;
 }
 
 export async function readProgress(ctx: ViewContext, reportId: string): Promise<Progress> {
-  const { summary, runs } = await readReportOverview(ctx, reportId);
-  const done = runs.every((r) => r.status !== 'queued' && r.status !== 'running');
-  return { runs, workState: summary.work.state, done };
+  await readReport(ctx, reportId);
+  const runs = await listReportRuns(ctx.db, ctx.workspaceId, reportId, RUNS_SHOWN);
+  return { runs, done: runs.every((r) => r.status !== 'queued' && r.status !== 'running') };
 }
 
 /**
@@ -125,7 +124,8 @@ export interface PublicReportView {
   counts: { good: number; optimize: number; unknown: number; answered: number };
   categories: { key: string; good: number; optimize: number; answered: number; score_pct: number | null }[];
   freshness: AnalysisSummary['freshness'];
-  availability: AnalysisSummary['availability'];
+  /** Scans of the report are still queued or running. */
+  scanning: boolean;
 }
 
 export async function readPublicReport(ctx: Omit<ViewContext, 'workspaceId' | 'imageUrl'>, token: string): Promise<PublicReportView> {
@@ -142,6 +142,6 @@ export async function readPublicReport(ctx: Omit<ViewContext, 'workspaceId' | 'i
     counts: { good: o.counts.good, optimize: o.counts.optimize, unknown: o.counts.unknown, answered: o.counts.answered },
     categories: o.categories.map((c) => ({ key: c.key, good: c.good, optimize: c.optimize, answered: c.answered, score_pct: c.score_pct })),
     freshness: summary.freshness,
-    availability: summary.availability,
+    scanning: !summary.work.all_requested_work_terminal,
   };
 }

@@ -92,7 +92,7 @@ describe('web workspace in Chromium', () => {
     await page.locator('#report-content [data-status="completed"]').first().waitFor();
     assert.equal(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded), true, 'updated in place');
     await page.locator('#report-content').getByRole('link', { name: 'Jane Doe' }).waitFor();
-    assert.match((await page.locator('#work-state').textContent()) ?? '', /Completed/);
+    assert.match((await page.locator('#work-state').textContent()) ?? '', /Done/);
     await worker.stop();
     await page.reload();
     assert.equal(await page.locator('ol.bars li.bar-row meter').count(), 7, 'the per-category chart: one meter per category');

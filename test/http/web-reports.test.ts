@@ -99,7 +99,8 @@ describe('web workspace: report and person pages', () => {
     assert.match(page.text, /<meter class="bar-meter"/);
     assert.match(page.text, /Scores by category/);
     assert.match(page.text, /2 of 2<\/strong> people analyzed/);
-    assert.match(page.text, /Completed/);
+    assert.match(page.text, /<strong id="work-state">Done<\/strong>/);
+    assert.match(page.text, /All 2 people are analyzed\./);
     assert.match(page.text, /Download CSV/);
     assert.equal((page.text.match(/href="\/reports\/[0-9a-f-]+\/people\/[0-9a-f-]+"/g) ?? []).length, 2, 'both people listed');
     assert.doesNotMatch(page.text, /live\.js/, 'no script once the scans are finished');

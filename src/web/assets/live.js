@@ -1,7 +1,12 @@
 // Live progress on a report's page (the only script of the workspace; every
 // other flow works without JavaScript). It polls the page's progress address
-// with slowing intervals, updates the scan runs in place, and when every run
-// has finished it swaps in the freshly rendered page content without a reload.
+// with slowing intervals and updates the scan runs in place; each time more
+// items have finished, it swaps in the freshly rendered live regions (the
+// summary, the most common gaps, the people rows, the chart: elements with
+// `data-live-region`), so each person's row changes as they finish; when
+// every run has finished it swaps in the whole page content and removes the
+// notices that only held while scans were running (`data-live-transient`).
+// The filter form is outside the regions: typing in it is never interrupted.
 (function () {
   'use strict';
   var root = document.querySelector('[data-progress-url]');
@@ -27,21 +32,40 @@
       }
       item.setAttribute('data-status', run.status);
     });
-    text(document.getElementById('work-state'), data.work_label);
   }
 
-  function refreshPage() {
+  function fetchPage() {
     return fetch(location.href, { credentials: 'same-origin', headers: { Accept: 'text/html' } })
       .then(function (r) {
         return r.ok ? r.text() : null;
       })
       .then(function (html) {
-        if (!html) return;
-        var doc = new DOMParser().parseFromString(html, 'text/html');
-        var fresh = doc.getElementById('report-content');
-        var current = document.getElementById('report-content');
-        if (fresh && current) current.replaceWith(document.importNode(fresh, true));
+        return html ? new DOMParser().parseFromString(html, 'text/html') : null;
       });
+  }
+
+  var finishedSeen = -1;
+
+  function refreshRegions() {
+    return fetchPage().then(function (doc) {
+      if (!doc) return;
+      document.querySelectorAll('[data-live-region]').forEach(function (current) {
+        var fresh = current.id ? doc.getElementById(current.id) : null;
+        if (fresh) current.replaceWith(document.importNode(fresh, true));
+      });
+    });
+  }
+
+  function refreshPage() {
+    return fetchPage().then(function (doc) {
+      if (!doc) return;
+      var fresh = doc.getElementById('report-content');
+      var current = document.getElementById('report-content');
+      if (fresh && current) current.replaceWith(document.importNode(fresh, true));
+      document.querySelectorAll('[data-live-transient]').forEach(function (el) {
+        el.remove();
+      });
+    });
   }
 
   function poll() {
@@ -60,6 +84,12 @@
           return;
         }
         update(data);
+        var finished = data.runs.reduce(function (sum, run) {
+          return sum + run.finished;
+        }, 0);
+        var changed = finishedSeen !== -1 && finished !== finishedSeen;
+        finishedSeen = finished;
+        if (changed && !data.done) refreshRegions();
         if (data.done) {
           // The fresh content replaces this status line too: announce on the new one.
           refreshPage().then(function () {

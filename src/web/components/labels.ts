@@ -22,27 +22,6 @@ export const RUN_MODE: Record<string, string> = {
   activity: 'Activity and company page',
 };
 
-export const WORK_STATE: Record<string, string> = {
-  not_requested: 'No work requested',
-  queued: 'Queued',
-  processing: 'Processing',
-  completed: 'Completed',
-  completed_with_issues: 'Completed with issues',
-  failed: 'Failed',
-  unknown: 'Unknown',
-};
-
-export const AVAILABILITY: Record<string, string> = { none: 'None yet', partial: 'Partial', available: 'Available' };
-
-export const FRESHNESS: Record<string, string> = { current: 'Current', stale: 'Stale', unknown: 'Unknown' };
-
-export const FRESHNESS_REASON: Record<string, string> = {
-  incomplete_profile_coverage: 'not every person has a finished profile scan',
-  incomplete_activity_coverage: 'not every person has a finished activity scan',
-  latest_attempt_failed: 'the latest attempt for someone failed',
-  refresh_in_progress: 'a refresh is in progress',
-};
-
 export const PERSON_REASON: Record<string, string> = {
   not_requested: 'Not scanned',
   scan_queued: 'Queued',

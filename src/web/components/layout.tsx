@@ -84,7 +84,6 @@ export function Layout(props: PageFrame & { children: ComponentChildren }) {
   );
 }
 
-/** A message box: errors are announced by screen readers. */
 /** Where a page sits: its parents as links, separated by the stylesheet (nothing trails the last one). */
 export function Breadcrumbs(props: { trail: { href: string; label: string }[] }) {
   return (
@@ -96,9 +95,13 @@ export function Breadcrumbs(props: { trail: { href: string; label: string }[] })
   );
 }
 
-export function Notice(props: { kind: 'error' | 'ok' | 'info'; children: ComponentChildren }) {
+/**
+ * A message box: errors are announced by screen readers. `transient`: it
+ * holds only while scans run, and the live progress removes it once they end.
+ */
+export function Notice(props: { kind: 'error' | 'ok' | 'info'; transient?: boolean; children: ComponentChildren }) {
   return (
-    <div class={`notice ${props.kind}`} role={props.kind === 'error' ? 'alert' : 'status'}>
+    <div class={`notice ${props.kind}`} role={props.kind === 'error' ? 'alert' : 'status'} data-live-transient={props.transient ? '' : undefined}>
       {props.children}
     </div>
   );

@@ -13,6 +13,7 @@ import type { EvidenceOrigin } from '../../domain/collected.js';
 import { fillCompanyPlaceholders } from '../../domain/recommendation-text.js';
 import { fixFirst } from '../../domain/fix-first.js';
 import { label, OUTCOME, PERSON_REASON, pct } from '../components/labels.js';
+import { PERSON_ADVICE } from '../components/plain-words.js';
 import { ActionButton, Breadcrumbs, Layout, type Viewer, When } from '../components/layout.js';
 import { paths } from '../paths.js';
 
@@ -170,7 +171,14 @@ export function PersonPage(props: PersonPageProps) {
 
       <section aria-labelledby="findings-heading">
         <h2 id="findings-heading">Findings</h2>
-        {byCategory.length === 0 ? <p class="card">No analysis for this person yet ({label(PERSON_REASON, record.reason).toLowerCase()}).</p> : null}
+        {byCategory.length === 0 ? (
+          <div class={`notice ${record.reason === 'scan_queued' || record.reason === 'scan_in_progress' ? 'info' : 'attention'}`} role="note">
+            <p>
+              <strong>{(PERSON_ADVICE[record.reason ?? ''] ?? { title: label(PERSON_REASON, record.reason) }).title}</strong>
+            </p>
+            {PERSON_ADVICE[record.reason ?? ''] ? <p>{PERSON_ADVICE[record.reason ?? ''].advice}</p> : null}
+          </div>
+        ) : null}
         {byCategory.map(({ category, checks: own }) => (
           <section aria-labelledby={`cat-${category.key}`}>
             <h3 id={`cat-${category.key}`}>{category.title}</h3>

@@ -6,7 +6,8 @@
  */
 import type { PublicReportView } from '../../use-cases/report-view.js';
 import { CategoryChart } from '../components/category-chart.js';
-import { AVAILABILITY, FRESHNESS, label, pct } from '../components/labels.js';
+import { pct } from '../components/labels.js';
+import { explainCoverage } from '../components/plain-words.js';
 import { Layout, When } from '../components/layout.js';
 
 export function PublicReportPage(props: { view: PublicReportView }) {
@@ -35,10 +36,8 @@ export function PublicReportPage(props: { view: PublicReportView }) {
           </dl>
         </div>
         <div class="card">
-          <p class="stat-label">Freshness</p>
-          <p>
-            <strong>{label(FRESHNESS, v.freshness.state)}</strong> · results {label(AVAILABILITY, v.availability).toLowerCase()}
-          </p>
+          <p class="stat-label">Coverage</p>
+          <p>{explainCoverage({ people: v.personCount, analyzed: v.analyzedCount, scanning: v.scanning })}</p>
           {v.freshness.newest_captured_at ? (
             <p class="muted">
               Newest data <When at={v.freshness.newest_captured_at} />

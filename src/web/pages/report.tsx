@@ -10,7 +10,8 @@ import type { AnalysisSummary } from '../../domain/analysis-summary.js';
 import type { CommonGap } from '../../domain/fix-first.js';
 import type { PeopleSelection, PeopleSort, ReportPerson } from '../../use-cases/report-people.js';
 import { CategoryChart } from '../components/category-chart.js';
-import { AVAILABILITY, FRESHNESS, FRESHNESS_REASON, label, OUTCOME, PERSON_STATUS, pct, WORK_STATE } from '../components/labels.js';
+import { label, OUTCOME, PERSON_STATUS, pct } from '../components/labels.js';
+import { explainReport, type PeopleStates } from '../components/plain-words.js';
 import { ActionButton, Breadcrumbs, Layout, Notice, type Viewer, When } from '../components/layout.js';
 import { RunList, type RunView } from '../components/runs.js';
 import { paths } from '../paths.js';
@@ -37,6 +38,8 @@ export interface ReportPageProps {
   gaps: CommonGap[];
   runs: RunView[];
   people: ReportPerson[];
+  /** How many people are in each state (all of them, whatever the filter). */
+  states: PeopleStates;
   /** The supplied titles on the report, for the title filter. */
   titles: string[];
   totalPeople: number;
@@ -88,6 +91,7 @@ function SortHeader(props: { column: (typeof COLUMNS)[number]; query: PeopleQuer
 export function ReportPage(props: ReportPageProps) {
   const { report, summary, query } = props;
   const o = summary.optimization_summary;
+  const explained = explainReport(props.states);
   const filtered = query.search !== '' || query.title !== '' || (query.check !== '' && query.outcome !== '');
   return (
     <Layout title={report.name} viewer={props.viewer} csrf={props.csrf} current="reports" scripts={props.live ? ['live.js'] : []}>
@@ -104,10 +108,14 @@ export function ReportPage(props: ReportPageProps) {
         </a>{' '}
         · created <When at={report.created_at} />
       </p>
-      {props.notice ? <Notice kind="ok">{props.notice}</Notice> : null}
+      {props.notice ? (
+        <Notice kind="ok" transient={props.live}>
+          {props.notice}
+        </Notice>
+      ) : null}
 
       <div id="report-content">
-        <section aria-labelledby="summary-heading">
+        <section aria-labelledby="summary-heading" id="summary" data-live-region>
           <h2 id="summary-heading" class="visually-hidden">
             Summary
           </h2>
@@ -122,25 +130,28 @@ export function ReportPage(props: ReportPageProps) {
               </p>
             </div>
             <div class="card">
-              <p class="stat-label">Work</p>
+              <p class="stat-label">Status</p>
               <p>
-                <strong id="work-state">{label(WORK_STATE, summary.work.state)}</strong>
+                <strong id="work-state">{explained.title}</strong>
               </p>
-              <p class="muted">Results: {label(AVAILABILITY, summary.availability)}</p>
+              <p class="muted">{explained.summary}</p>
             </div>
             <div class="card">
-              <p class="stat-label">Freshness</p>
-              <p>
-                <strong>{label(FRESHNESS, summary.freshness.state)}</strong>
-              </p>
-              {summary.freshness.reasons.length > 0 ? (
-                <p class="muted">Because {summary.freshness.reasons.map((r) => label(FRESHNESS_REASON, r)).join('; ')}.</p>
-              ) : null}
+              <p class="stat-label">Data</p>
               {summary.freshness.newest_captured_at ? (
-                <p class="muted">
-                  Newest data <When at={summary.freshness.newest_captured_at} />
-                </p>
-              ) : null}
+                <>
+                  <p>
+                    Newest <When at={summary.freshness.newest_captured_at} />
+                  </p>
+                  {summary.freshness.oldest_captured_at && summary.freshness.oldest_captured_at !== summary.freshness.newest_captured_at ? (
+                    <p class="muted">
+                      Oldest <When at={summary.freshness.oldest_captured_at} />
+                    </p>
+                  ) : null}
+                </>
+              ) : (
+                <p class="muted">Nothing observed yet.</p>
+              )}
             </div>
             <div class="card">
               <p class="stat-label">Coverage</p>
@@ -156,10 +167,22 @@ export function ReportPage(props: ReportPageProps) {
               </p>
             </div>
           </div>
+          {explained.advice.length > 0 ? (
+            <div class="notice attention" role="note">
+              <p>
+                <strong>{explained.summary} What to do:</strong>
+              </p>
+              <ul>
+                {explained.advice.map((sentence) => (
+                  <li>{sentence}</li>
+                ))}
+              </ul>
+            </div>
+          ) : null}
         </section>
 
         <div class="overview">
-          <section aria-labelledby="gaps-heading" class="gaps">
+          <section aria-labelledby="gaps-heading" class="gaps" id="gaps" data-live-region>
             <h2 id="gaps-heading">Most common gaps</h2>
             {props.gaps.length === 0 ? (
               <p class="muted">{summary.coverage.optimization.analyzed_profiles === 0 ? 'Nobody is analyzed yet.' : 'Nobody has anything to optimize.'}</p>
@@ -239,53 +262,55 @@ export function ReportPage(props: ReportPageProps) {
               </button>
               {filtered ? <a href={`${paths.report(report.id)}#people-heading`}>Clear</a> : null}
             </form>
-            <p class="muted">{filtered ? `${props.matchingPeople} of ${props.totalPeople} people match.` : `${props.totalPeople} people.`}</p>
-            {props.people.length === 0 ? (
-              <p class="card">{props.totalPeople === 0 ? 'Nobody is on this report yet.' : 'Nobody matches this filter.'}</p>
-            ) : (
-              <div class="table-wrap">
-                <table>
-                  <caption class="visually-hidden">People on this report</caption>
-                  <thead>
-                    <tr>
-                      {COLUMNS.map((column) => (
-                        <SortHeader column={column} query={query} reportId={report.id} />
-                      ))}
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {props.people.map((p) => (
+            <div id="people-list" data-live-region>
+              <p class="muted">{filtered ? `${props.matchingPeople} of ${props.totalPeople} people match.` : `${props.totalPeople} people.`}</p>
+              {props.people.length === 0 ? (
+                <p class="card">{props.totalPeople === 0 ? 'Nobody is on this report yet.' : 'Nobody matches this filter.'}</p>
+              ) : (
+                <div class="table-wrap">
+                  <table>
+                    <caption class="visually-hidden">People on this report</caption>
+                    <thead>
                       <tr>
-                        <td>
-                          <a href={paths.person(report.id, p.profile_id)}>{p.display_name}</a>
-                          {p.name_source === 'observed' ? <span class="visually-hidden"> (name from the profile)</span> : null}
-                          {p.title || p.headline ? <span class="sub">{[p.title, p.headline].filter(Boolean).join(' · ')}</span> : null}
-                          {p.fix_first.length > 0 ? <span class="sub fix-first">Fix first: {p.fix_first.map((c) => c.title).join(', ')}</span> : null}
-                        </td>
-                        <td>{label(PERSON_STATUS, p.status)}</td>
-                        <td class="num">{pct(p.score_pct)}</td>
-                        <td class="num hide-narrow">{p.good}</td>
-                        <td class="num hide-narrow">{p.optimize}</td>
-                        <td class="num hide-narrow">{p.unknown}</td>
+                        {COLUMNS.map((column) => (
+                          <SortHeader column={column} query={query} reportId={report.id} />
+                        ))}
                       </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-            )}
-            {props.pageCount > 1 ? (
-              <nav class="pager" aria-label="People pages">
-                {query.page > 1 ? <a href={`${paths.report(report.id)}${peopleQueryString(query, query.page - 1)}`}>Previous</a> : null}
-                <span>
-                  Page {query.page} of {props.pageCount}
-                </span>
-                {query.page < props.pageCount ? <a href={`${paths.report(report.id)}${peopleQueryString(query, query.page + 1)}`}>Next</a> : null}
-              </nav>
-            ) : null}
+                    </thead>
+                    <tbody>
+                      {props.people.map((p) => (
+                        <tr>
+                          <td>
+                            <a href={paths.person(report.id, p.profile_id)}>{p.display_name}</a>
+                            {p.name_source === 'observed' ? <span class="visually-hidden"> (name from the profile)</span> : null}
+                            {p.title || p.headline ? <span class="sub">{[p.title, p.headline].filter(Boolean).join(' · ')}</span> : null}
+                            {p.fix_first.length > 0 ? <span class="sub fix-first">Fix first: {p.fix_first.map((c) => c.title).join(', ')}</span> : null}
+                          </td>
+                          <td>{label(PERSON_STATUS, p.status)}</td>
+                          <td class="num">{pct(p.score_pct)}</td>
+                          <td class="num hide-narrow">{p.good}</td>
+                          <td class="num hide-narrow">{p.optimize}</td>
+                          <td class="num hide-narrow">{p.unknown}</td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </div>
+              )}
+              {props.pageCount > 1 ? (
+                <nav class="pager" aria-label="People pages">
+                  {query.page > 1 ? <a href={`${paths.report(report.id)}${peopleQueryString(query, query.page - 1)}`}>Previous</a> : null}
+                  <span>
+                    Page {query.page} of {props.pageCount}
+                  </span>
+                  {query.page < props.pageCount ? <a href={`${paths.report(report.id)}${peopleQueryString(query, query.page + 1)}`}>Next</a> : null}
+                </nav>
+              ) : null}
+            </div>
           </section>
         </div>
 
-        <section aria-labelledby="chart-heading">
+        <section aria-labelledby="chart-heading" id="chart" data-live-region>
           <h2 id="chart-heading">Scores by category</h2>
           {o.counts.answered === 0 ? <p class="muted">No answered checks yet.</p> : <CategoryChart id="categories" categories={o.categories} />}
         </section>

@@ -13,7 +13,7 @@ import { pageOfReports } from '../../use-cases/list-reports.js';
 import { removePerson, setReportArchived, setReportSharing } from '../../use-cases/manage-report.js';
 import { readPerson, readProgress, readReportOverview, type ViewContext } from '../../use-cases/report-view.js';
 import { PEOPLE_SORTS, readReportPeople, selectPeople, titlesOf } from '../../use-cases/report-people.js';
-import { label, RUN_STATUS, WORK_STATE } from '../components/labels.js';
+import { label, RUN_STATUS } from '../components/labels.js';
 import { runCountsLabel, runFinished } from '../components/runs.js';
 import { PersonPage } from '../pages/person.js';
 import { ReportPage, type PeopleQuery } from '../pages/report.js';
@@ -25,6 +25,7 @@ import { field, viewerOf } from '../forms.js';
 import { openEvidence } from '../../use-cases/read-evidence.js';
 import { idParams } from '../route-params.js';
 import { commonGaps } from '../../domain/fix-first.js';
+import { peopleStates } from '../components/plain-words.js';
 
 export const PEOPLE_PAGE_SIZE = 50;
 
@@ -150,6 +151,7 @@ export async function reportRoutes(app: FastifyInstance, options: { media: Pick<
             fix_first: p.fix_first.slice(0, FIX_FIRST_IN_TABLE),
           })),
           titles: titlesOf(everyone),
+          states: peopleStates(everyone.map((p) => p.status)),
           totalPeople: everyone.length,
           matchingPeople: sorted.length,
           query,
@@ -169,7 +171,6 @@ export async function reportRoutes(app: FastifyInstance, options: { media: Pick<
       const progress = await readProgress(view(request), request.params.report_id);
       return reply.type('application/json; charset=utf-8').send({
         done: progress.done,
-        work_label: label(WORK_STATE, progress.workState),
         runs: progress.runs.map((r) => ({
           id: r.id,
           status: r.status,

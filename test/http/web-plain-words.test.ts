@@ -1,0 +1,68 @@
+/**
+ * States in plain words on the pages (real server, PostgreSQL and scan
+ * worker; the simulator's `inaccessible-…` profiles cannot be read): the
+ * report page says how many people could not be scanned, why and what to do;
+ * the person's page gives the reason and the advice; the public page says
+ * how many people the results cover, and nothing alarming.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { eventually, reportBody, startTestApp, type TestApp } from '../support/app.js';
+import { WebClient, webUser, type WebUser } from '../support/web.js';
+
+describe('web: plain words', () => {
+  let t: TestApp;
+  let owner: WebUser;
+  let reportId: string;
+  let hiddenId: string;
+
+  before(async () => {
+    t = await startTestApp();
+    const tenant = await t.tenant();
+    owner = await webUser(t, tenant.workspaceId);
+    const created = await t.request('POST', '/api/v1/reports', {
+      key: tenant.secret,
+      headers: { 'idempotency-key': 'plain' },
+      body: reportBody({
+        profiles: [
+          { pronet_url: 'https://pronet.example/in/jane-doe' },
+          { pronet_url: 'https://pronet.example/in/ada-lovelace' },
+          { pronet_url: 'https://pronet.example/in/inaccessible-hidden' },
+        ],
+      }),
+    });
+    assert.equal(created.status, 201, created.text);
+    reportId = created.body.data.report.id;
+    hiddenId = created.body.data.profiles.rows[2].profile_id;
+    await t.startWorker(4);
+    await eventually(async () => {
+      const read = await t.request('GET', `/api/v1/reports/${reportId}/analysis`, { key: tenant.secret });
+      return read.body.data.work.all_requested_work_terminal;
+    });
+  });
+  after(() => t?.close());
+
+  test('the report page says how many people could not be scanned, why, and what to do; no jargon', async () => {
+    const page = await owner.client.get(`/reports/${reportId}`);
+    assert.match(page.text, /<div class="notice attention" role="note"><p><strong>2 of 3 people analyzed\. What to do:<\/strong>/);
+    assert.match(page.text, /<li>1 person could not be scanned: their profile is not public \(or the address is wrong\)\. Ask them/);
+    for (const jargon of ['Stale', 'Completed with issues', 'Results: Partial', 'Freshness']) assert.ok(!page.text.includes(jargon), jargon);
+  });
+
+  test('the person who could not be scanned: their page gives the reason and the advice', async () => {
+    const page = await owner.client.get(`/reports/${reportId}/people/${hiddenId}`);
+    assert.equal(page.status, 200);
+    assert.match(page.text, /<strong>The profile could not be read<\/strong>/);
+    assert.match(page.text, /The profile is not public, or the address is wrong\. Check the address, ask the person/);
+    assert.doesNotMatch(page.text, /No analysis for this person yet/);
+  });
+
+  test('the public page says how many people the results cover, in a sentence, without jargon', async () => {
+    const share = await owner.client.submit(`/reports/${reportId}`, `/reports/${reportId}/share`, { public: '1' });
+    const shared = await owner.client.get(share.location!);
+    const publicUrl = /href="(http[^"]+\/public\/reports\/[^"]+)"/.exec(shared.text)![1];
+    const publicPage = await new WebClient(t.baseUrl).get(new URL(publicUrl).pathname);
+    assert.match(publicPage.text, /Results cover 2 of 3 people; the others could not be scanned \(for example, their profiles are not public\)\./);
+    for (const jargon of ['Stale', 'results partial', 'inaccessible-hidden']) assert.ok(!publicPage.text.includes(jargon), jargon);
+  });
+});
