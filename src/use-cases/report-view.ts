@@ -15,6 +15,7 @@ import type { EvidenceOrigin } from '../domain/collected.js';
 import { notFound } from '../domain/errors.js';
 import type { Db } from '../store/database.js';
 import { evidenceOrigins } from '../store/evidence-repository.js';
+import { isActiveAttachment } from '../store/analysis-read-repository.js';
 import { findReport, findReportByPublicToken, type ReportRow } from '../store/report-repository.js';
 import { listReportRuns } from '../store/report-view-repository.js';
 import type { ScanRunRow } from '../store/scan-repository.js';
@@ -52,6 +53,12 @@ export async function readReport(ctx: Pick<ViewContext, 'db' | 'workspaceId'>, r
   const report = await findReport(ctx.db, ctx.workspaceId, reportId);
   if (!report) throw notFound('report');
   return report;
+}
+
+/** The person is on the report (an active attachment) in this workspace; else 404, like the person's page. */
+export async function readAttachment(ctx: Pick<ViewContext, 'db' | 'workspaceId'>, reportId: string, profileId: string): Promise<void> {
+  await readReport(ctx, reportId);
+  if (!(await isActiveAttachment(ctx.db, reportId, profileId))) throw notFound('person');
 }
 
 export interface ReportOverview {

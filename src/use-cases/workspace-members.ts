@@ -140,13 +140,23 @@ export async function changeRole(ctx: MembersContext, actor: Actor, userId: stri
   });
 }
 
+/** Throws what removing this member would be refused with (not allowed, no such member); the web asks to confirm only after it. */
+export async function checkMemberRemoval(ctx: MembersContext, actor: Actor, userId: string): Promise<void> {
+  requireManager(actor);
+  refuseRemoval(actor, await findUser(ctx.db, actor.workspaceId, userId));
+}
+
+function refuseRemoval(actor: Actor, target: { role: Role } | undefined): asserts target {
+  if (!target) throw notFound('member');
+  if (!canAssign(actor.role, target.role, target.role)) throw apiError('forbidden', 403, 'Only owners can remove an owner.');
+}
+
 export async function removeMember(ctx: MembersContext, actor: Actor, userId: string): Promise<void> {
   requireManager(actor);
   await retryingTransaction(ctx.db, async (trx) => {
     const owners = await lockOwners(trx, actor.workspaceId);
     const target = await findUser(trx, actor.workspaceId, userId, { forUpdate: true });
-    if (!target) throw notFound('member');
-    if (!canAssign(actor.role, target.role, target.role)) throw apiError('forbidden', 403, 'Only owners can remove an owner.');
+    refuseRemoval(actor, target);
     if (target.role === 'owner' && owners.length <= 1) throw apiError('validation_failed', 422, 'The last owner cannot be removed.');
     const now = ctx.clock.now();
     await markRemoved(trx, actor.workspaceId, userId, now);

@@ -1,7 +1,10 @@
 /**
  * People from a form: URLs pasted one per line (optionally followed by
  * name, title, headline, comma-separated) and/or an uploaded CSV file, both
- * read with csv-parse. A CSV may start with a header naming its columns
+ * read with csv-parse. The separator is the one the first line uses most,
+ * outside quotes: a comma, a semicolon (what Excel writes in locales whose
+ * decimal mark is a comma, e.g. German or French) or a tab (a paste from a
+ * spreadsheet); a byte order mark is dropped. A CSV may start with a header naming its columns
  * (`pronet_url` or `url`, `name`, `title`, `headline`); without one, the
  * columns are taken in that order. Empty cells are left out. The rows are
  * then validated by the API's own schema and URL rules (body-validation.ts).
@@ -14,9 +17,34 @@ export const MAX_PEOPLE = 100;
 const URL_HEADERS = new Set(['pronet_url', 'url', 'profile_url', 'profile', 'profile url', 'linkedin', 'link']);
 const FIELDS = ['pronet_url', 'name', 'title', 'headline'] as const;
 
+const SEPARATORS = [',', ';', '\t'] as const;
+
+/** The separator the first non-empty line uses most outside quotes; a comma when it uses none. */
+export function detectSeparator(text: string): (typeof SEPARATORS)[number] {
+  const line =
+    text
+      .replace(/^\uFEFF/u, '')
+      .split(/\r?\n/u)
+      .find((l) => l.trim() !== '') ?? '';
+  const counts = new Map<string, number>(SEPARATORS.map((s) => [s, 0]));
+  let quoted = false;
+  for (const char of line) {
+    if (char === '"') quoted = !quoted;
+    else if (!quoted && counts.has(char)) counts.set(char, counts.get(char)! + 1);
+  }
+  return SEPARATORS.reduce((best, s) => (counts.get(s)! > counts.get(best)! ? s : best), ',');
+}
+
 function rowsOf(text: string): string[][] {
   if (text.trim() === '') return [];
-  const records: string[][] = parse(text, { bom: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: true, trim: true });
+  const records: string[][] = parse(text, {
+    bom: true,
+    delimiter: detectSeparator(text),
+    relax_column_count: true,
+    relax_quotes: true,
+    skip_empty_lines: true,
+    trim: true,
+  });
   return records;
 }
 

@@ -181,6 +181,11 @@ describe('web workspace in Chromium', () => {
       .locator(`#key-${keyId}`)
       .getByRole('button', { name: /Revoke/ })
       .click();
+    // A confirmation step first (a page: it works without JavaScript); the key still works meanwhile.
+    await page.getByRole('heading', { level: 1, name: 'Revoke this API key?' }).waitFor();
+    await axeCheck(page, 'confirmation page');
+    assert.equal((await fetch(`${t.baseUrl}/api/v1/context`, { headers: { authorization: `Bearer ${secret}` } })).status, 200);
+    await page.getByRole('button', { name: 'Revoke' }).click();
     await page.getByText('The key was revoked').waitFor();
     const context2 = await fetch(`${t.baseUrl}/api/v1/context`, { headers: { authorization: `Bearer ${secret}` } });
     assert.equal(context2.status, 401);
@@ -192,6 +197,14 @@ describe('web workspace in Chromium', () => {
     await page.getByText('The report is shared').waitFor();
     const publicUrl = await page.locator('a[href*="/public/reports/"]').first().getAttribute('href');
     assert.ok(publicUrl);
+    // The link is shown right where the confirmation is, ready to copy.
+    assert.equal(await page.getByLabel('The public link').inputValue(), publicUrl);
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: t.baseUrl });
+    const copy = page.locator('.notice button[data-copy]');
+    assert.ok(await copy.isVisible(), 'the Copy button (copy.js) is shown');
+    await copy.click();
+    await page.locator('.notice button[data-copy]', { hasText: 'Copied' }).waitFor();
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), publicUrl);
     const outsider = await browser.newContext();
     const publicPage = await outsider.newPage();
     watchCsp(publicPage, cspViolations);

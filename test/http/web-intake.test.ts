@@ -127,7 +127,7 @@ describe('web workspace: create a report, add people', () => {
     const reportId = created.body.data.report.id;
     const gone = created.body.data.profiles.rows[1].profile_id;
     // Remove one through the page, so the import restores it.
-    await user.client.submit(`/reports/${reportId}/people/${gone}`, `/reports/${reportId}/people/${gone}/remove`);
+    await user.client.confirm(`/reports/${reportId}/people/${gone}`, `/reports/${reportId}/people/${gone}/remove`);
 
     const page = await user.client.get(`/reports/${reportId}/import`);
     assert.equal(page.status, 200);
@@ -176,7 +176,7 @@ describe('web workspace: create a report, add people', () => {
     assert.equal((await t.request('GET', `/api/v1/reports/${reportId}`, { key: secret })).body.data.profile_count, 3);
 
     // An archived report refuses people.
-    await user.client.submit(`/reports/${reportId}`, `/reports/${reportId}/archive`, { archived: '1' });
+    await user.client.confirm(`/reports/${reportId}`, `/reports/${reportId}/archive`, { archived: '1' });
     assert.equal((await user.client.get(`/reports/${reportId}/import`)).status, 409);
   });
 });

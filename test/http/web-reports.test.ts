@@ -212,6 +212,7 @@ describe('web workspace: report and person pages', () => {
     const shared = await owner.client.get(share.location);
     const publicUrl = /href="(http[^"]+\/public\/reports\/[^"]+)"/.exec(shared.text)?.[1];
     assert.ok(publicUrl, 'the public link is shown');
+    assert.ok(new RegExp(`<input id="public-link-new"[^>]*value="${publicUrl.replace(/[.?*+^$()[\]{}|\\]/g, '\\$&')}"`).test(shared.text), 'ready to copy');
     const api = await t.request('GET', `/api/v1/reports/${reportId}`, { key: a.secret });
     assert.equal(api.body.data.public_url, publicUrl);
     // Signed out, the public page shows the aggregate picture and nothing personal.
@@ -226,7 +227,7 @@ describe('web workspace: report and person pages', () => {
     assert.equal(unshare.status, 303);
     assert.equal((await t.request('GET', `/api/v1/reports/${reportId}`, { key: a.secret })).body.data.public_url, null);
 
-    const archive = await owner.client.submit(`/reports/${reportId}`, `/reports/${reportId}/archive`, { archived: '1' });
+    const archive = await owner.client.confirm(`/reports/${reportId}`, `/reports/${reportId}/archive`, { archived: '1' });
     assert.equal(archive.status, 303);
     assert.equal((await t.request('GET', `/api/v1/reports/${reportId}`, { key: a.secret })).body.data.archived, true);
     const list = await owner.client.get('/reports');
@@ -236,7 +237,7 @@ describe('web workspace: report and person pages', () => {
     await owner.client.submit(`/reports/${reportId}`, `/reports/${reportId}/archive`, { archived: '0' });
     assert.equal((await t.request('GET', `/api/v1/reports/${reportId}`, { key: a.secret })).body.data.archived, false);
 
-    const remove = await owner.client.submit(`/reports/${reportId}/people/${profileIds[1]}`, `/reports/${reportId}/people/${profileIds[1]}/remove`);
+    const remove = await owner.client.confirm(`/reports/${reportId}/people/${profileIds[1]}`, `/reports/${reportId}/people/${profileIds[1]}/remove`);
     assert.equal(remove.status, 303);
     assert.equal((await t.request('GET', `/api/v1/reports/${reportId}`, { key: a.secret })).body.data.profile_count, 1);
     assert.equal((await owner.client.get(`/reports/${reportId}/people/${profileIds[1]}`)).status, 404);

@@ -61,7 +61,7 @@ describe('web workspace: settings', () => {
     const denied = await t.request('POST', '/api/v1/reports', { key: secret, headers: { 'idempotency-key': 'x1' }, body: {} });
     assert.equal(denied.status, 403);
     const keyId = (await t.request('GET', '/api/v1/context', { key: secret })).body.data.key_id;
-    const revoke = await owner.client.submit('/settings', `/settings/keys/${keyId}/revoke`);
+    const revoke = await owner.client.confirm('/settings', `/settings/keys/${keyId}/revoke`);
     assert.equal(revoke.status, 303);
     assert.equal(revoke.location, '/settings?done=key_revoked');
     const after = await t.request('GET', '/api/v1/context', { key: secret });
@@ -165,7 +165,7 @@ describe('web workspace: settings', () => {
     const demote = await only.submit('/settings', `/settings/members/${first.id}/role`, { role: 'admin' });
     assert.equal(demote.status, 422);
     assert.match(demote.text, /at least one owner/);
-    const leave = await only.submit('/settings', `/settings/members/${first.id}/remove`);
+    const leave = await only.confirm('/settings', `/settings/members/${first.id}/remove`);
     assert.equal(leave.status, 422);
     assert.match(leave.text, /last owner cannot be removed/);
 
@@ -174,7 +174,7 @@ describe('web workspace: settings', () => {
     assert.equal(promote.status, 303);
     const bobKey = (await createKey(bob.client, ['*'])).secret!;
     assert.equal((await t.request('GET', '/api/v1/context', { key: bobKey })).status, 200);
-    const removed = await owner.client.submit('/settings', `/settings/members/${bob.userId}/remove`);
+    const removed = await owner.client.confirm('/settings', `/settings/members/${bob.userId}/remove`);
     assert.equal(removed.status, 303);
     assert.equal((await bob.client.get('/reports')).status, 303, 'their session ended');
     assert.equal((await t.request('GET', '/api/v1/context', { key: bobKey })).status, 401, 'their keys were revoked');

@@ -72,6 +72,20 @@ export class WebClient {
     return this.post(action, { _csrf: csrfOf(page.text), ...fields });
   }
 
+  /**
+   * A destructive action as a person does it: the form (from `pagePath`)
+   * answers with the confirmation page, whose form is then sent.
+   */
+  async confirm(pagePath: string, action: string, fields: Record<string, string> = {}): Promise<Page> {
+    const asked = await this.submit(pagePath, action, fields);
+    if (asked.status !== 200 || !asked.text.includes('name="confirmed" value="1"')) throw new Error(`${action}: no confirmation page (${asked.status})`);
+    const form = /<form method="post" action="([^"]+)" class="toolbar">([\s\S]*?)<\/form>/.exec(asked.text)!;
+    const hidden = Object.fromEntries(
+      [...form[2].matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"\/?>/g)].map((m) => [m[1], m[2].replaceAll('&amp;', '&')]),
+    );
+    return this.post(form[1].replaceAll('&amp;', '&'), hidden);
+  }
+
   async signIn(email: string, password: string): Promise<Page> {
     const page = await this.get('/sign-in');
     return this.post('/sign-in', { _csrf: csrfOf(page.text), email, password, next: '/reports' });

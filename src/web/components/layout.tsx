@@ -107,6 +107,21 @@ export function Notice(props: { kind: 'error' | 'ok' | 'info'; transient?: boole
   );
 }
 
+/** A link to copy: a read-only field (select it to copy without JavaScript) and a Copy button that copy.js shows. */
+export function CopyField(props: { id: string; label: string; value: string }) {
+  return (
+    <div class="copy-field">
+      <label for={props.id}>{props.label}</label>
+      <div class="copy-row">
+        <input id={props.id} type="text" readOnly value={props.value} />
+        <button type="button" class="secondary" data-copy={props.id} hidden>
+          Copy
+        </button>
+      </div>
+    </div>
+  );
+}
+
 export function CsrfField(props: { token: string }) {
   return <input type="hidden" name="_csrf" value={props.token} />;
 }

@@ -88,7 +88,7 @@ export function ImportPreviewPage(props: {
       <ScanAllowancePreview allowance={props.allowance} wouldUse={c.would_queue_profiles} />
       <p class="hint">The preview can be outdated when you confirm: adding rechecks the report as it is then.</p>
       <PreviewTable rows={props.preview.rows} profiles={props.profiles} />
-      <form method="post" action={paths.reportImport(props.report.id)} enctype="multipart/form-data" class="toolbar">
+      <form method="post" action={paths.reportImport(props.report.id)} enctype="multipart/form-data" class="toolbar sticky-actions">
         <CsrfField token={props.csrf} />
         <input type="hidden" name="payload" value={props.payload} />
         <input type="hidden" name="idempotency_key" value={props.idempotencyKey} />

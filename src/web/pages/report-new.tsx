@@ -94,7 +94,7 @@ export function NewReportPreviewPage(props: {
       ) : (
         <p class="card">No people yet: the report is created without scans; add people later.</p>
       )}
-      <form method="post" action={paths.newReport} enctype="multipart/form-data" class="toolbar">
+      <form method="post" action={paths.newReport} enctype="multipart/form-data" class="toolbar sticky-actions">
         <CsrfField token={props.csrf} />
         <input type="hidden" name="payload" value={props.payload} />
         <input type="hidden" name="idempotency_key" value={props.idempotencyKey} />

@@ -12,7 +12,7 @@ import type { PeopleSelection, PeopleSort, ReportPerson } from '../../use-cases/
 import { CategoryChart } from '../components/category-chart.js';
 import { label, OUTCOME, PERSON_STATUS, pct } from '../components/labels.js';
 import { explainReport, type PeopleStates } from '../components/plain-words.js';
-import { ActionButton, Breadcrumbs, Layout, Notice, type Viewer, When } from '../components/layout.js';
+import { ActionButton, Breadcrumbs, CopyField, Layout, Notice, type Viewer, When } from '../components/layout.js';
 import { RunList, type RunView } from '../components/runs.js';
 import { paths } from '../paths.js';
 
@@ -48,6 +48,8 @@ export interface ReportPageProps {
   pageCount: number;
   live: boolean;
   notice?: string;
+  /** The report was shared by the request that led here: its link is shown to copy. */
+  sharedNow?: boolean;
 }
 
 export function peopleQueryString(q: Partial<PeopleQuery>, page = q.page ?? 1): string {
@@ -94,7 +96,7 @@ export function ReportPage(props: ReportPageProps) {
   const explained = explainReport(props.states);
   const filtered = query.search !== '' || query.title !== '' || (query.check !== '' && query.outcome !== '');
   return (
-    <Layout title={report.name} viewer={props.viewer} csrf={props.csrf} current="reports" scripts={props.live ? ['live.js'] : []}>
+    <Layout title={report.name} viewer={props.viewer} csrf={props.csrf} current="reports" scripts={[...(props.live ? ['live.js'] : []), 'copy.js']}>
       <Breadcrumbs trail={[{ href: paths.reports, label: 'Reports' }]} />
       <div class="toolbar">
         <h1>{report.name}</h1>
@@ -111,6 +113,7 @@ export function ReportPage(props: ReportPageProps) {
       {props.notice ? (
         <Notice kind="ok" transient={props.live}>
           {props.notice}
+          {props.sharedNow && report.public_url ? <CopyField id="public-link-new" label="The public link" value={report.public_url} /> : null}
         </Notice>
       ) : null}
 
@@ -336,10 +339,13 @@ export function ReportPage(props: ReportPageProps) {
       <section aria-labelledby="actions-heading" class="card">
         <h2 id="actions-heading">Sharing and archive</h2>
         {report.public_url ? (
-          <p>
-            Anyone with this link sees the report's aggregate picture (no names, profiles or findings of a person):{' '}
-            <a href={report.public_url}>{report.public_url}</a>
-          </p>
+          <>
+            <p>Anyone with this link sees the report's aggregate picture (no names, profiles or findings of a person).</p>
+            <CopyField id="public-link" label="Public link" value={report.public_url} />
+            <p>
+              <a href={report.public_url}>Open the public page</a>
+            </p>
+          </>
         ) : (
           <p class="muted">Not shared. Sharing creates a link that shows only the aggregate picture: score, categories and counts.</p>
         )}

@@ -1,6 +1,6 @@
 /**
- * The workspace's static assets, served by the app (no CDN): one stylesheet
- * and the live-progress script. A fixed list, read once at start; cached by
+ * The workspace's static assets, served by the app (no CDN): one stylesheet,
+ * the live-progress script and the copy buttons' script. A fixed list, read once at start; cached by
  * browsers for an hour and revalidated by ETag.
  */
 import { createHash } from 'node:crypto';
@@ -10,6 +10,7 @@ import type { FastifyInstance } from 'fastify';
 const ASSETS: Record<string, string> = {
   'app.css': 'text/css; charset=utf-8',
   'live.js': 'text/javascript; charset=utf-8',
+  'copy.js': 'text/javascript; charset=utf-8',
 };
 
 export async function assetRoutes(app: FastifyInstance): Promise<void> {

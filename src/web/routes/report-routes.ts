@@ -11,7 +11,7 @@ import { reportLinks } from '../../use-cases/present.js';
 import type { MediaStore } from '../../scanning/media/media-store.js';
 import { pageOfReports } from '../../use-cases/list-reports.js';
 import { removePerson, setReportArchived, setReportSharing } from '../../use-cases/manage-report.js';
-import { readPerson, readProgress, readReportOverview, type ViewContext } from '../../use-cases/report-view.js';
+import { readAttachment, readPerson, readProgress, readReport, readReportOverview, type ViewContext } from '../../use-cases/report-view.js';
 import { PEOPLE_SORTS, readReportPeople, selectPeople, titlesOf } from '../../use-cases/report-people.js';
 import { label, RUN_STATUS } from '../components/labels.js';
 import { runCountsLabel, runFinished } from '../components/runs.js';
@@ -24,6 +24,7 @@ import { sendPage } from '../render.js';
 import { field, viewerOf } from '../forms.js';
 import { openEvidence } from '../../use-cases/read-evidence.js';
 import { idParams } from '../route-params.js';
+import { askFirst } from '../pages/confirm.js';
 import { commonGaps } from '../../domain/fix-first.js';
 import { peopleStates } from '../components/plain-words.js';
 
@@ -158,6 +159,7 @@ export async function reportRoutes(app: FastifyInstance, options: { media: Pick<
           pageCount,
           live: runs.some((r) => r.status === 'queued' || r.status === 'running'),
           notice: notices[request.query.done ?? ''],
+          sharedNow: request.query.done === 'shared',
         }),
       );
     },
@@ -238,6 +240,17 @@ export async function reportRoutes(app: FastifyInstance, options: { media: Pick<
     { schema: { hide: true, params: idParams('report_id') }, config: { signedIn: true } },
     async (request, reply) => {
       const archive = field(request, 'archived') === '1';
+      if (archive) {
+        const asked = await askFirst(request, reply, {
+          precheck: () => readReport(scope(request), request.params.report_id),
+          title: 'Archive this report?',
+          consequence:
+            'Archiving hides the report from the list, cancels its unfinished scans and refuses new people. Nothing is deleted: you can unarchive it later, and add people again to scan them.',
+          confirm: 'Archive',
+          back: paths.report(request.params.report_id),
+        });
+        if (asked) return reply;
+      }
       const report = await setReportArchived(scope(request), request.params.report_id, archive);
       if (!report) throw notFound('report');
       return reply.redirect(`${paths.report(report.id)}?done=${archive ? 'archived' : 'unarchived'}`, 303);
@@ -259,6 +272,14 @@ export async function reportRoutes(app: FastifyInstance, options: { media: Pick<
     '/reports/:report_id/people/:profile_id/remove',
     { schema: { hide: true, params: idParams('report_id', 'profile_id') }, config: { signedIn: true } },
     async (request, reply) => {
+      const asked = await askFirst(request, reply, {
+        precheck: () => readAttachment(scope(request), request.params.report_id, request.params.profile_id),
+        title: 'Remove this person from the report?',
+        consequence: "They leave the report's people, scores and export. Their details and history are kept: adding the same profile again restores them.",
+        confirm: 'Remove',
+        back: paths.person(request.params.report_id, request.params.profile_id),
+      });
+      if (asked) return reply;
       const removed = await removePerson(scope(request), request.params.report_id, request.params.profile_id);
       if (!removed) throw notFound('person');
       return reply.redirect(`${paths.report(request.params.report_id)}?done=removed`, 303);

@@ -4,16 +4,26 @@
  * page showed), scoped to the signed-in user's workspace.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from '../../domain/errors.js';
+import { ApiError, notFound } from '../../domain/errors.js';
 import { canManage, isRole } from '../../domain/web-tokens.js';
 import { issueKey, listKeys, revokeKey } from '../../use-cases/manage-keys.js';
-import { accessLinkPath, changeRole, inviteMember, listInvitations, listMembers, removeMember, revokeInvitation } from '../../use-cases/workspace-members.js';
+import {
+  accessLinkPath,
+  checkMemberRemoval,
+  changeRole,
+  inviteMember,
+  listInvitations,
+  listMembers,
+  removeMember,
+  revokeInvitation,
+} from '../../use-cases/workspace-members.js';
 import { readWorkspace, updateWorkspaceSettings } from '../../use-cases/workspace-settings.js';
 import { readScanAllowance } from '../../use-cases/scan-allowance.js';
 import { readBilledRecords } from '../../use-cases/provider-usage.js';
 import { SettingsPage, type SettingsProps } from '../pages/settings.js';
 import { paths } from '../paths.js';
 import { sendPage } from '../render.js';
+import { askFirst } from '../pages/confirm.js';
 import { actorOf, field, fields, viewerOf } from '../forms.js';
 import { idParams } from '../route-params.js';
 
@@ -91,7 +101,17 @@ export async function settingsRoutes(app: FastifyInstance): Promise<void> {
   });
 
   app.post<{ Params: { id: string } }>('/settings/keys/:id/revoke', withId, async (request, reply) =>
-    act(request, reply, () => revokeKey(ctx, actorOf(request), request.params.id), 'key_revoked'),
+    (await askFirst(request, reply, {
+      precheck: async () => {
+        if (!(await listKeys(ctx, actorOf(request))).some((k) => k.id === request.params.id)) throw notFound('key');
+      },
+      title: 'Revoke this API key?',
+      consequence: 'The next API request with it is refused, in every process. This cannot be undone: create a new key if you need one.',
+      confirm: 'Revoke',
+      back: paths.settings,
+    }))
+      ? reply
+      : act(request, reply, () => revokeKey(ctx, actorOf(request), request.params.id), 'key_revoked'),
   );
 
   app.post('/settings/invitations', options, async (request, reply) => {
@@ -119,7 +139,15 @@ export async function settingsRoutes(app: FastifyInstance): Promise<void> {
   });
 
   app.post<{ Params: { id: string } }>('/settings/members/:id/remove', withId, async (request, reply) =>
-    act(request, reply, () => removeMember(ctx, actorOf(request), request.params.id), 'member_removed'),
+    (await askFirst(request, reply, {
+      precheck: () => checkMemberRemoval(ctx, actorOf(request), request.params.id),
+      title: 'Remove this member from the workspace?',
+      consequence: 'They are signed out and can no longer open the workspace. Invite them again to give them access back.',
+      confirm: 'Remove',
+      back: paths.settings,
+    }))
+      ? reply
+      : act(request, reply, () => removeMember(ctx, actorOf(request), request.params.id), 'member_removed'),
   );
 
   app.post('/settings/workspace', options, async (request, reply) => {
