@@ -170,6 +170,10 @@ export async function webPlugin(app: FastifyInstance): Promise<void> {
       status = error.validationContext === 'params' ? 404 : 400;
       message = status === 404 ? 'This page does not exist or is not visible to you.' : 'The request was not understood.';
     }
+    // A shared link that does not work is seen by people outside the workspace: say it in their words.
+    if (status === 404 && request.url.startsWith('/public/')) {
+      message = 'This link does not work: the report is no longer shared, or the link is incomplete. Ask the person who sent it for a new one.';
+    }
     if (status >= 500) request.log.error({ err: error }, 'web page error');
     const viewer = request.web?.user ?? null;
     return sendPage(

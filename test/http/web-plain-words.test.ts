@@ -65,4 +65,16 @@ describe('web: plain words', () => {
     assert.match(publicPage.text, /Results cover 2 of 3 people; the others could not be scanned \(for example, their profiles are not public\)\./);
     for (const jargon of ['Stale', 'results partial', 'inaccessible-hidden']) assert.ok(!publicPage.text.includes(jargon), jargon);
   });
+
+  test('a public link that does not work says so in the words of someone outside the workspace', async () => {
+    for (const path of ['/public/reports/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', '/public/reports/not-a-token']) {
+      const page = await new WebClient(t.baseUrl).get(path);
+      assert.equal(page.status, 404, path);
+      assert.match(
+        page.text,
+        /This link does not work: the report is no longer shared, or the link is incomplete\. Ask the person who sent it for a new one\./,
+      );
+      assert.doesNotMatch(page.text, /key/, 'no API words');
+    }
+  });
 });

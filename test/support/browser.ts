@@ -1,8 +1,8 @@
 /**
  * Browser tests drive Debian's Chromium through playwright-core (no browser
  * download). `findChromium` is how test/run.ts decides whether the browser
- * tests run; `axeCheck` runs axe-core inside a page and fails on serious or
- * critical violations.
+ * tests run; `axeCheck` runs axe-core inside a page and fails on any
+ * violation, whatever its impact.
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -103,11 +103,11 @@ async function runAxe(page: Page, where: string): Promise<void> {
       nodes: v.nodes.slice(0, 3).map((n) => ({ target: n.target })),
     }));
   });
-  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  if (serious.length > 0) {
+  // Every violation counts, whatever its impact: no exceptions.
+  if (violations.length > 0) {
     throw new Error(
-      `${where}: axe-core found ${serious.length} serious/critical violation(s):\n` +
-        serious.map((v) => `  ${v.impact} ${v.id}: ${v.help} at ${JSON.stringify(v.nodes.map((n) => n.target))}`).join('\n'),
+      `${where}: axe-core found ${violations.length} violation(s):\n` +
+        violations.map((v) => `  ${v.impact} ${v.id}: ${v.help} at ${JSON.stringify(v.nodes.map((n) => n.target))}`).join('\n'),
     );
   }
 }

@@ -312,7 +312,7 @@ const checkDefs: Def[] = [
     category: 'about',
     title: 'Featured items',
     description: 'Good when at least one item (post, article, link) is featured on the profile.',
-    recommendation: 'Feature one to three items: a strong post, a talk, or a [company name] page you want people to see.',
+    recommendation: 'Feature one to three items: a strong post, a talk, or a page of [company name] you want people to see.',
     evidence_section: 'about',
     requires: 'profile',
     impact: 1,

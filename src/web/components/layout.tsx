@@ -21,6 +21,8 @@ export interface PageFrame {
   /** Scripts of this page, served from /assets (live progress only). */
   scripts?: string[];
   noindex?: boolean;
+  /** The page's meta description (a generic one when unset). */
+  description?: string;
 }
 
 export function Layout(props: PageFrame & { children: ComponentChildren }) {
@@ -30,6 +32,10 @@ export function Layout(props: PageFrame & { children: ComponentChildren }) {
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta
+          name="description"
+          content={props.description ?? "profile-scan: audit the professional profiles of a company's people and see what each should fix first."}
+        />
         {props.noindex ? <meta name="robots" content="noindex" /> : null}
         <title>{`${props.title} · profile-scan`}</title>
         <link rel="stylesheet" href={paths.asset('app.css')} />

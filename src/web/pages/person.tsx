@@ -36,7 +36,12 @@ function observedText(value: unknown): string {
   return String(value);
 }
 
-const EVENT: Record<string, string> = { post: 'Posted', repost: 'Reposted', comment: 'Commented', reaction: 'Reacted' };
+const EVENT: Record<string, string> = { post: 'Posted', repost: 'Reposted', comment: 'Commented', reaction: 'Reacted', unknown: 'Activity' };
+
+/** "1 comment", "3 comments". */
+function counted(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
 
 /** How each kind of evidence image is named on the page: a reader must always tell a capture from a card. */
 const ORIGIN: Record<EvidenceOrigin, { label: string; hint: string; alt: string }> = {
@@ -201,7 +206,7 @@ export function PersonPage(props: PersonPageProps) {
       </section>
 
       <section aria-labelledby="activity-heading">
-        <h2 id="activity-heading">Activity</h2>
+        <h2 id="activity-heading">Recent posts and comments</h2>
         {props.activity.length === 0 ? (
           <p class="muted">No stored activity. An empty list does not prove there is none: see the report's coverage.</p>
         ) : (
@@ -209,7 +214,7 @@ export function PersonPage(props: PersonPageProps) {
             {props.activity.map((event) => (
               <li>
                 <p>
-                  <strong>{EVENT[event.event_type] ?? event.event_type}</strong> · <When at={event.occurred_at} />
+                  <strong>{EVENT[event.event_type] ?? 'Activity'}</strong> · <When at={event.occurred_at} />
                   {event.source_url ? (
                     <>
                       {' · '}
@@ -222,9 +227,9 @@ export function PersonPage(props: PersonPageProps) {
                 {event.text ? <p class="text">{event.text}</p> : null}
                 <p class="muted">
                   {[
-                    event.counts.reactions !== null ? `${event.counts.reactions} reactions` : null,
-                    event.counts.comments !== null ? `${event.counts.comments} comments` : null,
-                    event.counts.reposts !== null ? `${event.counts.reposts} reposts` : null,
+                    event.counts.reactions !== null ? counted(event.counts.reactions, 'reaction', 'reactions') : null,
+                    event.counts.comments !== null ? counted(event.counts.comments, 'comment', 'comments') : null,
+                    event.counts.reposts !== null ? counted(event.counts.reposts, 'repost', 'reposts') : null,
                   ]
                     .filter(Boolean)
                     .join(' · ')}
