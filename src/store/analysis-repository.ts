@@ -63,6 +63,10 @@ export async function storeEvidence(
         preview_sha256: image.prepared.preview.sha256,
         preview_size: image.prepared.preview.size,
         preview_type: image.prepared.preview.media_type,
+        original_width: image.prepared.original.width,
+        original_height: image.prepared.original.height,
+        preview_width: image.prepared.preview.width,
+        preview_height: image.prepared.preview.height,
         origin: image.origin,
         created_at: now,
       })

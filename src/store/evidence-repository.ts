@@ -50,7 +50,29 @@ export async function findDownloadableEvidence(
   };
 }
 
-/** The origin of every evidence image of one person on a report (obsolete ones too: a stored finding may still name them). */
-export async function evidenceOrigins(db: Kysely<Database>, reportId: string, profileId: string): Promise<Array<{ id: string; origin: EvidenceOrigin }>> {
-  return db.selectFrom('evidence_images').select(['id', 'origin']).where('report_id', '=', reportId).where('profile_id', '=', profileId).execute();
+export interface EvidenceDetails {
+  id: string;
+  section: string;
+  origin: EvidenceOrigin;
+  /** Null for images stored before migration 0029. */
+  original: { width: number; height: number } | null;
+  preview: { width: number; height: number } | null;
+}
+
+/** Where every evidence image of one person on a report comes from, and its sizes (obsolete ones too: a stored finding may still name them). */
+export async function evidenceDetails(db: Kysely<Database>, reportId: string, profileId: string): Promise<EvidenceDetails[]> {
+  const rows = await db
+    .selectFrom('evidence_images')
+    .select(['id', 'section', 'origin', 'original_width', 'original_height', 'preview_width', 'preview_height'])
+    .where('report_id', '=', reportId)
+    .where('profile_id', '=', profileId)
+    .execute();
+  const size = (width: number | null, height: number | null) => (width !== null && height !== null ? { width, height } : null);
+  return rows.map((r) => ({
+    id: r.id,
+    section: r.section,
+    origin: r.origin,
+    original: size(r.original_width, r.original_height),
+    preview: size(r.preview_width, r.preview_height),
+  }));
 }

@@ -197,6 +197,11 @@ export interface EvidenceImagesTable {
   created_at: Timestamp;
   /** Migration 0023: bytes from the source, or a card rendered from the observed data. */
   origin: 'captured' | 'rendered';
+  /** Migration 0029: displayed sizes (null for images stored before it). */
+  original_width: number | null;
+  original_height: number | null;
+  preview_width: number | null;
+  preview_height: number | null;
 }
 
 /** One row (migration 0012; src/maintenance.ts). */

@@ -11,10 +11,9 @@ import type { Clock } from '../clock.js';
 import type { ActivityRecord, FindingsRecord } from '../domain/analysis-records.js';
 import type { AnalysisSummary } from '../domain/analysis-summary.js';
 import type { CursorCodec } from '../domain/cursor.js';
-import type { EvidenceOrigin } from '../domain/collected.js';
 import { notFound } from '../domain/errors.js';
 import type { Db } from '../store/database.js';
-import { evidenceOrigins } from '../store/evidence-repository.js';
+import { evidenceDetails, type EvidenceDetails } from '../store/evidence-repository.js';
 import { isActiveAttachment } from '../store/analysis-read-repository.js';
 import { findReport, findReportByPublicToken, type ReportRow } from '../store/report-repository.js';
 import { listReportRuns } from '../store/report-view-repository.js';
@@ -32,7 +31,7 @@ export interface ViewContext {
   imageUrl(reportId: string, imageId: string, variant?: 'preview'): string;
 }
 
-export type { ReportRow, ScanRunRow, AnalysisSummary, FindingsRecord, ActivityRecord };
+export type { ReportRow, ScanRunRow, AnalysisSummary, FindingsRecord, ActivityRecord, EvidenceDetails };
 
 const RUNS_SHOWN = 10;
 
@@ -78,8 +77,8 @@ export interface PersonView {
   record: FindingsRecord;
   activity: ActivityRecord[];
   activityTruncated: boolean;
-  /** Where each evidence image of the record comes from, by the image's address in the record (its `url`). */
-  evidenceOrigin: Record<string, EvidenceOrigin>;
+  /** Each evidence image of the record (where it comes from, its section and sizes), by its address in the record (its `url`). */
+  evidence: Record<string, EvidenceDetails>;
 }
 
 const ACTIVITY_SHOWN = 200;
@@ -99,10 +98,8 @@ export async function readPerson(ctx: ViewContext, reportId: string, profileId: 
   const byTime = (e: ActivityRecord) => e.occurred_at ?? e.captured_at ?? '';
   activity.sort((a, b) => (byTime(a) < byTime(b) ? 1 : byTime(a) > byTime(b) ? -1 : 0));
   // Not in the record: the contract shows no field of an evidence image but its url (2.x "evidence.images[]").
-  const evidenceOrigin = Object.fromEntries(
-    (await evidenceOrigins(ctx.db, reportId, profileId)).map((image) => [ctx.imageUrl(reportId, image.id), image.origin]),
-  );
-  return { report, record, activity: activity.slice(0, ACTIVITY_SHOWN), activityTruncated: cursor !== undefined, evidenceOrigin };
+  const evidence = Object.fromEntries((await evidenceDetails(ctx.db, reportId, profileId)).map((image) => [ctx.imageUrl(reportId, image.id), image]));
+  return { report, record, activity: activity.slice(0, ACTIVITY_SHOWN), activityTruncated: cursor !== undefined, evidence };
 }
 
 export interface Progress {

@@ -83,33 +83,73 @@ describe('evidence labels on the person page, in Chromium', () => {
     await page.goto(personUrl);
     await page.getByRole('heading', { level: 1, name: 'Jane Doe' }).waitFor();
     await openGoodChecks(page);
-    const photoCheck = page.locator('li', { has: page.getByRole('heading', { name: 'Profile photo' }) });
-    const captured = photoCheck.locator('figure.origin-captured');
-    const rendered = photoCheck.locator('figure.origin-rendered');
+    // Each image once: as many figures as distinct images the findings name.
+    const named = await page.locator('.evidence-links a').evaluateAll((links) => new Set(links.map((a) => a.getAttribute('href'))).size);
+    assert.equal(await page.locator('figure.evidence-item').count(), named, `${where}: every image shown once`);
+    const identity = page.getByRole('group', { name: 'Evidence for Identity' });
+    const captured = identity.locator('figure.origin-captured');
+    const rendered = identity.locator('figure.origin-rendered');
     assert.equal(await captured.count(), 1, `${where}: one captured image (the photo)`);
     assert.equal(await rendered.count(), 1, `${where}: one rendered card (the top card)`);
-    assert.equal((await captured.locator('figcaption').innerText()).trim(), 'Captured taken from the source');
-    assert.equal((await rendered.locator('figcaption').innerText()).trim(), 'Rendered card drawn from the observed data');
-    assert.match((await captured.locator('img').getAttribute('alt')) ?? '', /^Captured image 2 for “Profile photo”$/);
-    assert.match((await rendered.locator('img').getAttribute('alt')) ?? '', /^Evidence card 1 for “Profile photo”$/);
+    assert.match((await captured.locator('figcaption').innerText()).trim(), /^Captured taken from the source\s+For: Profile photo/);
+    assert.match((await rendered.locator('figcaption').innerText()).trim(), /^Rendered card drawn from the observed data\s+For: Profile photo, /);
+    assert.equal(await captured.locator('img').first().getAttribute('alt'), 'Captured image of the top of the profile');
+    assert.equal(await rendered.locator('img').first().getAttribute('alt'), 'Evidence card of the top of the profile');
+    // Sized before it loads (no layout shift).
+    for (const img of [captured.locator('img').first(), rendered.locator('img').first()]) {
+      assert.match((await img.getAttribute('width')) ?? '', /^\d+$/);
+      assert.match((await img.getAttribute('height')) ?? '', /^\d+$/);
+    }
+    // The photo check points to both, by name.
+    const photoCheck = page.locator('li', { has: page.getByRole('heading', { name: 'Profile photo' }) });
+    assert.deepEqual(await photoCheck.locator('.evidence-links a').allInnerTexts(), [
+      'evidence card of the top of the profile',
+      'captured image of the top of the profile',
+    ]);
     // The label is visible, and the two frames differ (solid for a capture, dashed for a card).
     assert.ok(await captured.locator('.badge').isVisible());
-    assert.equal(await captured.locator('img').evaluate((img) => getComputedStyle(img).borderTopStyle), 'solid');
-    assert.equal(await rendered.locator('img').evaluate((img) => getComputedStyle(img).borderTopStyle), 'dashed');
-    // Sections without a captured image carry only cards.
-    const aboutCheck = page.locator('li', { has: page.getByRole('heading', { name: 'About section is filled in' }) });
-    if ((await aboutCheck.locator('figure').count()) > 0) assert.equal(await aboutCheck.locator('figure.origin-captured').count(), 0);
-    await photoCheck.scrollIntoViewIfNeeded();
+    assert.equal(
+      await captured
+        .locator('img')
+        .first()
+        .evaluate((img) => getComputedStyle(img).borderTopStyle),
+      'solid',
+    );
+    assert.equal(
+      await rendered
+        .locator('img')
+        .first()
+        .evaluate((img) => getComputedStyle(img).borderTopStyle),
+      'dashed',
+    );
+    await identity.scrollIntoViewIfNeeded();
     await page.waitForFunction(() =>
-      [...document.querySelectorAll<HTMLImageElement>('.evidence img')].slice(0, 2).every((i) => i.complete && i.naturalWidth > 0),
+      [...document.querySelectorAll<HTMLImageElement>('figure.evidence-item > a > img')].slice(0, 2).every((i) => i.complete && i.naturalWidth > 0),
     );
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.ok(overflow <= 1, `${where}: no sideways scrolling (overflow ${overflow}px)`);
-    await photoCheck.screenshot({ path: path.join(shots, `person-evidence-${where}.png`) });
+    await identity.screenshot({ path: path.join(shots, `person-evidence-${where}.png`) });
     await axeCheck(page, `person page (${where})`);
+    // Opening an image stays inside the page, with the keyboard: the overlay shows the original; Close returns.
+    await captured.locator('a').first().focus();
+    await page.keyboard.press('Enter');
+    const overlay = captured.locator('.lightbox');
+    await overlay.waitFor({ state: 'visible' });
+    assert.equal(new URL(page.url()).pathname, new URL(personUrl).pathname, 'still on the person page');
+    await page.waitForFunction(
+      (id) => {
+        const img = document.getElementById(id)?.querySelector('img');
+        return img !== null && img !== undefined && img.complete && img.naturalWidth > 0;
+      },
+      (await overlay.getAttribute('id'))!,
+    );
+    await page.screenshot({ path: path.join(shots, `person-lightbox-${where}.png`) });
+    await overlay.getByRole('link', { name: 'Close' }).focus();
+    await page.keyboard.press('Enter');
+    await overlay.waitFor({ state: 'hidden' });
   }
 
-  test('desktop: each image of a finding is labelled captured or rendered card', async () => {
+  test('desktop: each image shown once per person, labelled captured or rendered card, opened inside the page', async () => {
     const page = await signedIn(1280, 900);
     await checkLabels(page, 'desktop');
     await page.context().close();

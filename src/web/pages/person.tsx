@@ -10,6 +10,7 @@
 import { CATEGORIES } from '../../domain/checks/catalog.js';
 import type { ActivityRecord, FindingsRecord } from '../../domain/analysis-records.js';
 import type { EvidenceOrigin } from '../../domain/collected.js';
+import type { EvidenceDetails } from '../../use-cases/report-view.js';
 import { fillCompanyPlaceholders } from '../../domain/recommendation-text.js';
 import { fixFirst } from '../../domain/fix-first.js';
 import { label, OUTCOME, PERSON_REASON, pct } from '../components/labels.js';
@@ -24,8 +25,8 @@ export interface PersonPageProps {
   record: FindingsRecord;
   activity: ActivityRecord[];
   activityTruncated: boolean;
-  /** Where each evidence image comes from, by its url in the record. */
-  evidenceOrigin: Record<string, EvidenceOrigin>;
+  /** Each evidence image's origin, section and sizes, by its url in the record. */
+  evidence: Record<string, EvidenceDetails>;
 }
 
 type Check = NonNullable<FindingsRecord['analysis']>['checks'][number];
@@ -49,6 +50,65 @@ const ORIGIN: Record<EvidenceOrigin, { label: string; hint: string; alt: string 
   rendered: { label: 'Rendered card', hint: 'drawn from the observed data', alt: 'Evidence card' },
 };
 
+/** What each evidence section shows, as a reader names it. */
+const SECTION: Record<string, string> = {
+  top_card: 'the top of the profile',
+  about: 'the About section',
+  experience: 'the Experience section',
+  skills: 'the Skills section',
+  activity: 'the recent activity',
+};
+
+/**
+ * A category's evidence, each image once: its preview at its own size (width
+ * and height reserved, no layout shift), what it is (captured or rendered, of
+ * which section) and which checks it is evidence for. Opening it shows the
+ * original inside the page (a :target overlay: links, so keyboards and screen
+ * readers use it, without JavaScript), with a link to the file itself.
+ */
+function EvidenceBlock(props: {
+  category: string;
+  images: { url: string; preview_url: string; usedBy: string[] }[];
+  details: (url: string) => EvidenceDetails | undefined;
+  figureId: (url: string) => string;
+  name: (url: string) => string;
+}) {
+  if (props.images.length === 0) return null;
+  return (
+    <div class="evidence" role="group" aria-label={`Evidence for ${props.category}`}>
+      {props.images.map((image) => {
+        const d = props.details(image.url);
+        const named = d ? ORIGIN[d.origin] : { label: 'Evidence', hint: '', alt: 'Evidence image' };
+        const id = props.figureId(image.url);
+        const what = `${named.alt} of ${d ? (SECTION[d.section] ?? 'the profile') : 'the profile'}`;
+        return (
+          <figure class={`evidence-item origin-${d?.origin ?? 'unknown'}`} id={id}>
+            <a href={`#view-${id}`} aria-label={`${what}: open larger`}>
+              <img src={image.preview_url} alt={what} loading="lazy" width={d?.preview?.width} height={d?.preview?.height} />
+            </a>
+            <figcaption>
+              <span class={`badge origin ${d?.origin ?? 'unknown'}`}>{named.label}</span>
+              {named.hint ? <span class="hint"> {named.hint}</span> : null}
+              <span class="used-by">For: {image.usedBy.join(', ')}</span>
+            </figcaption>
+            <div class="lightbox" id={`view-${id}`} role="dialog" aria-label={what} tabindex={-1}>
+              <div class="lightbox-body">
+                <img src={image.url} alt={what} loading="lazy" width={d?.original?.width} height={d?.original?.height} />
+                <p>
+                  <a class="button" href={`#${id}`}>
+                    Close
+                  </a>{' '}
+                  <a href={image.url}>Open the image file</a>
+                </p>
+              </div>
+            </div>
+          </figure>
+        );
+      })}
+    </div>
+  );
+}
+
 /** A person's page lists this many gaps under "Fix first"; every gap is in the findings below. */
 const FIX_FIRST_SHOWN = 5;
 
@@ -66,6 +126,26 @@ export function PersonPage(props: PersonPageProps) {
     checks: checks.filter((c: Check) => c.category.key === category.key),
   })).filter((g) => g.checks.length > 0);
   const checkByKey = new Map(checks.map((c: Check) => [c.key, c]));
+  // Each evidence image is shown once, in the first category whose checks use it; checks link to it.
+  const details = (url: string) => props.evidence[url] as EvidenceDetails | undefined;
+  const figureId = (url: string) => `evidence-${details(url)?.id ?? encodeURIComponent(url).replace(/[^A-Za-z0-9_-]/g, '')}`;
+  const evidenceName = (url: string) => {
+    const d = details(url);
+    return d ? `${ORIGIN[d.origin].alt.toLowerCase()} of ${SECTION[d.section] ?? 'the profile'}` : 'an image';
+  };
+  const shown = new Set<string>();
+  const imagesOf = (own: Check[]) => {
+    const images: { url: string; preview_url: string; usedBy: string[] }[] = [];
+    for (const check of own) {
+      for (const image of check.evidence.images) {
+        const known = images.find((i) => i.url === image.url);
+        if (known) known.usedBy.push(check.title);
+        else if (!shown.has(image.url)) images.push({ ...image, usedBy: [check.title] });
+      }
+    }
+    for (const image of images) shown.add(image.url);
+    return images;
+  };
   const toFix = fixFirst(checks);
   const checkItem = (check: Check) => (
     <li class={`outcome-${check.outcome}`} id={`check-${check.key}`}>
@@ -87,24 +167,15 @@ export function PersonPage(props: PersonPageProps) {
         </a>
       </p>
       {check.evidence.images.length > 0 ? (
-        <div class="evidence">
-          {check.evidence.images.map((image, i) => {
-            // Every stored image has an origin; one removed since the record was read is named neutrally.
-            const origin = props.evidenceOrigin[image.url];
-            const named = origin ? ORIGIN[origin] : { label: 'Evidence', hint: '', alt: 'Evidence image' };
-            return (
-              <figure class={`evidence-item origin-${origin ?? 'unknown'}`}>
-                <a href={image.url} aria-label={`${named.alt} ${i + 1} for “${check.title}”, full size`}>
-                  <img src={image.preview_url} alt={`${named.alt} ${i + 1} for “${check.title}”`} loading="lazy" />
-                </a>
-                <figcaption>
-                  <span class={`badge origin ${origin ?? 'unknown'}`}>{named.label}</span>
-                  {named.hint ? <span class="hint"> {named.hint}</span> : null}
-                </figcaption>
-              </figure>
-            );
-          })}
-        </div>
+        <p class="evidence-links">
+          <span class="muted">Evidence:</span>{' '}
+          {check.evidence.images.map((image, i) => (
+            <>
+              {i > 0 ? ', ' : null}
+              <a href={`#${figureId(image.url)}`}>{evidenceName(image.url)}</a>
+            </>
+          ))}
+        </p>
       ) : null}
     </li>
   );
@@ -201,6 +272,7 @@ export function PersonPage(props: PersonPageProps) {
                 <ul class="checks">{own.filter((c: Check) => c.outcome === 'good').map(checkItem)}</ul>
               </details>
             ) : null}
+            <EvidenceBlock category={category.title} images={imagesOf(own)} details={details} figureId={figureId} name={evidenceName} />
           </section>
         ))}
       </section>
