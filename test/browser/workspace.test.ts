@@ -191,6 +191,25 @@ describe('web workspace in Chromium', () => {
     assert.equal(context2.status, 401);
   });
 
+  test('settings on a phone: the keys table fits, the key prefix stays on one line and Revoke is whole', async () => {
+    const phone = await context.newPage();
+    watchCsp(phone, cspViolations);
+    await phone.setViewportSize({ width: 390, height: 844 });
+    await phone.goto(`${t.baseUrl}/settings`);
+    const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 1, `no sideways scrolling (overflow ${overflow}px)`);
+    const prefix = phone.locator('code.key-prefix').first();
+    const lineHeight = await prefix.evaluate((el) => parseFloat(getComputedStyle(el).lineHeight) || 24);
+    assert.ok((await prefix.boundingBox())!.height <= lineHeight * 1.5, 'the prefix is on one line');
+    const revoke = phone.getByRole('button', { name: /^Revoke key/ }).first();
+    if ((await revoke.count()) > 0) {
+      const box = (await revoke.boundingBox())!;
+      assert.ok(box.x >= 0 && box.x + box.width <= 390, `Revoke is whole (${box.x}..${box.x + box.width})`);
+    }
+    await axeCheck(phone, 'settings on a phone');
+    await phone.close();
+  });
+
   test('share the report and open the public page signed out', async () => {
     await page.goto(reportUrl);
     await page.getByRole('button', { name: 'Share a public link' }).click();

@@ -103,9 +103,15 @@ export function SettingsPage(props: SettingsProps) {
                 <thead>
                   <tr>
                     <th scope="col">Key</th>
-                    <th scope="col">Scopes</th>
-                    <th scope="col">Owner</th>
-                    <th scope="col">Last used</th>
+                    <th scope="col" class="hide-narrow">
+                      Scopes
+                    </th>
+                    <th scope="col" class="hide-narrow">
+                      Owner
+                    </th>
+                    <th scope="col" class="hide-narrow">
+                      Last used
+                    </th>
                     <th scope="col">State</th>
                   </tr>
                 </thead>
@@ -113,14 +119,17 @@ export function SettingsPage(props: SettingsProps) {
                   {props.keys.map((k) => (
                     <tr id={`key-${k.id}`}>
                       <td>
-                        <code>{k.secret_prefix}…</code>
+                        <code class="key-prefix">{k.secret_prefix}…</code>
                         <span class="sub">
                           {k.mode} · created <When at={k.created_at} />
                         </span>
+                        <span class="sub narrow-only">
+                          {k.user_name} · {k.scopes.join(', ')}
+                        </span>
                       </td>
-                      <td>{k.scopes.join(', ')}</td>
-                      <td>{k.user_name}</td>
-                      <td>{k.last_used_at ? <When at={k.last_used_at} /> : <span class="muted">never</span>}</td>
+                      <td class="hide-narrow">{k.scopes.join(', ')}</td>
+                      <td class="hide-narrow">{k.user_name}</td>
+                      <td class="hide-narrow">{k.last_used_at ? <When at={k.last_used_at} /> : <span class="muted">never</span>}</td>
                       <td>
                         {k.revoked_at ? (
                           <span class="badge archived">Revoked</span>
