@@ -5,6 +5,14 @@
  * stored (`profile_analyses.analysis_json`), and a findings page concatenates
  * the stored texts instead of rebuilding and serializing every record.
  *
+ * What it trades: a findings page costs a byte copy per record instead of
+ * building and serializing ~29 check objects (docs/benchmarks.md, findings
+ * pages), for ~12 KB more per analysis stored and a format version
+ * (ANALYSIS_TEXT_FORMAT) that must change with the record's layout. One path
+ * for the fast case and the fallback: both produce findingsRecord()'s JSON (a
+ * stored text of another version is not used; the record is then built from
+ * the stored findings), and the tests compare them byte for byte.
+ *
  * Two parts of it are not known when the findings are stored and are filled
  * in per read, so the stored text is a template with placeholders:
  * - U+0001 where each check's `source_url` starts: the attachment's profile

@@ -231,7 +231,7 @@ export async function readProfileFacts(
     .select(['profile_data', 'captured_at', 'item_id', 'revision', 'catalog_version', 'available_at', 'analysis_format'])
     .where('profile_id', '=', input.profileId)
     .executeTakeFirst();
-  const observed = input.observed ?? (stored ? { profile: stored.profile_data as CollectedProfile, capturedAt: stored.captured_at } : null);
+  const observed = input.observed ?? (stored ? { profile: stored.profile_data, capturedAt: stored.captured_at } : null);
   if (observed === null) return null;
   const coverage = await db.selectFrom('activity_coverage').select('item_id').where('profile_id', '=', input.profileId).executeTakeFirst();
   let activity: CollectedActivityEvent[] | null = null;
@@ -246,11 +246,11 @@ export async function readProfileFacts(
     activity = events.map((e) => ({
       external_id: e.external_id,
       event_type: e.event_type,
-      actor: e.actor as CollectedActivityEvent['actor'],
+      actor: e.actor,
       source_url: e.source_url,
       text: e.text,
       occurred_at: e.occurred_at ? e.occurred_at.toISOString() : null,
-      counts: e.counts as CollectedActivityEvent['counts'],
+      counts: e.counts,
     }));
   }
   const evidence = await db

@@ -3,6 +3,16 @@
  * summary's counts, check totals, work counts and collection revisions) and
  * the report's `profile_count`, `analyzed_profile_count` and `analysis_state`.
  *
+ * What it trades: reading a summary costs one row whatever the report's size
+ * (instead of aggregating every person on every read), and a worker's item
+ * never waits for the report's or run's row lock (deltas), in exchange for
+ * writes that keep the totals exact (every writer of a contribution under the
+ * person's lock) and a fold after the commit; readers add the deltas not yet
+ * folded (withPendingDeltas). One arithmetic for both: a rebuild
+ * (`refreshReportRollup(…, 'all')` without stored totals) is the from-scratch
+ * definition that the property test and the rebuild comparison
+ * (test/support/rollups.ts) hold the maintained totals to.
+ *
  * Two ways in, one arithmetic (`totals − old + new` per contribution):
  *
  * - `refreshReportRollup`, for the API's writes (imports, removals, archives)
@@ -67,7 +77,7 @@ export async function readCurrentTotals(db: Kysely<Database>, reportId: string):
 /** The folded aggregate alone (writers, under the report lock, take the pending deltas themselves). */
 export async function readAggregates(db: Kysely<Database>, reportId: string): Promise<AggregateRow | null> {
   const row = await db.selectFrom('report_aggregates').select(['totals', 'company']).where('report_id', '=', reportId).executeTakeFirst();
-  return row ? { totals: row.totals as Totals, company: row.company as Contribution | null } : null;
+  return row ? { totals: row.totals, company: row.company } : null;
 }
 
 /**

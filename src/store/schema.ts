@@ -5,9 +5,14 @@
 import type { ColumnType, Generated, GeneratedAlways } from 'kysely';
 import type { KeyMode } from '../domain/keys.js';
 import type { ItemStatus, ScanMode } from '../domain/scan-status.js';
+import type { CollectedActivityEvent, CollectedProfile } from '../domain/collected.js';
+import type { StoredFinding } from '../domain/analysis-records.js';
+import type { Contribution, Totals } from '../domain/analysis-aggregate.js';
+import type { ImportReceipt } from '../domain/schemas/import.js';
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
-type Json<T = unknown> = ColumnType<T, string, string>;
+/** A json/jsonb column: read as `T` (pg parses it), written as JSON text. */
+type Json<T> = ColumnType<T, string, string>;
 
 export interface SettingsTable {
   key: string;
@@ -117,7 +122,8 @@ export interface IdempotencyRecordsTable {
   key: string;
   fingerprint: string;
   status_code: number;
-  response: Json;
+  /** The answer's `data` as it was sent (any resource: the caller knows which). */
+  response: Json<unknown>;
   created_at: Timestamp;
   expires_at: Timestamp;
 }
@@ -127,7 +133,7 @@ export interface ImportReceiptsTable {
   report_id: string;
   workspace_id: string;
   /** null once tombstoned (expired; migration 0012): the row then only answers 410. */
-  receipt: Json | null;
+  receipt: Json<ImportReceipt> | null;
   created_at: Timestamp;
   expires_at: Timestamp;
   tombstoned_at: Timestamp | null;
@@ -216,8 +222,8 @@ export interface ProfileAnalysesTable {
   report_id: string;
   item_id: string;
   catalog_version: string;
-  profile_data: Json;
-  findings: Json;
+  profile_data: Json<CollectedProfile>;
+  findings: Json<StoredFinding[]>;
   good: number;
   optimize: number;
   unknown: number;
@@ -238,11 +244,11 @@ export interface ActivityEventsTable {
   external_id: string;
   event_type: 'post' | 'repost' | 'comment' | 'reaction' | 'unknown';
   actor_kind: 'person' | 'company_page';
-  actor: Json;
+  actor: Json<CollectedActivityEvent['actor']>;
   source_url: string | null;
   text: string | null;
   occurred_at: Timestamp | null;
-  counts: Json;
+  counts: Json<CollectedActivityEvent['counts']>;
   provenance: 'scanner' | 'legacy' | 'unknown';
   captured_at: Timestamp | null;
   available_at: Timestamp | null;
@@ -267,7 +273,7 @@ export interface ActivityCoverageTable {
 export interface ProfileContributionsTable {
   profile_id: string;
   report_id: string;
-  contribution: Json;
+  contribution: Json<Contribution>;
 }
 
 /** A roll-up change not yet folded into report_aggregates, scan_runs and reports (migration 0021). */
@@ -278,15 +284,15 @@ export interface RollupDeltasTable {
   started: Generated<boolean>;
   finished: 'succeeded' | 'failed' | 'inaccessible' | 'cancelled' | null;
   warning: Generated<boolean>;
-  totals: Json | null;
+  totals: Json<Totals> | null;
   at: Timestamp;
   created_at: Generated<Timestamp>;
 }
 
 export interface ReportAggregatesTable {
   report_id: string;
-  totals: Json;
-  company: Json | null;
+  totals: Json<Totals>;
+  company: Json<Contribution> | null;
   updated_at: Timestamp;
 }
 

@@ -173,5 +173,5 @@ export async function readReceipt(ctx: { db: Db; clock: Clock; workspaceId: stri
   if (row.receipt === null || row.expires_at.getTime() <= ctx.clock.now().getTime()) {
     throw apiError('receipt_expired', 410, 'This import receipt is older than 30 days and has expired.');
   }
-  return row.receipt as ImportReceipt;
+  return row.receipt;
 }

@@ -298,7 +298,7 @@ describe('findings records from stored text', () => {
       .select(['profile_id', 'findings'])
       .where('report_id', '=', reportId)
       .executeTakeFirstOrThrow();
-    const findings = (row.findings as StoredFinding[]).map((f, i) => (i === 0 ? { ...f, observed: 'changed by hand' } : f));
+    const findings = row.findings.map((f, i) => (i === 0 ? { ...f, observed: 'changed by hand' } : f));
     await t.runtime.db
       .updateTable('profile_analyses')
       .set({ findings: JSON.stringify(findings) })
