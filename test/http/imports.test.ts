@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ManualClock } from '../../src/clock.js';
 import { removeProfile, setArchived } from '../../src/store/report-repository.js';
-import { people, reportBody, startTestApp, type TestApp } from '../support/app.js';
+import { people, reportBody, startTestApp, type Response, type TestApp } from '../support/app.js';
 
 describe('POST /reports/{id}/profile-imports (4.8) and receipts (4.9)', () => {
   let t: TestApp;
@@ -26,12 +26,11 @@ describe('POST /reports/{id}/profile-imports (4.8) and receipts (4.9)', () => {
   }
   const importPath = (id: string, q = '') => `/api/v1/reports/${id}/profile-imports${q}`;
 
-  test('4.8 rules 1-3 and section 3: added, restored, already_present and duplicate_in_input rows with exact counts', async () => {
-    const { secret } = await t.tenant();
-    const created = await newReport(secret, people(2));
-    const reportId = created.report.id;
-    const removedId = created.profiles.rows[1].profile_id;
-    await removeProfile(t.runtime.db, reportId, removedId, clock.now());
+  describe('4.8 rules 1-3 and section 3: one import of a new, a removed, a present and a repeated person', () => {
+    let secret = '';
+    let reportId = '';
+    let removedId = '';
+    let commit: Response;
     const body = {
       profiles: [
         { pronet_url: 'https://pronet.example/in/new-1', name: 'Private Name' },
@@ -40,58 +39,83 @@ describe('POST /reports/{id}/profile-imports (4.8) and receipts (4.9)', () => {
         { pronet_url: 'https://www.pronet.example/in/NEW-1/' },
       ],
     };
-
-    const preview = await t.request('POST', importPath(reportId, '?validation_only=true'), { key: secret, body });
-    assert.equal(preview.status, 200);
-    assert.deepEqual(preview.body.data.counts, {
-      submitted: 4,
-      would_add: 1,
-      would_restore: 1,
-      already_present: 1,
-      duplicate_in_input: 1,
-      would_queue_profiles: 2,
+    before(async () => {
+      secret = (await t.tenant()).secret;
+      const created = await newReport(secret, people(2));
+      reportId = created.report.id;
+      removedId = created.profiles.rows[1].profile_id;
+      await removeProfile(t.runtime.db, reportId, removedId, clock.now());
     });
-    assert.deepEqual(
-      preview.body.data.rows.map((r: any) => r.status),
-      ['would_add', 'would_restore', 'already_present', 'duplicate_in_input'],
-    );
-    const rosterAfterPreview = await t.request('GET', `/api/v1/reports/${reportId}/profiles`, { key: secret });
-    assert.equal(rosterAfterPreview.body.data.length, 1, '4.8 rule 2: a preview changes nothing');
 
-    const commit = await t.request('POST', importPath(reportId), { key: secret, headers: { 'idempotency-key': 'imp-1' }, body });
-    assert.equal(commit.status, 201);
-    const receipt = commit.body.data;
-    assert.equal(commit.headers.get('location'), `${t.baseUrl}/api/v1/reports/${reportId}/profile-imports/${receipt.id}`);
-    assert.equal(receipt.state, 'completed');
-    assert.deepEqual(receipt.counts, {
-      submitted: 4,
-      added: 1,
-      restored: 1,
-      already_present: 1,
-      duplicate_in_input: 1,
-      profiles_queued: 2,
+    test('the preview classifies every row (would_add, would_restore, already_present, duplicate_in_input) with exact counts', async () => {
+      const preview = await t.request('POST', importPath(reportId, '?validation_only=true'), { key: secret, body });
+      assert.equal(preview.status, 200);
+      assert.deepEqual(preview.body.data.counts, {
+        submitted: 4,
+        would_add: 1,
+        would_restore: 1,
+        already_present: 1,
+        duplicate_in_input: 1,
+        would_queue_profiles: 2,
+      });
+      assert.deepEqual(
+        preview.body.data.rows.map((r: any) => r.status),
+        ['would_add', 'would_restore', 'already_present', 'duplicate_in_input'],
+      );
     });
-    const [added, restored, present, duplicate] = receipt.rows;
-    assert.equal(added.status, 'added');
-    assert.equal(added.scan_requests.length, 2);
-    assert.equal(restored.status, 'restored');
-    assert.equal(restored.profile_id, removedId, 'a restore keeps the same profile_id');
-    assert.equal(restored.notes[0].code, 'previously_removed_profile_restored');
-    assert.equal(restored.scan_requests.length, 2);
-    assert.equal(present.status, 'already_present');
-    assert.equal(present.scan_requests, undefined, 'already_present queues nothing');
-    assert.deepEqual(duplicate, { row_number: 4, status: 'duplicate_in_input', duplicate_of_row: 1 });
-    assert.ok(!commit.text.includes('Private Name') && !commit.text.includes('new-1'), '2.8: receipts omit supplied names and URLs');
-    const events = await t.runtime.db.selectFrom('profile_events').select('event').where('profile_id', '=', removedId).orderBy('id').execute();
-    assert.deepEqual(
-      events.map((e) => e.event),
-      ['added', 'removed', 'restored'],
-      'history is kept',
-    );
 
-    const read = await t.request('GET', `/api/v1/reports/${reportId}/profile-imports/${receipt.id}`, { key: secret });
-    assert.equal(read.status, 200);
-    assert.deepEqual(read.body.data, receipt);
+    test('4.8 rule 2: a preview changes nothing', async () => {
+      const roster = await t.request('GET', `/api/v1/reports/${reportId}/profiles`, { key: secret });
+      assert.equal(roster.body.data.length, 1);
+    });
+
+    test('the commit answers 201 with the receipt at Location, completed, with exact counts', async () => {
+      commit = await t.request('POST', importPath(reportId), { key: secret, headers: { 'idempotency-key': 'imp-1' }, body });
+      assert.equal(commit.status, 201);
+      const receipt = commit.body.data;
+      assert.equal(commit.headers.get('location'), `${t.baseUrl}/api/v1/reports/${reportId}/profile-imports/${receipt.id}`);
+      assert.equal(receipt.state, 'completed');
+      assert.deepEqual(receipt.counts, {
+        submitted: 4,
+        added: 1,
+        restored: 1,
+        already_present: 1,
+        duplicate_in_input: 1,
+        profiles_queued: 2,
+      });
+    });
+
+    test('an added or restored row queues both scans; already_present queues nothing; a duplicate names its first row', () => {
+      const [added, restored, present, duplicate] = commit.body.data.rows;
+      assert.equal(added.status, 'added');
+      assert.equal(added.scan_requests.length, 2);
+      assert.equal(restored.status, 'restored');
+      assert.equal(restored.scan_requests.length, 2);
+      assert.equal(present.status, 'already_present');
+      assert.equal(present.scan_requests, undefined);
+      assert.deepEqual(duplicate, { row_number: 4, status: 'duplicate_in_input', duplicate_of_row: 1 });
+    });
+
+    test('a restore keeps the profile_id and says so in a note, and the history is kept (added, removed, restored)', async () => {
+      const restored = commit.body.data.rows[1];
+      assert.equal(restored.profile_id, removedId);
+      assert.equal(restored.notes[0].code, 'previously_removed_profile_restored');
+      const events = await t.runtime.db.selectFrom('profile_events').select('event').where('profile_id', '=', removedId).orderBy('id').execute();
+      assert.deepEqual(
+        events.map((e) => e.event),
+        ['added', 'removed', 'restored'],
+      );
+    });
+
+    test('2.8: receipts omit supplied names and URLs', () => {
+      assert.ok(!commit.text.includes('Private Name') && !commit.text.includes('new-1'));
+    });
+
+    test('4.9: the receipt reads back as it was committed', async () => {
+      const read = await t.request('GET', `/api/v1/reports/${reportId}/profile-imports/${commit.body.data.id}`, { key: secret });
+      assert.equal(read.status, 200);
+      assert.deepEqual(read.body.data, commit.body.data);
+    });
   });
 
   test('4.8 rule 4: the same body replays the receipt; another body with the key is 409', async () => {
