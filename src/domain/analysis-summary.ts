@@ -46,6 +46,17 @@ const LIMITATION_MESSAGES: Record<string, string> = {
     'Some profile fields cannot be observed on public profiles (the network withholds experience and education from public view, and the data provider does not collect skills or featured items); checks on them are unknown, not failures.',
 };
 
+/** Good and to-optimize answers over the catalog's checks, and their score: the summary's optimization score (and the report list's). */
+export function totalsScore(t: Totals): { good: number; optimize: number; score_pct: number | null } {
+  let good = 0;
+  let optimize = 0;
+  for (const check of CHECKS) {
+    good += t.checks[check.id]?.good ?? 0;
+    optimize += t.checks[check.id]?.optimize ?? 0;
+  }
+  return { good, optimize, score_pct: scorePct(good, good + optimize) };
+}
+
 export function summarize(input: SummaryInput): Static<typeof AnalysisSummaryResponse>['data'] {
   const t = input.totals;
   const work = t.work;
@@ -73,8 +84,7 @@ export function summarize(input: SummaryInput): Static<typeof AnalysisSummaryRes
     };
     return { ...body, revision: revisionOf(body) };
   });
-  const good = checks.reduce((s, c) => s + c.good, 0);
-  const optimize = checks.reduce((s, c) => s + c.optimize, 0);
+  const { good, optimize } = totalsScore(t);
   const unknown = Object.values(t.checks).reduce((s, c) => s + c.unknown, 0);
   const optimizationSummary = {
     method: 'existing_profile_check_aggregation' as const,

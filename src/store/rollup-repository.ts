@@ -80,6 +80,17 @@ export async function readAggregates(db: Kysely<Database>, reportId: string): Pr
   return row ? { totals: row.totals, company: row.company } : null;
 }
 
+/** The totals of each of `reportIds` that has any, with the deltas not folded yet (one snapshot, two indexed reads). */
+export async function readReportTotals(db: Kysely<Database>, reportIds: readonly string[]): Promise<Map<string, Totals>> {
+  if (reportIds.length === 0) return new Map();
+  const { rows } = await sql<{ report_id: string; totals: Totals; pending: Totals[] | null }>`
+    select a.report_id, a.totals,
+           (select json_agg(d.totals) from rollup_deltas d where d.report_id = a.report_id and d.totals is not null) as pending
+      from report_aggregates a
+     where a.report_id = any(${[...reportIds]}::uuid[])`.execute(db);
+  return new Map(rows.map((r) => [r.report_id, withPendingDeltas(r.totals, r.pending)!]));
+}
+
 /**
  * Recomputes the contributions of `scope`'s attachments and of the company
  * page, and applies the differences. `touch` also sets the report's

@@ -9,6 +9,8 @@ import { CursorError, type CursorBinding, type CursorCodec } from '../domain/cur
 import { rootDomain } from '../domain/root-domain.js';
 import { apiError } from '../domain/errors.js';
 import { isUuid } from '../domain/uuid.js';
+import { totalsScore } from '../domain/analysis-summary.js';
+import { readReportTotals } from '../store/rollup-repository.js';
 import type { Db } from '../store/database.js';
 import { listActiveProfiles, listReports, type ProfileRow, type ReportRow } from '../store/report-repository.js';
 
@@ -115,6 +117,12 @@ export async function pageOfReports(
       }),
     (row) => row.created_at,
   );
+}
+
+/** Each listed report's score (the summary's optimization score; null before any answer), by report id. */
+export async function reportScores(ctx: { db: Db }, reportIds: readonly string[]): Promise<Map<string, number | null>> {
+  const totals = await readReportTotals(ctx.db, reportIds);
+  return new Map(reportIds.map((id) => [id, totals.has(id) ? totalsScore(totals.get(id)!).score_pct : null]));
 }
 
 export async function pageOfProfiles(

@@ -70,6 +70,13 @@ describe('web: fix first', () => {
     assert.ok(page.text.indexOf('id="people-heading"') < page.text.indexOf('id="chart-heading"'), 'the people before the chart');
   });
 
+  test("the reports list shows each report's score, the summary's optimization score", async () => {
+    const list = await owner.client.get('/reports');
+    const score = summary.optimization_summary.counts.score_pct as number;
+    const row = /<tr><td><a href="\/reports\/[0-9a-f-]+">[^<]*<\/a>[\s\S]*?<\/tr>/.exec(list.text)![0];
+    assert.match(row, new RegExp(`<td class="num">${Math.round(score)}%</td>`));
+  });
+
   test('a gap is one click from the people who have it', async () => {
     const page = await owner.client.get(`/reports/${reportId}`);
     const [, href, key] = /<a href="(\/reports\/[^"]+\?check=([a-z_.]+)&amp;outcome=optimize)#people-heading">/.exec(page.text)!;

@@ -1,6 +1,6 @@
 /** The report list: newest first, filter by company domain, archived on request, paginated. */
 import { Layout, Notice, When, type Viewer } from '../components/layout.js';
-import { ANALYSIS_STATE, label } from '../components/labels.js';
+import { ANALYSIS_STATE, label, pct } from '../components/labels.js';
 import { paths } from '../paths.js';
 
 export interface ReportListItem {
@@ -21,6 +21,8 @@ export interface ReportListProps {
   csrf: string;
   viewer: Viewer;
   reports: ReportListItem[];
+  /** Each report's score (null before any answer), by id. */
+  scores: ReadonlyMap<string, number | null>;
   domain: string;
   includeArchived: boolean;
   nextUrl: string | null;
@@ -67,6 +69,9 @@ export function ReportsListPage(props: ReportListProps) {
                 <th scope="col">Report</th>
                 <th scope="col">Company</th>
                 <th scope="col" class="num">
+                  Score
+                </th>
+                <th scope="col" class="num">
                   People
                 </th>
                 <th scope="col">State</th>
@@ -86,6 +91,7 @@ export function ReportsListPage(props: ReportListProps) {
                     {r.company_name}
                     <span class="sub">{r.root_domain ?? r.supplied_domain}</span>
                   </td>
+                  <td class="num">{pct(props.scores.get(r.id))}</td>
                   <td class="num">
                     {r.analyzed_profile_count} / {r.profile_count}
                     <span class="sub">analyzed</span>

@@ -9,7 +9,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError, notFound } from '../../domain/errors.js';
 import { reportLinks } from '../../use-cases/present.js';
 import type { MediaStore } from '../../scanning/media/media-store.js';
-import { pageOfReports } from '../../use-cases/list-reports.js';
+import { pageOfReports, reportScores } from '../../use-cases/list-reports.js';
 import { removePerson, setReportArchived, setReportSharing } from '../../use-cases/manage-report.js';
 import { readAttachment, readPerson, readProgress, readReport, readReportOverview, type ViewContext } from '../../use-cases/report-view.js';
 import { PEOPLE_SORTS, readReportPeople, selectPeople, titlesOf } from '../../use-cases/report-people.js';
@@ -106,6 +106,10 @@ export async function reportRoutes(app: FastifyInstance, options: { media: Pick<
           csrf: request.web.csrf(),
           viewer: viewerOf(request),
           reports: page.rows,
+          scores: await reportScores(
+            { db },
+            page.rows.map((r) => r.id),
+          ),
           domain,
           includeArchived,
           nextUrl,
