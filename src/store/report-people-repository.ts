@@ -11,6 +11,7 @@
 import { sql } from 'kysely';
 import type { Outcome } from '../domain/checks/check-helpers.js';
 import type { LatestItem } from '../domain/analysis-aggregate.js';
+import type { StoredFinding } from '../domain/analysis-records.js';
 import type { Db } from './database.js';
 
 export interface ReportPersonRow {
@@ -27,6 +28,109 @@ export interface ReportPersonRow {
   analysis: { good: number; optimize: number; unknown: number; outcomes: Record<string, Outcome> } | null;
   /** The latest full-profile item (null: none). */
   full: LatestItem | null;
+}
+
+/** One person's stored analysis, as a findings record is built from it (domain/analysis-records.ts). */
+export interface PersonAnalysisRow {
+  revision: string;
+  catalog_version: string;
+  findings: StoredFinding[];
+  captured_at: Date;
+  available_at: Date;
+}
+
+/**
+ * One active person of the report for their page: what readReportPeople
+ * gives for them, plus their stored analysis. Undefined when the workspace
+ * has no such report or the person is not on it.
+ */
+export async function readReportPerson(
+  db: Db,
+  workspaceId: string,
+  reportId: string,
+  profileId: string,
+): Promise<(Omit<ReportPersonRow, 'analysis'> & { analysis: PersonAnalysisRow | null }) | undefined> {
+  const row = await db
+    .selectFrom('report_profiles as p')
+    .innerJoin('reports as r', 'r.id', 'p.report_id')
+    .leftJoin('profile_analyses as a', 'a.profile_id', 'p.id')
+    .select([
+      'p.id',
+      'p.pronet_url',
+      'p.name',
+      'p.title',
+      'p.headline',
+      'a.profile_data',
+      'a.revision',
+      'a.catalog_version',
+      'a.findings',
+      'a.captured_at',
+      'a.available_at',
+    ])
+    .where('r.workspace_id', '=', workspaceId)
+    .where('p.report_id', '=', reportId)
+    .where('p.id', '=', profileId)
+    .where('p.status', '=', 'active')
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const full = await db
+    .selectFrom('scan_items as i')
+    .innerJoin('scan_runs as sr', 'sr.id', 'i.run_id')
+    .select(['i.status', 'i.warning'])
+    .where('i.report_id', '=', reportId)
+    .where('i.profile_id', '=', profileId)
+    .where('sr.mode', '=', 'full_profile')
+    .orderBy('sr.created_at', 'desc')
+    .orderBy('i.created_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  const blank = (value: string | null | undefined) => (value === null || value === undefined || value.trim() === '' ? null : value.trim());
+  return {
+    profile_id: row.id,
+    pronet_url: row.pronet_url,
+    name: row.name,
+    title: row.title,
+    headline: row.headline,
+    observed_name: blank(row.profile_data?.name),
+    observed_headline: blank(row.profile_data?.headline),
+    analysis:
+      row.revision === null || row.catalog_version === null || row.findings === null || row.captured_at === null || row.available_at === null
+        ? null
+        : {
+            revision: row.revision,
+            catalog_version: row.catalog_version,
+            findings: row.findings,
+            captured_at: row.captured_at,
+            available_at: row.available_at,
+          },
+    full: full ?? null,
+  };
+}
+
+/** The person's newest activity events (by when they happened, else when they were seen), at most `limit`. */
+export async function readPersonActivity(db: Db, reportId: string, profileId: string, limit: number) {
+  return db
+    .selectFrom('activity_events')
+    .select([
+      'id',
+      'profile_id',
+      'event_type',
+      'actor',
+      'source_url',
+      'text',
+      'occurred_at',
+      'counts',
+      'provenance',
+      'captured_at',
+      'available_at',
+      'updated_at',
+    ])
+    .where('report_id', '=', reportId)
+    .where('profile_id', '=', profileId)
+    .orderBy(sql`coalesce(occurred_at, captured_at)`, 'desc')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
 }
 
 /** The report's active people in id order; undefined when the workspace has no such report. */

@@ -13,7 +13,7 @@
  */
 import type { Clock } from '../clock.js';
 import { collectionRevision, emptyTotals, type Totals } from '../domain/analysis-aggregate.js';
-import { activityRecord, findingsRecord, type ActivityRecord, type FindingsRecord } from '../domain/analysis-records.js';
+import { activityRecord, findingsRecord, type ActivityRecord } from '../domain/analysis-records.js';
 import { summarize, type AnalysisSummary } from '../domain/analysis-summary.js';
 import { CursorError, type CursorBinding, type CursorCodec } from '../domain/cursor.js';
 import { apiError, notFound, type ApiError } from '../domain/errors.js';
@@ -243,13 +243,6 @@ function bytesRecord(bytes: Buffer): RecordJson {
   return { length: bytes.length, writeTo: (out, at) => bytes.copy(out, at) };
 }
 
-/** The record's bytes in a buffer of their own. */
-export function recordBytes(record: RecordJson): Buffer {
-  const out = Buffer.allocUnsafe(record.length);
-  record.writeTo(out, 0);
-  return out;
-}
-
 const jsonBytes = (record: unknown) => Buffer.byteLength(JSON.stringify(record), 'utf8');
 
 /**
@@ -364,16 +357,6 @@ export function findingsPageBody(page: CollectionPage<RecordJson>, requestId: st
   at += close.copy(body, at);
   if (at !== size) throw new Error(`findings page body: wrote ${at} bytes of ${size}`);
   return body;
-}
-
-/** pageOfFindingsText with the records as values (for callers that use them, e.g. the web pages). */
-export async function pageOfFindings(
-  ctx: AnalysisContext,
-  reportId: string,
-  query: PageQuery & { profile_id?: string },
-): Promise<CollectionPage<FindingsRecord>> {
-  const page = await pageOfFindingsText(ctx, reportId, query);
-  return { ...page, data: page.data.map((record) => JSON.parse(recordBytes(record).toString('utf8')) as FindingsRecord) };
 }
 
 function instant(name: string, value: string | undefined): Date | null {

@@ -37,6 +37,13 @@ export interface ReportPerson {
   fix_first: CheckDefinition[];
 }
 
+/** The name a page shows for a person: supplied, else observed, else the profile's handle; and where it comes from. */
+export function personName(row: { name: string | null; observed_name: string | null; pronet_url: string }): [string, ReportPerson['name_source']] {
+  if (row.name !== null) return [row.name, 'supplied'];
+  if (row.observed_name !== null) return [row.observed_name, 'observed'];
+  return [profileHandle(row.pronet_url), 'url'];
+}
+
 export async function readReportPeople(ctx: { db: Db; workspaceId: string }, reportId: string): Promise<ReportPerson[]> {
   const rows = await readRows(ctx.db, ctx.workspaceId, reportId);
   if (!rows) throw notFound('report');

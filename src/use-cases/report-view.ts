@@ -1,11 +1,11 @@
 /**
- * The stories behind the web workspace's report pages, built from the API's
- * own reads (read-analysis.ts, list-reports.ts, the report repository): the
- * overview (report, analysis summary, scan runs), every findings record of a
- * report, one person's findings and activity (and where each evidence image
- * comes from), live progress, an evidence image, and the public share page's
- * aggregate picture. Reads only; each is
- * scoped by workspace, so another workspace's report is "not found".
+ * The stories behind the web workspace's report pages: the overview (report,
+ * analysis summary, scan runs), one person's findings record, activity and
+ * evidence images (page reads of report-people-repository.ts, records built
+ * by the same domain functions as the API's), live progress, and the public
+ * share page's aggregate picture. The people list is report-people.ts. Reads
+ * only; each is scoped by workspace, so another workspace's report is "not
+ * found".
  */
 import type { Clock } from '../clock.js';
 import type { ActivityRecord, FindingsRecord } from '../domain/analysis-records.js';
@@ -14,11 +14,14 @@ import type { CursorCodec } from '../domain/cursor.js';
 import { notFound } from '../domain/errors.js';
 import type { Db } from '../store/database.js';
 import { evidenceDetails, type EvidenceDetails } from '../store/evidence-repository.js';
+import { readPersonActivity, readReportPerson } from '../store/report-people-repository.js';
+import { activityRecord, findingsRecord } from '../domain/analysis-records.js';
+import { personName } from './report-people.js';
 import { isActiveAttachment } from '../store/analysis-read-repository.js';
 import { findReport, findReportByPublicToken, type ReportRow } from '../store/report-repository.js';
 import { listReportRuns } from '../store/report-view-repository.js';
 import type { ScanRunRow } from '../store/scan-repository.js';
-import { pageOfActivity, pageOfFindings, readSummary, type AnalysisContext } from './read-analysis.js';
+import { readSummary, type AnalysisContext } from './read-analysis.js';
 
 export interface ViewContext {
   db: Db;
@@ -75,6 +78,8 @@ export async function readReportOverview(ctx: ViewContext, reportId: string): Pr
 export interface PersonView {
   report: ReportRow;
   record: FindingsRecord;
+  /** The supplied name, else the observed one, else the profile's handle (docs/web.md, "Names"). */
+  displayName: string;
   activity: ActivityRecord[];
   activityTruncated: boolean;
   /** Each evidence image of the record (where it comes from, its section and sizes), by its address in the record (its `url`). */
@@ -83,23 +88,31 @@ export interface PersonView {
 
 const ACTIVITY_SHOWN = 200;
 
+/**
+ * One person's page: their findings record (built from the stored analysis
+ * by the same findingsRecord() the API's fallback uses, with the page's own
+ * image addresses), their newest activity and their evidence images. A page
+ * read: no cursor, no response budget.
+ */
 export async function readPerson(ctx: ViewContext, reportId: string, profileId: string): Promise<PersonView> {
   const report = await readReport(ctx, reportId);
-  const findings = await pageOfFindings(analysisContext(ctx), reportId, { limit: 1, profile_id: profileId });
-  const record = findings.data[0];
-  if (!record) throw notFound('person');
-  const activity: ActivityRecord[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await pageOfActivity(analysisContext(ctx), reportId, { limit: 100, cursor, profile_id: profileId });
-    activity.push(...page.data);
-    cursor = page.next_cursor ?? undefined;
-  } while (cursor !== undefined && activity.length < ACTIVITY_SHOWN);
-  const byTime = (e: ActivityRecord) => e.occurred_at ?? e.captured_at ?? '';
-  activity.sort((a, b) => (byTime(a) < byTime(b) ? 1 : byTime(a) > byTime(b) ? -1 : 0));
+  const person = await readReportPerson(ctx.db, ctx.workspaceId, reportId, profileId);
+  if (!person) throw notFound('person');
+  const record = findingsRecord(
+    {
+      profileId,
+      person: { pronet_url: person.pronet_url, name: person.name, title: person.title, headline: person.headline },
+      analysis: person.analysis,
+      full: person.full,
+    },
+    (imageId, variant) => ctx.imageUrl(reportId, imageId, variant),
+  );
+  const events = await readPersonActivity(ctx.db, reportId, profileId, ACTIVITY_SHOWN + 1);
+  const activity = events.slice(0, ACTIVITY_SHOWN).map((e) => activityRecord({ ...e, occurred_at: e.occurred_at ? e.occurred_at.toISOString() : null }));
   // Not in the record: the contract shows no field of an evidence image but its url (2.x "evidence.images[]").
   const evidence = Object.fromEntries((await evidenceDetails(ctx.db, reportId, profileId)).map((image) => [ctx.imageUrl(reportId, image.id), image]));
-  return { report, record, activity: activity.slice(0, ACTIVITY_SHOWN), activityTruncated: cursor !== undefined, evidence };
+  const [displayName] = personName(person);
+  return { report, record, displayName, activity, activityTruncated: events.length > ACTIVITY_SHOWN, evidence };
 }
 
 export interface Progress {

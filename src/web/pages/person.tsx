@@ -23,6 +23,8 @@ export interface PersonPageProps {
   viewer: Viewer;
   report: { id: string; name: string; company_name: string; archived: boolean };
   record: FindingsRecord;
+  /** Supplied, else observed, else the profile's handle. */
+  displayName: string;
   activity: ActivityRecord[];
   activityTruncated: boolean;
   /** Each evidence image's origin, section and sizes, by its url in the record. */
@@ -119,7 +121,7 @@ function gapsFirst(a: Check, b: Check): number {
 
 export function PersonPage(props: PersonPageProps) {
   const { record, report } = props;
-  const name = record.name ?? record.pronet_url;
+  const name = props.displayName;
   const checks = record.analysis?.checks ?? [];
   const byCategory = CATEGORIES.map((category) => ({
     category,
