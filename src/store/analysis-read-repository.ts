@@ -69,7 +69,7 @@ export interface SummaryData {
 
 const dateOrNull = (value: string | null): Date | null => (value === null ? null : new Date(value));
 
-/** SUMMARY_FUSED_READ's JSON text, parsed. */
+/** The summary read's JSON text, parsed. */
 export function summaryFromText(text: string): SummaryData {
   const v = JSON.parse(text) as {
     report: Parameters<typeof reportFromJson>[0];

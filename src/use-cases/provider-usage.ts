@@ -1,7 +1,7 @@
 /**
  * Provider records billed per workspace (docs/collectors.md, "Cost"): what a
  * data provider charged for the workspace's scans, counted when an item's
- * result is stored (store/item-repository.ts, finishItem). Shown to the
+ * result is stored (scanning/finish-item.ts, finishItem). Shown to the
  * workspace's owners and admins on the settings page and to the operator by
  * `profile-scan admin workspace usage`; both read it here.
  */
