@@ -24,10 +24,30 @@ export type Db = Kysely<Database>;
 // but return bigint counts as numbers (counts here never exceed 2^53).
 pg.types.setTypeParser(20, (value) => Number(value));
 
+/**
+ * A session of ours that sits inside a transaction without sending anything
+ * for this long is ended by PostgreSQL, which rolls the transaction back and
+ * releases its row locks. No transaction of ours waits on anything outside
+ * the database (they run a few statements back to back), so only a frozen or
+ * hung process gets there: without the limit, a worker stopped in the middle
+ * of finishing an item would hold that item's and that person's rows for as
+ * long as it stays stopped, and no other worker could take the item over
+ * (docs/scanning.md, "Leases and worker heartbeats"). Sessions that hold an
+ * advisory lock between transactions are idle, not in a transaction: the
+ * limit does not touch them.
+ */
+export const IDLE_IN_TRANSACTION_TIMEOUT_MS = 30_000;
+
 export function createPool(url: string, max = 10, options: { keepIdle?: boolean } = {}): pg.Pool {
   // keepIdle: connections are never closed for being idle (a session that holds a lock).
   const idleTimeoutMillis = options.keepIdle ? 0 : 30_000;
-  const pool = new pg.Pool({ connectionString: url, max, idleTimeoutMillis, connectionTimeoutMillis: 10_000 });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    idleTimeoutMillis,
+    connectionTimeoutMillis: 10_000,
+    idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_TIMEOUT_MS,
+  });
   // An idle client's error (e.g. the server restarting) must not crash the process.
   pool.on('error', () => {});
   return pool;

@@ -85,7 +85,7 @@ const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
 
 /** A delay in [base/2, base): the upper half of full jitter. */
 export function jittered(baseMs: number, random: () => number): number {
-  return Math.round(baseMs / 2 + (baseMs / 2) * random());
+  return Math.floor(baseMs / 2 + (baseMs / 2) * random());
 }
 
 /** `https://host[:port]` from a base URL that may end in `/` or `/api/v1`. */
@@ -246,7 +246,7 @@ export class Transport {
     if (error instanceof RateLimitError) {
       const waitMs = error.retry_after_seconds * 1000;
       // Section 7: wait until the window ends; a little jitter spreads clients sharing a workspace.
-      return waitMs <= this.#maxRetryAfterMs ? waitMs + Math.round(250 * this.random()) : null;
+      return waitMs <= this.#maxRetryAfterMs ? waitMs + Math.floor(250 * this.random()) : null;
     }
     const transient =
       error instanceof ConnectionError ||
