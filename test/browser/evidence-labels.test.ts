@@ -12,6 +12,8 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { firstRun } from '../../src/cli/first-run.js';
+import { CHECKS } from '../../src/domain/checks/catalog.js';
+import { CARD_AREAS, CARD_UNITS } from '../../src/domain/evidence-areas.js';
 import { processItem } from '../../src/scanning/item-handler.js';
 import { FileMediaStore } from '../../src/scanning/media/media-store.js';
 import { SafeFetcher } from '../../src/scanning/media/safe-fetch.js';
@@ -84,7 +86,7 @@ describe('evidence labels on the person page, in Chromium', () => {
     await page.getByRole('heading', { level: 1, name: 'Jane Doe' }).waitFor();
     await openGoodChecks(page);
     // Each image once: as many figures as distinct images the findings name.
-    const named = await page.locator('.evidence-links a').evaluateAll((links) => new Set(links.map((a) => a.getAttribute('href'))).size);
+    const named = await page.locator('.evidence-links .lightbox img').evaluateAll((imgs) => new Set(imgs.map((img) => img.getAttribute('src'))).size);
     assert.equal(await page.locator('figure.evidence-item').count(), named, `${where}: every image shown once`);
     const identity = page.getByRole('group', { name: 'Evidence for Identity' });
     const captured = identity.locator('figure.origin-captured');
@@ -102,7 +104,7 @@ describe('evidence labels on the person page, in Chromium', () => {
     }
     // The photo check points to both, by name.
     const photoCheck = page.locator('li', { has: page.getByRole('heading', { name: 'Profile photo' }) });
-    assert.deepEqual(await photoCheck.locator('.evidence-links a').allInnerTexts(), [
+    assert.deepEqual(await photoCheck.locator('.evidence-links a.evidence-open').allInnerTexts(), [
       'evidence card of the top of the profile',
       'captured image of the top of the profile',
     ]);
@@ -160,6 +162,54 @@ describe('evidence labels on the person page, in Chromium', () => {
     await checkLabels(page, 'phone');
     await page.context().close();
     console.log(`# screenshots: ${shots}`);
+  });
+
+  test('the area a finding is about is outlined on the rendered card; a capture is shown whole', async () => {
+    const page = await signedIn(1280, 900);
+    await page.goto(personUrl);
+    await page.getByRole('heading', { level: 1, name: 'Jane Doe' }).waitFor();
+    await openGoodChecks(page);
+    const photoCheck = page.locator('li', { has: page.getByRole('heading', { name: 'Profile photo' }) });
+    // From the check: the card opens inside the page with the photo's area outlined where the card draws it.
+    await photoCheck.getByRole('link', { name: 'evidence card of the top of the profile' }).click();
+    const cardView = photoCheck.locator('.lightbox').first();
+    await cardView.waitFor({ state: 'visible' });
+    assert.equal((await cardView.locator('.lightbox-caption').innerText()).trim(), 'Outlined: the photo, what “Profile photo” looks at.');
+    await page.waitForFunction((id) => (document.getElementById(id)?.querySelector('img')?.naturalWidth ?? 0) > 0, (await cardView.getAttribute('id'))!);
+    const img = (await cardView.locator('img').boundingBox())!;
+    const outline = (await cardView.locator('.areas rect').boundingBox())!;
+    const { photo } = CARD_AREAS;
+    const near = (a: number, b: number, what: string) => assert.ok(Math.abs(a - b) <= 0.02, `${what}: ${a.toFixed(3)} vs ${b.toFixed(3)}`);
+    near((outline.x - img.x) / img.width, photo.x / CARD_UNITS.width, 'left');
+    near((outline.y - img.y) / img.height, photo.y / CARD_UNITS.height, 'top');
+    near(outline.width / img.width, photo.width / CARD_UNITS.width, 'width');
+    near(outline.height / img.height, photo.height / CARD_UNITS.height, 'height');
+    await page.screenshot({ path: path.join(shots, 'person-outlined-area.png') });
+    await cardView.getByRole('link', { name: 'Close' }).click();
+    await cardView.waitFor({ state: 'hidden' });
+    // The captured photo has no outline: it is its subject whole.
+    await photoCheck.getByRole('link', { name: 'captured image of the top of the profile' }).click();
+    const capturedView = photoCheck.locator('.lightbox').nth(1);
+    await capturedView.waitFor({ state: 'visible' });
+    assert.equal(await capturedView.locator('.areas').count(), 0);
+    assert.match(
+      await capturedView.locator('.lightbox-caption').innerText(),
+      /^Captured from the source: the image as a whole is the evidence for “Profile photo”\.$/,
+    );
+    await capturedView.getByRole('link', { name: 'Close' }).click();
+    // The top card's preview outlines the areas of every top-card check to optimize, and names them.
+    const toOptimize = await page.locator('li.outcome-optimize[id^="check-"]').evaluateAll((items) => items.map((li) => li.id.slice('check-'.length)));
+    const expected = [
+      ...new Set(CHECKS.filter((c) => toOptimize.includes(c.key) && c.evidence_section === 'top_card').map((c) => CARD_AREAS[c.evidence_area!].label)),
+    ];
+    assert.ok(expected.length > 0, 'the scanned person has top-card gaps');
+    const rendered = page.getByRole('group', { name: 'Evidence for Identity' }).locator('figure.origin-rendered');
+    assert.equal(await rendered.locator('a > .marked .areas rect').count(), expected.length);
+    const outlined = await rendered.locator('.outlined').innerText();
+    for (const label of expected) assert.ok(outlined.includes(label), `"${outlined}" names ${label}`);
+    assert.match(outlined, /\(to optimize\)\.$/);
+    await axeCheck(page, 'person page with an evidence overlay');
+    await page.context().close();
   });
 
   test('no Content-Security-Policy violation', () => {

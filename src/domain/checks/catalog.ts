@@ -15,6 +15,7 @@
  */
 import { v5 as uuidv5 } from 'uuid';
 import type { CollectedActivityEvent, CollectedProfile } from '../collected.js';
+import { sectionOf, type EvidenceArea, type EvidenceSection } from '../evidence-areas.js';
 import {
   UNKNOWN,
   countAtLeast,
@@ -39,8 +40,7 @@ export const CATALOG_NAMESPACE = '8ebc0af9-236f-46d3-956a-92066f9d11a4';
 /** Version of the catalog's rules and wording: bump it when any of them changes. */
 export const CATALOG_VERSION = '2026-11-1';
 
-/** Screenshot sections (`Screenshot.section`) a check may draw evidence from. */
-export type EvidenceSection = 'top_card' | 'about' | 'experience' | 'skills' | 'activity';
+export type { EvidenceArea, EvidenceSection };
 
 export interface CheckInput {
   profile: CollectedProfile | null;
@@ -66,6 +66,9 @@ export interface CheckDefinition {
   /** What `good` means, in one or two sentences. */
   readonly description: string;
   readonly recommendation: string;
+  /** Where on its evidence the check's subject is (domain/evidence-areas.ts); null: the check has no evidence image. */
+  readonly evidence_area: EvidenceArea | null;
+  /** The page section of its evidence images: the area's section. */
   readonly evidence_section: EvidenceSection | null;
   /** The input the check reads: it is `unknown` while that input is null. */
   readonly requires: 'profile' | 'activity';
@@ -113,7 +116,7 @@ export const CATEGORIES: readonly CheckCategory[] = Object.freeze(categoryDefs.m
 
 // ---------------------------------------------------------------- checks
 
-type Def = Omit<CheckDefinition, 'id' | 'evaluate' | 'requires'> &
+type Def = Omit<CheckDefinition, 'id' | 'evaluate' | 'requires' | 'evidence_section'> &
   (
     | { requires: 'profile'; evaluate(profile: CollectedProfile, input: CheckInput): CheckResult }
     | { requires: 'activity'; evaluate(activity: CollectedActivityEvent[], input: CheckInput): CheckResult }
@@ -166,7 +169,7 @@ const checkDefs: Def[] = [
     title: 'Profile photo',
     description: 'Good when the profile shows a profile photo.',
     recommendation: 'Add a recent, well-lit headshot where your face fills most of the frame.',
-    evidence_section: 'top_card',
+    evidence_area: 'photo',
     requires: 'profile',
     impact: 3,
     evaluate: (p) => flag(p.has_photo),
@@ -177,7 +180,7 @@ const checkDefs: Def[] = [
     title: 'Background banner',
     description: 'Good when the profile has a custom background banner instead of the default one.',
     recommendation: 'Use a banner that shows your work or [company name] branding (1584 x 396 px).',
-    evidence_section: 'top_card',
+    evidence_area: 'banner',
     requires: 'profile',
     impact: 2,
     evaluate: (p) => flag(p.has_banner),
@@ -188,7 +191,7 @@ const checkDefs: Def[] = [
     title: 'Full name',
     description: 'Good when the displayed name has at least two words (first and last name).',
     recommendation: 'Show your first and last name as colleagues and customers know you, without titles or emojis.',
-    evidence_section: 'top_card',
+    evidence_area: 'name',
     requires: 'profile',
     impact: 3,
     evaluate: (p) => {
@@ -206,7 +209,7 @@ const checkDefs: Def[] = [
     title: 'Location',
     description: 'Good when the profile shows a location.',
     recommendation: 'Set your location (city or metro area) so people nearby can find you.',
-    evidence_section: 'top_card',
+    evidence_area: 'location',
     requires: 'profile',
     impact: 2,
     evaluate: (p) => (p.location === null ? UNKNOWN : verdict(!isBlank(p.location), p.location)),
@@ -217,7 +220,7 @@ const checkDefs: Def[] = [
     title: 'Custom profile URL',
     description: 'Good when the profile uses a personal (vanity) URL instead of a generated one.',
     recommendation: 'Claim a custom profile URL based on your name, and use it in your email signature.',
-    evidence_section: null,
+    evidence_area: null,
     requires: 'profile',
     impact: 1,
     evaluate: (p) => flag(p.custom_url),
@@ -230,7 +233,7 @@ const checkDefs: Def[] = [
     title: 'Headline is filled in',
     description: 'Good when the profile has a non-empty headline.',
     recommendation: 'Write a headline that says what you do and for whom, e.g. "Role at [company name] | what you help with".',
-    evidence_section: 'top_card',
+    evidence_area: 'headline',
     requires: 'profile',
     impact: 3,
     evaluate: (p) => (p.headline === null ? UNKNOWN : verdict(!isBlank(p.headline), p.headline)),
@@ -241,7 +244,7 @@ const checkDefs: Def[] = [
     title: 'Headline length',
     description: 'Good when the headline has 40 to 220 characters: enough to say more than a job title, short enough to show in full.',
     recommendation: 'Go beyond the job title: add your focus area or the value you bring, within 220 characters.',
-    evidence_section: 'top_card',
+    evidence_area: 'headline',
     requires: 'profile',
     impact: 2,
     evaluate: (p) => minLength(p.headline, 40, 220),
@@ -252,7 +255,7 @@ const checkDefs: Def[] = [
     title: 'Headline names the company',
     description: 'Good when the headline mentions the company by name (case-insensitive).',
     recommendation: 'Name {company} in your headline so every comment and post you make carries the brand.',
-    evidence_section: 'top_card',
+    evidence_area: 'headline',
     requires: 'profile',
     impact: 3,
     evaluate: (p, input) => textMentionsCompany(p.headline, input),
@@ -265,7 +268,7 @@ const checkDefs: Def[] = [
     title: 'About section is filled in',
     description: 'Good when the About section has text.',
     recommendation: 'Write an About section: who you are, what you work on at [company name], and how to reach you.',
-    evidence_section: 'about',
+    evidence_area: 'about_text',
     requires: 'profile',
     impact: 3,
     evaluate: (p) => (p.about === null ? UNKNOWN : verdict(!isBlank(p.about), !isBlank(p.about))),
@@ -276,7 +279,7 @@ const checkDefs: Def[] = [
     title: 'About section length',
     description: 'Good when the About section has at least 300 characters.',
     recommendation: 'Expand your About section to a few short paragraphs (300+ characters) with concrete examples of your work.',
-    evidence_section: 'about',
+    evidence_area: 'about_text',
     requires: 'profile',
     impact: 2,
     evaluate: (p) => minLength(p.about, 300),
@@ -287,7 +290,7 @@ const checkDefs: Def[] = [
     title: 'About names the company',
     description: 'Good when the About section mentions the company by name (case-insensitive).',
     recommendation: 'Say in your About section what you do at {company} and why it matters to customers.',
-    evidence_section: 'about',
+    evidence_area: 'about_text',
     requires: 'profile',
     impact: 2,
     evaluate: (p, input) => textMentionsCompany(p.about, input),
@@ -298,7 +301,7 @@ const checkDefs: Def[] = [
     title: 'About invites contact',
     description: 'Good when the About section ends with a way to get in touch: a link, an email address or an explicit invitation.',
     recommendation: 'Close your About section with a call to action, e.g. a link to [company name] or "message me about …".',
-    evidence_section: 'about',
+    evidence_area: 'about_text',
     requires: 'profile',
     impact: 1,
     evaluate: (p) => {
@@ -313,7 +316,7 @@ const checkDefs: Def[] = [
     title: 'Featured items',
     description: 'Good when at least one item (post, article, link) is featured on the profile.',
     recommendation: 'Feature one to three items: a strong post, a talk, or a page of [company name] you want people to see.',
-    evidence_section: 'about',
+    evidence_area: 'featured',
     requires: 'profile',
     impact: 1,
     evaluate: (p) => countAtLeast(p.featured_count, 1),
@@ -326,7 +329,7 @@ const checkDefs: Def[] = [
     title: 'Current position listed',
     description: 'Good when at least one position is current (no end date). Unknown when position dates contradict each other or lie in the future.',
     recommendation: 'Keep your current role listed with its start date and no end date.',
-    evidence_section: 'experience',
+    evidence_area: 'positions',
     requires: 'profile',
     impact: 3,
     evaluate: (p, input) => {
@@ -341,7 +344,7 @@ const checkDefs: Def[] = [
     title: 'Current position at the company',
     description: 'Good when a current position names the company (case-insensitive) as employer or in its title.',
     recommendation: 'List your current role at [company name] and link it to the company page so your profile shows its logo.',
-    evidence_section: 'experience',
+    evidence_area: 'positions',
     requires: 'profile',
     impact: 3,
     evaluate: (p, input) => {
@@ -361,7 +364,7 @@ const checkDefs: Def[] = [
     title: 'Career history',
     description: 'Good when at least two positions are listed.',
     recommendation: 'Add your previous roles so visitors see the path that led you to [company name].',
-    evidence_section: 'experience',
+    evidence_area: 'positions',
     requires: 'profile',
     impact: 1,
     evaluate: (p) => (p.positions === null ? UNKNOWN : verdict(p.positions.length >= 2, p.positions.length)),
@@ -372,7 +375,7 @@ const checkDefs: Def[] = [
     title: 'Positions are described',
     description: 'Good when at least half of the listed positions have a description of 40+ characters. Observed: that share in percent.',
     recommendation: 'Describe each role in two or three lines: scope, results, and the tools or customers involved.',
-    evidence_section: 'experience',
+    evidence_area: 'positions',
     requires: 'profile',
     impact: 2,
     evaluate: (p) => {
@@ -390,7 +393,7 @@ const checkDefs: Def[] = [
     title: 'Skills listed',
     description: 'Good when at least five skills are listed.',
     recommendation: 'List at least five skills that match your role, with the most relevant ones first.',
-    evidence_section: 'skills',
+    evidence_area: 'skills',
     requires: 'profile',
     impact: 2,
     evaluate: (p) => listAtLeast(p.skills, 5),
@@ -401,7 +404,7 @@ const checkDefs: Def[] = [
     title: 'Education listed',
     description: 'Good when at least one education entry is listed.',
     recommendation: 'Add your education or relevant training, including bootcamps and professional programs.',
-    evidence_section: null,
+    evidence_area: null,
     requires: 'profile',
     impact: 1,
     evaluate: (p) => countAtLeast(p.education_count, 1),
@@ -412,7 +415,7 @@ const checkDefs: Def[] = [
     title: 'Licenses and certifications',
     description: 'Good when at least one license or certification is listed.',
     recommendation: 'Add certifications relevant to your work at [company name], with issuer and date.',
-    evidence_section: null,
+    evidence_area: null,
     requires: 'profile',
     impact: 1,
     evaluate: (p) => countAtLeast(p.certifications_count, 1),
@@ -423,7 +426,7 @@ const checkDefs: Def[] = [
     title: 'Languages',
     description: 'Good when at least one language is listed.',
     recommendation: 'List the languages you work in, with your proficiency.',
-    evidence_section: null,
+    evidence_area: null,
     requires: 'profile',
     impact: 1,
     evaluate: (p) => listAtLeast(p.languages, 1),
@@ -434,7 +437,7 @@ const checkDefs: Def[] = [
     title: 'Recommendations received',
     description: 'Good when the profile shows at least two recommendations from others.',
     recommendation: 'Ask two or three colleagues or clients for a short, specific recommendation.',
-    evidence_section: null,
+    evidence_area: null,
     requires: 'profile',
     impact: 1,
     evaluate: (p) => countAtLeast(p.recommendations_received, 2),
@@ -447,7 +450,7 @@ const checkDefs: Def[] = [
     title: 'Connections',
     description: 'Good when the profile has at least 500 connections.',
     recommendation: 'Grow your network: connect with colleagues, customers and people you meet at events.',
-    evidence_section: 'top_card',
+    evidence_area: 'connections',
     requires: 'profile',
     impact: 2,
     evaluate: (p) => countAtLeast(p.connections, 500),
@@ -458,7 +461,7 @@ const checkDefs: Def[] = [
     title: 'Followers',
     description: 'Good when the profile has at least 1,000 followers.',
     recommendation: 'Turn on follow as the primary action and post regularly so people outside your network follow you.',
-    evidence_section: 'top_card',
+    evidence_area: 'followers',
     requires: 'profile',
     impact: 1,
     evaluate: (p) => countAtLeast(p.followers, 1000),
@@ -471,7 +474,7 @@ const checkDefs: Def[] = [
     title: 'Posted in the last 30 days',
     description: 'Good when the person published at least one post in the 30 days before the observation.',
     recommendation: 'Post at least once a month about your work or about [company name] news.',
-    evidence_section: 'activity',
+    evidence_area: 'events',
     requires: 'activity',
     impact: 2,
     evaluate: (events, input) => countRecentEvents(events, input.now, 30, 1, { types: ['post'] }),
@@ -482,7 +485,7 @@ const checkDefs: Def[] = [
     title: 'Posts regularly',
     description: 'Good when the person published at least four posts in the last 90 days.',
     recommendation: 'Keep a steady rhythm: about one post every two to three weeks.',
-    evidence_section: 'activity',
+    evidence_area: 'events',
     requires: 'activity',
     impact: 1,
     evaluate: (events, input) => countRecentEvents(events, input.now, 90, 4, { types: ['post'] }),
@@ -493,7 +496,7 @@ const checkDefs: Def[] = [
     title: 'Posts get engagement',
     description: "Good when the person's posts average at least 5 reactions plus comments. Unknown when no post has known counts. Observed: the average.",
     recommendation: 'End posts with a question, tag the people involved and reply to comments in the first hours.',
-    evidence_section: 'activity',
+    evidence_area: 'events',
     requires: 'activity',
     impact: 1,
     evaluate: (events) => {
@@ -519,7 +522,7 @@ const checkDefs: Def[] = [
     title: "Comments on others' posts",
     description: 'Good when the person commented at least once in the last 90 days.',
     recommendation: 'Leave thoughtful comments on posts from customers and peers; it builds visibility faster than posting alone.',
-    evidence_section: 'activity',
+    evidence_area: 'events',
     requires: 'activity',
     impact: 1,
     evaluate: (events, input) => countRecentEvents(events, input.now, 90, 1, { types: ['comment'] }),
@@ -530,7 +533,7 @@ const checkDefs: Def[] = [
     title: 'Shares company content',
     description: 'Good when the person reposted content naming the company (case-insensitive) or linking to its domain in the last 90 days.',
     recommendation: 'Reshare {company} posts with a line of your own on why they matter.',
-    evidence_section: 'activity',
+    evidence_area: 'events',
     requires: 'activity',
     impact: 1,
     evaluate: (events, input) => {
@@ -548,7 +551,7 @@ function buildCheck(def: Def): CheckDefinition {
     def.requires === 'profile'
       ? (input: CheckInput): CheckResult => (input.profile === null ? UNKNOWN : def.evaluate(input.profile, input))
       : (input: CheckInput): CheckResult => (input.activity === null ? UNKNOWN : def.evaluate(input.activity, input));
-  return Object.freeze({ ...def, id: catalogId(def.key), evaluate });
+  return Object.freeze({ ...def, id: catalogId(def.key), evidence_section: sectionOf(def.evidence_area), evaluate });
 }
 
 /** All checks, grouped by category in CATEGORIES order. */

@@ -19,19 +19,24 @@
  * never on the data's values or the page's URL: cards of one layout share
  * their shapes, which text-raster.ts then rasterizes once.
  *
+ * The photo placeholder and the banner band are drawn from the areas a
+ * person page outlines (domain/evidence-areas.ts), and the text inside them.
+ *
  * What it does not do: decide which sections get a card (render-cards.ts),
  * validate or store the image (media/evidence.ts).
  */
 import sharp from 'sharp';
 import type { CollectedActivityEvent, CollectedCompany, CollectedProfile, Screenshot } from '../../domain/collected.js';
+import { CARD_AREAS, CARD_UNITS } from '../../domain/evidence-areas.js';
 import { imageWork, NO_SHARE, type ImageShare } from '../media/image-work.js';
 import { rasterize, type Canvas } from './text-raster.js';
 import { escapeXml } from './xml.js';
 
 export { escapeXml };
 
-export const CARD_WIDTH = 800;
-export const CARD_HEIGHT = 450;
+/** The card's layout units; the areas a person page outlines are given in them (domain/evidence-areas.ts). */
+export const CARD_WIDTH = CARD_UNITS.width;
+export const CARD_HEIGHT = CARD_UNITS.height;
 /**
  * The cards are laid out on an 800 x 450 canvas and rasterised at 0.8 of it
  * (640 x 360 px), anti-aliased: every line stays readable, with two thirds of
@@ -237,7 +242,8 @@ function flagText(value: boolean | null, yes: string, no: string): string {
  * drawn: when the source links them they are captured images of their own.
  */
 export function topCardSvg(profile: CollectedProfile, look: CardLook): string {
-  const parts: string[] = [cardTop(110, NEUTRAL_BAND)];
+  const { banner, photo } = CARD_AREAS;
+  const parts: string[] = [cardTop(banner.height, NEUTRAL_BAND)];
   parts.push(
     text(RIGHT, 100, `Photo: ${flagText(profile.has_photo, 'yes', 'none')} · Banner: ${flagText(profile.has_banner, 'custom', 'default')}`, {
       size: 13,
@@ -246,21 +252,19 @@ export function topCardSvg(profile: CollectedProfile, look: CardLook): string {
     }),
   );
   // A neutral placeholder where the photo sits: the photo itself, when linked, is a captured image of its own.
-  parts.push(circle(140, 140, 58, CARD_BG), circle(140, 140, 52, NEUTRAL));
+  const [cx, cy, r] = [photo.x + photo.width / 2, photo.y + photo.height / 2, photo.width / 2];
+  parts.push(circle(cx, cy, r, CARD_BG), circle(cx, cy, r - 6, NEUTRAL));
   if (profile.name === null || profile.name === '') parts.push(note(LEFT, 242, profile.name === null ? `Name ${NOT_OBSERVED}` : 'No name shown', 24));
   else parts.push(line(LEFT, 242, profile.name, { size: 28, bold: true }));
-  let y = 274;
+  // The headline takes one or two lines; the location is drawn below the second either way, so each keeps its area.
+  const y = 274;
   if (profile.headline === null) parts.push(note(LEFT, y, `Headline ${NOT_OBSERVED}`, 16));
   else if (profile.headline.trim() === '') parts.push(note(LEFT, y, 'No headline', 16));
-  else {
-    const headline = paragraph(LEFT, y, profile.headline, 2, { size: 17, leading: 22 });
-    parts.push(headline.svg);
-    y = headline.bottom - 22;
-  }
-  y = Math.max(y + 30, 304);
-  if (profile.location === null) parts.push(note(LEFT, y, `Location ${NOT_OBSERVED}`, 14));
-  else if (profile.location.trim() === '') parts.push(note(LEFT, y, 'No location', 14));
-  else parts.push(line(LEFT, y, profile.location, { size: 14, fill: MUTED }));
+  else parts.push(paragraph(LEFT, y, profile.headline, 2, { size: 17, leading: 22 }).svg);
+  const locationY = 322;
+  if (profile.location === null) parts.push(note(LEFT, locationY, `Location ${NOT_OBSERVED}`, 14));
+  else if (profile.location.trim() === '') parts.push(note(LEFT, locationY, 'No location', 14));
+  else parts.push(line(LEFT, locationY, profile.location, { size: 14, fill: MUTED }));
   parts.push(
     profile.connections === null
       ? note(LEFT, 364, `Connections ${NOT_OBSERVED}`, 14)

@@ -4,10 +4,12 @@
  * checks collapsed, with outcome, observed value,
  * recommendation (company placeholders filled in), source link and the
  * evidence images (preview inline, original on click), each labelled as
- * captured from the source or rendered from the observed data, then the
+ * captured from the source or rendered from the observed data, with the area
+ * a finding is about outlined on a rendered card, then the
  * person's activity timeline. Every value from a scanned profile is text.
  */
-import { CATEGORIES } from '../../domain/checks/catalog.js';
+import { CATEGORIES, CHECKS } from '../../domain/checks/catalog.js';
+import { CARD_UNITS, markedArea, type AreaDefinition, type EvidenceArea } from '../../domain/evidence-areas.js';
 import type { ActivityRecord, FindingsRecord } from '../../domain/analysis-records.js';
 import type { EvidenceOrigin } from '../../domain/collected.js';
 import type { EvidenceDetails } from '../../use-cases/report-view.js';
@@ -46,6 +48,12 @@ function counted(n: number, one: string, many: string): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
+const AREA_OF = new Map(CHECKS.map((c) => [c.key, c.evidence_area]));
+/** The area of its evidence a check looks at (the catalog's evidence_area). */
+function areaOf(key: string): EvidenceArea | null {
+  return AREA_OF.get(key) ?? null;
+}
+
 /** How each kind of evidence image is named on the page: a reader must always tell a capture from a card. */
 const ORIGIN: Record<EvidenceOrigin, { label: string; hint: string; alt: string }> = {
   captured: { label: 'Captured', hint: 'taken from the source', alt: 'Captured image' },
@@ -61,16 +69,59 @@ const SECTION: Record<string, string> = {
   activity: 'the recent activity',
 };
 
+/** A check as the evidence of a page names it: its title, outcome and the area of the image it looks at. */
+interface EvidenceUse {
+  title: string;
+  outcome: Check['outcome'];
+  area: EvidenceArea | null;
+}
+
+/**
+ * An image with the areas of `boxes` outlined over it (an SVG in the card's
+ * layout units, stretched over the image: no script, no inline style). The
+ * outline is decoration (aria-hidden): the caption beside it names the areas.
+ */
+function Marked(props: { src: string; alt: string; size: { width: number; height: number } | null; boxes: AreaDefinition[]; lazy?: boolean }) {
+  const img = <img src={props.src} alt={props.alt} loading={props.lazy === false ? undefined : 'lazy'} width={props.size?.width} height={props.size?.height} />;
+  if (props.boxes.length === 0) return img;
+  return (
+    <span class="marked">
+      {img}
+      <svg class="areas" viewBox={`0 0 ${CARD_UNITS.width} ${CARD_UNITS.height}`} preserveAspectRatio="none" aria-hidden="true" focusable="false">
+        {props.boxes.map((b) => (
+          <rect x={b.x} y={b.y} width={b.width} height={b.height} rx="6" />
+        ))}
+      </svg>
+    </span>
+  );
+}
+
+/** The distinct boxes of the checks' areas on this image (rendered cards only: evidence-areas.ts). */
+function boxesOn(details: EvidenceDetails | undefined, uses: readonly EvidenceUse[]): AreaDefinition[] {
+  if (!details) return [];
+  const boxes = uses.map((use) => markedArea(details, use.area)).filter((box) => box !== null);
+  return [...new Set(boxes)];
+}
+
+/** "Outlined: the headline and the banner." — what the outline on an image shows, in words. */
+function outlinedText(boxes: readonly AreaDefinition[], what: string): string | null {
+  if (boxes.length === 0) return null;
+  const labels = boxes.map((b) => b.label);
+  const list = labels.length === 1 ? labels[0] : `${labels.slice(0, -1).join(', ')} and ${labels[labels.length - 1]}`;
+  return `Outlined: ${list} (${what}).`;
+}
+
 /**
  * A category's evidence, each image once: its preview at its own size (width
  * and height reserved, no layout shift), what it is (captured or rendered, of
- * which section) and which checks it is evidence for. Opening it shows the
+ * which section), which checks it is evidence for, and, on a rendered card,
+ * the areas of the checks to optimize outlined. Opening it shows the
  * original inside the page (a :target overlay: links, so keyboards and screen
  * readers use it, without JavaScript), with a link to the file itself.
  */
 function EvidenceBlock(props: {
   category: string;
-  images: { url: string; preview_url: string; usedBy: string[] }[];
+  images: { url: string; preview_url: string; usedBy: EvidenceUse[] }[];
   details: (url: string) => EvidenceDetails | undefined;
   figureId: (url: string) => string;
   name: (url: string) => string;
@@ -83,19 +134,26 @@ function EvidenceBlock(props: {
         const named = d ? ORIGIN[d.origin] : { label: 'Evidence', hint: '', alt: 'Evidence image' };
         const id = props.figureId(image.url);
         const what = `${named.alt} of ${d ? (SECTION[d.section] ?? 'the profile') : 'the profile'}`;
+        const boxes = boxesOn(
+          d,
+          image.usedBy.filter((use) => use.outcome === 'optimize'),
+        );
+        const outlined = outlinedText(boxes, 'to optimize');
         return (
           <figure class={`evidence-item origin-${d?.origin ?? 'unknown'}`} id={id}>
             <a href={`#view-${id}`} aria-label={`${what}: open larger`}>
-              <img src={image.preview_url} alt={what} loading="lazy" width={d?.preview?.width} height={d?.preview?.height} />
+              <Marked src={image.preview_url} alt={what} size={d?.preview ?? null} boxes={boxes} />
             </a>
             <figcaption>
               <span class={`badge origin ${d?.origin ?? 'unknown'}`}>{named.label}</span>
               {named.hint ? <span class="hint"> {named.hint}</span> : null}
-              <span class="used-by">For: {image.usedBy.join(', ')}</span>
+              <span class="used-by">For: {image.usedBy.map((use) => use.title).join(', ')}</span>
+              {outlined ? <span class="outlined">{outlined}</span> : null}
             </figcaption>
             <div class="lightbox" id={`view-${id}`} role="dialog" aria-label={what} tabindex={-1}>
               <div class="lightbox-body">
-                <img src={image.url} alt={what} loading="lazy" width={d?.original?.width} height={d?.original?.height} />
+                <Marked src={image.url} alt={what} size={d?.original ?? null} boxes={boxes} />
+                {outlined ? <p>{outlined}</p> : null}
                 <p>
                   <a class="button" href={`#${id}`}>
                     Close
@@ -108,6 +166,58 @@ function EvidenceBlock(props: {
         );
       })}
     </div>
+  );
+}
+
+/**
+ * One check's evidence, opened from the check: each image with the area the
+ * check looks at outlined (a rendered card), or said to be the whole image (a
+ * capture), in an overlay inside the page like the category's evidence.
+ */
+function CheckEvidence(props: {
+  check: Check;
+  area: EvidenceArea | null;
+  details: (url: string) => EvidenceDetails | undefined;
+  name: (url: string) => string;
+}) {
+  const { check } = props;
+  if (check.evidence.images.length === 0) return null;
+  return (
+    <p class="evidence-links">
+      <span class="muted">Evidence:</span>{' '}
+      {check.evidence.images.map((image, i) => {
+        const d = props.details(image.url);
+        const id = `view-${check.key.replace(/[^a-z0-9_-]/gi, '-')}-${i}`;
+        const box = d ? markedArea(d, props.area) : null;
+        const what = props.name(image.url);
+        return (
+          <>
+            {i > 0 ? ', ' : null}
+            <a class="evidence-open" href={`#${id}`}>
+              {what}
+            </a>
+            <span class="lightbox" id={id} role="dialog" aria-label={`${check.title}: ${what}`} tabindex={-1}>
+              <span class="lightbox-body">
+                <Marked src={image.url} alt={what} size={d?.original ?? null} boxes={box ? [box] : []} />
+                <span class="lightbox-caption">
+                  {box
+                    ? `Outlined: ${box.label}, what “${check.title}” looks at.`
+                    : d?.origin === 'captured'
+                      ? `Captured from the source: the image as a whole is the evidence for “${check.title}”.`
+                      : `The evidence for “${check.title}”.`}
+                </span>
+                <span class="lightbox-actions">
+                  <a class="button" href={`#check-${check.key}`}>
+                    Close
+                  </a>{' '}
+                  <a href={image.url}>Open the image file</a>
+                </span>
+              </span>
+            </span>
+          </>
+        );
+      })}
+    </p>
   );
 }
 
@@ -135,17 +245,23 @@ export function PersonPage(props: PersonPageProps) {
     const d = details(url);
     return d ? `${ORIGIN[d.origin].alt.toLowerCase()} of ${SECTION[d.section] ?? 'the profile'}` : 'an image';
   };
+  // Every check that uses each image, in catalog order: an image is shown once, but for all of them.
+  const usesOf = new Map<string, EvidenceUse[]>();
+  for (const check of checks) {
+    for (const image of check.evidence.images) {
+      const uses = usesOf.get(image.url) ?? [];
+      uses.push({ title: check.title, outcome: check.outcome, area: areaOf(check.key) });
+      usesOf.set(image.url, uses);
+    }
+  }
   const shown = new Set<string>();
   const imagesOf = (own: Check[]) => {
-    const images: { url: string; preview_url: string; usedBy: string[] }[] = [];
-    for (const check of own) {
-      for (const image of check.evidence.images) {
-        const known = images.find((i) => i.url === image.url);
-        if (known) known.usedBy.push(check.title);
-        else if (!shown.has(image.url)) images.push({ ...image, usedBy: [check.title] });
-      }
+    const images: { url: string; preview_url: string; usedBy: EvidenceUse[] }[] = [];
+    for (const image of own.flatMap((check) => check.evidence.images)) {
+      if (shown.has(image.url)) continue;
+      shown.add(image.url);
+      images.push({ ...image, usedBy: usesOf.get(image.url) ?? [] });
     }
-    for (const image of images) shown.add(image.url);
     return images;
   };
   const toFix = fixFirst(checks);
@@ -168,17 +284,7 @@ export function PersonPage(props: PersonPageProps) {
           Source
         </a>
       </p>
-      {check.evidence.images.length > 0 ? (
-        <p class="evidence-links">
-          <span class="muted">Evidence:</span>{' '}
-          {check.evidence.images.map((image, i) => (
-            <>
-              {i > 0 ? ', ' : null}
-              <a href={`#${figureId(image.url)}`}>{evidenceName(image.url)}</a>
-            </>
-          ))}
-        </p>
-      ) : null}
+      <CheckEvidence check={check} area={areaOf(check.key)} details={details} name={evidenceName} />
     </li>
   );
   return (
