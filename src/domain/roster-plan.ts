@@ -11,6 +11,21 @@ export interface SubmittedProfile {
   name?: string;
   title?: string;
   headline?: string;
+  /**
+   * The other columns a CSV import from the web carried (e.g. department,
+   * office), by header: the web's people table filters by them. The API does
+   * not accept them (its schema has the four fields above) and never shows
+   * them (docs/web.md, "Imported columns").
+   */
+  columns?: Record<string, string>;
+}
+
+/** Imported columns per person at most, and the longest header and value (characters). */
+export const IMPORTED_COLUMN_LIMITS = { columns: 10, name: 40, value: 200 } as const;
+
+/** The four fields the API accepts of a submitted person, without the imported columns: what its schema validates. */
+export function apiFields({ columns: _columns, ...profile }: SubmittedProfile): Omit<SubmittedProfile, 'columns'> {
+  return profile;
 }
 
 export interface ExistingAttachment {

@@ -1,7 +1,7 @@
 /**
  * The people of one report as the web's report page and CSV export need
  * them, in one statement: each active attachment with what was supplied
- * (name, title, headline), what the scan observed (name, headline), the
+ * (name, title, headline, imported columns), what the scan observed (name, headline), the
  * stored counts and each check's outcome, and the latest full-profile item
  * (the reason a person has no analysis). A page read, not the API's findings
  * records: no record revision, no template, no cursor; the page filters and
@@ -21,6 +21,8 @@ export interface ReportPersonRow {
   name: string | null;
   title: string | null;
   headline: string | null;
+  /** The other columns of a web CSV import, by header ({} when none). */
+  imported_columns: Record<string, string>;
   /** As the latest profile observation shows them (null: not observed, or no analysis). */
   observed_name: string | null;
   observed_headline: string | null;
@@ -60,6 +62,7 @@ export async function readReportPerson(
       'p.name',
       'p.title',
       'p.headline',
+      'p.imported_columns',
       'a.profile_data',
       'a.revision',
       'a.catalog_version',
@@ -91,6 +94,7 @@ export async function readReportPerson(
     name: row.name,
     title: row.title,
     headline: row.headline,
+    imported_columns: row.imported_columns,
     observed_name: blank(row.profile_data?.name),
     observed_headline: blank(row.profile_data?.headline),
     analysis:
@@ -143,6 +147,7 @@ export async function readReportPeople(db: Db, workspaceId: string, reportId: st
     name: string | null;
     title: string | null;
     headline: string | null;
+    imported_columns: Record<string, string>;
     observed_name: string | null;
     observed_headline: string | null;
     analyzed: boolean;
@@ -153,7 +158,7 @@ export async function readReportPeople(db: Db, workspaceId: string, reportId: st
     full_status: LatestItem['status'] | null;
     full_warning: boolean | null;
   }>`
-    select p.id as profile_id, p.pronet_url, p.name, p.title, p.headline,
+    select p.id as profile_id, p.pronet_url, p.name, p.title, p.headline, p.imported_columns,
            nullif(btrim(a.profile_data ->> 'name'), '') as observed_name,
            nullif(btrim(a.profile_data ->> 'headline'), '') as observed_headline,
            a.profile_id is not null as analyzed, a.good, a.optimize, a.unknown,
@@ -175,6 +180,7 @@ export async function readReportPeople(db: Db, workspaceId: string, reportId: st
     name: r.name,
     title: r.title,
     headline: r.headline,
+    imported_columns: r.imported_columns,
     observed_name: r.observed_name,
     observed_headline: r.observed_headline,
     analysis: r.analyzed ? { good: r.good!, optimize: r.optimize!, unknown: r.unknown!, outcomes: r.outcomes ?? {} } : null,

@@ -141,6 +141,7 @@ export async function applyRosterPlan(
         name: row.profile.name ?? null,
         title: row.profile.title ?? null,
         headline: row.profile.headline ?? null,
+        imported_columns: JSON.stringify(row.profile.columns ?? {}),
         source: input.source,
         status: 'active' as const,
         analysis_available: false,
@@ -180,6 +181,8 @@ export async function applyRosterPlan(
         name: eb.fn.coalesce('name', eb.val(row.profile.name ?? null)),
         title: eb.fn.coalesce('title', eb.val(row.profile.title ?? null)),
         headline: eb.fn.coalesce('headline', eb.val(row.profile.headline ?? null)),
+        // Imported columns likewise: the stored values win, new columns are added.
+        imported_columns: sql<string>`${JSON.stringify(row.profile.columns ?? {})}::jsonb || imported_columns`,
       }))
       .where('id', '=', row.existing_id!)
       .execute();

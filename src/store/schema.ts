@@ -97,6 +97,8 @@ export interface ReportProfilesTable {
   name: string | null;
   title: string | null;
   headline: string | null;
+  /** The other columns of a web CSV import, by header (migration 0030); {} when none. */
+  imported_columns: ColumnType<Record<string, string>, string | undefined, string>;
   source: ProfileSource;
   status: 'active' | 'removed';
   analysis_available: Generated<boolean>;

@@ -26,6 +26,8 @@ export interface ReportPerson {
   title: string | null;
   /** Supplied, else observed. */
   headline: string | null;
+  /** The other columns the web's CSV import carried (department, office …), by header. */
+  columns: Readonly<Record<string, string>>;
   /** 'analyzed', else why not (the findings record's `reason`). */
   status: string;
   score_pct: number | null;
@@ -48,12 +50,7 @@ export async function readReportPeople(ctx: { db: Db; workspaceId: string }, rep
   const rows = await readRows(ctx.db, ctx.workspaceId, reportId);
   if (!rows) throw notFound('report');
   return rows.map((r) => {
-    const [display_name, name_source] =
-      r.name !== null
-        ? ([r.name, 'supplied'] as const)
-        : r.observed_name !== null
-          ? ([r.observed_name, 'observed'] as const)
-          : ([profileHandle(r.pronet_url), 'url'] as const);
+    const [display_name, name_source] = personName(r);
     const a = r.analysis;
     return {
       profile_id: r.profile_id,
@@ -62,6 +59,7 @@ export async function readReportPeople(ctx: { db: Db; workspaceId: string }, rep
       name_source,
       title: r.title,
       headline: r.headline ?? r.observed_headline,
+      columns: orderedColumns(r.imported_columns),
       status: a ? 'analyzed' : unanalyzedReason(r.full),
       score_pct: a ? scorePct(a.good, a.good + a.optimize) : null,
       good: a?.good ?? 0,
@@ -77,10 +75,12 @@ export const PEOPLE_SORTS = ['name', 'title', 'status', 'score', 'good', 'optimi
 export type PeopleSort = (typeof PEOPLE_SORTS)[number];
 
 export interface PeopleSelection {
-  /** Words to find in the name, title, headline or profile URL (case-insensitive; every word must match). */
+  /** Words to find in the name, title, headline, profile URL or imported columns (case-insensitive; every word must match). */
   search: string;
   /** Only people with exactly this title ('' any). */
   title: string;
+  /** Only people whose imported column has this value, as `column=value` ('' any): groupValue(). */
+  group: string;
   /** With `outcome`: only people whose outcome for this check is that outcome (no analysis counts as unknown). */
   check: string;
   outcome: '' | Outcome;
@@ -121,11 +121,13 @@ function compareBy(sort: PeopleSort): (a: ReportPerson, b: ReportPerson) => numb
 /** The people the table shows, in its order: search, title, check outcome; then the sort, ties by name. */
 export function selectPeople(people: readonly ReportPerson[], selection: PeopleSelection): ReportPerson[] {
   const words = selection.search.toLocaleLowerCase('en').split(/\s+/u).filter(Boolean);
+  const group = parseGroup(selection.group);
   const matches = (p: ReportPerson) => {
     if (selection.title !== '' && p.title !== selection.title) return false;
+    if (group !== null && p.columns[group.column] !== group.value) return false;
     if (selection.check !== '' && selection.outcome !== '' && (p.outcomes?.[selection.check] ?? 'unknown') !== selection.outcome) return false;
     if (words.length === 0) return true;
-    const text = [p.display_name, p.title, p.headline, p.pronet_url].filter(Boolean).join(' ').toLocaleLowerCase('en');
+    const text = [p.display_name, p.title, p.headline, p.pronet_url, ...Object.values(p.columns)].filter(Boolean).join(' ').toLocaleLowerCase('en');
     return words.every((w) => text.includes(w));
   };
   const primary = compareBy(selection.sort);
@@ -137,4 +139,26 @@ export function selectPeople(people: readonly ReportPerson[], selection: PeopleS
 /** The distinct supplied titles, for the title filter. */
 export function titlesOf(people: readonly ReportPerson[]): string[] {
   return [...new Set(people.map((p) => p.title).filter((t): t is string => t !== null))].sort(collator.compare);
+}
+
+/** A person's imported columns by name (PostgreSQL's jsonb keeps no order): the order every page and export shows them in. */
+export function orderedColumns(columns: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
+  return Object.fromEntries(Object.entries(columns).sort(([a], [b]) => collator.compare(a, b)));
+}
+
+/** A group filter's value: `column=value` (column names never hold `=`: web/people-input.ts). */
+export function groupValue(column: string, value: string): string {
+  return `${column}=${value}`;
+}
+
+function parseGroup(group: string): { column: string; value: string } | null {
+  const at = group.indexOf('=');
+  return at <= 0 ? null : { column: group.slice(0, at), value: group.slice(at + 1) };
+}
+
+/** Each imported column on the report and its distinct values, by name: the group filter's choices. */
+export function importedColumnsOf(people: readonly ReportPerson[]): Array<{ column: string; values: string[] }> {
+  const byColumn = new Map<string, Set<string>>();
+  for (const p of people) for (const [column, value] of Object.entries(p.columns)) byColumn.set(column, (byColumn.get(column) ?? new Set()).add(value));
+  return [...byColumn.entries()].sort(([a], [b]) => collator.compare(a, b)).map(([column, values]) => ({ column, values: [...values].sort(collator.compare) }));
 }

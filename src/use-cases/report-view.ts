@@ -16,7 +16,7 @@ import type { Db } from '../store/database.js';
 import { evidenceDetails, type EvidenceDetails } from '../store/evidence-repository.js';
 import { readPersonActivity, readReportPerson } from '../store/report-people-repository.js';
 import { activityRecord, findingsRecord } from '../domain/analysis-records.js';
-import { personName } from './report-people.js';
+import { orderedColumns, personName } from './report-people.js';
 import { isActiveAttachment } from '../store/analysis-read-repository.js';
 import { findReport, findReportByPublicToken, type ReportRow } from '../store/report-repository.js';
 import { listReportRuns } from '../store/report-view-repository.js';
@@ -80,6 +80,8 @@ export interface PersonView {
   record: FindingsRecord;
   /** The supplied name, else the observed one, else the profile's handle (docs/web.md, "Names"). */
   displayName: string;
+  /** The other columns the web's CSV import carried, by header. */
+  columns: Readonly<Record<string, string>>;
   activity: ActivityRecord[];
   activityTruncated: boolean;
   /** Each evidence image of the record (where it comes from, its section and sizes), by its address in the record (its `url`). */
@@ -112,7 +114,15 @@ export async function readPerson(ctx: ViewContext, reportId: string, profileId: 
   // Not in the record: the contract shows no field of an evidence image but its url (2.x "evidence.images[]").
   const evidence = Object.fromEntries((await evidenceDetails(ctx.db, reportId, profileId)).map((image) => [ctx.imageUrl(reportId, image.id), image]));
   const [displayName] = personName(person);
-  return { report, record, displayName, activity, activityTruncated: events.length > ACTIVITY_SHOWN, evidence };
+  return {
+    report,
+    record,
+    displayName,
+    columns: orderedColumns(person.imported_columns),
+    activity,
+    activityTruncated: events.length > ACTIVITY_SHOWN,
+    evidence,
+  };
 }
 
 export interface Progress {

@@ -4,7 +4,7 @@
  * the API accepts; problems come back as the API's details, then in words.
  */
 import { distinctDetails, type ErrorDetail } from '../domain/errors.js';
-import { normalizeRows, type SubmittedProfile } from '../domain/roster-plan.js';
+import { apiFields, normalizeRows, type SubmittedProfile } from '../domain/roster-plan.js';
 import { detailsFromSchemaErrors, makeAjv } from '../http/validation.js';
 import { CreateReport as CreateReportSchema } from '../domain/schemas/report.js';
 import { ProfileImport } from '../domain/schemas/import.js';
@@ -28,13 +28,16 @@ export type NewReportBody = {
 };
 
 export function checkNewReport(body: NewReportBody): CheckedReport {
-  const schema = validateCreate(body) ? [] : detailsFromSchemaErrors(validateCreate.errors ?? [], { rowsMember: 'profiles' });
+  // The API's schema sees the four fields it accepts; imported columns are the web's own (people-input.ts).
+  const schema = validateCreate({ ...body, profiles: body.profiles.map(apiFields) })
+    ? []
+    : detailsFromSchemaErrors(validateCreate.errors ?? [], { rowsMember: 'profiles' });
   const { details, urls } = createReportProblems(body);
   return { body, urls, details: distinctDetails([...schema, ...details], Infinity) };
 }
 
 export function checkPeople(profiles: SubmittedProfile[]): { urls: string[]; details: ErrorDetail[] } {
-  const schema = validateImport({ profiles }) ? [] : detailsFromSchemaErrors(validateImport.errors ?? [], { rowsMember: 'profiles' });
+  const schema = validateImport({ profiles: profiles.map(apiFields) }) ? [] : detailsFromSchemaErrors(validateImport.errors ?? [], { rowsMember: 'profiles' });
   const { urls, problems } = normalizeRows(profiles);
   return { urls, details: distinctDetails([...schema, ...problems], Infinity) };
 }

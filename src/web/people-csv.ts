@@ -2,7 +2,8 @@
  * The people of a report as CSV, exactly the report page's table (its search,
  * filters and order, every page): who they are, status, score, counts, each
  * check's outcome (one column per catalog check), what to fix first and the
- * advice for every check to optimize.
+ * advice for every check to optimize, then the columns the web's CSV import
+ * carried (department, office …: `imported:<name>` in the machine variant).
  *
  * Two header variants (docs/web.md, "CSV export"): `human` (the default, for
  * spreadsheets: titles and labels as the page shows them) and `machine`
@@ -15,7 +16,7 @@
 import { stringify } from 'csv-stringify/sync';
 import { CHECKS } from '../domain/checks/catalog.js';
 import { fillCompanyPlaceholders } from '../domain/recommendation-text.js';
-import type { ReportPerson } from '../use-cases/report-people.js';
+import { importedColumnsOf, type ReportPerson } from '../use-cases/report-people.js';
 import { label, OUTCOME, PERSON_STATUS } from './components/labels.js';
 
 export type CsvColumns = 'human' | 'machine';
@@ -65,6 +66,7 @@ const NAME_SOURCE: Record<ReportPerson['name_source'], string> = { supplied: 'Im
 
 export function peopleCsv(people: readonly ReportPerson[], companyName: string, columns: CsvColumns): string {
   const human = columns === 'human';
+  const imported = importedColumnsOf(people).map((c) => c.column);
   const rows = people.map((p) => {
     const toFix = p.fix_first;
     const advice = toFix.map((c) => `${c.title}: ${fillCompanyPlaceholders(c.recommendation, companyName)}`).join(' | ');
@@ -85,7 +87,9 @@ export function peopleCsv(people: readonly ReportPerson[], companyName: string, 
       }),
       (human ? toFix.map((c) => c.title) : toFix.map((c) => c.key)).join(human ? ', ' : ' '),
       cell(advice),
+      ...imported.map((column) => cell(p.columns[column])),
     ];
   });
-  return BOM + stringify([HEADERS[columns], ...rows], { record_delimiter: 'windows' });
+  const header = [...HEADERS[columns], ...imported.map((column) => (human ? column : `imported:${column}`))];
+  return BOM + stringify([header, ...rows], { record_delimiter: 'windows' });
 }

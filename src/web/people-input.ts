@@ -8,9 +8,15 @@
  * (`pronet_url` or `url`, `name`, `title`, `headline`); without one, the
  * columns are taken in that order. Empty cells are left out. The rows are
  * then validated by the API's own schema and URL rules (body-validation.ts).
+ *
+ * A header's other columns (department, office, team …) are kept as the
+ * person's imported columns, which the report page filters by: at most
+ * IMPORTED_COLUMN_LIMITS of them, their names with spaces collapsed and `=`
+ * written as `-` (the filter's value is `name=value`). Every problem with
+ * them is reported at once.
  */
 import { parse } from 'csv-parse/sync';
-import type { SubmittedProfile } from '../domain/roster-plan.js';
+import { IMPORTED_COLUMN_LIMITS, type SubmittedProfile } from '../domain/roster-plan.js';
 
 export const MAX_PEOPLE = 100;
 
@@ -48,38 +54,88 @@ function rowsOf(text: string): string[][] {
   return records;
 }
 
-function toProfiles(rows: string[][]): SubmittedProfile[] {
+/** A header's name as the report page shows it: spaces collapsed, `=` (the filter's separator) written as `-`. */
+function columnName(header: string): string {
+  return header.trim().replace(/\s+/gu, ' ').replaceAll('=', '-');
+}
+
+/** What each column of the rows is: one of the four fields, an imported column (by name), or nothing. */
+type Column = { field: (typeof FIELDS)[number] } | { imported: string } | null;
+
+function headerColumns(header: string[], problems: string[]): Column[] {
+  const seen = new Set<string>();
+  const columns = header.map((cell): Column => {
+    const lower = cell.trim().toLowerCase();
+    if (URL_HEADERS.has(lower)) return { field: 'pronet_url' };
+    if ((FIELDS as readonly string[]).includes(lower)) return { field: lower as (typeof FIELDS)[number] };
+    const name = columnName(cell);
+    if (name === '') return null;
+    if (Array.from(name).length > IMPORTED_COLUMN_LIMITS.name)
+      problems.push(`The column name “${Array.from(name).slice(0, 20).join('')}…” is longer than ${IMPORTED_COLUMN_LIMITS.name} characters.`);
+    else if (seen.has(name.toLowerCase())) problems.push(`The column “${name}” appears twice in the header.`);
+    seen.add(name.toLowerCase());
+    return { imported: name };
+  });
+  const imported = columns.filter((c) => c !== null && 'imported' in c).length;
+  if (imported > IMPORTED_COLUMN_LIMITS.columns)
+    problems.push(
+      `The header has ${imported} columns besides the profile URL, name, title and headline; at most ${IMPORTED_COLUMN_LIMITS.columns} are kept. Remove the ones the report does not need.`,
+    );
+  return columns;
+}
+
+/** The rows as people; problems with imported columns are added to `problems`, numbered from `firstPerson`. */
+function toProfiles(rows: string[][], firstPerson: number, problems: string[]): SubmittedProfile[] {
   if (rows.length === 0) return [];
-  let columns: Array<(typeof FIELDS)[number] | null> = [...FIELDS];
+  let columns: Column[] = FIELDS.map((field) => ({ field }));
   const first = rows[0].map((c) => c.trim().toLowerCase());
   if (first.some((c) => URL_HEADERS.has(c))) {
-    columns = first.map((c) => (URL_HEADERS.has(c) ? 'pronet_url' : (FIELDS as readonly string[]).includes(c) ? (c as (typeof FIELDS)[number]) : null));
+    columns = headerColumns(rows[0], problems);
     rows = rows.slice(1);
   }
   return rows
     .filter((row) => row.some((cell) => cell.trim() !== ''))
-    .map((row) => {
+    .map((row, index) => {
       const profile: Record<string, string> = {};
-      row.forEach((cell, i) => {
-        const name = columns[i];
-        if (name && cell.trim() !== '' && profile[name] === undefined) profile[name] = cell.trim();
+      const imported: Record<string, string> = {};
+      row.forEach((raw, i) => {
+        const column = columns[i];
+        const cell = raw.trim();
+        if (!column || cell === '') return;
+        if ('field' in column) {
+          if (profile[column.field] === undefined) profile[column.field] = cell;
+        } else if (Array.from(cell).length > IMPORTED_COLUMN_LIMITS.value) {
+          problems.push(`Person ${firstPerson + index}: the column “${column.imported}” is longer than ${IMPORTED_COLUMN_LIMITS.value} characters.`);
+        } else imported[column.imported] = cell;
       });
-      return { pronet_url: profile.pronet_url ?? '', ...profile };
+      return {
+        pronet_url: profile.pronet_url ?? '',
+        ...profile,
+        ...(Object.keys(imported).length > 0 ? { columns: imported } : {}),
+      };
     });
 }
 
-export class PeopleInputError extends Error {}
+/** Input the page cannot read; `problems` are every sentence to show (never a submitted value but column names). */
+export class PeopleInputError extends Error {
+  constructor(readonly problems: string[]) {
+    super(problems.join(' '));
+  }
+}
 
-/** The pasted lines first, then the file's rows. Throws PeopleInputError for unreadable CSV or too many people. */
+/** The pasted lines first, then the file's rows. Throws PeopleInputError for unreadable CSV, too many people or bad imported columns. */
 export function parsePeople(pasted: string, file: Buffer | null): SubmittedProfile[] {
+  const problems: string[] = [];
   let profiles: SubmittedProfile[];
   try {
-    profiles = [...toProfiles(rowsOf(pasted)), ...(file ? toProfiles(rowsOf(file.toString('utf8'))) : [])];
+    const fromPaste = toProfiles(rowsOf(pasted), 1, problems);
+    profiles = [...fromPaste, ...(file ? toProfiles(rowsOf(file.toString('utf8')), fromPaste.length + 1, problems) : [])];
   } catch {
-    throw new PeopleInputError('The people could not be read as CSV: check the quotes and separators (one person per line).');
+    throw new PeopleInputError(['The people could not be read as CSV: check the quotes and separators (one person per line).']);
   }
   if (profiles.length > MAX_PEOPLE) {
-    throw new PeopleInputError(`At most ${MAX_PEOPLE} people per batch (you sent ${profiles.length}); split them, then add the rest to the report.`);
+    throw new PeopleInputError([`At most ${MAX_PEOPLE} people per batch (you sent ${profiles.length}); split them, then add the rest to the report.`]);
   }
+  if (problems.length > 0) throw new PeopleInputError(problems);
   return profiles;
 }

@@ -29,6 +29,7 @@ test('people CSV: cells a spreadsheet would run as a formula are neutralized', (
     name_source: 'supplied' as const,
     title: '+1',
     headline: '@SUM(A1)',
+    columns: { Team: '-2+3' },
     status: 'scan_queued',
     score_pct: null,
     good: 0,
@@ -41,6 +42,7 @@ test('people CSV: cells a spreadsheet would run as a formula are neutralized', (
     const row = peopleCsv([person], 'Acme', columns).split('\r\n')[1];
     assert.match(row, /^"'=HYPERLINK\(""http:\/\/evil\.test"",""click""\)",[A-Za-z]+,'\+1,'@SUM\(A1\),/, columns);
     assert.match(row, columns === 'human' ? /,Queued,/ : /,scan_queued,/);
+    assert.match(row, /,'-2\+3\r?$/, 'an imported column is escaped too');
   }
 });
 

@@ -1,5 +1,5 @@
 /** The people part of the create and add-people forms, and the preview table shared by both. */
-import type { SubmittedProfile } from '../../domain/roster-plan.js';
+import { IMPORTED_COLUMN_LIMITS, type SubmittedProfile } from '../../domain/roster-plan.js';
 import { MAX_PEOPLE } from '../people-input.js';
 
 const EXAMPLE_LINE = 'https://pronet.example/in/jane-doe, Jane Doe';
@@ -17,7 +17,8 @@ export function PeopleFields(props: { pasted: string; required?: boolean }) {
       </textarea>
       <label for="csv">…or a CSV file</label>
       <p id="csv-hint" class="hint">
-        Columns <code>pronet_url</code> (or <code>url</code>), <code>name</code>, <code>title</code>, <code>headline</code>; with or without a header row.
+        Columns <code>pronet_url</code> (or <code>url</code>), <code>name</code>, <code>title</code>, <code>headline</code>; with or without a header row. With
+        a header, up to {IMPORTED_COLUMN_LIMITS.columns} other columns (department, office …) are kept to filter the report by.
       </p>
       <input id="csv" name="csv" type="file" accept=".csv,text/csv" aria-describedby="csv-hint" />
     </fieldset>
@@ -61,6 +62,13 @@ export function PreviewTable(props: { rows: PreviewRow[]; profiles: SubmittedPro
                 <td>
                   {profile?.name ?? profile?.pronet_url}
                   {profile?.name ? <span class="sub">{profile.pronet_url}</span> : null}
+                  {profile?.columns ? (
+                    <span class="sub">
+                      {Object.entries(profile.columns)
+                        .map(([column, value]) => `${column}: ${value}`)
+                        .join(' · ')}
+                    </span>
+                  ) : null}
                 </td>
                 <td>
                   {STATUS[row.status] ?? row.status}

@@ -27,6 +27,8 @@ export interface PersonPageProps {
   record: FindingsRecord;
   /** Supplied, else observed, else the profile's handle. */
   displayName: string;
+  /** The other columns the CSV import carried (department, office …). */
+  columns: Readonly<Record<string, string>>;
   activity: ActivityRecord[];
   activityTruncated: boolean;
   /** Each evidence image's origin, section and sizes, by its url in the record. */
@@ -309,6 +311,12 @@ export function PersonPage(props: PersonPageProps) {
             <dd>{record.headline}</dd>
           </>
         ) : null}
+        {Object.entries(props.columns).map(([column, value]) => (
+          <>
+            <dt>{column}</dt>
+            <dd>{value}</dd>
+          </>
+        ))}
         <dt>Profile</dt>
         <dd>
           <a href={record.pronet_url} rel="noopener noreferrer">

@@ -8,7 +8,7 @@
 import { CHECKS } from '../../domain/checks/catalog.js';
 import type { AnalysisSummary } from '../../domain/analysis-summary.js';
 import type { CommonGap } from '../../domain/fix-first.js';
-import type { PeopleSelection, PeopleSort, ReportPerson } from '../../use-cases/report-people.js';
+import { groupValue, type PeopleSelection, type PeopleSort, type ReportPerson } from '../../use-cases/report-people.js';
 import { CategoryChart } from '../components/category-chart.js';
 import { label, OUTCOME, PERSON_STATUS, pct } from '../components/labels.js';
 import { explainReport, type PeopleStates } from '../components/plain-words.js';
@@ -42,6 +42,8 @@ export interface ReportPageProps {
   states: PeopleStates;
   /** The supplied titles on the report, for the title filter. */
   titles: string[];
+  /** The columns a CSV import carried and their values, for the group filter. */
+  columns: Array<{ column: string; values: string[] }>;
   totalPeople: number;
   matchingPeople: number;
   query: PeopleQuery;
@@ -56,6 +58,7 @@ export function peopleQueryString(q: Partial<PeopleQuery>, page = q.page ?? 1): 
   const params = new URLSearchParams();
   if (q.search) params.set('q', q.search);
   if (q.title) params.set('title', q.title);
+  if (q.group) params.set('group', q.group);
   if (q.check) params.set('check', q.check);
   if (q.outcome) params.set('outcome', q.outcome);
   if (q.sort && q.sort !== 'name') params.set('sort', q.sort);
@@ -94,7 +97,7 @@ export function ReportPage(props: ReportPageProps) {
   const { report, summary, query } = props;
   const o = summary.optimization_summary;
   const explained = explainReport(props.states);
-  const filtered = query.search !== '' || query.title !== '' || (query.check !== '' && query.outcome !== '');
+  const filtered = query.search !== '' || query.title !== '' || query.group !== '' || (query.check !== '' && query.outcome !== '');
   return (
     <Layout title={report.name} viewer={props.viewer} csrf={props.csrf} current="reports" scripts={[...(props.live ? ['live.js'] : []), 'copy.js']}>
       <Breadcrumbs trail={[{ href: paths.reports, label: 'Reports' }]} />
@@ -236,6 +239,23 @@ export function ReportPage(props: ReportPageProps) {
                   </select>
                 </div>
               ) : null}
+              {props.columns.length > 0 ? (
+                <div>
+                  <label for="group">Group</label>
+                  <select id="group" name="group">
+                    <option value="">Everyone</option>
+                    {props.columns.map(({ column, values }) => (
+                      <optgroup label={column}>
+                        {values.map((v) => (
+                          <option value={groupValue(column, v)} selected={groupValue(column, v) === query.group}>
+                            {v}
+                          </option>
+                        ))}
+                      </optgroup>
+                    ))}
+                  </select>
+                </div>
+              ) : null}
               <div>
                 <label for="check">Check</label>
                 <select id="check" name="check">
@@ -287,6 +307,13 @@ export function ReportPage(props: ReportPageProps) {
                             <a href={paths.person(report.id, p.profile_id)}>{p.display_name}</a>
                             {p.name_source === 'observed' ? <span class="visually-hidden"> (name from the profile)</span> : null}
                             {p.title || p.headline ? <span class="sub">{[p.title, p.headline].filter(Boolean).join(' · ')}</span> : null}
+                            {Object.keys(p.columns).length > 0 ? (
+                              <span class="sub">
+                                {Object.entries(p.columns)
+                                  .map(([column, value]) => `${column}: ${value}`)
+                                  .join(' · ')}
+                              </span>
+                            ) : null}
                             {p.fix_first.length > 0 ? <span class="sub fix-first">Fix first: {p.fix_first.map((c) => c.title).join(', ')}</span> : null}
                           </td>
                           <td>{label(PERSON_STATUS, p.status)}</td>

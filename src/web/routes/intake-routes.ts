@@ -12,7 +12,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { stringify } from 'csv-stringify/sync';
 import { ApiError } from '../../domain/errors.js';
 import { IDEMPOTENCY_KEY_PATTERN } from '../../domain/fingerprint.js';
-import type { SubmittedProfile } from '../../domain/roster-plan.js';
+import { IMPORTED_COLUMN_LIMITS, type SubmittedProfile } from '../../domain/roster-plan.js';
 import { webWriteBuckets } from '../../domain/web-limits.js';
 import { throttle } from '../../use-cases/client-limits.js';
 import { createReport } from '../../use-cases/create-report.js';
@@ -32,10 +32,17 @@ import { idParams } from '../route-params.js';
 
 const ReportParams = idParams('report_id');
 
+/** The people back as the form's text: with a header when they carry imported columns, which it names. */
 function asText(profiles: SubmittedProfile[]): string {
-  return stringify(
-    profiles.map((p) => [p.pronet_url, p.name ?? '', p.title ?? '', p.headline ?? ''].filter((v, i, all) => i === 0 || all.slice(i).some((x) => x !== ''))),
-  );
+  const imported = [...new Set(profiles.flatMap((p) => Object.keys(p.columns ?? {})))];
+  if (imported.length === 0)
+    return stringify(
+      profiles.map((p) => [p.pronet_url, p.name ?? '', p.title ?? '', p.headline ?? ''].filter((v, i, all) => i === 0 || all.slice(i).some((x) => x !== ''))),
+    );
+  return stringify([
+    ['pronet_url', 'name', 'title', 'headline', ...imported],
+    ...profiles.map((p) => [p.pronet_url, p.name ?? '', p.title ?? '', p.headline ?? '', ...imported.map((c) => p.columns?.[c] ?? '')]),
+  ]);
 }
 
 function idempotencyKeyOf(request: FastifyRequest): string {
@@ -52,14 +59,18 @@ function payloadOf<T>(request: FastifyRequest): T | null {
   }
 }
 
-/** Rows from the hidden payload, shaped like a submission (only the four fields, strings). */
+/** Rows from the hidden payload, shaped like a submission (the four fields and the imported columns, strings, within their limits). */
 function profilesFrom(value: unknown): SubmittedProfile[] {
   if (!Array.isArray(value)) return [];
   return value.slice(0, 101).map((row) => {
     const r = (row ?? {}) as Record<string, unknown>;
-    const profile: Record<string, string> = { pronet_url: typeof r.pronet_url === 'string' ? r.pronet_url : '' };
-    for (const key of ['name', 'title', 'headline']) if (typeof r[key] === 'string') profile[key] = r[key];
-    return profile as unknown as SubmittedProfile;
+    const profile: SubmittedProfile = { pronet_url: typeof r.pronet_url === 'string' ? r.pronet_url : '' };
+    for (const key of ['name', 'title', 'headline'] as const) if (typeof r[key] === 'string') profile[key] = r[key];
+    const columns = Object.entries(r.columns && typeof r.columns === 'object' ? (r.columns as Record<string, unknown>) : {})
+      .filter(([name, cell]) => typeof cell === 'string' && name.length <= IMPORTED_COLUMN_LIMITS.name && cell.length <= IMPORTED_COLUMN_LIMITS.value)
+      .slice(0, IMPORTED_COLUMN_LIMITS.columns);
+    if (columns.length > 0) profile.columns = Object.fromEntries(columns) as Record<string, string>;
+    return profile;
   });
 }
 
@@ -117,7 +128,7 @@ export async function intakeRoutes(app: FastifyInstance): Promise<void> {
       try {
         profiles = parsePeople(values.pasted, upload(request, 'csv'));
       } catch (error) {
-        if (error instanceof PeopleInputError) return form(request, reply, values, [error.message], 422);
+        if (error instanceof PeopleInputError) return form(request, reply, values, error.problems, 422);
         throw error;
       }
     }
@@ -193,7 +204,7 @@ export async function intakeRoutes(app: FastifyInstance): Promise<void> {
       try {
         profiles = parsePeople(pasted, upload(request, 'csv'));
       } catch (error) {
-        if (error instanceof PeopleInputError) return page(pasted, [error.message], mode);
+        if (error instanceof PeopleInputError) return page(pasted, error.problems, mode);
         throw error;
       }
     }

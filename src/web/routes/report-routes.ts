@@ -12,7 +12,7 @@ import type { MediaStore } from '../../scanning/media/media-store.js';
 import { pageOfReports, reportScores } from '../../use-cases/list-reports.js';
 import { removePerson, setReportArchived, setReportSharing } from '../../use-cases/manage-report.js';
 import { readAttachment, readPerson, readProgress, readReport, readReportOverview, type ViewContext } from '../../use-cases/report-view.js';
-import { PEOPLE_SORTS, readReportPeople, selectPeople, titlesOf } from '../../use-cases/report-people.js';
+import { importedColumnsOf, PEOPLE_SORTS, readReportPeople, selectPeople, titlesOf } from '../../use-cases/report-people.js';
 import { label, RUN_STATUS } from '../components/labels.js';
 import { runCountsLabel, runFinished } from '../components/runs.js';
 import { PersonPage } from '../pages/person.js';
@@ -43,6 +43,7 @@ function peopleQuery(query: Record<string, string | undefined>): PeopleQuery {
   return {
     search: (query.q ?? '').slice(0, 200),
     title: (query.title ?? '').slice(0, 500),
+    group: (query.group ?? '').slice(0, 500),
     check: (query.check ?? '').slice(0, 100),
     outcome,
     sort,
@@ -156,6 +157,7 @@ export async function reportRoutes(app: FastifyInstance, options: { media: Pick<
             fix_first: p.fix_first.slice(0, FIX_FIRST_IN_TABLE),
           })),
           titles: titlesOf(everyone),
+          columns: importedColumnsOf(everyone),
           states: peopleStates(everyone.map((p) => p.status)),
           totalPeople: everyone.length,
           matchingPeople: sorted.length,
