@@ -1,17 +1,22 @@
 /**
  * Configuration, from the environment only, for every role (serve, worker,
- * migrate, admin). Every value is parsed and validated here, at start; an
- * invalid one stops the process with a one-line message naming the variable,
- * never its value (it may be a secret).
+ * migrate, admin), from one source: SETTINGS names every variable with its
+ * type and bounds, its default and what it means. loadConfig reads each one
+ * through it (an invalid value stops the process with a one-line message
+ * naming the variable, never its value: it may be a secret), applies the
+ * rules between settings (S3 credentials go together, a provider key goes with
+ * its URL …) and returns the Config deep-frozen: nothing changes it after
+ * start. The README's configuration table is rendered from SETTINGS
+ * (scripts/gen-config-doc.ts; test/unit/config-doc.test.ts keeps it equal).
  *
  * Test-only switches (CLOCK_OFFSET_MS, PS_TEST_PAUSE_BEFORE_COMMIT_MS) are
  * refused unless PROFILE_SCAN_TEST_HOOKS=1, and a process that has them
  * enabled says so loudly at start (src/logger.ts: announceTestHooks).
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import ipaddr from 'ipaddr.js';
 import { defaultDataDir } from './data-dir.js';
-import path from 'node:path';
 import {
   DEFAULT_FETCH_MAX_BYTES,
   DEFAULT_FETCH_TIMEOUT_MS,
@@ -103,9 +108,11 @@ export interface Config {
   /** Why DATA_DIR, unset, is not ./data (root in a private checkout: ./data-dir.ts), said at start; else null. */
   dataDirReason: string | null;
   databaseUrl: string | null;
-  publicBaseUrl: string;
-  /** False: PUBLIC_BASE_URL is unset and publicBaseUrl is derived from HOST and PORT (serve replaces it by the address it listens on). */
-  publicBaseUrlConfigured: boolean;
+  /**
+   * PUBLIC_BASE_URL, without a trailing slash; null when unset: the address
+   * the server listens on is the public one (http/server.ts: app.publicBaseUrl).
+   */
+  publicBaseUrl: string | null;
   simulatorDelayMs: number;
   /** Items in flight at once in the in-process worker of `serve` (0 disables it) and, by default, in `worker`. */
   workerConcurrency: number;
@@ -146,105 +153,368 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
-function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^-?\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be an integer between ${min} and ${max}`);
-  const value = Number(raw.trim());
-  if (value < min || value > max) throw new ConfigError(`${name} must be an integer between ${min} and ${max}`);
-  return value;
+// ---------------------------------------------------------------- how a value is read
+
+/** Reads a set (trimmed, non-empty) value; throws a ConfigError naming the variable, never the value. */
+type Parse<T> = (raw: string, name: string) => T;
+
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** setTimeout's ceiling; larger values fire at once. */
+export const MAX_TIMER_MS = 2_147_483_647;
+
+function integer(min: number, max: number): Parse<number> {
+  return (raw, name) => {
+    const value = Number(raw);
+    if (!/^-?\d+$/.test(raw) || value < min || value > max) throw new ConfigError(`${name} must be an integer between ${min} and ${max}`);
+    return value;
+  };
 }
 
-function url(name: string, raw: string, protocols: string[]): URL {
+/** A duration like `30s`, `10m`, `24h`, `7d` (or `0`); a bare number is seconds. */
+function duration(minMs = 0, maxMs = 3650 * UNIT_MS.d): Parse<number> {
+  return (raw, name) => {
+    const match = /^(\d{1,10})(ms|s|m|h|d)?$/.exec(raw);
+    const value = match ? Number(match[1]) * UNIT_MS[match[2] ?? 's'] : NaN;
+    if (!match || value < minMs || value > maxMs) {
+      throw new ConfigError(`${name} must be a duration like 30s, 10m, 24h or 7d${minMs > 0 ? ` (at least ${minMs / 1000} s)` : ''}`);
+    }
+    return value;
+  };
+}
+
+const flag: Parse<boolean> = (raw, name) => {
+  if (['1', 'true', 'yes', 'on'].includes(raw.toLowerCase())) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw.toLowerCase())) return false;
+  throw new ConfigError(`${name} must be true or false (1/0, yes/no, on/off)`);
+};
+
+function oneOf<const V extends string>(values: readonly V[], options: { lowerCase?: boolean; problem?: string } = {}): Parse<V> {
+  return (raw, name) => {
+    const value = options.lowerCase ? raw.toLowerCase() : raw;
+    if (!(values as readonly string[]).includes(value)) throw new ConfigError(`${name} ${options.problem ?? `must be one of ${values.join(', ')}`}`);
+    return value as V;
+  };
+}
+
+/** A value matching `pattern`, else `${name} ${problem}`. */
+function matching(pattern: RegExp, problem: string): Parse<string> {
+  return (raw, name) => {
+    if (!pattern.test(raw)) throw new ConfigError(`${name} ${problem}`);
+    return raw;
+  };
+}
+
+const visibleAscii = matching(/^[\x21-\x7e]+$/, 'must contain only visible ASCII characters');
+
+const hostName = matching(/^[A-Za-z0-9.:\-[\]]+$/, 'must be a hostname or IP address');
+
+/**
+ * An absolute URL of one of `protocols`, without credentials (`useInstead`
+ * names the setting for them), query or fragment; returned without a trailing
+ * slash.
+ */
+function baseUrl(protocols: string[], useInstead: string): Parse<string> {
+  return (raw, name) => {
+    let parsed: URL;
+    try {
+      parsed = new URL(raw);
+    } catch {
+      throw new ConfigError(`${name} must be an absolute URL (${protocols.join(' or ')})`);
+    }
+    if (!protocols.includes(parsed.protocol)) throw new ConfigError(`${name} must use ${protocols.join(' or ')}`);
+    if (parsed.username || parsed.password) throw new ConfigError(`${name} must not contain credentials; use ${useInstead}`);
+    if (parsed.search || parsed.hash) throw new ConfigError(`${name} must not have a query or fragment`);
+    return parsed.toString().replace(/\/+$/, '');
+  };
+}
+
+/** A comma-separated list, each entry accepted by `check` (which throws), else `${name} ${problem}`. */
+function list(check: (entry: string) => unknown, problem: string): Parse<string[]> {
+  return (raw, name) => {
+    const entries = raw
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== '');
+    for (const entry of entries) {
+      try {
+        if (check(entry) === false) throw new Error('refused');
+      } catch {
+        throw new ConfigError(`${name} ${problem}`);
+      }
+    }
+    return entries;
+  };
+}
+
+/** Names proxy-addr (Fastify's `trustProxy`) understands besides addresses and CIDRs. */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+// ---------------------------------------------------------------- the settings
+
+/** One environment variable: how it is read, its value when unset, and what the configuration table says of it. */
+export interface Setting<T, F extends T | null = T | null> {
+  parse: Parse<T>;
+  /** The value when unset; null: none, or derived from other settings by loadConfig (as `shown` says). */
+  fallback: F;
+  /** The default as the table shows it. */
+  shown: string;
+  meaning: string;
+  /** Refused unless PROFILE_SCAN_TEST_HOOKS=1. */
+  testOnly?: boolean;
+}
+
+function setting<T, F extends T | null>(fallback: F, parse: Parse<T>, meaning: string, shown?: string, testOnly = false): Setting<T, F> {
+  return { parse, fallback, meaning, shown: shown ?? (fallback === null ? 'unset' : `\`${String(fallback)}\``), ...(testOnly ? { testOnly } : {}) };
+}
+
+export const BRIGHTDATA_DEFAULTS = {
+  baseUrl: 'https://api.brightdata.com',
+  datasets: { profiles: 'gd_l1viktl72bvl7bjuj0', companies: 'gd_l1vikfnt1wgvvqz95w', posts: 'gd_lyy3tktm25m4avu764' },
+} as const;
+
+const dataset = matching(/^[A-Za-z0-9_]{1,64}$/, 'must be a dataset id such as gd_l1viktl72bvl7bjuj0');
+
+/** Every variable the service reads, in the order of the configuration table. */
+export const SETTINGS = {
+  PORT: setting(8080, integer(0, 65535), 'HTTP port (`0` = any free port)'),
+  HOST: setting('127.0.0.1', hostName, 'Bind address'),
+  DATA_DIR: setting(
+    null,
+    (raw) => path.resolve(raw),
+    'Embedded PostgreSQL (`postgres/`, `postgres.json`) and evidence media (`media/`)',
+    '`./data` (root in a private checkout: `/var/lib/profile-scan/<checkout>-<hash>`)',
+  ),
+  DATABASE_URL: setting(
+    null,
+    (raw, name) => {
+      baseUrlCheck(raw, name, ['postgres:', 'postgresql:']);
+      return raw;
+    },
+    'Use this PostgreSQL instead of the embedded one',
+  ),
+  PUBLIC_BASE_URL: setting(
+    null,
+    (raw, name) => {
+      const url = baseUrl(['http:', 'https:'], 'a URL without credentials')(raw, name);
+      // The URLs the service builds from it stay within what the API documents (domain/schemas/common.ts BuiltUri).
+      if (url.length > 1024) throw new ConfigError(`${name} must be at most 1024 characters`);
+      return url;
+    },
+    'Base of `workspace_url`, `public_url` and `Location`',
+    'the address the server listens on',
+  ),
+  SIMULATOR_DELAY_MS: setting(300, integer(0, 60_000), 'Simulated collection time per item (0 in tests)'),
+  WORKER_CONCURRENCY: setting(
+    128,
+    integer(0, 1024),
+    "Items in flight at once in `serve`'s scan worker thread (`0` = none) and, by default, in `profile-scan worker`",
+  ),
+  ITEM_LEASE_SECONDS: setting(
+    60,
+    integer(5, 3600),
+    "An item's collection time budget (80 % of it, unless the collector has its own) and the lease of items claimed without a worker heartbeat; a worker's items are its own while it beats (every 2 s), and a dead worker's are claimed again 10 s after its last beat (`docs/scanning.md`)",
+  ),
+  ITEM_MAX_ATTEMPTS: setting(3, integer(1, 20), 'Attempts per item before it fails'),
+  CURSOR_SECRET: setting(
+    null,
+    matching(/^.{32,}$/su, 'must be at least 32 characters'),
+    'Cursor signing secret (≥ 32 chars); by default one is created in the database and shared by all processes',
+    'generated',
+  ),
+  COLLECTOR: setting(
+    null,
+    oneOf(['brightdata', 'http', 'simulator'], { lowerCase: true, problem: 'must be brightdata, http or simulator' }),
+    "What collects for live keys: `brightdata` (real people through Bright Data's LinkedIn Scraper API), `http` (our bridge protocol) or `simulator`; test keys always use the simulator (`docs/collectors.md`)",
+    '`http` with `PROVIDER_BASE_URL`, else `simulator`',
+  ),
+  BRIGHTDATA_API_KEY: setting(null, visibleAscii, "Bright Data's API key (required with `COLLECTOR=brightdata`)"),
+  BRIGHTDATA_BASE_URL: setting(BRIGHTDATA_DEFAULTS.baseUrl, baseUrl(['http:', 'https:'], 'BRIGHTDATA_API_KEY'), "Where Bright Data's API is"),
+  BRIGHTDATA_PROFILES_DATASET: setting(BRIGHTDATA_DEFAULTS.datasets.profiles, dataset, 'Dataset id of LinkedIn profiles (`docs/collectors.md`, "Bright Data")'),
+  BRIGHTDATA_POSTS_DATASET: setting(BRIGHTDATA_DEFAULTS.datasets.posts, dataset, 'Dataset id of LinkedIn posts'),
+  BRIGHTDATA_COMPANIES_DATASET: setting(BRIGHTDATA_DEFAULTS.datasets.companies, dataset, 'Dataset id of LinkedIn company pages'),
+  BRIGHTDATA_BATCH_MAX: setting(20, integer(1, 5000), 'Most URLs per provider call (up to 20 go to the synchronous `/scrape`, more to `/trigger`)'),
+  BRIGHTDATA_BATCH_WINDOW_MS: setting(500, integer(0, 60_000), 'How long a claimed item waits for batch-mates, ms'),
+  BRIGHTDATA_POSTS_PER_PERSON: setting(10, integer(1, 1000), 'Posts read (and billed) per person'),
+  BRIGHTDATA_DAILY_RECORD_BUDGET: setting(
+    null,
+    (raw, name) => (raw.toLowerCase() === 'unlimited' ? null : integer(0, 1_000_000_000)(raw, name)),
+    'Provider records billed per UTC day, all processes together; past it items wait for the next day',
+    'unlimited',
+  ),
+  BRIGHTDATA_TIMEOUT_MS: setting(15 * 60_000, integer(1000, 24 * 3_600_000), "An item's time budget for its provider job, ms"),
+  BRIGHTDATA_POLL_INTERVAL_MS: setting(10_000, integer(10, 600_000), "How often a job's progress is asked, ms"),
+  PROVIDER_BASE_URL: setting(
+    null,
+    baseUrl(['http:', 'https:'], 'PROVIDER_API_KEY'),
+    'The generic HTTP provider (`COLLECTOR=http`), a bridge for services we do not support yet (`docs/collectors.md`)',
+  ),
+  PROVIDER_API_KEY: setting(null, visibleAscii, "The HTTP provider's key (required with `PROVIDER_BASE_URL`)"),
+  PROVIDER_TIMEOUT_MS: setting(10_000, integer(1, MAX_TIMER_MS), 'Deadline of one call to the HTTP provider, ms'),
+  PROVIDER_MAX_CONCURRENCY: setting(
+    16,
+    integer(1, 10_000),
+    'Calls in flight to the provider (Bright Data or HTTP), all worker processes together (shared through PostgreSQL)',
+  ),
+  PROVIDER_MAX_PER_SECOND: setting(
+    10,
+    (raw, name) => {
+      const value = Number(raw);
+      if (!/^[0-9]{1,5}(\.[0-9]{1,3})?$/.test(raw) || value <= 0 || value > 10_000)
+        throw new ConfigError(`${name} must be a positive number of calls per second (at most 10000, 3 decimals)`);
+      return value;
+    },
+    'Call starts per second to the provider, all worker processes together',
+  ),
+  EVIDENCE_IMAGE_HOSTS: setting(
+    DEFAULT_IMAGE_HOSTS as string[] | null,
+    (raw, name) =>
+      raw.toLowerCase() === 'none'
+        ? null
+        : list(parseHostRule, 'must be a comma-separated list of host names (optionally *.domain or host:port), or none')(raw, name),
+    'Hosts the workers download linked images (photo, banner, logo) from as captured evidence: names, `*.domain` for subdomains, `host:port` for a port other than 443; `none` turns downloads off (`docs/collectors.md`, "Evidence")',
+    `\`${DEFAULT_IMAGE_HOSTS.join(',')}\``,
+  ),
+  EVIDENCE_FETCH_TIMEOUT_MS: setting(DEFAULT_FETCH_TIMEOUT_MS, integer(100, 120_000), 'Deadline of one image download, redirects and body included'),
+  EVIDENCE_FETCH_ALLOW_ADDRESSES: setting(
+    null,
+    list(parseAllowedRange, 'must be a comma-separated list of IP addresses or CIDRs'),
+    'Local development and tests only: CIDRs the image downloads may reach although they are private or loopback (e.g. `127.0.0.1/32`); never needed for a real CDN',
+  ),
+  EVIDENCE_FETCH_CA_FILE: setting(
+    null,
+    (raw, name) => {
+      let pem: string;
+      try {
+        pem = fs.readFileSync(raw, 'utf8');
+      } catch {
+        throw new ConfigError(`${name} must name a readable PEM file`);
+      }
+      if (!pem.includes('-----BEGIN CERTIFICATE-----')) throw new ConfigError(`${name} must hold PEM certificates`);
+      return pem;
+    },
+    "Local development and tests only: a PEM file of CA certificates trusted for image downloads besides the system's (a local CDN's self-signed CA)",
+  ),
+  TRUST_PROXY: setting(
+    null,
+    list(
+      (entry) => PROXY_RANGE_NAMES.includes(entry) || (entry.includes('/') ? ipaddr.isValidCIDR(entry) : ipaddr.isValid(entry)),
+      'must be a comma-separated list of IP addresses or CIDR ranges (or loopback, linklocal, uniquelocal)',
+    ),
+    'Addresses or CIDR ranges of reverse proxies whose `X-Forwarded-For` names the client for per-address limits and logs (`docs/operations.md`, "Behind a reverse proxy")',
+    'unset (off)',
+  ),
+  LOG_LEVEL: setting(
+    'info',
+    oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+    '`fatal`…`trace`, `silent`: JSON log lines on stderr, keys, cookies and the public token redacted (`docs/operations.md`, "Logs")',
+  ),
+  READ_LIMIT_MULTIPLIER: setting(1, integer(1, 1_000_000), 'Multiplies the read limits (benchmarks)'),
+  S3_BUCKET: setting(
+    null,
+    matching(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a bucket name (3-63 lowercase letters, digits, dots and hyphens)'),
+    'Store evidence media in this S3-compatible bucket instead of `DATA_DIR/media` (it must exist)',
+  ),
+  S3_ENDPOINT: setting(null, baseUrl(['http:', 'https:'], 'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY'), "The S3 server (e.g. MinIO's URL)", 'AWS'),
+  S3_REGION: setting('us-east-1', matching(/^[a-z0-9-]{1,64}$/, 'must be a region name such as us-east-1'), 'The S3 region'),
+  S3_ACCESS_KEY_ID: setting(null, visibleAscii, 'S3 credentials, with `S3_SECRET_ACCESS_KEY` (both or neither)', 'SDK default chain'),
+  S3_SECRET_ACCESS_KEY: setting(null, visibleAscii, 'S3 credentials, with `S3_ACCESS_KEY_ID`', 'SDK default chain'),
+  S3_SESSION_TOKEN: setting(null, (raw) => raw, 'A session token for those credentials'),
+  S3_FORCE_PATH_STYLE: setting(null, flag, 'Path-style addressing', 'on with `S3_ENDPOINT`'),
+  S3_PREFIX: setting(
+    '',
+    (raw, name) => {
+      if (!/^[A-Za-z0-9!_.*'()\-/]{1,512}$/.test(raw) || raw.startsWith('/') || raw.includes('//')) {
+        throw new ConfigError(`${name} must be a key prefix of letters, digits and !_.*'()-/ (no leading or double slash)`);
+      }
+      return raw.endsWith('/') ? raw : `${raw}/`;
+    },
+    'A key prefix inside the bucket',
+    'none',
+  ),
+  METRICS_TOKEN: setting(
+    null,
+    matching(/^[\x21-\x7e]{16,256}$/, 'must be 16 to 256 visible ASCII characters'),
+    'Serve `GET /metrics` on the API port to `Authorization: Bearer <token>` (16+ characters)',
+  ),
+  METRICS_PORT: setting(null, integer(0, 65535), 'A separate listener for `/metrics`, `/livez`, `/readyz` (the only one of `profile-scan worker`)'),
+  METRICS_HOST: setting(null, hostName, "The metrics listener's bind address", '`HOST`'),
+  SHUTDOWN_TIMEOUT_SECONDS: setting(
+    30,
+    integer(1, 3600),
+    'On SIGTERM: drain requests and items this long, then hand unfinished items back to the queue and exit',
+  ),
+  MAINTENANCE_INTERVAL: setting(5 * UNIT_MS.m, duration(), 'How often retention runs (one runner across all processes; `0` = never in this process)', '`5m`'),
+  RETENTION_EXPIRED_IDEMPOTENCY: setting(
+    UNIT_MS.d,
+    duration(),
+    'Expired idempotency records are deleted this long after their expiry (`docs/operations.md`, "Retention")',
+    '`1d`',
+  ),
+  RETENTION_RECEIPT_TOMBSTONE: setting(
+    0,
+    duration(),
+    'Expired import receipts lose their contents this long after their expiry (the tombstone still answers 410)',
+    '`0`',
+  ),
+  RETENTION_RATE_COUNTERS: setting(10 * UNIT_MS.m, duration(2 * UNIT_MS.m), 'Rate-limit counters of windows older than this are deleted', '`10m`'),
+  RETENTION_OBSOLETE_MEDIA: setting(
+    7 * UNIT_MS.d,
+    duration(),
+    'Obsolete evidence no stored finding refers to is deleted (with media nothing else uses) this long after it became obsolete',
+    '`7d`',
+  ),
+  PROFILE_SCAN_TEST_HOOKS: setting(
+    false,
+    flag,
+    '`1` allows the test-only `CLOCK_OFFSET_MS` and `PS_TEST_PAUSE_BEFORE_COMMIT_MS` (refused otherwise; announced in the log)',
+    'unset',
+  ),
+  CLOCK_OFFSET_MS: setting(0, integer(-1e13, 1e13), 'Test-only: shifts the service clock, ms', 'unset', true),
+  PS_TEST_PAUSE_BEFORE_COMMIT_MS: setting(
+    0,
+    integer(0, 600_000),
+    "Test-only: sleeps this long inside an idempotent write's transaction just before COMMIT",
+    'unset',
+    true,
+  ),
+} satisfies Record<string, Setting<unknown>>;
+
+export type SettingName = keyof typeof SETTINGS;
+type ValueOf<S> = S extends Setting<infer T, infer F> ? T | F : never;
+
+function baseUrlCheck(raw: string, name: string, protocols: string[]): void {
   let parsed: URL;
   try {
     parsed = new URL(raw);
   } catch {
     throw new ConfigError(`${name} must be an absolute URL (${protocols.join(' or ')})`);
   }
-  if (!protocols.includes(parsed.protocol)) {
-    throw new ConfigError(`${name} must use ${protocols.join(' or ')}`);
-  }
-  return parsed;
+  if (!protocols.includes(parsed.protocol)) throw new ConfigError(`${name} must use ${protocols.join(' or ')}`);
 }
 
-function text(env: NodeJS.ProcessEnv, name: string): string | null {
+/** One setting's value: parsed when set (trimmed, non-empty), else its fallback. */
+export function readSetting<N extends SettingName>(env: NodeJS.ProcessEnv, name: N): ValueOf<(typeof SETTINGS)[N]> {
+  const definition: Setting<unknown> = SETTINGS[name];
   const raw = env[name]?.trim();
-  return raw === undefined || raw === '' ? null : raw;
+  return (raw === undefined || raw === '' ? definition.fallback : definition.parse(raw, name)) as ValueOf<(typeof SETTINGS)[N]>;
 }
 
-function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
-  const raw = text(env, name);
-  if (raw === null) return fallback;
-  if (['1', 'true', 'yes', 'on'].includes(raw.toLowerCase())) return true;
-  if (['0', 'false', 'no', 'off'].includes(raw.toLowerCase())) return false;
-  throw new ConfigError(`${name} must be true or false (1/0, yes/no, on/off)`);
+function isSet(env: NodeJS.ProcessEnv, name: SettingName): boolean {
+  const raw = env[name]?.trim();
+  return raw !== undefined && raw !== '';
 }
 
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+// ---------------------------------------------------------------- groups of settings
 
-/** A duration like `30s`, `10m`, `24h`, `7d` (or `0`); a bare number is seconds. */
-function duration(env: NodeJS.ProcessEnv, name: string, fallbackMs: number, minMs = 0, maxMs = 3650 * UNIT_MS.d): number {
-  const raw = text(env, name);
-  if (raw === null) return fallbackMs;
-  const match = /^(\d{1,10})(ms|s|m|h|d)?$/.exec(raw);
-  const value = match ? Number(match[1]) * UNIT_MS[match[2] ?? 's'] : NaN;
-  if (!match || value < minMs || value > maxMs) {
-    throw new ConfigError(`${name} must be a duration like 30s, 10m, 24h or 7d${minMs > 0 ? ` (at least ${minMs / 1000} s)` : ''}`);
-  }
-  return value;
+/** The limits of every provider collector (PROVIDER_MAX_CONCURRENCY, PROVIDER_MAX_PER_SECOND). */
+function providerLimits(env: NodeJS.ProcessEnv): { maxConcurrency: number; maxPerSecond: number } {
+  return { maxConcurrency: readSetting(env, 'PROVIDER_MAX_CONCURRENCY'), maxPerSecond: readSetting(env, 'PROVIDER_MAX_PER_SECOND') };
 }
-
-function hostname(name: string, raw: string): string {
-  if (!/^[A-Za-z0-9.:\-[\]]+$/.test(raw)) throw new ConfigError(`${name} must be a hostname or IP address`);
-  return raw;
-}
-
-/** setTimeout's ceiling; larger values fire at once. */
-export const MAX_TIMER_MS = 2_147_483_647;
-const MAX_PROVIDER_CONCURRENCY = 10_000;
-const MAX_PROVIDER_PER_SECOND = 10_000;
-export const DEFAULT_PROVIDER_TIMEOUT_MS = 10_000;
-export const DEFAULT_PROVIDER_LIMITS = { maxConcurrency: 16, maxPerSecond: 10 } as const;
 
 /** Messages name the setting, never its value (it may hold credentials). */
 export function checkProviderBaseUrl(value: string): string {
-  let parsed: URL;
-  try {
-    parsed = new URL(value);
-  } catch {
-    throw new ConfigError('PROVIDER_BASE_URL must be an absolute http(s) URL');
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw new ConfigError('PROVIDER_BASE_URL must be an absolute http(s) URL');
-  }
-  if (parsed.username || parsed.password) {
-    throw new ConfigError('PROVIDER_BASE_URL must not contain credentials; use PROVIDER_API_KEY');
-  }
-  if (parsed.search || parsed.hash) throw new ConfigError('PROVIDER_BASE_URL must not have a query or fragment');
-  return value;
-}
-
-/** PROVIDER_MAX_CONCURRENCY and PROVIDER_MAX_PER_SECOND: the limits of every provider collector. */
-export function parseProviderLimits(env: NodeJS.ProcessEnv): { maxConcurrency: number; maxPerSecond: number } {
-  let maxConcurrency: number = DEFAULT_PROVIDER_LIMITS.maxConcurrency;
-  const rawConcurrency = env.PROVIDER_MAX_CONCURRENCY?.trim();
-  if (rawConcurrency !== undefined && rawConcurrency !== '') {
-    if (!/^[1-9][0-9]{0,4}$/.test(rawConcurrency) || Number(rawConcurrency) > MAX_PROVIDER_CONCURRENCY) {
-      throw new ConfigError(`PROVIDER_MAX_CONCURRENCY must be an integer between 1 and ${MAX_PROVIDER_CONCURRENCY}`);
-    }
-    maxConcurrency = Number(rawConcurrency);
-  }
-  let maxPerSecond: number = DEFAULT_PROVIDER_LIMITS.maxPerSecond;
-  const rawPerSecond = env.PROVIDER_MAX_PER_SECOND?.trim();
-  if (rawPerSecond !== undefined && rawPerSecond !== '') {
-    const perSecond = Number(rawPerSecond);
-    if (!/^[0-9]{1,5}(\.[0-9]{1,3})?$/.test(rawPerSecond) || perSecond <= 0 || perSecond > MAX_PROVIDER_PER_SECOND) {
-      throw new ConfigError(`PROVIDER_MAX_PER_SECOND must be a positive number of calls per second (at most ${MAX_PROVIDER_PER_SECOND}, 3 decimals)`);
-    }
-    maxPerSecond = perSecond;
-  }
-  return { maxConcurrency, maxPerSecond };
+  return SETTINGS.PROVIDER_BASE_URL.parse(value, 'PROVIDER_BASE_URL') && value;
 }
 
 /**
@@ -252,130 +522,75 @@ export function parseProviderLimits(env: NodeJS.ProcessEnv): { maxConcurrency: n
  * then runs on the simulator, with a warning). Throws a one-line ConfigError.
  */
 export function parseProviderSettings(env: NodeJS.ProcessEnv): ProviderSettings | null {
-  const baseUrl = env.PROVIDER_BASE_URL?.trim();
-  if (!baseUrl) return null;
-  checkProviderBaseUrl(baseUrl);
-  const apiKey = env.PROVIDER_API_KEY?.trim();
-  if (!apiKey) throw new ConfigError('PROVIDER_API_KEY must be set when PROVIDER_BASE_URL is set');
-  if (!/^[\x21-\x7e]+$/.test(apiKey)) throw new ConfigError('PROVIDER_API_KEY must contain only visible ASCII characters');
-  let timeoutMs = DEFAULT_PROVIDER_TIMEOUT_MS;
-  const rawTimeout = env.PROVIDER_TIMEOUT_MS?.trim();
-  if (rawTimeout !== undefined && rawTimeout !== '') {
-    if (!/^[1-9][0-9]{0,9}$/.test(rawTimeout) || Number(rawTimeout) > MAX_TIMER_MS) {
-      throw new ConfigError(`PROVIDER_TIMEOUT_MS must be a positive integer of milliseconds (at most ${MAX_TIMER_MS})`);
-    }
-    timeoutMs = Number(rawTimeout);
-  }
-  const { maxConcurrency, maxPerSecond } = parseProviderLimits(env);
-  return { baseUrl, apiKey, timeoutMs, maxConcurrency, maxPerSecond };
+  if (!isSet(env, 'PROVIDER_BASE_URL')) return null;
+  readSetting(env, 'PROVIDER_BASE_URL');
+  const baseUrl = env.PROVIDER_BASE_URL!.trim();
+  const apiKey = readSetting(env, 'PROVIDER_API_KEY');
+  if (apiKey === null) throw new ConfigError('PROVIDER_API_KEY must be set when PROVIDER_BASE_URL is set');
+  return { baseUrl, apiKey, timeoutMs: readSetting(env, 'PROVIDER_TIMEOUT_MS'), ...providerLimits(env) };
 }
 
-export const BRIGHTDATA_DEFAULTS = {
-  baseUrl: 'https://api.brightdata.com',
-  datasets: { profiles: 'gd_l1viktl72bvl7bjuj0', companies: 'gd_l1vikfnt1wgvvqz95w', posts: 'gd_lyy3tktm25m4avu764' },
-  batchMax: 20,
-  batchWindowMs: 500,
-  postsPerPerson: 10,
-  timeoutMs: 15 * 60_000,
-  pollIntervalMs: 10_000,
-} as const;
-
 /** COLLECTOR (and PROVIDER_BASE_URL for the bridge). */
-function parseCollectorChoice(env: NodeJS.ProcessEnv): CollectorChoice {
-  const raw = text(env, 'COLLECTOR');
-  if (raw === null) return text(env, 'PROVIDER_BASE_URL') !== null ? 'http' : 'simulator';
-  const choice = raw.toLowerCase();
-  if (choice !== 'simulator' && choice !== 'http' && choice !== 'brightdata') throw new ConfigError('COLLECTOR must be brightdata, http or simulator');
-  if (choice === 'http' && text(env, 'PROVIDER_BASE_URL') === null) throw new ConfigError('COLLECTOR=http needs PROVIDER_BASE_URL');
+function collectorChoice(env: NodeJS.ProcessEnv): CollectorChoice {
+  const choice = readSetting(env, 'COLLECTOR');
+  if (choice === null) return isSet(env, 'PROVIDER_BASE_URL') ? 'http' : 'simulator';
+  if (choice === 'http' && !isSet(env, 'PROVIDER_BASE_URL')) throw new ConfigError('COLLECTOR=http needs PROVIDER_BASE_URL');
   return choice;
 }
 
 /** The BRIGHTDATA_* settings when COLLECTOR=brightdata, else null. Messages name settings, never values. */
 export function parseBrightDataSettings(env: NodeJS.ProcessEnv): BrightDataSettings | null {
-  if (parseCollectorChoice(env) !== 'brightdata') return null;
-  const apiKey = text(env, 'BRIGHTDATA_API_KEY');
+  if (collectorChoice(env) !== 'brightdata') return null;
+  const apiKey = readSetting(env, 'BRIGHTDATA_API_KEY');
   if (apiKey === null) throw new ConfigError('BRIGHTDATA_API_KEY must be set when COLLECTOR=brightdata');
-  if (!/^[\x21-\x7e]+$/.test(apiKey)) throw new ConfigError('BRIGHTDATA_API_KEY must contain only visible ASCII characters');
-  const rawBase = text(env, 'BRIGHTDATA_BASE_URL') ?? BRIGHTDATA_DEFAULTS.baseUrl;
-  const base = url('BRIGHTDATA_BASE_URL', rawBase, ['http:', 'https:']);
-  if (base.username || base.password) throw new ConfigError('BRIGHTDATA_BASE_URL must not contain credentials; use BRIGHTDATA_API_KEY');
-  if (base.search || base.hash) throw new ConfigError('BRIGHTDATA_BASE_URL must not have a query or fragment');
-  const dataset = (name: string, fallback: string) => {
-    const value = text(env, name) ?? fallback;
-    if (!/^[A-Za-z0-9_]{1,64}$/.test(value)) throw new ConfigError(`${name} must be a dataset id such as ${fallback}`);
-    return value;
-  };
-  const budget = text(env, 'BRIGHTDATA_DAILY_RECORD_BUDGET');
   return {
     apiKey,
-    baseUrl: base.toString().replace(/\/+$/, ''),
+    baseUrl: readSetting(env, 'BRIGHTDATA_BASE_URL'),
     datasets: {
-      profiles: dataset('BRIGHTDATA_PROFILES_DATASET', BRIGHTDATA_DEFAULTS.datasets.profiles),
-      companies: dataset('BRIGHTDATA_COMPANIES_DATASET', BRIGHTDATA_DEFAULTS.datasets.companies),
-      posts: dataset('BRIGHTDATA_POSTS_DATASET', BRIGHTDATA_DEFAULTS.datasets.posts),
+      profiles: readSetting(env, 'BRIGHTDATA_PROFILES_DATASET'),
+      companies: readSetting(env, 'BRIGHTDATA_COMPANIES_DATASET'),
+      posts: readSetting(env, 'BRIGHTDATA_POSTS_DATASET'),
     },
-    batchMax: integer(env, 'BRIGHTDATA_BATCH_MAX', BRIGHTDATA_DEFAULTS.batchMax, 1, 5000),
-    batchWindowMs: integer(env, 'BRIGHTDATA_BATCH_WINDOW_MS', BRIGHTDATA_DEFAULTS.batchWindowMs, 0, 60_000),
-    postsPerPerson: integer(env, 'BRIGHTDATA_POSTS_PER_PERSON', BRIGHTDATA_DEFAULTS.postsPerPerson, 1, 1000),
-    dailyRecordBudget: budget === null || budget.toLowerCase() === 'unlimited' ? null : integer(env, 'BRIGHTDATA_DAILY_RECORD_BUDGET', 0, 0, 1_000_000_000),
-    timeoutMs: integer(env, 'BRIGHTDATA_TIMEOUT_MS', BRIGHTDATA_DEFAULTS.timeoutMs, 1000, 24 * 3_600_000),
-    pollIntervalMs: integer(env, 'BRIGHTDATA_POLL_INTERVAL_MS', BRIGHTDATA_DEFAULTS.pollIntervalMs, 10, 600_000),
-    ...parseProviderLimits(env),
+    batchMax: readSetting(env, 'BRIGHTDATA_BATCH_MAX'),
+    batchWindowMs: readSetting(env, 'BRIGHTDATA_BATCH_WINDOW_MS'),
+    postsPerPerson: readSetting(env, 'BRIGHTDATA_POSTS_PER_PERSON'),
+    dailyRecordBudget: readSetting(env, 'BRIGHTDATA_DAILY_RECORD_BUDGET'),
+    timeoutMs: readSetting(env, 'BRIGHTDATA_TIMEOUT_MS'),
+    pollIntervalMs: readSetting(env, 'BRIGHTDATA_POLL_INTERVAL_MS'),
+    ...providerLimits(env),
   };
 }
 
+const S3_NAMES = ['S3_ENDPOINT', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_SESSION_TOKEN', 'S3_FORCE_PATH_STYLE', 'S3_PREFIX'] as const;
+
 /** S3_* settings; the local directory DATA_DIR/media when S3_BUCKET is unset. */
-function parseMedia(env: NodeJS.ProcessEnv, dataDir: string): MediaSettings {
-  const bucket = text(env, 'S3_BUCKET');
-  const s3Names = ['S3_ENDPOINT', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_SESSION_TOKEN', 'S3_FORCE_PATH_STYLE', 'S3_PREFIX'];
+function media(env: NodeJS.ProcessEnv, dataDir: string): MediaSettings {
+  const bucket = readSetting(env, 'S3_BUCKET');
   if (bucket === null) {
-    const stray = s3Names.find((name) => text(env, name) !== null);
+    const stray = S3_NAMES.find((name) => isSet(env, name));
     if (stray) throw new ConfigError(`${stray} is set but S3_BUCKET is not; set S3_BUCKET to store evidence media in S3`);
     return { kind: 'file', dir: path.join(dataDir, 'media') };
   }
-  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket))
-    throw new ConfigError('S3_BUCKET must be a bucket name (3-63 lowercase letters, digits, dots and hyphens)');
-  let endpoint: string | null = null;
-  const rawEndpoint = text(env, 'S3_ENDPOINT');
-  if (rawEndpoint !== null) {
-    const parsed = url('S3_ENDPOINT', rawEndpoint, ['http:', 'https:']);
-    if (parsed.username || parsed.password) throw new ConfigError('S3_ENDPOINT must not contain credentials; use S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY');
-    if (parsed.search || parsed.hash) throw new ConfigError('S3_ENDPOINT must not have a query or fragment');
-    endpoint = parsed.toString().replace(/\/+$/, '');
-  }
-  const region = text(env, 'S3_REGION') ?? 'us-east-1';
-  if (!/^[a-z0-9-]{1,64}$/.test(region)) throw new ConfigError('S3_REGION must be a region name such as us-east-1');
-  const accessKeyId = text(env, 'S3_ACCESS_KEY_ID');
-  const secretAccessKey = text(env, 'S3_SECRET_ACCESS_KEY');
+  const endpoint = readSetting(env, 'S3_ENDPOINT');
+  const region = readSetting(env, 'S3_REGION');
+  const accessKeyId = readSetting(env, 'S3_ACCESS_KEY_ID');
+  const secretAccessKey = readSetting(env, 'S3_SECRET_ACCESS_KEY');
   if ((accessKeyId === null) !== (secretAccessKey === null)) {
     throw new ConfigError(
       `${accessKeyId === null ? 'S3_ACCESS_KEY_ID' : 'S3_SECRET_ACCESS_KEY'} ` +
         `must be set together with ${accessKeyId === null ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID'}`,
     );
   }
-  for (const [name, value] of [
-    ['S3_ACCESS_KEY_ID', accessKeyId],
-    ['S3_SECRET_ACCESS_KEY', secretAccessKey],
-  ] as const) {
-    if (value !== null && !/^[\x21-\x7e]+$/.test(value)) throw new ConfigError(`${name} must contain only visible ASCII characters`);
-  }
-  const sessionToken = text(env, 'S3_SESSION_TOKEN');
+  const sessionToken = readSetting(env, 'S3_SESSION_TOKEN');
   if (sessionToken !== null && accessKeyId === null) throw new ConfigError('S3_SESSION_TOKEN needs S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY');
-  let prefix = text(env, 'S3_PREFIX') ?? '';
-  if (prefix !== '') {
-    if (!/^[A-Za-z0-9!_.*'()\-/]{1,512}$/.test(prefix) || prefix.startsWith('/') || prefix.includes('//')) {
-      throw new ConfigError("S3_PREFIX must be a key prefix of letters, digits and !_.*'()-/ (no leading or double slash)");
-    }
-    if (!prefix.endsWith('/')) prefix += '/';
-  }
   return {
     kind: 's3',
     bucket,
-    prefix,
+    prefix: readSetting(env, 'S3_PREFIX'),
     region,
     endpoint,
     // Path-style by default with a custom endpoint: most S3-compatible servers want it.
-    forcePathStyle: flag(env, 'S3_FORCE_PATH_STYLE', endpoint !== null),
+    forcePathStyle: readSetting(env, 'S3_FORCE_PATH_STYLE') ?? endpoint !== null,
     credentials: accessKeyId !== null && secretAccessKey !== null ? { accessKeyId, secretAccessKey, ...(sessionToken ? { sessionToken } : {}) } : null,
   };
 }
@@ -386,152 +601,92 @@ function parseMedia(env: NodeJS.ProcessEnv, dataDir: string): MediaSettings {
  * and EVIDENCE_FETCH_CA_FILE exist for local development and tests.
  */
 export function parseEvidenceFetch(env: NodeJS.ProcessEnv): SafeFetchSettings | null {
-  const rawHosts = text(env, 'EVIDENCE_IMAGE_HOSTS');
-  if (rawHosts !== null && rawHosts.toLowerCase() === 'none') return null;
-  const list = (raw: string) =>
-    raw
-      .split(',')
-      .map((entry) => entry.trim())
-      .filter((entry) => entry !== '');
-  const hosts = rawHosts === null ? [...DEFAULT_IMAGE_HOSTS] : list(rawHosts);
-  for (const host of hosts) {
-    try {
-      parseHostRule(host);
-    } catch {
-      throw new ConfigError('EVIDENCE_IMAGE_HOSTS must be a comma-separated list of host names (optionally *.domain or host:port), or none');
-    }
-  }
-  const allowedAddresses = list(text(env, 'EVIDENCE_FETCH_ALLOW_ADDRESSES') ?? '');
-  for (const entry of allowedAddresses) {
-    try {
-      parseAllowedRange(entry);
-    } catch {
-      throw new ConfigError('EVIDENCE_FETCH_ALLOW_ADDRESSES must be a comma-separated list of IP addresses or CIDRs');
-    }
-  }
-  const caFile = text(env, 'EVIDENCE_FETCH_CA_FILE');
-  let extraCa: string | null = null;
-  if (caFile !== null) {
-    try {
-      extraCa = fs.readFileSync(caFile, 'utf8');
-    } catch {
-      throw new ConfigError('EVIDENCE_FETCH_CA_FILE must name a readable PEM file');
-    }
-    if (!extraCa.includes('-----BEGIN CERTIFICATE-----')) throw new ConfigError('EVIDENCE_FETCH_CA_FILE must hold PEM certificates');
-  }
+  const hosts = readSetting(env, 'EVIDENCE_IMAGE_HOSTS');
+  if (hosts === null) return null;
   return {
-    hosts,
-    allowedAddresses,
-    extraCa,
+    hosts: [...hosts],
+    allowedAddresses: readSetting(env, 'EVIDENCE_FETCH_ALLOW_ADDRESSES') ?? [],
+    extraCa: readSetting(env, 'EVIDENCE_FETCH_CA_FILE'),
     maxBytes: DEFAULT_FETCH_MAX_BYTES,
-    timeoutMs: integer(env, 'EVIDENCE_FETCH_TIMEOUT_MS', DEFAULT_FETCH_TIMEOUT_MS, 100, 120_000),
+    timeoutMs: readSetting(env, 'EVIDENCE_FETCH_TIMEOUT_MS'),
     maxRedirects: DEFAULT_MAX_REDIRECTS,
   };
 }
 
-/** Names proxy-addr (Fastify's `trustProxy`) understands besides addresses and CIDRs. */
-const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+/**
+ * The service's public address: PUBLIC_BASE_URL; else the address a server
+ * listens on (`listening`: the port is known only then when PORT=0); else
+ * http://HOST:PORT. An unspecified bind address (0.0.0.0, ::) is shown as
+ * 127.0.0.1.
+ */
+export function publicBaseUrlOf(config: Pick<Config, 'publicBaseUrl' | 'host' | 'port'>, listening?: { address: string; port: number } | null): string {
+  if (config.publicBaseUrl !== null) return config.publicBaseUrl;
+  const host = listening?.address ?? config.host;
+  const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  return `http://${shown.includes(':') ? `[${shown}]` : shown}:${listening?.port ?? config.port}`;
+}
 
-/** TRUST_PROXY: a comma-separated list of IP addresses, CIDR ranges or loopback/linklocal/uniquelocal; unset: off. */
-export function parseTrustProxy(env: NodeJS.ProcessEnv): string[] | null {
-  const raw = text(env, 'TRUST_PROXY');
-  if (raw === null) return null;
-  const entries = raw
-    .split(',')
-    .map((entry) => entry.trim())
-    .filter((entry) => entry !== '');
-  for (const entry of entries) {
-    const valid = PROXY_RANGE_NAMES.includes(entry) || (entry.includes('/') ? ipaddr.isValidCIDR(entry) : ipaddr.isValid(entry));
-    if (!valid) throw new ConfigError('TRUST_PROXY must be a comma-separated list of IP addresses or CIDR ranges (or loopback, linklocal, uniquelocal)');
+/** Freezes an object and everything it holds: the configuration does not change after start. */
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const member of Object.values(value)) deepFreeze(member);
   }
-  return entries.length > 0 ? entries : null;
+  return value;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const port = integer(env, 'PORT', 8080, 0, 65535);
-  const host = hostname('HOST', (env.HOST ?? '127.0.0.1').trim() || '127.0.0.1');
-
-  let databaseUrl: string | null = null;
-  if (env.DATABASE_URL !== undefined && env.DATABASE_URL.trim() !== '') {
-    url('DATABASE_URL', env.DATABASE_URL.trim(), ['postgres:', 'postgresql:']);
-    databaseUrl = env.DATABASE_URL.trim();
-  }
-  // DATA_DIR unset: ./data, unless the embedded PostgreSQL could not reach it (./data-dir.ts).
-  const explicitDataDir = env.DATA_DIR && env.DATA_DIR.trim() !== '' ? path.resolve(env.DATA_DIR) : null;
-  const fallback = explicitDataDir === null ? defaultDataDir(process.cwd(), databaseUrl === null && process.getuid?.() === 0) : null;
-  const dataDir = explicitDataDir ?? fallback!.dir;
-
-  let publicBaseUrl: string;
-  if (env.PUBLIC_BASE_URL !== undefined && env.PUBLIC_BASE_URL.trim() !== '') {
-    const parsed = url('PUBLIC_BASE_URL', env.PUBLIC_BASE_URL.trim(), ['http:', 'https:']);
-    if (parsed.search || parsed.hash) throw new ConfigError('PUBLIC_BASE_URL must not have a query or fragment');
-    // The URLs the service builds from it stay within what the API documents (domain/schemas/common.ts BuiltUri).
-    if (parsed.toString().length > 1024) throw new ConfigError('PUBLIC_BASE_URL must be at most 1024 characters');
-    publicBaseUrl = parsed.toString().replace(/\/+$/, '');
-  } else {
-    const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
-    publicBaseUrl = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`;
-  }
-
-  const logLevel = (env.LOG_LEVEL ?? 'info').trim();
-  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
-    throw new ConfigError('LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent');
-  }
-  const cursorSecret = env.CURSOR_SECRET && env.CURSOR_SECRET !== '' ? env.CURSOR_SECRET : null;
-  if (cursorSecret !== null && cursorSecret.length < 32) throw new ConfigError('CURSOR_SECRET must be at least 32 characters');
-
-  const metricsToken = text(env, 'METRICS_TOKEN');
-  if (metricsToken !== null && !/^[\x21-\x7e]{16,256}$/.test(metricsToken)) {
-    throw new ConfigError('METRICS_TOKEN must be 16 to 256 visible ASCII characters');
-  }
-  const metricsPortRaw = text(env, 'METRICS_PORT');
-  const metricsPort = metricsPortRaw === null ? null : integer(env, 'METRICS_PORT', 0, 0, 65535);
-  const metricsHost = hostname('METRICS_HOST', text(env, 'METRICS_HOST') ?? host);
-
   // Test-only switches: refused unless explicitly enabled.
-  const testHooksEnabled = flag(env, 'PROFILE_SCAN_TEST_HOOKS', false);
-  for (const name of ['CLOCK_OFFSET_MS', 'PS_TEST_PAUSE_BEFORE_COMMIT_MS']) {
-    if (!testHooksEnabled && text(env, name) !== null) {
+  const testHooksEnabled = readSetting(env, 'PROFILE_SCAN_TEST_HOOKS');
+  for (const [name, definition] of Object.entries(SETTINGS) as Array<[SettingName, Setting<unknown>]>) {
+    if (definition.testOnly && !testHooksEnabled && isSet(env, name)) {
       throw new ConfigError(`${name} is a test-only switch; it is refused unless PROFILE_SCAN_TEST_HOOKS=1`);
     }
   }
+  const port = readSetting(env, 'PORT');
+  const host = readSetting(env, 'HOST');
+  const databaseUrl = readSetting(env, 'DATABASE_URL');
+  // DATA_DIR unset: ./data, unless the embedded PostgreSQL could not reach it (./data-dir.ts).
+  const explicitDataDir = readSetting(env, 'DATA_DIR');
+  const fallback = explicitDataDir === null ? defaultDataDir(process.cwd(), databaseUrl === null && process.getuid?.() === 0) : null;
+  const dataDir = explicitDataDir ?? fallback!.dir;
+  const metricsPort = readSetting(env, 'METRICS_PORT');
 
-  return {
+  return deepFreeze({
     port,
     host,
     dataDir,
     dataDirReason: fallback?.reason ?? null,
     databaseUrl,
-    publicBaseUrl,
-    publicBaseUrlConfigured: env.PUBLIC_BASE_URL !== undefined && env.PUBLIC_BASE_URL.trim() !== '',
-    simulatorDelayMs: integer(env, 'SIMULATOR_DELAY_MS', 300, 0, 60_000),
-    workerConcurrency: integer(env, 'WORKER_CONCURRENCY', 128, 0, 1024),
-    itemLeaseSeconds: integer(env, 'ITEM_LEASE_SECONDS', 60, 5, 3600),
-    itemMaxAttempts: integer(env, 'ITEM_MAX_ATTEMPTS', 3, 1, 20),
-    cursorSecret,
-    logLevel,
-    clockOffsetMs: integer(env, 'CLOCK_OFFSET_MS', 0, -1e13, 1e13),
-    readLimitMultiplier: integer(env, 'READ_LIMIT_MULTIPLIER', 1, 1, 1_000_000),
-    collector: parseCollectorChoice(env),
+    publicBaseUrl: readSetting(env, 'PUBLIC_BASE_URL'),
+    simulatorDelayMs: readSetting(env, 'SIMULATOR_DELAY_MS'),
+    workerConcurrency: readSetting(env, 'WORKER_CONCURRENCY'),
+    itemLeaseSeconds: readSetting(env, 'ITEM_LEASE_SECONDS'),
+    itemMaxAttempts: readSetting(env, 'ITEM_MAX_ATTEMPTS'),
+    cursorSecret: readSetting(env, 'CURSOR_SECRET'),
+    logLevel: readSetting(env, 'LOG_LEVEL'),
+    clockOffsetMs: readSetting(env, 'CLOCK_OFFSET_MS'),
+    readLimitMultiplier: readSetting(env, 'READ_LIMIT_MULTIPLIER'),
+    collector: collectorChoice(env),
     provider: parseProviderSettings(env),
     brightData: parseBrightDataSettings(env),
-    media: parseMedia(env, dataDir),
+    media: media(env, dataDir),
     evidenceFetch: parseEvidenceFetch(env),
-    trustProxy: parseTrustProxy(env),
-    metricsToken,
+    trustProxy: readSetting(env, 'TRUST_PROXY'),
+    metricsToken: readSetting(env, 'METRICS_TOKEN'),
     metricsPort,
-    metricsHost,
-    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_SECONDS', 30, 1, 3600) * 1000,
+    metricsHost: readSetting(env, 'METRICS_HOST') ?? host,
+    shutdownTimeoutMs: readSetting(env, 'SHUTDOWN_TIMEOUT_SECONDS') * 1000,
     retention: {
-      intervalMs: duration(env, 'MAINTENANCE_INTERVAL', 5 * UNIT_MS.m),
-      expiredIdempotencyMs: duration(env, 'RETENTION_EXPIRED_IDEMPOTENCY', UNIT_MS.d),
-      receiptTombstoneMs: duration(env, 'RETENTION_RECEIPT_TOMBSTONE', 0),
-      rateCountersMs: duration(env, 'RETENTION_RATE_COUNTERS', 10 * UNIT_MS.m, 2 * UNIT_MS.m),
-      obsoleteMediaMs: duration(env, 'RETENTION_OBSOLETE_MEDIA', 7 * UNIT_MS.d),
+      intervalMs: readSetting(env, 'MAINTENANCE_INTERVAL'),
+      expiredIdempotencyMs: readSetting(env, 'RETENTION_EXPIRED_IDEMPOTENCY'),
+      receiptTombstoneMs: readSetting(env, 'RETENTION_RECEIPT_TOMBSTONE'),
+      rateCountersMs: readSetting(env, 'RETENTION_RATE_COUNTERS'),
+      obsoleteMediaMs: readSetting(env, 'RETENTION_OBSOLETE_MEDIA'),
     },
     testHooks: {
       enabled: testHooksEnabled,
-      pauseBeforeCommitMs: integer(env, 'PS_TEST_PAUSE_BEFORE_COMMIT_MS', 0, 0, 600_000),
+      pauseBeforeCommitMs: readSetting(env, 'PS_TEST_PAUSE_BEFORE_COMMIT_MS'),
     },
-  };
+  });
 }

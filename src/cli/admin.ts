@@ -4,7 +4,7 @@
  * JSON object; errors go to stderr with a non-zero exit code.
  */
 import { parseArgs } from 'node:util';
-import type { Config } from '../config.js';
+import { publicBaseUrlOf, type Config } from '../config.js';
 import { parseScopes, type KeyMode } from '../domain/keys.js';
 import { presentProfile, presentReport } from '../use-cases/present.js';
 import { createLogger } from '../logger.js';
@@ -228,7 +228,7 @@ function prepare(command: string, args: string[], values: Record<string, string 
       return async (rt, config) => {
         const report = await setReportArchived({ db: rt.db, workspaceId: null, now: serviceClock(config).now() }, reportId, archive);
         if (!report) throw new Failure(`no report ${reportId}`);
-        return { json: presentReport(report, config.publicBaseUrl), text: `${archive ? 'archived' : 'unarchived'} report ${reportId}` };
+        return { json: presentReport(report, publicBaseUrlOf(config)), text: `${archive ? 'archived' : 'unarchived'} report ${reportId}` };
       };
     }
     case 'report share': {
@@ -237,7 +237,7 @@ function prepare(command: string, args: string[], values: Record<string, string 
       return async (rt, config) => {
         const report = await setReportSharing({ db: rt.db, workspaceId: null, now: serviceClock(config).now() }, reportId, isPublic);
         if (!report) throw new Failure(`no report ${reportId}`);
-        const shown = presentReport(report, config.publicBaseUrl);
+        const shown = presentReport(report, publicBaseUrlOf(config));
         return { json: shown, text: isPublic ? `report ${reportId} is public at ${shown.public_url}` : `report ${reportId} is private` };
       };
     }

@@ -12,13 +12,12 @@
  */
 import { OffsetClock, systemClock, type Clock } from '../clock.js';
 import type { Config } from '../config.js';
-import { Health, startOpsServer } from '../http/ops.js';
+import { Health } from '../http/ops.js';
 import { buildServer } from '../http/server.js';
 import { announceTestHooks, createLogger, lifecycle, type Logger } from '../logger.js';
-import { MaintenanceRunner } from '../maintenance.js';
+import type { MaintenanceRunner } from '../maintenance.js';
 import { Metrics } from '../metrics.js';
 import { openRuntime, type Runtime } from '../runtime.js';
-import { createMediaStore } from '../scanning/media/create-media-store.js';
 import { ScanItemQueue } from '../store/queue-channel.js';
 import { startWorkerThread, type WorkerThreadHandle } from '../scanning/worker-thread.js';
 import { startRollupSweep, type RollupSweep } from '../scanning/rollup-sweep.js';
@@ -26,7 +25,8 @@ import { setTestPauseBeforeCommit } from '../store/idempotency-repository.js';
 import { cursorSecret } from '../store/settings-repository.js';
 import { accessLinkPath } from '../use-cases/workspace-members.js';
 import { firstRun } from './first-run.js';
-import { onShutdown, withDeadline } from './lifecycle.js';
+import { withDeadline } from './lifecycle.js';
+import { openMediaStore, startMaintenance, startOpsListener, stopMaintenance, stopSignal } from './role-start.js';
 
 export function serviceClock(config: Config): Clock {
   return config.clockOffsetMs !== 0 ? new OffsetClock(config.clockOffsetMs) : systemClock;
@@ -42,9 +42,7 @@ export function applyTestHooks(config: Config, logger: Logger): void {
 }
 
 export async function runServe(config: Config, logger: Logger = createLogger(config.logLevel, 'serve')): Promise<number> {
-  let resolveStop!: (reason: string) => void;
-  const stopRequested = new Promise<string>((resolve) => (resolveStop = resolve));
-  onShutdown((signal) => resolveStop(`received ${signal}`));
+  const stopRequested = stopSignal();
   applyTestHooks(config, logger);
 
   const clock = serviceClock(config);
@@ -54,7 +52,7 @@ export async function runServe(config: Config, logger: Logger = createLogger(con
   let health: Health | null = null;
   let app: Awaited<ReturnType<typeof buildServer>> | null = null;
   let worker: WorkerThreadHandle | null = null;
-  let ops: Awaited<ReturnType<typeof startOpsServer>> | null = null;
+  let ops: Awaited<ReturnType<typeof startOpsListener>> = null;
   let maintenance: MaintenanceRunner | null = null;
   let sweep: RollupSweep | null = null;
 
@@ -70,29 +68,18 @@ export async function runServe(config: Config, logger: Logger = createLogger(con
     metrics.watchPool('api', runtime.pool);
     health = new Health(db);
     if (config.workerConcurrency > 0) health.queue = 'starting';
-    const media = await createMediaStore(config.media);
-    await media.check();
+    const media = await openMediaStore(config);
     const secret = await cursorSecret(db, config.cursorSecret);
     app = await buildServer({ db, config, clock, cursorSecret: secret, queue: new ScanItemQueue(), media, logger, health, metrics });
     const address = await app.listen({ port: config.port, host: config.host });
-    // PORT=0 and the like: the address is known only now.
-    if (!config.publicBaseUrlConfigured) config.publicBaseUrl = address.replace('0.0.0.0', '127.0.0.1');
-    if (config.metricsPort !== null) {
-      ops = await startOpsServer({
-        host: config.metricsHost,
-        port: config.metricsPort,
-        logger,
-        health,
-        metrics,
-        metricsToken: config.metricsToken,
-      });
-      lifecycle(logger).info({ address: ops.address }, 'metrics and health listener started');
-    }
+    // PORT=0 and the like: the address is known only now (app.publicBaseUrl reads it from the listener).
+    const publicBaseUrl = app.publicBaseUrl;
+    ops = await startOpsListener(config, { logger, health, metrics });
 
     const created = await firstRun(db, clock);
     if (created) {
       // Shown once, on the terminal (stdout), not as a log record.
-      const curl = `curl -s -H 'Authorization: Bearer ${created.secret}' ${config.publicBaseUrl}/api/v1/context`;
+      const curl = `curl -s -H 'Authorization: Bearer ${created.secret}' ${publicBaseUrl}/api/v1/context`;
       console.log(
         [
           '',
@@ -108,7 +95,7 @@ export async function runServe(config: Config, logger: Logger = createLogger(con
           'Sign in to the web workspace as its first owner with this one-time link',
           '(it sets your name, email and password; valid for 3 days):',
           '',
-          `  ${config.publicBaseUrl}${accessLinkPath(created.signInToken)}`,
+          `  ${publicBaseUrl}${accessLinkPath(created.signInToken)}`,
           '',
         ].join('\n'),
       );
@@ -129,12 +116,11 @@ export async function runServe(config: Config, logger: Logger = createLogger(con
       // No worker here to fold roll-up deltas left behind: this API node does, so readers never wait for one.
       sweep = startRollupSweep({ db, clock, logger, timer: true });
     }
-    maintenance = new MaintenanceRunner({ db, media, retention: config.retention, clock, logger, metrics });
-    maintenance.start();
+    maintenance = startMaintenance(config, { runtime, media, clock, logger, metrics });
     lifecycle(logger).info(
       {
         address,
-        public_base_url: config.publicBaseUrl,
+        public_base_url: publicBaseUrl,
         worker_concurrency: worker ? config.workerConcurrency : 0,
         media: media.description,
       },
@@ -149,12 +135,7 @@ export async function runServe(config: Config, logger: Logger = createLogger(con
     if (health) health.draining = true;
     const steps: Promise<unknown>[] = [];
     if (sweep) steps.push(sweep.stop());
-    if (maintenance)
-      steps.push(
-        withDeadline(maintenance.stop(), remaining(), 'the maintenance run').catch((error: unknown) =>
-          logger.warn({ err: error }, 'shutdown: maintenance still running'),
-        ),
-      );
+    if (maintenance) steps.push(stopMaintenance(maintenance, remaining(), logger));
     if (app) {
       const server = app;
       steps.push(

@@ -14,7 +14,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstanc
 import swagger from '@fastify/swagger';
 import type { Clock } from '../clock.js';
 import { CursorCodec } from '../domain/cursor.js';
-import type { Config } from '../config.js';
+import { publicBaseUrlOf, type Config } from '../config.js';
 import type { Db } from '../store/database.js';
 import type { ScanQueue } from '../store/queue-channel.js';
 import { ApiError, apiError } from '../domain/errors.js';
@@ -58,6 +58,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     deps: ServerDeps;
     cursors: CursorCodec;
+    /** The service's public address (config.ts publicBaseUrlOf): PUBLIC_BASE_URL, else where this server listens. */
+    readonly publicBaseUrl: string;
   }
 }
 
@@ -158,6 +160,12 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
   // JSON only (415 for anything else, including Fastify's default text/plain).
   app.removeContentTypeParser('text/plain');
   app.decorate('cursors', new CursorCodec(deps.cursorSecret));
+  app.decorate('publicBaseUrl', {
+    getter() {
+      const address = app.server.address();
+      return publicBaseUrlOf(deps.config, address !== null && typeof address === 'object' ? address : null);
+    },
+  });
 
   const bodyAjv = makeAjv('body');
   const queryAjv = makeAjv('parameters');
@@ -165,9 +173,9 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
 
   // Metadata the route schemas cannot carry (operationIds, statuses, headers, examples): ./openapi.ts.
   await app.register(swagger, {
-    openapi: openApiBase(deps.config.publicBaseUrl),
+    openapi: openApiBase(app.publicBaseUrl),
     convertConstToEnum: false,
-    transformObject: (documentObject) => completeOpenApiDocument(documentObject, deps.config.publicBaseUrl),
+    transformObject: (documentObject) => completeOpenApiDocument(documentObject, app.publicBaseUrl),
   });
 
   // Every response, errors included, carries the request id and no-store.

@@ -66,8 +66,19 @@ export interface ReportListFilter {
   includeArchived: boolean;
   rootDomain: string | null;
   watermark: Date;
-  after: { createdAt: Date; id: string } | null;
+  after: KeysetPosition | null;
   limit: number;
+}
+
+/** Where a page of a newest-first list starts: after the row with this time and id (use-cases/list-reports.ts keeps it in the cursor). */
+export interface KeysetPosition {
+  at: Date;
+  id: string;
+}
+
+/** Rows after `after` in newest-first order by (column, id): the one keyset predicate of the lists the API pages. */
+function olderThan(column: 'created_at' | 'added_at', after: KeysetPosition) {
+  return sql<boolean>`(${sql.ref(column)}, id) < (${after.at}, ${after.id}::uuid)`;
 }
 
 /** Newest first, keyset by (created_at, id); only rows created up to the watermark. */
@@ -75,10 +86,7 @@ export async function listReports(db: Kysely<Database>, filter: ReportListFilter
   let query = db.selectFrom('reports').selectAll().where('workspace_id', '=', filter.workspaceId).where('created_at', '<=', filter.watermark);
   if (!filter.includeArchived) query = query.where('archived', '=', false);
   if (filter.rootDomain !== null) query = query.where('root_domain', '=', filter.rootDomain);
-  if (filter.after) {
-    const after = filter.after;
-    query = query.where(sql<boolean>`(created_at, id) < (${after.createdAt}, ${after.id}::uuid)`);
-  }
+  if (filter.after) query = query.where(olderThan('created_at', filter.after));
   return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(filter.limit).execute();
 }
 
@@ -197,7 +205,7 @@ export async function applyRosterPlan(
 export interface RosterFilter {
   reportId: string;
   watermark: Date;
-  after: { addedAt: Date; id: string } | null;
+  after: KeysetPosition | null;
   limit: number;
 }
 
@@ -208,10 +216,7 @@ export async function listActiveProfiles(db: Kysely<Database>, filter: RosterFil
     .where('report_id', '=', filter.reportId)
     .where('status', '=', 'active')
     .where('added_at', '<=', filter.watermark);
-  if (filter.after) {
-    const after = filter.after;
-    query = query.where(sql<boolean>`(added_at, id) < (${after.addedAt}, ${after.id}::uuid)`);
-  }
+  if (filter.after) query = query.where(olderThan('added_at', filter.after));
   return query.orderBy('added_at', 'desc').orderBy('id', 'desc').limit(filter.limit).execute();
 }
 

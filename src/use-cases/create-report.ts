@@ -31,7 +31,7 @@ export interface CreateReportContext {
   clock: Clock;
   queue: ScanQueue;
   cursors: CursorCodec;
-  /** The service's public address (config.publicBaseUrl): the reports' links are built from it. */
+  /** The service's public address (app.publicBaseUrl): the reports' links are built from it. */
   publicBaseUrl: string;
   workspaceId: string;
   keyMode: KeyMode;

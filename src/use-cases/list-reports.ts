@@ -112,7 +112,7 @@ export async function pageOfReports(
         includeArchived: query.include_archived,
         rootDomain: root,
         watermark,
-        after: after && { createdAt: after.at, id: after.id },
+        after,
         limit,
       }),
     (row) => row.created_at,
@@ -135,7 +135,7 @@ export async function pageOfProfiles(
     ctx,
     binding,
     query,
-    ({ watermark, after }, limit) => listActiveProfiles(ctx.db, { reportId, watermark, after: after && { addedAt: after.at, id: after.id }, limit }),
+    ({ watermark, after }, limit) => listActiveProfiles(ctx.db, { reportId, watermark, after, limit }),
     (row) => row.added_at,
   );
 }

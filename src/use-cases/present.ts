@@ -2,7 +2,7 @@
  * Presenters, below every interface (the API, the web pages, the CLI): stored
  * rows as the contract's resources (2.4-2.6), the one place where column
  * names become API field names, and the service's own URLs. Every URL is
- * built from the base URL the caller passes (config.publicBaseUrl), never
+ * built from the base URL the caller passes (app.publicBaseUrl: config.ts publicBaseUrlOf), never
  * guessed.
  */
 import type { ProfileRow, ReportRow } from '../store/report-repository.js';

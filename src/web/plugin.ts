@@ -91,7 +91,7 @@ function sourceOrigin(request: FastifyRequest): string | null {
 }
 
 export async function webPlugin(app: FastifyInstance): Promise<void> {
-  const { db, clock, config, cursorSecret } = app.deps;
+  const { db, clock, cursorSecret } = app.deps;
   const auth = { db, clock };
 
   await app.register(cookie);
@@ -103,7 +103,7 @@ export async function webPlugin(app: FastifyInstance): Promise<void> {
   await app.register(csrf, {
     sessionPlugin: '@fastify/cookie',
     cookieKey: CSRF_COOKIE,
-    cookieOpts: sessionCookieOptions(config.publicBaseUrl),
+    cookieOpts: sessionCookieOptions(app.publicBaseUrl),
     // Tokens are bound to the session: signing in (a new session) voids the old ones.
     getUserInfo: (request) => sessionBinding(request.web?.token ?? null),
     csrfOpts: { hmacKey: createHmac('sha256', cursorSecret).update('web csrf').digest() },
@@ -134,7 +134,7 @@ export async function webPlugin(app: FastifyInstance): Promise<void> {
   app.addHook('preHandler', async (request) => {
     if (request.routeOptions.config?.stateless || request.method !== 'POST') return;
     const origin = sourceOrigin(request);
-    if (origin !== null && !allowedOrigins(request, config.publicBaseUrl).has(origin)) {
+    if (origin !== null && !allowedOrigins(request, app.publicBaseUrl).has(origin)) {
       throw new ApiError('forbidden', 403, 'This form was sent from another site and was refused. Nothing was changed.');
     }
   });

@@ -19,12 +19,15 @@ import { updateWorkspace } from '../../src/store/workspace-repository.js';
 import { HIGH_LIMITS, startTestApp, type TestApp } from '../support/app.js';
 import { axeCheck, launchChromium, openGoodChecks, watchCsp } from '../support/browser.js';
 
-const CSV = [
-  'pronet_url,name,title',
-  'https://pronet.example/in/jane-doe,Jane Doe,Head of People',
-  'https://pronet.example/in/quiet-bob,Bob Quiet,Engineer',
-  'https://pronet.example/in/ada-lovelace,Ada Lovelace,CTO',
-].join('\n');
+/** As Excel writes it in a German or French locale: a byte order mark, semicolons, CRLF; with a column of its own. */
+const CSV =
+  '\uFEFF' +
+  [
+    'pronet_url;name;title;Department',
+    'https://pronet.example/in/jane-doe;Jane Doe;Head of People;People',
+    'https://pronet.example/in/quiet-bob;Bob Quiet;Engineer;Engineering',
+    'https://pronet.example/in/ada-lovelace;Ada Lovelace;CTO;Engineering',
+  ].join('\r\n');
 
 describe('web workspace in Chromium', () => {
   let t: TestApp;
@@ -126,6 +129,28 @@ describe('web workspace in Chromium', () => {
     );
     for (const r of rows) assert.match(r.band, r.score < 40 ? /band-low/ : r.score < 70 ? /band-fair/ : /band-good/);
     assert.ok(new Set(rows.map((r) => r.band)).size === new Set(rows.map((r) => r.colour)).size, 'one colour per band');
+  });
+
+  test('filter the people by a column the CSV carried, on a desktop and on a phone', async () => {
+    for (const viewport of [
+      { width: 1280, height: 900 },
+      { width: 375, height: 740 },
+    ]) {
+      const view = await context.newPage();
+      watchCsp(view, cspViolations);
+      await view.setViewportSize(viewport);
+      await view.goto(reportUrl);
+      await view.getByLabel('Group').selectOption({ label: 'Engineering' });
+      await view.getByRole('button', { name: 'Apply' }).click();
+      await view.getByText('2 of 3 people match.').waitFor();
+      const rows = await view.locator('#report-content table tbody tr td:first-child a').allInnerTexts();
+      assert.deepEqual(rows.sort(), ['Ada Lovelace', 'Bob Quiet']);
+      assert.match(await view.locator('#report-content table tbody tr').first().innerText(), /Department: Engineering/);
+      const overflow = await view.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      assert.ok(overflow <= 1, `no sideways scrolling at ${viewport.width}px (overflow ${overflow}px)`);
+      await axeCheck(view, `report page filtered by a group (${viewport.width}px)`);
+      await view.close();
+    }
   });
 
   test('the report page works on a phone-sized screen', async () => {

@@ -120,7 +120,7 @@ describe('canonical ids in paths', () => {
         });
         assert.equal(first.status, 201, first.text);
         assert.equal(first.body.data.report_id, ids.report);
-        assert.equal(first.headers.get('location'), `${t.config.publicBaseUrl}/api/v1/reports/${ids.report}/profile-imports/${first.body.data.id}`);
+        assert.equal(first.headers.get('location'), `${t.app.publicBaseUrl}/api/v1/reports/${ids.report}/profile-imports/${first.body.data.id}`);
         const again = await t.request('POST', `/api/v1/reports/${ids.report}/profile-imports`, { key: secret, headers: { 'idempotency-key': key }, body });
         assert.equal(again.status, 201, again.text);
         assert.equal(again.headers.get('idempotency-replayed'), 'true');

@@ -189,7 +189,7 @@ describe('findings records from stored text', () => {
       .executeTakeFirstOrThrow();
     return findingsRecord(
       { profileId, person: { pronet_url: pronetUrl, name: null, title: null, headline: null }, analysis: row, full: null },
-      (imageId, variant) => evidenceUrl(t.config.publicBaseUrl, reportId, imageId, variant),
+      (imageId, variant) => evidenceUrl(t.app.publicBaseUrl, reportId, imageId, variant),
     ).analysis;
   }
 
@@ -222,7 +222,7 @@ describe('findings records from stored text', () => {
     let images = 0;
     for (const row of rows) {
       const expected = JSON.stringify(await analysisFromStoredRow(row.profile_id, row.pronet_url));
-      assert.equal(fillAnalysis(row.analysis_json!, row.pronet_url, t.config.publicBaseUrl), expected);
+      assert.equal(fillAnalysis(row.analysis_json!, row.pronet_url, t.app.publicBaseUrl), expected);
       images += (expected.match(/"preview_url":/g) ?? []).length;
     }
     assert.ok(images > 0, 'the simulator stored evidence images, so their URLs were filled in');

@@ -92,8 +92,6 @@ export async function startTestApp(options: { clock?: Clock; env?: Record<string
     health,
   });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
-  // As `serve` does: the listening address, unless the test names a public one (a deployment behind a proxy).
-  if (!options.env?.PUBLIC_BASE_URL) config.publicBaseUrl = address;
   const workers: ScanWorker[] = [];
 
   const request: TestApp['request'] = async (method, urlPath, opts = {}) => {

@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { ConfigError, loadConfig, publicBaseUrlOf } from '../../src/config.js';
 
 const SECRET = 'hunter2-SECRET-value-0123456789';
 
@@ -121,4 +121,32 @@ test('provider settings are parsed here too, with the same messages', () => {
   });
   refuses({ PROVIDER_BASE_URL: 'https://provider.example' }, /^PROVIDER_API_KEY must be set when PROVIDER_BASE_URL is set$/);
   refuses({ PROVIDER_BASE_URL: `https://u:${SECRET}@provider.example`, PROVIDER_API_KEY: 'k' }, /^PROVIDER_BASE_URL must not contain credentials/);
+});
+
+test('the configuration is frozen once loaded, its nested settings too', () => {
+  const config = loadConfig({ DATA_DIR: '/srv/ps', S3_BUCKET: 'evidence' });
+  assert.ok(Object.isFrozen(config) && Object.isFrozen(config.retention) && Object.isFrozen(config.media));
+  assert.throws(() => {
+    (config as { port: number }).port = 1;
+  }, TypeError);
+});
+
+test('the public address: PUBLIC_BASE_URL, else where the server listens, else http://HOST:PORT', () => {
+  assert.equal(publicBaseUrlOf(loadConfig({ PUBLIC_BASE_URL: 'https://scan.example.com/' }), { address: '127.0.0.1', port: 4000 }), 'https://scan.example.com');
+  assert.equal(publicBaseUrlOf(loadConfig({ PORT: '0', HOST: '0.0.0.0' }), { address: '0.0.0.0', port: 43_210 }), 'http://127.0.0.1:43210');
+  assert.equal(publicBaseUrlOf(loadConfig({ PORT: '9000', HOST: '::1' })), 'http://[::1]:9000');
+});
+
+test('every setting is read through its declaration: a bad value of any of them names it', () => {
+  for (const [name, value] of [
+    ['PORT', '70000'],
+    ['WORKER_CONCURRENCY', 'many'],
+    ['LOG_LEVEL', 'loud'],
+    ['CURSOR_SECRET', 'short'],
+    ['PUBLIC_BASE_URL', 'ftp://x'],
+    ['EVIDENCE_FETCH_TIMEOUT_MS', '1'],
+    ['TRUST_PROXY', 'not-an-address'],
+  ]) {
+    refuses({ [name]: value }, new RegExp(`^${name} `));
+  }
 });

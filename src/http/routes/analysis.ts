@@ -17,15 +17,15 @@ const errors = { '4xx': ErrorEnvelope, '5xx': ErrorEnvelope };
 export async function analysisRoutes(app: FastifyInstance): Promise<void> {
   // Request (params, querystring, body) and reply types are inferred from each route's TypeBox schemas.
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
-  const { db, clock, config } = app.deps;
+  const { db, clock } = app.deps;
   const ctx = (workspaceId: string): AnalysisContext => ({
     db,
     clock,
     cursors: app.cursors,
     workspaceId,
-    links: (report) => reportLinks(report, config.publicBaseUrl),
-    imageUrl: (reportId, imageId, variant) => evidenceUrl(config.publicBaseUrl, reportId, imageId, variant),
-    evidenceBase: config.publicBaseUrl,
+    links: (report) => reportLinks(report, app.publicBaseUrl),
+    imageUrl: (reportId, imageId, variant) => evidenceUrl(app.publicBaseUrl, reportId, imageId, variant),
+    evidenceBase: app.publicBaseUrl,
   });
 
   api.get(

@@ -13,7 +13,7 @@ const errors = { '4xx': ErrorEnvelope, '5xx': ErrorEnvelope };
 export async function importRoutes(app: FastifyInstance): Promise<void> {
   // Request (params, querystring, body) and reply types are inferred from each route's TypeBox schemas.
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
-  const { db, clock, config, queue } = app.deps;
+  const { db, clock, queue } = app.deps;
 
   api.post(
     '/reports/:report_id/profile-imports',
@@ -55,7 +55,7 @@ export async function importRoutes(app: FastifyInstance): Promise<void> {
         return reply.status(200).send({ data: preview, request_id: request.id });
       }
       const result = await commitImport(ctx, request.params.report_id, body.profiles, urls, key!);
-      const location = `${config.publicBaseUrl}/api/v1/reports/${request.params.report_id}/profile-imports/${result.data.id}`;
+      const location = `${app.publicBaseUrl}/api/v1/reports/${request.params.report_id}/profile-imports/${result.data.id}`;
       if (result.replayed) reply.header('Location', location);
       return sendWrite(reply, request, result, location);
     },

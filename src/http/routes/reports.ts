@@ -34,7 +34,7 @@ type Defaulted<T, K extends keyof T> = Omit<T, K> & { [P in K]-?: Exclude<T[P], 
 export async function reportRoutes(app: FastifyInstance): Promise<void> {
   // Request (params, querystring, body) and reply types are inferred from each route's TypeBox schemas.
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
-  const { db, clock, config, queue } = app.deps;
+  const { db, clock, queue } = app.deps;
   const ctx = (workspaceId: string) => ({ db, clock, cursors: app.cursors, workspaceId });
 
   api.get(
@@ -51,7 +51,7 @@ export async function reportRoutes(app: FastifyInstance): Promise<void> {
     async (request) => {
       const page = await pageOfReports(ctx(request.auth.workspaceId), request.query as Defaulted<typeof request.query, 'limit' | 'include_archived'>);
       return {
-        data: page.rows.map((r) => presentReport(r, config.publicBaseUrl)),
+        data: page.rows.map((r) => presentReport(r, app.publicBaseUrl)),
         page: { next_cursor: page.nextCursor },
         request_id: request.id,
       };
@@ -89,7 +89,7 @@ export async function reportRoutes(app: FastifyInstance): Promise<void> {
           clock,
           queue,
           cursors: app.cursors,
-          publicBaseUrl: config.publicBaseUrl,
+          publicBaseUrl: app.publicBaseUrl,
           workspaceId: request.auth.workspaceId,
           keyMode: request.auth.mode,
           limits: request.auth.limits,
@@ -98,7 +98,7 @@ export async function reportRoutes(app: FastifyInstance): Promise<void> {
         problems.urls,
         key,
       );
-      const location = result.data.outcome === 'created' ? reportUrl(config.publicBaseUrl, result.data.report.id) : undefined;
+      const location = result.data.outcome === 'created' ? reportUrl(app.publicBaseUrl, result.data.report.id) : undefined;
       return sendWrite(reply, request, result, location);
     },
   );
@@ -122,7 +122,7 @@ export async function reportRoutes(app: FastifyInstance): Promise<void> {
     async (request) => {
       const report = await readReport(db, request.auth.workspaceId, request.params.report_id, request.fused);
       if (!report) throw notFound('report');
-      return { data: presentReport(report, config.publicBaseUrl), request_id: request.id };
+      return { data: presentReport(report, app.publicBaseUrl), request_id: request.id };
     },
   );
 

@@ -24,7 +24,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { CollectorError, type CollectRequest, type CollectResult, type Collector } from './collector.js';
 import { MAX_SCREENSHOT_BYTES, malformedAnswer, parseProviderAnswer } from './provider-answer.js';
 import { decodeJson, deferDelayMs, parseRetryAfter, PROVIDER_DEFER, readCapped, USER_AGENT } from './provider-http.js';
-import { checkProviderBaseUrl, DEFAULT_PROVIDER_TIMEOUT_MS, MAX_TIMER_MS, parseProviderSettings, type ProviderSettings } from '../../config.js';
+import { checkProviderBaseUrl, MAX_TIMER_MS, parseProviderSettings, SETTINGS, type ProviderSettings } from '../../config.js';
 import type { Db } from '../../store/database.js';
 import { LocalProviderQuota, SharedProviderQuota, type ProviderPermit, type ProviderQuota } from './provider-quota.js';
 
@@ -105,7 +105,7 @@ export class HttpProviderCollector implements Collector {
       throw new TypeError('provider apiKey must be a non-empty token of visible ASCII characters');
     }
     this.#authorization = `Bearer ${options.apiKey}`;
-    this.#timeoutMs = positiveInt(options.timeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS, 'timeoutMs', MAX_TIMER_MS);
+    this.#timeoutMs = positiveInt(options.timeoutMs ?? SETTINGS.PROVIDER_TIMEOUT_MS.fallback, 'timeoutMs', MAX_TIMER_MS);
     this.#maxAttempts = positiveInt(options.maxAttemptsPerCall ?? DEFAULT_MAX_ATTEMPTS_PER_CALL, 'maxAttemptsPerCall', 10);
     this.#backoffBaseMs = nonNegativeInt(options.backoffBaseMs ?? DEFAULT_BACKOFF_BASE_MS, 'backoffBaseMs');
     this.#maxRetryDelayMs = nonNegativeInt(options.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS, 'maxRetryDelayMs');

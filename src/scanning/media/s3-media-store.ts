@@ -56,7 +56,8 @@ export class S3MediaStore implements MediaStore {
       region: settings.region,
       ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
       forcePathStyle: settings.forcePathStyle,
-      ...(settings.credentials ? { credentials: settings.credentials } : {}),
+      // A copy: the configuration is frozen, and the SDK marks the credentials object it is given.
+      ...(settings.credentials ? { credentials: { ...settings.credentials } } : {}),
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
       maxAttempts: 3,

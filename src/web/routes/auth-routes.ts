@@ -18,7 +18,7 @@ const TokenParams = {
 } as const;
 
 export async function authRoutes(app: FastifyInstance): Promise<void> {
-  const { db, clock, config } = app.deps;
+  const { db, clock } = app.deps;
   const ctx = { db, clock };
 
   app.get('/', { schema: { hide: true } }, async (request, reply) => reply.redirect(request.web.user ? paths.reports : paths.signIn, 303));
@@ -39,7 +39,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
         clientAddress: clientAddress(request),
         previousToken: request.cookies.ps_session ?? null,
       });
-      setSessionCookie(reply, config.publicBaseUrl, token);
+      setSessionCookie(reply, app.publicBaseUrl, token);
       return reply.redirect(next, 303);
     } catch (error) {
       if (!(error instanceof ApiError) || (error.status !== 401 && error.status !== 429)) throw error;
@@ -50,7 +50,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
 
   app.post('/sign-out', { schema: { hide: true } }, async (request, reply) => {
     await signOut(ctx, request.cookies.ps_session);
-    clearSessionCookie(reply, config.publicBaseUrl);
+    clearSessionCookie(reply, app.publicBaseUrl);
     return reply.redirect(`${paths.signIn}?signed_out=1`, 303);
   });
 
@@ -66,7 +66,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     const input = { name: field(request, 'name'), email: field(request, 'email'), password: field(request, 'password') };
     try {
       const token = await redeemLink(ctx, request.params.token, { ...input, previousToken: request.cookies.ps_session ?? null });
-      setSessionCookie(reply, config.publicBaseUrl, token);
+      setSessionCookie(reply, app.publicBaseUrl, token);
       return reply.redirect(paths.reports, 303);
     } catch (error) {
       if (!(error instanceof ApiError) || error.status !== 422) throw error;
@@ -99,7 +99,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
         next: field(request, 'next'),
         clientAddress: clientAddress(request),
       });
-      setSessionCookie(reply, config.publicBaseUrl, token);
+      setSessionCookie(reply, app.publicBaseUrl, token);
       return reply.redirect(`${paths.account}?changed=1`, 303);
     } catch (error) {
       if (!(error instanceof ApiError) || (error.status !== 422 && error.status !== 429)) throw error;

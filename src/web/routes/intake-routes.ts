@@ -158,7 +158,7 @@ export async function intakeRoutes(app: FastifyInstance): Promise<void> {
       );
     }
     const ctx = await writeContext(request, values.mode);
-    const result = await createReport({ ...ctx, cursors: app.cursors, publicBaseUrl: config.publicBaseUrl }, body, checked.urls, idempotencyKeyOf(request));
+    const result = await createReport({ ...ctx, cursors: app.cursors, publicBaseUrl: app.publicBaseUrl }, body, checked.urls, idempotencyKeyOf(request));
     const data = result.data as { outcome: string; report?: { id: string } };
     if (data.outcome !== 'created' || !data.report) throw new ApiError('internal_error', 500, 'The report was not created.');
     return reply.redirect(`${paths.report(data.report.id)}?done=created`, 303);

@@ -22,7 +22,7 @@ const TokenParams = {
 } as const;
 
 export async function publicRoutes(app: FastifyInstance): Promise<void> {
-  const { db, clock, config } = app.deps;
+  const { db, clock } = app.deps;
 
   app.get<{ Params: { token: string } }>(
     '/public/reports/:token',
@@ -42,7 +42,7 @@ export async function publicRoutes(app: FastifyInstance): Promise<void> {
           db,
           clock,
           cursors: app.cursors,
-          links: (report) => reportLinks(report, config.publicBaseUrl),
+          links: (report) => reportLinks(report, app.publicBaseUrl),
         },
         request.params.token,
       );

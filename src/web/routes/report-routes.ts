@@ -55,14 +55,14 @@ function peopleQuery(query: Record<string, string | undefined>): PeopleQuery {
 export const LIST_PAGE_SIZE = 25;
 
 export async function reportRoutes(app: FastifyInstance, options: { media: Pick<MediaStore, 'open'> }): Promise<void> {
-  const { db, clock, config } = app.deps;
+  const { db, clock } = app.deps;
   const listCtx = (workspaceId: string) => ({ db, clock, cursors: app.cursors, workspaceId });
   const view = (request: FastifyRequest): ViewContext => ({
     db,
     clock,
     cursors: app.cursors,
     workspaceId: request.web.user!.workspaceId,
-    links: (report) => reportLinks(report, config.publicBaseUrl),
+    links: (report) => reportLinks(report, app.publicBaseUrl),
     imageUrl: (reportId, imageId, variant) => paths.evidence(reportId, imageId, variant),
   });
   const scope = (request: FastifyRequest) => ({ db, workspaceId: request.web.user!.workspaceId, now: clock.now() });

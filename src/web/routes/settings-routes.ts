@@ -118,7 +118,7 @@ export async function settingsRoutes(app: FastifyInstance): Promise<void> {
     const role = field(request, 'role');
     if (!isRole(role)) return render(request, reply, { error: 'Choose a role for the invitation.' }, 422);
     const { token } = await inviteMember(ctx, actorOf(request), { role, label: field(request, 'label') || null });
-    return render(request, reply, { newInvitationUrl: `${config.publicBaseUrl}${accessLinkPath(token)}` });
+    return render(request, reply, { newInvitationUrl: `${app.publicBaseUrl}${accessLinkPath(token)}` });
   });
 
   app.post<{ Params: { id: string } }>('/settings/invitations/:id/revoke', withId, async (request, reply) =>
