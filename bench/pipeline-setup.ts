@@ -27,6 +27,7 @@ import { startEmbeddedPostgres, type EmbeddedServer } from '../src/store/embedde
 import { createWorkspace, updateWorkspace } from '../src/store/workspace-repository.js';
 import { createKey } from '../src/store/key-repository.js';
 import { adminQuery, ROOT, withDatabase } from './harness.js';
+import { runStatement } from '../test/support/db.js';
 
 export type Log = (message: string) => void;
 
@@ -128,17 +129,6 @@ export async function openServer(tempDir: string, log: Log): Promise<BenchServer
   };
 }
 
-/** Runs one statement in the database of `url`. */
-async function queryIn(url: string, statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
-
 export interface Tenant {
   workspaceId: string;
   secret: string;
@@ -170,7 +160,7 @@ export async function createScenarioDatabase(server: BenchServer, label: string,
     let statements: ScenarioDatabase['statements'] = null;
     if (server.statements && server.observer) {
       const role = server.observer.role;
-      await queryIn(url, `create extension if not exists pg_stat_statements`)
+      await runStatement(url, `create extension if not exists pg_stat_statements`)
         .then(() => (statements = { observerRole: role }))
         .catch((e: unknown) => log(`pg_stat_statements unavailable in ${name} (${String(e)}): statements are not counted`));
     }
@@ -200,7 +190,7 @@ export async function createScenarioDatabase(server: BenchServer, label: string,
     let observerUrl = url;
     if (server.observer) {
       // Reads everywhere; writes only what holding items back and releasing them needs.
-      await queryIn(
+      await runStatement(
         url,
         `grant select on all tables in schema public to ${server.observer.role}; grant update (ready_at) on scan_items to ${server.observer.role}`,
       );

@@ -9,7 +9,6 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { systemClock } from '../src/clock.js';
 import { firstRun } from '../src/cli/first-run.js';
@@ -21,6 +20,7 @@ import { startScanWorker } from '../src/scanning/worker.js';
 import { startEmbeddedPostgres } from '../src/store/embedded-postgres.js';
 import { accessLinkPath } from '../src/use-cases/workspace-members.js';
 import { findChromium } from '../test/support/chromium.js';
+import { runStatement } from '../test/support/db.js';
 
 export interface Demo {
   base: string;
@@ -35,16 +35,6 @@ export interface Demo {
   close: () => Promise<void>;
 }
 
-async function admin(url: string, statement: string) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
-
 export async function startDemo(): Promise<Demo> {
   const executablePath = findChromium();
   if (!executablePath) throw new Error('no Chromium found: apt-get install -y chromium, or set CHROMIUM_PATH');
@@ -57,11 +47,11 @@ export async function startDemo(): Promise<Demo> {
     const given = process.env.DATABASE_URL?.trim();
     if (given) {
       const name = `profile_scan_shots_${randomBytes(4).toString('hex')}`;
-      await admin(given, `create database ${name}`);
+      await runStatement(given, `create database ${name}`);
       const u = new URL(given);
       u.pathname = `/${name}`;
       databaseUrl = u.toString();
-      cleanups.push(() => admin(given, `drop database if exists ${name} with (force)`));
+      cleanups.push(() => runStatement(given, `drop database if exists ${name} with (force)`));
     } else {
       const server = await startEmbeddedPostgres({ dataDir: path.join(temp, 'pg'), database: 'profile_scan_shots', log: () => {} });
       databaseUrl = server.url;

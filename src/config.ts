@@ -209,6 +209,18 @@ const visibleAscii = matching(/^[\x21-\x7e]+$/, 'must contain only visible ASCII
 
 const hostName = matching(/^[A-Za-z0-9.:\-[\]]+$/, 'must be a hostname or IP address');
 
+/** An absolute URL of one of `protocols`. */
+function absoluteUrl(raw: string, name: string, protocols: string[]): URL {
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be an absolute URL (${protocols.join(' or ')})`);
+  }
+  if (!protocols.includes(parsed.protocol)) throw new ConfigError(`${name} must use ${protocols.join(' or ')}`);
+  return parsed;
+}
+
 /**
  * An absolute URL of one of `protocols`, without credentials (`useInstead`
  * names the setting for them), query or fragment; returned without a trailing
@@ -216,13 +228,7 @@ const hostName = matching(/^[A-Za-z0-9.:\-[\]]+$/, 'must be a hostname or IP add
  */
 function baseUrl(protocols: string[], useInstead: string): Parse<string> {
   return (raw, name) => {
-    let parsed: URL;
-    try {
-      parsed = new URL(raw);
-    } catch {
-      throw new ConfigError(`${name} must be an absolute URL (${protocols.join(' or ')})`);
-    }
-    if (!protocols.includes(parsed.protocol)) throw new ConfigError(`${name} must use ${protocols.join(' or ')}`);
+    const parsed = absoluteUrl(raw, name, protocols);
     if (parsed.username || parsed.password) throw new ConfigError(`${name} must not contain credentials; use ${useInstead}`);
     if (parsed.search || parsed.hash) throw new ConfigError(`${name} must not have a query or fragment`);
     return parsed.toString().replace(/\/+$/, '');
@@ -288,7 +294,7 @@ export const SETTINGS = {
   DATABASE_URL: setting(
     null,
     (raw, name) => {
-      baseUrlCheck(raw, name, ['postgres:', 'postgresql:']);
+      absoluteUrl(raw, name, ['postgres:', 'postgresql:']);
       return raw;
     },
     'Use this PostgreSQL instead of the embedded one',
@@ -482,16 +488,6 @@ export const SETTINGS = {
 
 export type SettingName = keyof typeof SETTINGS;
 type ValueOf<S> = S extends Setting<infer T, infer F> ? T | F : never;
-
-function baseUrlCheck(raw: string, name: string, protocols: string[]): void {
-  let parsed: URL;
-  try {
-    parsed = new URL(raw);
-  } catch {
-    throw new ConfigError(`${name} must be an absolute URL (${protocols.join(' or ')})`);
-  }
-  if (!protocols.includes(parsed.protocol)) throw new ConfigError(`${name} must use ${protocols.join(' or ')}`);
-}
 
 /** One setting's value: parsed when set (trimmed, non-empty), else its fallback. */
 export function readSetting<N extends SettingName>(env: NodeJS.ProcessEnv, name: N): ValueOf<(typeof SETTINGS)[N]> {

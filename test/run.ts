@@ -19,6 +19,7 @@ import { privateAncestor } from '../src/data-dir.js';
 import { openRuntime } from '../src/runtime.js';
 import { startEmbeddedPostgres } from '../src/store/embedded-postgres.js';
 import { findChromium } from './support/chromium.js';
+import { runStatement } from './support/db.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -49,16 +50,6 @@ function withDatabase(url: string, database: string): string {
   return u.toString();
 }
 
-async function admin(url: string, statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
-
 async function main(): Promise<number> {
   const filter = process.argv.slice(2);
   let files = [...testFiles(path.join(root, 'test/unit')), ...testFiles(path.join(root, 'test/http')), ...testFiles(path.join(root, 'test/browser'))];
@@ -83,7 +74,7 @@ async function main(): Promise<number> {
   const adminUrl = withDatabase(serverUrl, 'postgres');
   const template = `ps_tmpl_${randomBytes(4).toString('hex')}`;
   console.error(`# test database server: ${embedded ? 'embedded PostgreSQL' : 'DATABASE_URL'}; template ${template}`);
-  await admin(adminUrl, `create database ${template}`);
+  await runStatement(adminUrl, `create database ${template}`);
   try {
     const runtime = await openRuntime(loadConfig({ DATABASE_URL: withDatabase(serverUrl, template) }));
     await runtime.close();

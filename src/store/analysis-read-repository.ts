@@ -14,6 +14,7 @@ import { defineFusedRead, fusedCall, readFused, type FusedCall, type Prefetched 
 import { prepared, runPrepared } from './prepared-statements.js';
 import { reportFromJson, reportJsonSql } from './report-read-repository.js';
 import type { ReportRow } from './report-repository.js';
+import { latestFullItemJoin } from './latest-item.js';
 import type { Database } from './schema.js';
 
 /**
@@ -168,12 +169,7 @@ const findingsPageSql = (filtered: boolean) => `
       -- One primary-key lookup per row of the page (offset 0 keeps it a nested loop in every plan; a
       -- merge join would walk profile_analyses from its first row on every page).
       left join lateral (select * from profile_analyses a where a.profile_id = p.id offset 0) a on true
-      left join lateral (
-        select i.status, i.warning
-          from scan_items i join scan_runs sr on sr.id = i.run_id
-         where i.report_id = p.report_id and i.profile_id = p.id and sr.mode = 'full_profile'
-         order by sr.created_at desc, i.created_at desc
-         limit 1) li on true
+      ${latestFullItemJoin('p')}
      -- report_id = $2 itself (not through rep): the (report_id, id) index of active attachments, in any plan.
      where p.report_id = $2 and p.status = 'active' and p.id > $3::uuid ${filtered ? 'and p.id = $6::uuid' : ''}
        and exists (select 1 from rep)

@@ -13,6 +13,8 @@ import type { Outcome } from '../domain/checks/check-helpers.js';
 import type { LatestItem } from '../domain/analysis-aggregate.js';
 import type { StoredFinding } from '../domain/analysis-records.js';
 import type { Db } from './database.js';
+import { latestFullItemJoin } from './latest-item.js';
+import { findReport } from './report-repository.js';
 
 export interface ReportPersonRow {
   profile_id: string;
@@ -76,17 +78,10 @@ export async function readReportPerson(
     .where('p.status', '=', 'active')
     .executeTakeFirst();
   if (!row) return undefined;
-  const full = await db
-    .selectFrom('scan_items as i')
-    .innerJoin('scan_runs as sr', 'sr.id', 'i.run_id')
-    .select(['i.status', 'i.warning'])
-    .where('i.report_id', '=', reportId)
-    .where('i.profile_id', '=', profileId)
-    .where('sr.mode', '=', 'full_profile')
-    .orderBy('sr.created_at', 'desc')
-    .orderBy('i.created_at', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+  const { rows } = await sql<LatestItem>`
+    select li.status, li.warning from report_profiles p ${sql.raw(latestFullItemJoin('p'))}
+     where p.id = ${profileId} and li.status is not null`.execute(db);
+  const full = rows[0];
   const blank = (value: string | null | undefined) => (value === null || value === undefined || value.trim() === '' ? null : value.trim());
   return {
     profile_id: row.id,
@@ -139,8 +134,7 @@ export async function readPersonActivity(db: Db, reportId: string, profileId: st
 
 /** The report's active people in id order; undefined when the workspace has no such report. */
 export async function readReportPeople(db: Db, workspaceId: string, reportId: string): Promise<ReportPersonRow[] | undefined> {
-  const report = await db.selectFrom('reports').select('id').where('workspace_id', '=', workspaceId).where('id', '=', reportId).executeTakeFirst();
-  if (!report) return undefined;
+  if (!(await findReport(db, workspaceId, reportId))) return undefined;
   const { rows } = await sql<{
     profile_id: string;
     pronet_url: string;
@@ -166,12 +160,7 @@ export async function readReportPeople(db: Db, workspaceId: string, reportId: st
            li.status as full_status, li.warning as full_warning
       from report_profiles p
       left join profile_analyses a on a.profile_id = p.id
-      left join lateral (
-        select i.status, i.warning
-          from scan_items i join scan_runs sr on sr.id = i.run_id
-         where i.report_id = p.report_id and i.profile_id = p.id and sr.mode = 'full_profile'
-         order by sr.created_at desc, i.created_at desc
-         limit 1) li on true
+      ${sql.raw(latestFullItemJoin('p'))}
      where p.report_id = ${reportId} and p.status = 'active'
      order by p.id`.execute(db);
   return rows.map((r) => ({

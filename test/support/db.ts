@@ -13,29 +13,26 @@ function withDatabase(url: string, database: string): string {
   return u.toString();
 }
 
+/** Runs one statement on its own connection to `url` (create or drop a database, an extension …). */
+export async function runStatement(url: string, statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
 export async function createTestDatabase(): Promise<TestDatabase> {
   const server = process.env.PS_TEST_SERVER_URL;
   const template = process.env.PS_TEST_TEMPLATE;
   if (!server || !template) throw new Error('run tests through `npm test` (test/run.ts), which prepares the database');
   const name = `${template}_${randomBytes(5).toString('hex')}`;
   const adminUrl = withDatabase(server, 'postgres');
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(`create database ${name} template ${template}`);
-  } finally {
-    await client.end();
-  }
+  await runStatement(adminUrl, `create database ${name} template ${template}`);
   return {
     url: withDatabase(server, name),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: adminUrl });
-      await c.connect();
-      try {
-        await c.query(`drop database if exists ${name} with (force)`);
-      } finally {
-        await c.end();
-      }
-    },
+    drop: () => runStatement(adminUrl, `drop database if exists ${name} with (force)`),
   };
 }
