@@ -12,7 +12,7 @@ import type { Browser, Page } from 'playwright-core';
 import { firstRun } from '../../src/cli/first-run.js';
 import { updateWorkspace } from '../../src/store/workspace-repository.js';
 import { accessLinkPath } from '../../src/use-cases/workspace-members.js';
-import { eventually, HIGH_LIMITS, people, reportBody, startTestApp, type TestApp } from '../support/app.js';
+import { HIGH_LIMITS, people, reportBody, scansFinished, startTestApp, type TestApp } from '../support/app.js';
 import { launchChromium, ownerSignIn } from '../support/browser.js';
 
 /** The number of pages of a PDF (its page objects). */
@@ -36,10 +36,7 @@ describe('printing a report, in Chromium', () => {
     });
     const reportId = report.body.data.report.id as string;
     await t.startWorker(4);
-    await eventually(async () => {
-      const read = await t.request('GET', `/api/v1/reports/${reportId}/analysis`, { key: created.secret });
-      return read.body.data.work.all_requested_work_terminal;
-    });
+    await scansFinished(t, created.secret, reportId);
     browser = await launchChromium();
     page = await ownerSignIn({
       browser,

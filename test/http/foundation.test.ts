@@ -5,13 +5,13 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ManualClock } from '../../src/clock.js';
 import { updateWorkspace } from '../../src/store/workspace-repository.js';
 import { revokeKey } from '../../src/store/key-repository.js';
 import { reportBody, startTestApp, type TestApp } from '../support/app.js';
+import { startService } from '../support/processes.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -239,31 +239,16 @@ describe('rate limits across processes', () => {
   const minuteOf = (ms: number) => Math.floor(ms / 60_000);
 
   async function serve(): Promise<string> {
-    const child = spawn(process.execPath, [path.resolve('bin/profile-scan.js'), 'serve'], {
-      env: {
-        ...process.env,
-        DATABASE_URL: t.database.url,
-        PORT: '0',
-        WORKER_CONCURRENCY: '0',
-        LOG_LEVEL: 'warn',
-        READ_LIMIT_MULTIPLIER: '1',
-        CLOCK_OFFSET_MS: String(offsetMs),
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    const service = await startService('serve', ['serve'], {
+      DATABASE_URL: t.database.url,
+      PORT: '0',
+      WORKER_CONCURRENCY: '0',
+      LOG_LEVEL: 'warn',
+      READ_LIMIT_MULTIPLIER: '1',
+      CLOCK_OFFSET_MS: String(offsetMs),
     });
-    children.push(child);
-    return new Promise((resolve, reject) => {
-      let err = '';
-      const timer = setTimeout(() => reject(new Error(`server did not start: ${err}`)), 60_000);
-      child.stderr.on('data', (chunk: Buffer) => {
-        err += chunk.toString();
-        const match = /API listening on (http:\/\/[^\s]+)/.exec(err);
-        if (match) {
-          clearTimeout(timer);
-          resolve(match[1]);
-        }
-      });
-    });
+    children.push(service.child);
+    return service.url;
   }
 
   test('8: counters are shared by every process on the same database (two servers, one key)', async () => {

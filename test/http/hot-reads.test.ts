@@ -12,8 +12,7 @@
  *   (findingsRecord from the stored findings) serves, valid against the
  *   response schema, and the stored text follows the findings.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import Fastify from 'fastify';
@@ -26,6 +25,7 @@ import { FindingsPage } from '../../src/domain/schemas/analysis.js';
 import { evidenceUrl } from '../../src/use-cases/present.js';
 import { revokeKey } from '../../src/store/key-repository.js';
 import { eventually, reportBody, startTestApp, type TestApp } from '../support/app.js';
+import { startService } from '../support/processes.js';
 
 const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
 
@@ -100,23 +100,9 @@ describe('revocation on the next request in every process (fused reads)', () => 
   });
 
   async function serve(): Promise<string> {
-    const child = spawn(process.execPath, [path.resolve('bin/profile-scan.js'), 'serve'], {
-      env: { ...process.env, DATABASE_URL: t.database.url, PORT: '0', WORKER_CONCURRENCY: '0', LOG_LEVEL: 'warn' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    children.push(child);
-    return new Promise((resolve, reject) => {
-      let err = '';
-      const timer = setTimeout(() => reject(new Error(`server did not start: ${err}`)), 60_000);
-      child.stderr.on('data', (chunk: Buffer) => {
-        err += chunk.toString();
-        const match = /API listening on (http:\/\/[^\s]+)/.exec(err);
-        if (match) {
-          clearTimeout(timer);
-          resolve(match[1]);
-        }
-      });
-    });
+    const service = await startService('serve', ['serve'], { DATABASE_URL: t.database.url, PORT: '0', WORKER_CONCURRENCY: '0', LOG_LEVEL: 'warn' });
+    children.push(service.child);
+    return service.url;
   }
 
   test('5.6: a key revoked through one process is refused by the next request of every server, on every hot read', async () => {

@@ -7,7 +7,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CHECKS } from '../../src/domain/checks/catalog.js';
-import { eventually, people, reportBody, startTestApp, type TestApp } from '../support/app.js';
+import { people, reportBody, scansFinished, startTestApp, type TestApp } from '../support/app.js';
 import { webUser, type WebUser } from '../support/web.js';
 
 const impactOf = new Map(CHECKS.map((c) => [c.title, c.impact]));
@@ -39,10 +39,7 @@ describe('web: fix first', () => {
     assert.equal(created.status, 201, created.text);
     reportId = created.body.data.report.id;
     await t.startWorker(4);
-    summary = await eventually(async () => {
-      const read = await t.request('GET', `/api/v1/reports/${reportId}/analysis`, { key: secret });
-      return read.body.data.work.all_requested_work_terminal && read.body.data.coverage.optimization.analyzed_profiles === 8 && read.body.data;
-    });
+    summary = await scansFinished(t, secret, reportId, 8);
     records = (await t.request('GET', `/api/v1/reports/${reportId}/analysis/profiles?limit=25`, { key: secret })).body.data;
   });
   after(() => t?.close());

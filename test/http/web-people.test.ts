@@ -8,7 +8,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { eventually, reportBody, startTestApp, type TestApp } from '../support/app.js';
+import { reportBody, scansFinished, startTestApp, type TestApp } from '../support/app.js';
 import { webUser, type WebUser } from '../support/web.js';
 
 const PEOPLE = [
@@ -42,10 +42,7 @@ describe('web: the people of a report', () => {
     assert.equal(created.status, 201, created.text);
     reportId = created.body.data.report.id;
     await t.startWorker(4);
-    await eventually(async () => {
-      const read = await t.request('GET', `/api/v1/reports/${reportId}/analysis`, { key: secret });
-      return read.body.data.work.all_requested_work_terminal && read.body.data.coverage.optimization.analyzed_profiles === PEOPLE.length;
-    });
+    await scansFinished(t, secret, reportId, PEOPLE.length);
   });
   after(() => t?.close());
 

@@ -7,7 +7,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { eventually, reportBody, startTestApp, type TestApp } from '../support/app.js';
+import { reportBody, scansFinished, startTestApp, type TestApp } from '../support/app.js';
 import { WebClient, webUser, type WebUser } from '../support/web.js';
 
 describe('web: plain words', () => {
@@ -35,10 +35,7 @@ describe('web: plain words', () => {
     reportId = created.body.data.report.id;
     hiddenId = created.body.data.profiles.rows[2].profile_id;
     await t.startWorker(4);
-    await eventually(async () => {
-      const read = await t.request('GET', `/api/v1/reports/${reportId}/analysis`, { key: tenant.secret });
-      return read.body.data.work.all_requested_work_terminal;
-    });
+    await scansFinished(t, tenant.secret, reportId);
   });
   after(() => t?.close());
 

@@ -9,7 +9,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startScanWorker, type ScanWorker } from '../../src/scanning/worker.js';
-import { eventually, reportBody, startTestApp, type TestApp } from '../support/app.js';
+import { reportBody, scansFinished, startTestApp, type TestApp } from '../support/app.js';
 import { okAnswer, startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
 import { csrfOf, WebClient, webUser, type WebUser } from '../support/web.js';
 
@@ -63,10 +63,7 @@ describe('web workspace: report and person pages', () => {
     reportId = created.body.data.report.id;
     profileIds = created.body.data.profiles.rows.map((r: { profile_id: string }) => r.profile_id);
     worker = await startScanWorker({ runtime: t.runtime, config: t.config, clock: t.clock, concurrency: 4, log: () => {}, providerEnv });
-    await eventually(async () => {
-      const summary = await t.request('GET', `/api/v1/reports/${reportId}/analysis`, { key: a.secret });
-      return summary.body.data.work.all_requested_work_terminal && summary.body.data.coverage.optimization.analyzed_profiles === 2;
-    });
+    await scansFinished(t, a.secret, reportId, 2);
   });
   after(async () => {
     await worker?.stop();

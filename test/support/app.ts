@@ -151,6 +151,18 @@ export async function startTestApp(options: { clock?: Clock; env?: Record<string
 }
 
 /** Polls `check` until it returns a truthy value or the time runs out. */
+/**
+ * Waits until every requested scan of the report is terminal and, with
+ * `analyzed`, that many people are analyzed; returns the summary's data then.
+ */
+export async function scansFinished(t: Pick<TestApp, 'request'>, key: string, reportId: string, analyzed?: number): Promise<any> {
+  return eventually(async () => {
+    const read = await t.request('GET', `/api/v1/reports/${reportId}/analysis`, { key });
+    const data = read.body?.data;
+    return data?.work.all_requested_work_terminal && (analyzed === undefined || data.coverage.optimization.analyzed_profiles === analyzed) && data;
+  });
+}
+
 export async function eventually<T>(check: () => Promise<T | null | undefined | false>, timeoutMs = 30_000, intervalMs = 100): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
