@@ -9,43 +9,20 @@ import type { CollectedActivityEvent, CollectedProfile } from '../../src/domain/
 import { CHECKS } from '../../src/domain/checks/catalog.js';
 import { CARD_AREAS, CARD_UNITS, markedArea, type EvidenceArea } from '../../src/domain/evidence-areas.js';
 import { aboutSvg, activitySvg, experienceSvg, skillsSvg, topCardSvg } from '../../src/scanning/evidence-cards/card-svg.js';
+import { JANE_POST, JANE_PROFILE } from '../support/profiles.js';
 
 const look = { observedAt: '2026-10-30T14:05:59.123Z' };
 
 const PROFILE: CollectedProfile = {
-  name: 'Jane Doe',
+  ...JANE_PROFILE,
+  // Long enough to take every line the card gives each subject.
   headline: 'Head of Partnerships at Globex, helping revenue teams across Europe grow their pipeline with partners they trust every day',
   about: 'Helping revenue teams grow pipeline. '.repeat(20),
-  location: 'Lisbon, Portugal',
-  has_photo: true,
-  has_banner: false,
-  custom_url: true,
-  connections: 812,
-  followers: 1204,
-  positions: Array.from({ length: 6 }, (_, i) => ({
-    title: `Position ${i}`,
-    company: 'Globex',
-    start: '2021-03',
-    end: null,
-    description: 'Partner programs',
-  })),
+  positions: Array.from({ length: 6 }, (_, i) => ({ title: `Position ${i}`, company: 'Globex', start: '2021-03', end: null, description: 'Partner programs' })),
   skills: Array.from({ length: 30 }, (_, i) => `Skill ${i}`),
-  featured_count: 2,
-  education_count: 1,
-  recommendations_received: 0,
-  languages: ['English'],
-  certifications_count: 0,
 };
 
-const EVENTS: CollectedActivityEvent[] = Array.from({ length: 5 }, (_, i) => ({
-  external_id: `e${i}`,
-  event_type: 'post',
-  actor: { kind: 'person', url: 'https://pronet.example/in/jane-doe', name: 'Jane Doe' },
-  source_url: null,
-  text: 'We shipped the partner portal today.',
-  occurred_at: '2026-10-28T09:00:00Z',
-  counts: { reactions: 12, comments: null, reposts: 0 },
-}));
+const EVENTS: CollectedActivityEvent[] = Array.from({ length: 5 }, (_, i) => ({ ...JANE_POST, external_id: `e${i}` }));
 
 interface DrawnText {
   x: number;

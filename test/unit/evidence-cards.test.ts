@@ -22,40 +22,12 @@ import {
   wrap,
 } from '../../src/scanning/evidence-cards/card-svg.js';
 import { cardSvgs, renderEvidenceCards } from '../../src/scanning/evidence-cards/render-cards.js';
+import { JANE_POST as EVENT, JANE_PROFILE as PROFILE } from '../support/profiles.js';
 
 type Ok = Extract<CollectResult, { outcome: 'ok' }>;
 const look = { observedAt: '2026-10-30T14:05:59.123Z' };
 
-const PROFILE: CollectedProfile = {
-  name: 'Jane Doe',
-  headline: 'Head of Partnerships at Globex',
-  about: 'Helping revenue teams grow pipeline. Reach out if you want to compare notes.',
-  location: 'Lisbon, Portugal',
-  has_photo: true,
-  has_banner: false,
-  custom_url: true,
-  connections: 812,
-  followers: 1204,
-  positions: [{ title: 'Head of Partnerships', company: 'Globex', start: '2021-03', end: null, description: null }],
-  skills: ['SQL', 'Public Speaking'],
-  featured_count: 2,
-  education_count: 1,
-  recommendations_received: 0,
-  languages: ['English'],
-  certifications_count: 0,
-};
-
 const UNKNOWN_PROFILE: CollectedProfile = Object.fromEntries(Object.keys(PROFILE).map((k) => [k, null])) as unknown as CollectedProfile;
-
-const EVENT: CollectedActivityEvent = {
-  external_id: 'e1',
-  event_type: 'post',
-  actor: { kind: 'person', url: 'https://pronet.example/in/jane-doe', name: 'Jane Doe' },
-  source_url: null,
-  text: 'We shipped the partner portal today.',
-  occurred_at: '2026-10-28T09:00:00Z',
-  counts: { reactions: 12, comments: null, reposts: 0 },
-};
 
 function result(overrides: Partial<Ok>): Ok {
   return {

@@ -25,6 +25,13 @@ export function PeopleFields(props: { pasted: string; required?: boolean }) {
   );
 }
 
+/** A person's imported columns on one line under their name ("Department: Sales · Office: Berlin"); nothing when none. */
+export function ImportedColumns(props: { columns: Readonly<Record<string, string>> | undefined }) {
+  const entries = Object.entries(props.columns ?? {});
+  if (entries.length === 0) return null;
+  return <span class="sub">{entries.map(([column, value]) => `${column}: ${value}`).join(' · ')}</span>;
+}
+
 export interface PreviewRow {
   row_number: number;
   status: string;
@@ -62,13 +69,7 @@ export function PreviewTable(props: { rows: PreviewRow[]; profiles: SubmittedPro
                 <td>
                   {profile?.name ?? profile?.pronet_url}
                   {profile?.name ? <span class="sub">{profile.pronet_url}</span> : null}
-                  {profile?.columns ? (
-                    <span class="sub">
-                      {Object.entries(profile.columns)
-                        .map(([column, value]) => `${column}: ${value}`)
-                        .join(' · ')}
-                    </span>
-                  ) : null}
+                  <ImportedColumns columns={profile?.columns} />
                 </td>
                 <td>
                   {STATUS[row.status] ?? row.status}

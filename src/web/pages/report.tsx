@@ -15,6 +15,7 @@ import { explainReport, type PeopleStates } from '../components/plain-words.js';
 import { ActionButton, Breadcrumbs, CopyField, Layout, Notice, type Viewer, When } from '../components/layout.js';
 import { RunList, type RunView } from '../components/runs.js';
 import { paths } from '../paths.js';
+import { ImportedColumns } from '../components/people-form.js';
 
 /** The table's search, filters and sort (use-cases/report-people.ts) and its page. */
 export interface PeopleQuery extends PeopleSelection {
@@ -307,13 +308,7 @@ export function ReportPage(props: ReportPageProps) {
                             <a href={paths.person(report.id, p.profile_id)}>{p.display_name}</a>
                             {p.name_source === 'observed' ? <span class="visually-hidden"> (name from the profile)</span> : null}
                             {p.title || p.headline ? <span class="sub">{[p.title, p.headline].filter(Boolean).join(' · ')}</span> : null}
-                            {Object.keys(p.columns).length > 0 ? (
-                              <span class="sub">
-                                {Object.entries(p.columns)
-                                  .map(([column, value]) => `${column}: ${value}`)
-                                  .join(' · ')}
-                              </span>
-                            ) : null}
+                            <ImportedColumns columns={p.columns} />
                             {p.fix_first.length > 0 ? <span class="sub fix-first">Fix first: {p.fix_first.map((c) => c.title).join(', ')}</span> : null}
                           </td>
                           <td>{label(PERSON_STATUS, p.status)}</td>
