@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { fileTypeFromBuffer } from 'file-type';
 import sharp from 'sharp';
-import type { CollectedActivityEvent, CollectedProfile, CollectResult } from '../../src/domain/collected.js';
+import type { CollectedProfile, CollectResult } from '../../src/domain/collected.js';
 import {
   aboutSvg,
   activitySvg,
