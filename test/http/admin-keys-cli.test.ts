@@ -5,12 +5,8 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { startTestApp, type TestApp } from '../support/app.js';
-
-const run = promisify(execFile);
+import { runAdmin } from '../support/processes.js';
 
 describe('admin key create / key revoke', () => {
   let t: TestApp;
@@ -19,10 +15,7 @@ describe('admin key create / key revoke', () => {
   });
   after(async () => t.close());
 
-  const admin = (...args: string[]) =>
-    run(process.execPath, [path.resolve('bin/profile-scan.js'), 'admin', ...args, '--json'], {
-      env: { ...process.env, DATABASE_URL: t.database.url, PUBLIC_BASE_URL: t.baseUrl, LOG_LEVEL: 'silent' },
-    });
+  const admin = (...args: string[]) => runAdmin(t, ...args, '--json');
 
   test('a key issued on the command line reads with its scopes, and is refused once revoked', async () => {
     const { workspaceId } = await t.tenant({ name: 'Keys workspace' });

@@ -8,15 +8,13 @@
  * activity are read back through the API.
  */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
 import { reservedToday } from '../../src/store/provider-usage-repository.js';
 import { eventually, reportBody, startTestApp, type Tenant, type TestApp } from '../support/app.js';
 import { DATASETS, startFakeBrightData, type FakeBrightData } from '../support/fake-brightdata.js';
 import { startFakeCdn, type FakeCdn } from '../support/fake-cdn.js';
 import { webUser } from '../support/web.js';
+import { runAdmin } from '../support/processes.js';
 
 const KEY = 'bd-e2e-key-4711';
 
@@ -223,10 +221,7 @@ describe('Bright Data end to end (live key, local servers only)', () => {
 
   test('admin workspace usage shows the operator the allowance and the billed records', async () => {
     const billed = Object.values(fake.billed).reduce((a, b) => a + b, 0);
-    const admin = (...args: string[]) =>
-      promisify(execFile)(process.execPath, [path.resolve('bin/profile-scan.js'), 'admin', 'workspace', 'usage', ...args], {
-        env: { ...process.env, DATABASE_URL: t.database.url, LOG_LEVEL: 'silent' },
-      });
+    const admin = (...args: string[]) => runAdmin(t, 'workspace', 'usage', ...args);
     const json = JSON.parse((await admin(owner.workspaceId, '--json')).stdout);
     assert.deepEqual(json.billed_records, [{ provider: 'brightdata', today: billed, this_month: billed, last_30_days: billed }]);
     assert.equal(json.scan_allowance.used, slugs.length);

@@ -8,11 +8,9 @@
  * overshoot; the operator's command sets and shows it.
  */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { ManualClock } from '../../src/clock.js';
@@ -20,10 +18,9 @@ import { allowanceMonth } from '../../src/domain/scan-allowance.js';
 import { readScanAllowance, setScanAllowance } from '../../src/use-cases/scan-allowance.js';
 import { removePerson } from '../../src/use-cases/manage-report.js';
 import { reportBody, startTestApp, type Tenant, type TestApp } from '../support/app.js';
-import { startService, type ServiceProcess } from '../support/processes.js';
+import { runAdmin, startService, type ServiceProcess } from '../support/processes.js';
 import { webUser } from '../support/web.js';
 
-const run = promisify(execFile);
 const url = (slug: string) => `https://pronet.example/in/${slug}`;
 
 describe('scan allowance', () => {
@@ -192,10 +189,7 @@ describe('scan allowance', () => {
 
   test('admin workspace update --scan-allowance sets it and shows this month; bad values are refused before the database', async () => {
     const owner = await t.tenant();
-    const admin = (...args: string[]) =>
-      run(process.execPath, [path.resolve('bin/profile-scan.js'), 'admin', 'workspace', 'update', ...args], {
-        env: { ...process.env, DATABASE_URL: t.database.url, LOG_LEVEL: 'silent' },
-      });
+    const admin = (...args: string[]) => runAdmin(t, 'workspace', 'update', ...args);
     const set = JSON.parse((await admin(owner.workspaceId, '--scan-allowance', '250', '--json')).stdout);
     assert.equal(set.scan_allowance.limit, 250);
     assert.equal(set.scan_allowance.remaining, 250 - set.scan_allowance.used);

@@ -5,13 +5,9 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { startTestApp, type TestApp } from '../support/app.js';
+import { runAdmin } from '../support/processes.js';
 import { csrfOf, WebClient } from '../support/web.js';
-
-const run = promisify(execFile);
 
 describe('admin user create / user link', () => {
   let t: TestApp;
@@ -20,10 +16,7 @@ describe('admin user create / user link', () => {
   });
   after(async () => t.close());
 
-  const admin = (...args: string[]) =>
-    run(process.execPath, [path.resolve('bin/profile-scan.js'), 'admin', ...args, '--json'], {
-      env: { ...process.env, DATABASE_URL: t.database.url, PUBLIC_BASE_URL: t.baseUrl, LOG_LEVEL: 'silent' },
-    });
+  const admin = (...args: string[]) => runAdmin(t, ...args, '--json');
 
   test('a user made on the command line signs in with the printed link; user link prints a new one', async () => {
     const { workspaceId } = await t.tenant({ name: 'CLI workspace' });

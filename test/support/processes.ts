@@ -3,9 +3,10 @@
  * compiled build; test/run.ts builds it), with their output kept (JSON log
  * lines on stderr), ready once their lifecycle record says so.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { promisify } from 'node:util';
 import path from 'node:path';
-import { eventually } from './app.js';
+import { eventually, type TestApp } from './app.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -53,4 +54,15 @@ export async function startService(
       return exited;
     },
   };
+}
+
+/**
+ * `profile-scan admin <args>` as the operator runs it, against the test
+ * app's database (its address as PUBLIC_BASE_URL); resolves with its output,
+ * rejects on a non-zero exit (the error's message holds its stderr).
+ */
+export function runAdmin(t: Pick<TestApp, 'database' | 'baseUrl'>, ...args: string[]): Promise<{ stdout: string; stderr: string }> {
+  return promisify(execFile)(process.execPath, [path.join(root, 'bin/profile-scan.js'), 'admin', ...args], {
+    env: { ...process.env, DATABASE_URL: t.database.url, PUBLIC_BASE_URL: t.baseUrl, LOG_LEVEL: 'silent' },
+  });
 }
