@@ -24,8 +24,9 @@ import pg from 'pg';
 import { loadConfig } from '../src/config.js';
 import { openRuntime } from '../src/runtime.js';
 import { startEmbeddedPostgres, type EmbeddedServer } from '../src/store/embedded-postgres.js';
-import { createWorkspace, updateWorkspace } from '../src/store/workspace-repository.js';
-import { createKey } from '../src/store/key-repository.js';
+import { updateWorkspace } from '../src/store/workspace-repository.js';
+import { createWorkspace } from '../src/use-cases/workspace-settings.js';
+import { issueKeyAsOperator } from '../src/use-cases/manage-keys.js';
 import { adminQuery, ROOT, withDatabase } from './harness.js';
 import { runStatement } from '../test/support/db.js';
 
@@ -181,7 +182,7 @@ export async function createScenarioDatabase(server: BenchServer, label: string,
           },
           now,
         );
-        const key = await createKey(runtime.db, { workspaceId: ws.id, scopes: ['*'], mode: 'test' }, now);
+        const key = await issueKeyAsOperator({ db: runtime.db, clock: { now: () => now } }, { workspaceId: ws.id, scopes: ['*'], mode: 'test' });
         created.push({ workspaceId: ws.id, secret: key.secret });
       }
     } finally {

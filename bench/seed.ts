@@ -21,8 +21,9 @@ import { SimulatorCollector } from '../src/scanning/collectors/simulator/index.j
 import type { Db } from '../src/store/database.js';
 import { insertReport } from '../src/store/report-repository.js';
 import { refreshReportRollup } from '../src/store/rollup-repository.js';
-import { createWorkspace, updateWorkspace } from '../src/store/workspace-repository.js';
-import { createKey } from '../src/store/key-repository.js';
+import { updateWorkspace } from '../src/store/workspace-repository.js';
+import { createWorkspace } from '../src/use-cases/workspace-settings.js';
+import { issueKeyAsOperator } from '../src/use-cases/manage-keys.js';
 
 export interface Tenant {
   workspaceId: string;
@@ -51,7 +52,7 @@ export async function createTenant(db: Db): Promise<Tenant> {
     },
     now,
   );
-  const key = await createKey(db, { workspaceId: workspace.id, scopes: ['*'], mode: 'test' }, now);
+  const key = await issueKeyAsOperator({ db, clock: { now: () => now } }, { workspaceId: workspace.id, scopes: ['*'], mode: 'test' });
   return { workspaceId: workspace.id, secret: key.secret };
 }
 

@@ -9,13 +9,15 @@ import { parseScopes, type KeyMode } from '../domain/keys.js';
 import { presentProfile, presentReport } from '../use-cases/present.js';
 import { createLogger } from '../logger.js';
 import { openRuntime, type Runtime } from '../runtime.js';
-import { createWorkspace, updateWorkspace, type WorkspaceChanges } from '../store/workspace-repository.js';
+import type { WorkspaceChanges } from '../store/workspace-repository.js';
+import { changeWorkspace, createWorkspace } from '../use-cases/workspace-settings.js';
 import { issueKeyAsOperator, revokeKeyAsOperator } from '../use-cases/manage-keys.js';
 import { removePerson, setReportArchived, setReportSharing } from '../use-cases/manage-report.js';
 import { isRole } from '../domain/web-tokens.js';
 import { accessLinkPath, createSignInLink, createUserWithLink } from '../use-cases/workspace-members.js';
 import { ApiError } from '../domain/errors.js';
 import { parseAllowance } from '../domain/scan-allowance.js';
+import { isWorkspaceLimit } from '../domain/rate-limits.js';
 import { isUuid } from '../domain/uuid.js';
 import { readScanAllowance, setScanAllowance } from '../use-cases/scan-allowance.js';
 import { readBilledRecords } from '../use-cases/provider-usage.js';
@@ -37,7 +39,7 @@ function onOff(value: string | undefined, flag: string): boolean {
 function limitArg(value: string | undefined, flag: string): number | null | undefined {
   if (value === undefined) return undefined;
   if (value === 'default') return null;
-  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 1_000_000) throw new UsageError(`${flag} takes a positive integer or "default"`);
+  if (!/^\d+$/.test(value) || !isWorkspaceLimit(Number(value))) throw new UsageError(`${flag} takes a whole number from 1 to 1000000 or "default"`);
   return Number(value);
 }
 
@@ -144,7 +146,7 @@ function prepare(command: string, args: string[], values: Record<string, string 
         throw new UsageError('nothing to update: pass --api-access, --writes-per-key, --writes-per-workspace, --profiles-per-minute or --scan-allowance');
       return async (rt, config) => {
         const now = serviceClock(config).now();
-        const ws = await updateWorkspace(rt.db, id, changes, now);
+        const ws = await changeWorkspace(rt.db, id, changes, now);
         if (!ws) throw new Failure(`no workspace ${id}`);
         // The allowance through its use-case (the one rule every interface shares), with this month's use.
         const scanAllowance = allowance === undefined ? await readScanAllowance(rt.db, id, now) : await setScanAllowance(rt.db, id, allowance, now);

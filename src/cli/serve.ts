@@ -21,7 +21,7 @@ import { openRuntime, type Runtime } from '../runtime.js';
 import { ScanItemQueue } from '../store/queue-channel.js';
 import { startWorkerThread, type WorkerThreadHandle } from '../scanning/worker-thread.js';
 import { startRollupSweep, type RollupSweep } from '../scanning/rollup-sweep.js';
-import { setTestPauseBeforeCommit } from '../store/idempotency-repository.js';
+import { setTestPauseBeforeCommit } from '../use-cases/idempotent-write.js';
 import { cursorSecret } from '../store/settings-repository.js';
 import { accessLinkPath } from '../use-cases/workspace-members.js';
 import { firstRun } from './first-run.js';

@@ -30,6 +30,13 @@ export interface WorkspaceLimitSettings {
   submitted_profiles_per_minute_per_workspace: number | null;
 }
 
+/** The range of a workspace's own write limit (null: the default): the settings page, the operator's CLI and the use-case they share. */
+export const WORKSPACE_LIMIT_RANGE = { min: 1, max: 1_000_000 } as const;
+
+export function isWorkspaceLimit(value: number): boolean {
+  return Number.isInteger(value) && value >= WORKSPACE_LIMIT_RANGE.min && value <= WORKSPACE_LIMIT_RANGE.max;
+}
+
 /** The workspace's effective limits: its settings over the defaults. */
 export function effectiveLimits(settings: WorkspaceLimitSettings, readMultiplier = 1): WorkspaceLimits {
   return {

@@ -12,7 +12,7 @@ import { addCollection, withPendingDeltas, type Totals } from '../domain/analysi
 import type { Db } from './database.js';
 import { defineFusedRead, fusedCall, readFused, type FusedCall, type Prefetched } from './fused-read.js';
 import { prepared, runPrepared } from './prepared-statements.js';
-import { reportFromJson, reportJsonSql } from './report-read-repository.js';
+import { reportFromJson, reportJsonSql } from './report-repository.js';
 import type { ReportRow } from './report-repository.js';
 import { latestFullItemJoin } from './latest-item.js';
 import type { Database } from './schema.js';

@@ -7,7 +7,6 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { generateSecret, hashSecret, type KeyMode, type Scope } from '../domain/keys.js';
 import type { Database } from './schema.js';
-import { retryingTransaction } from './transaction.js';
 
 export interface CreatedKey {
   id: string;
@@ -18,38 +17,44 @@ export interface CreatedKey {
   mode: KeyMode;
 }
 
-export async function createKey(
+/**
+ * Issues a key for the workspace's user `userId`, or for its first user; one
+ * statement (the user is read by the INSERT itself). null: no such user in
+ * this workspace (or no such workspace).
+ */
+export async function insertKey(
   db: Kysely<Database>,
   input: { workspaceId: string; userId?: string; scopes: Scope[]; mode: KeyMode },
   now: Date,
-): Promise<CreatedKey> {
-  return retryingTransaction(db, async (trx) => {
-    const user = await trx
-      .selectFrom('users')
-      .select('id')
-      .where('workspace_id', '=', input.workspaceId)
-      .$if(input.userId !== undefined, (qb) => qb.where('id', '=', input.userId!))
-      .orderBy('created_at')
-      .executeTakeFirst();
-    if (!user) throw new Error(input.userId ? 'no such user in this workspace' : 'no such workspace');
-    const secret = generateSecret(input.mode);
-    const id = randomUUID();
-    const scopes = [...new Set(input.scopes)].sort();
-    await trx
-      .insertInto('api_keys')
-      .values({
-        id,
-        workspace_id: input.workspaceId,
-        user_id: user.id,
-        mode: input.mode,
-        scopes,
-        secret_hash: hashSecret(secret),
-        secret_prefix: secret.slice(0, 13),
-        created_at: now,
-      })
-      .execute();
-    return { id, user_id: user.id, workspace_id: input.workspaceId, secret, scopes, mode: input.mode };
-  });
+): Promise<CreatedKey | null> {
+  const secret = generateSecret(input.mode);
+  const id = randomUUID();
+  const scopes = [...new Set(input.scopes)].sort();
+  const row = await db
+    .insertInto('api_keys')
+    .columns(['id', 'workspace_id', 'user_id', 'mode', 'scopes', 'secret_hash', 'secret_prefix', 'created_at'])
+    .expression((eb) =>
+      eb
+        .selectFrom('users')
+        .select([
+          eb.val(id).as('id'),
+          eb.val(input.workspaceId).as('workspace_id'),
+          'users.id as user_id',
+          eb.val(input.mode).as('mode'),
+          eb.val(scopes).as('scopes'),
+          eb.val(hashSecret(secret)).as('secret_hash'),
+          eb.val(secret.slice(0, 13)).as('secret_prefix'),
+          eb.val(now).as('created_at'),
+        ])
+        .where('users.workspace_id', '=', input.workspaceId)
+        .$if(input.userId !== undefined, (qb) => qb.where('users.id', '=', input.userId!))
+        .orderBy('users.created_at')
+        .limit(1),
+    )
+    .returning('user_id')
+    .executeTakeFirst();
+  if (!row) return null;
+  return { id, user_id: row.user_id, workspace_id: input.workspaceId, secret, scopes, mode: input.mode };
 }
 
 export interface KeyListRow {

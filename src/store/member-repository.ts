@@ -10,30 +10,23 @@ import type { AccessLinksTable, Database, UsersTable } from './schema.js';
 export type UserRow = Selectable<UsersTable>;
 export type AccessLinkRow = Selectable<AccessLinksTable>;
 
-/** An active (not removed) user by sign-in email, with the workspace's name. */
-export async function findUserByEmail(db: Kysely<Database>, email: string) {
-  return db
-    .selectFrom('users as u')
-    .innerJoin('workspaces as w', 'w.id', 'u.workspace_id')
-    .selectAll('u')
-    .where(sql<boolean>`lower(u.email) = ${email.toLowerCase()}`)
-    .where('u.removed_at', 'is', null)
-    .executeTakeFirst();
-}
+/**
+ * Which user to find: in a workspace (the members pages), by sign-in email
+ * (case-insensitive; emails are unique across workspaces), or by id alone (a
+ * signed-in session or a one-time link names the user it belongs to).
+ */
+export type UserKey = { workspaceId: string; userId: string } | { email: string } | { anyWorkspace: true; userId: string };
 
-export async function findUser(db: Kysely<Database>, workspaceId: string, userId: string, options: { forUpdate?: boolean } = {}) {
-  return db
-    .selectFrom('users')
-    .selectAll()
-    .where('id', '=', userId)
-    .where('workspace_id', '=', workspaceId)
-    .where('removed_at', 'is', null)
-    .$if(options.forUpdate === true, (qb) => qb.forUpdate())
-    .executeTakeFirst();
-}
-
-export async function findUserById(db: Kysely<Database>, userId: string) {
-  return db.selectFrom('users').selectAll().where('id', '=', userId).where('removed_at', 'is', null).executeTakeFirst();
+/** The one way to read a user: active (not removed) users only; undefined when there is none for `key`. */
+export async function findUser(db: Kysely<Database>, key: UserKey, options: { forUpdate?: boolean } = {}): Promise<UserRow | undefined> {
+  let query = db.selectFrom('users').selectAll().where('removed_at', 'is', null);
+  if ('email' in key) {
+    query = query.where(sql<boolean>`lower(email) = ${key.email.toLowerCase()}`);
+  } else {
+    query = query.where('id', '=', key.userId);
+    if ('workspaceId' in key) query = query.where('workspace_id', '=', key.workspaceId);
+  }
+  return query.$if(options.forUpdate === true, (qb) => qb.forUpdate()).executeTakeFirst();
 }
 
 export async function listMembers(db: Kysely<Database>, workspaceId: string): Promise<UserRow[]> {

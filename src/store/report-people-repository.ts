@@ -134,7 +134,7 @@ export async function readPersonActivity(db: Db, reportId: string, profileId: st
 
 /** The report's active people in id order; undefined when the workspace has no such report. */
 export async function readReportPeople(db: Db, workspaceId: string, reportId: string): Promise<ReportPersonRow[] | undefined> {
-  if (!(await findReport(db, workspaceId, reportId))) return undefined;
+  if (!(await findReport(db, { workspaceId, reportId }))) return undefined;
   const { rows } = await sql<{
     profile_id: string;
     pronet_url: string;

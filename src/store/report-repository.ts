@@ -1,10 +1,13 @@
 /**
- * Reports and their rosters. Every query is scoped by workspace: a report of
+ * Reports and their rosters: the one repository of the report aggregate
+ * (its scan runs: scan-repository.ts; its analysis: analysis-repository.ts).
+ * Every query the API and the web make is scoped by workspace: a report of
  * another workspace is simply not found.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { PlannedRow } from '../domain/roster-plan.js';
+import { defineFusedRead, fusedCall, readFused, type FusedCall, type Prefetched } from './fused-read.js';
 import { lockReport } from './locks.js';
 import type { Database, ProfileSource, ReportProfilesTable, ReportsTable } from './schema.js';
 
@@ -46,19 +49,80 @@ export async function insertReport(db: Kysely<Database>, report: NewReport, now:
     .executeTakeFirstOrThrow();
 }
 
-export async function findReport(db: Kysely<Database>, workspaceId: string, reportId: string, options: { forUpdate?: boolean } = {}) {
-  return db
-    .selectFrom('reports')
-    .selectAll()
-    .where('workspace_id', '=', workspaceId)
-    .where('id', '=', reportId)
-    .$if(options.forUpdate === true, (qb) => qb.forNoKeyUpdate())
-    .executeTakeFirst();
+/**
+ * Which report to find. Every read of the API and the web names its
+ * workspace (a report of another workspace is simply not found); the public
+ * page finds a shared report by its token (whether it may be shown is the
+ * use-case's rule, use-cases/report-view.ts); the operator's CLI names the
+ * report alone.
+ */
+export type ReportKey = { workspaceId: string; reportId: string } | { publicToken: string } | { anyWorkspace: true; reportId: string };
+
+export interface FindReportOptions {
+  /** Lock the row (FOR NO KEY UPDATE) until the transaction ends: a write that follows the read. */
+  forUpdate?: boolean;
+  /** The authorization statement's result, when the route asked it to read the report (store/fused-read.ts). */
+  prefetched?: Prefetched;
 }
 
-/** Admin lookup (not workspace-scoped: the operator's CLI). */
-export async function findReportById(db: Kysely<Database>, reportId: string) {
-  return db.selectFrom('reports').selectAll().where('id', '=', reportId).executeTakeFirst();
+/** The one way to read a report; undefined when there is no such report for `key`. */
+export async function findReport(db: Kysely<Database>, key: ReportKey, options: FindReportOptions = {}): Promise<ReportRow | undefined> {
+  if ('workspaceId' in key && options.prefetched) {
+    return (await readFused(db, REPORT_READ, key.workspaceId, { reportId: key.reportId }, options.prefetched)) ?? undefined;
+  }
+  let query = db.selectFrom('reports').selectAll();
+  if ('publicToken' in key) {
+    query = query.where('public_token', '=', key.publicToken);
+  } else {
+    query = query.where('id', '=', key.reportId);
+    if ('workspaceId' in key) query = query.where('workspace_id', '=', key.workspaceId);
+  }
+  return query.$if(options.forUpdate === true, (qb) => qb.forNoKeyUpdate()).executeTakeFirst();
+}
+
+/** Every column of ReportRow, checked by the compiler both ways (a new column must be added here). */
+const REPORT_COLUMNS = Object.keys({
+  id: true,
+  workspace_id: true,
+  name: true,
+  company_name: true,
+  supplied_domain: true,
+  root_domain: true,
+  pronet_company_url: true,
+  visibility: true,
+  public_token: true,
+  archived: true,
+  profile_count: true,
+  analyzed_profile_count: true,
+  analysis_state: true,
+  created_at: true,
+  updated_at: true,
+} satisfies Record<keyof ReportRow, true>) as (keyof ReportRow)[];
+
+/** SQL of a json object with every column of ReportRow, from the reports row aliased `alias` (for fused reads). */
+export function reportJsonSql(alias: string): string {
+  return `json_build_object(${REPORT_COLUMNS.map((c) => `'${c}', ${alias}.${c}`).join(', ')})`;
+}
+
+type ReportJson = Omit<ReportRow, 'created_at' | 'updated_at'> & { created_at: string; updated_at: string };
+
+/** A ReportRow from reportJsonSql's json (timestamps arrive as ISO 8601 strings with an offset). */
+export function reportFromJson(value: ReportJson): ReportRow {
+  return { ...value, created_at: new Date(value.created_at), updated_at: new Date(value.updated_at) };
+}
+
+/** GET /reports/{id} as a fused read: run by the authorization statement, or alone (store/fused-read.ts). */
+const REPORT_READ = defineFusedRead({
+  name: 'report_v1',
+  params: ['reportId'],
+  select: ({ workspaceId, param }) =>
+    `select ${reportJsonSql('r')} as fused from reports r where r.workspace_id = ${workspaceId} and r.id = ${param.reportId}::uuid`,
+  decode: (value) => (value === null ? null : reportFromJson(value as ReportJson)),
+});
+
+/** The report read for a route's `access.fused`; the handler then passes `request.fused` to findReport. */
+export function reportFusedCall(reportId: string): FusedCall {
+  return fusedCall(REPORT_READ, { reportId });
 }
 
 export interface ReportListFilter {
@@ -105,10 +169,6 @@ export async function setPublic(db: Kysely<Database>, reportId: string, isPublic
     .where('id', '=', reportId)
     .returningAll()
     .executeTakeFirst();
-}
-
-export async function findReportByPublicToken(db: Kysely<Database>, token: string) {
-  return db.selectFrom('reports').selectAll().where('public_token', '=', token).where('visibility', '=', 'public').executeTakeFirst();
 }
 
 /** Every attachment of the report whose normalized URL is in `urls`, active or removed. */

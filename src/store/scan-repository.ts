@@ -171,6 +171,19 @@ export async function findScanRun(db: Kysely<Database>, workspaceId: string, rep
     .executeTakeFirst();
 }
 
+/** The report's scan runs, newest first (the web's report page; the API reads one run at a time). */
+export async function listReportRuns(db: Kysely<Database>, workspaceId: string, reportId: string, limit: number): Promise<ScanRunRow[]> {
+  return db
+    .selectFrom('scan_runs')
+    .selectAll()
+    .where('report_id', '=', reportId)
+    .where('workspace_id', '=', workspaceId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
 /** What one item's transition changes in its run. */
 export type RunChange =
   /** An item was claimed: the run has begun (its counts do not change). */

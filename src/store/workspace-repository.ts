@@ -4,7 +4,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, WorkspacesTable } from './schema.js';
-import { retryingTransaction } from './transaction.js';
 
 export type WorkspaceRow = Selectable<WorkspacesTable>;
 
@@ -19,28 +18,31 @@ export function slugify(name: string): string {
   return slug === '' ? 'workspace' : slug;
 }
 
-export async function createWorkspace(db: Kysely<Database>, name: string, now: Date): Promise<WorkspaceRow> {
-  return retryingTransaction(db, async (trx) => {
-    const base = slugify(name);
-    const taken = await trx
-      .selectFrom('workspaces')
-      .select('slug')
-      .where((eb) => eb.or([eb('slug', '=', base), eb('slug', 'like', `${base}-%`)]))
-      .execute();
-    const used = new Set(taken.map((r) => r.slug));
-    let slug = base;
-    for (let n = 2; used.has(slug); n++) slug = `${base}-${n}`;
-    const workspace = await trx
-      .insertInto('workspaces')
-      .values({ id: randomUUID(), name, slug, status: 'active', api_access: true, created_at: now, updated_at: now })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await trx
-      .insertInto('users')
-      .values({ id: randomUUID(), workspace_id: workspace.id, name: `${name} owner`, role: 'owner', created_at: now })
-      .execute();
-    return workspace;
-  });
+/**
+ * Inserts a workspace with a free slug and its first user (an owner). Run it
+ * in a transaction (use-cases/workspace-settings.ts): the slug is chosen from
+ * what the same transaction read.
+ */
+export async function insertWorkspace(trx: Kysely<Database>, name: string, now: Date): Promise<WorkspaceRow> {
+  const base = slugify(name);
+  const taken = await trx
+    .selectFrom('workspaces')
+    .select('slug')
+    .where((eb) => eb.or([eb('slug', '=', base), eb('slug', 'like', `${base}-%`)]))
+    .execute();
+  const used = new Set(taken.map((r) => r.slug));
+  let slug = base;
+  for (let n = 2; used.has(slug); n++) slug = `${base}-${n}`;
+  const workspace = await trx
+    .insertInto('workspaces')
+    .values({ id: randomUUID(), name, slug, status: 'active', api_access: true, created_at: now, updated_at: now })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await trx
+    .insertInto('users')
+    .values({ id: randomUUID(), workspace_id: workspace.id, name: `${name} owner`, role: 'owner', created_at: now })
+    .execute();
+  return workspace;
 }
 
 export async function findWorkspace(db: Kysely<Database>, id: string): Promise<WorkspaceRow | undefined> {

@@ -119,7 +119,7 @@ export async function createReport(ctx: CreateReportContext, body: CreateReport,
       // The workspace's monthly scan allowance, then its rows counter: both stay locked until commit.
       await reserveProfileScans(trx, ctx.workspaceId, itemIds, now);
       if (profiles.length > 0) await takeSubmittedRows(trx, ctx.workspaceId, ctx.limits, profiles.length, now);
-      const fresh = (await findReport(trx, ctx.workspaceId, report.id))!;
+      const fresh = (await findReport(trx, { workspaceId: ctx.workspaceId, reportId: report.id }))!;
       const data: CreatedReport = {
         outcome: 'created',
         report: presentReport(fresh, ctx.publicBaseUrl),

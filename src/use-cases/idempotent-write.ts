@@ -1,13 +1,28 @@
 /**
- * An idempotent write as the contract states it (4.4 rules 7-9, 4.8 rule 4):
- * the store's idempotency record (src/store/idempotency-repository.ts) with
- * its refusals said in the contract's words.
+ * An idempotent write as the contract states it (4.4 rules 7-9, 4.8 rule 4,
+ * decisions "Idempotency").
+ *
+ * The whole write runs in one transaction that first takes a transaction
+ * advisory lock on the key: a second request with the key while the first is
+ * running is refused (409 idempotency_request_in_progress) instead of
+ * waiting. A saved success replays (same status and data); a different
+ * fingerprint is refused (409 idempotency_key_reused). The record is saved in
+ * the same transaction as the write, so a crash leaves neither; failures save
+ * nothing. A deadlock with a finishing scan item is retried, not answered
+ * with a 500.
  */
 import type { Transaction } from 'kysely';
 import { apiError } from '../domain/errors.js';
-import { IdempotencyConflict, withIdempotency, type IdempotencyScope, type WriteResult } from '../store/idempotency-repository.js';
+import {
+  findIdempotencyRecord,
+  saveIdempotencyRecord,
+  tryLockIdempotencyKey,
+  type IdempotencyScope,
+  type WriteResult,
+} from '../store/idempotency-repository.js';
 import type { Database } from '../store/schema.js';
 import type { Db } from '../store/database.js';
+import { retryingTransaction } from '../store/transaction.js';
 
 export async function idempotentWrite<T>(
   db: Db,
@@ -15,22 +30,46 @@ export async function idempotentWrite<T>(
   now: () => Date,
   work: (trx: Transaction<Database>) => Promise<WriteResult<T>>,
 ): Promise<WriteResult<T> & { replayed: boolean }> {
-  try {
-    return await withIdempotency(db, scope, now, work);
-  } catch (error) {
-    if (!(error instanceof IdempotencyConflict)) throw error;
-    if (error.kind === 'in_progress') {
+  return retryingTransaction(db, async (trx) => {
+    if (!(await tryLockIdempotencyKey(trx, scope))) {
       throw apiError(
         'idempotency_request_in_progress',
         409,
         'A request with this Idempotency-Key is still being processed; retry shortly with the same key and body.',
-        {
-          retryable: true,
-        },
+        { retryable: true },
       );
     }
-    throw apiError('idempotency_key_reused', 409, 'This Idempotency-Key was already used with a different request; use a new key for a new intent.', {
-      retryable: false,
-    });
-  }
+    const saved = await findIdempotencyRecord(trx, scope);
+    const at = now();
+    if (saved && saved.expires_at.getTime() > at.getTime()) {
+      if (saved.fingerprint !== scope.fingerprint) {
+        throw apiError('idempotency_key_reused', 409, 'This Idempotency-Key was already used with a different request; use a new key for a new intent.', {
+          retryable: false,
+        });
+      }
+      return { status: saved.status_code, data: saved.response as T, replayed: true };
+    }
+    const result = await work(trx);
+    await saveIdempotencyRecord(trx, scope, result, at);
+    await testPauseBeforeCommit();
+    return { ...result, replayed: false };
+  });
+}
+
+/**
+ * Test-only fault hook: with PS_TEST_PAUSE_BEFORE_COMMIT_MS (honoured only
+ * with PROFILE_SCAN_TEST_HOOKS=1, config.ts), a write sleeps that long inside
+ * its open transaction, after all its statements ran and just before COMMIT,
+ * so a crash test can kill the process at the worst moment
+ * (test/http/crash-import.test.ts). `serve` sets it from its configuration;
+ * 0 (always, outside tests) does nothing.
+ */
+let pauseBeforeCommitMs = 0;
+
+export function setTestPauseBeforeCommit(ms: number): void {
+  pauseBeforeCommitMs = ms;
+}
+
+async function testPauseBeforeCommit(): Promise<void> {
+  if (pauseBeforeCommitMs > 0) await new Promise((resolve) => setTimeout(resolve, pauseBeforeCommitMs));
 }

@@ -46,7 +46,7 @@ function archived(): Error {
 }
 
 export async function previewImport(ctx: ImportContext, reportId: string, profiles: SubmittedProfile[], urls: string[]): Promise<ImportValidation> {
-  const report = await findReport(ctx.db, ctx.workspaceId, reportId);
+  const report = await findReport(ctx.db, { workspaceId: ctx.workspaceId, reportId });
   if (!report) throw notFound('report');
   if (report.archived) throw archived();
   const plan = planRoster(profiles, urls, await attachmentsByUrl(ctx.db, reportId, [...new Set(urls)]));
@@ -73,7 +73,7 @@ export async function previewImport(ctx: ImportContext, reportId: string, profil
 
 export async function commitImport(ctx: ImportContext, reportId: string, profiles: SubmittedProfile[], urls: string[], idempotencyKey: string) {
   // 404 before anything else: a foreign or unknown report reveals nothing.
-  if (!(await findReport(ctx.db, ctx.workspaceId, reportId))) throw notFound('report');
+  if (!(await findReport(ctx.db, { workspaceId: ctx.workspaceId, reportId }))) throw notFound('report');
   // The key is bound to the request's fingerprint, the same whichever interface sent it.
   const fingerprint = requestFingerprint({
     method: 'POST',
@@ -93,7 +93,7 @@ export async function commitImport(ctx: ImportContext, reportId: string, profile
     () => ctx.clock.now(),
     async (trx) => {
       const now = ctx.clock.now();
-      const report = await findReport(trx, ctx.workspaceId, reportId, { forUpdate: true });
+      const report = await findReport(trx, { workspaceId: ctx.workspaceId, reportId }, { forUpdate: true });
       if (!report) throw notFound('report');
       if (report.archived) throw archived();
 

@@ -11,7 +11,7 @@ import { parseScopes } from '../domain/keys.js';
 import { apiError, notFound } from '../domain/errors.js';
 import type { Db } from '../store/database.js';
 import type { KeyMode, Scope } from '../domain/keys.js';
-import { createKey, listWorkspaceKeys, revokeKey as revokeStoredKey, type CreatedKey, type KeyListRow } from '../store/key-repository.js';
+import { insertKey, listWorkspaceKeys, revokeKey as revokeStoredKey, type CreatedKey, type KeyListRow } from '../store/key-repository.js';
 import { requireManager, type Actor } from './workspace-members.js';
 
 export interface KeysContext {
@@ -36,7 +36,13 @@ export async function issueKey(ctx: KeysContext, actor: Actor, input: { scopes: 
   } catch {
     throw apiError('validation_failed', 422, 'Choose at least one scope.');
   }
-  return createKey(ctx.db, { workspaceId: actor.workspaceId, userId: actor.userId, scopes, mode: input.mode }, ctx.clock.now());
+  return issue(ctx, { workspaceId: actor.workspaceId, userId: actor.userId, scopes, mode: input.mode });
+}
+
+async function issue(ctx: KeysContext, input: { workspaceId: string; userId?: string; scopes: Scope[]; mode: KeyMode }): Promise<CreatedKey> {
+  const key = await insertKey(ctx.db, input, ctx.clock.now());
+  if (!key) throw new Error(input.userId ? 'no such user in this workspace' : 'no such workspace');
+  return key;
 }
 
 export async function revokeKey(ctx: KeysContext, actor: Actor, keyId: string): Promise<void> {
@@ -49,7 +55,7 @@ export async function issueKeyAsOperator(
   ctx: KeysContext,
   input: { workspaceId: string; userId?: string; scopes: Scope[]; mode: KeyMode },
 ): Promise<CreatedKey> {
-  return createKey(ctx.db, input, ctx.clock.now());
+  return issue(ctx, input);
 }
 
 /** The operator revokes any key; null when there is no such key. */

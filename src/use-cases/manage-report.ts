@@ -9,7 +9,7 @@
  * person), and the interface says so in its own words.
  */
 import type { Kysely } from 'kysely';
-import { findReport, findReportById, removeProfile, setArchived, setPublic, type ReportRow } from '../store/report-repository.js';
+import { findReport, removeProfile, setArchived, setPublic, type ReportRow } from '../store/report-repository.js';
 import { refreshReportRollup } from '../store/rollup-repository.js';
 import { cancelReportScans } from '../store/scan-repository.js';
 import type { Database } from '../store/schema.js';
@@ -23,7 +23,9 @@ export interface ReportScope {
 }
 
 async function visible(trx: Kysely<Database>, scope: ReportScope, reportId: string): Promise<boolean> {
-  const report = scope.workspaceId === null ? await findReportById(trx, reportId) : await findReport(trx, scope.workspaceId, reportId, { forUpdate: true });
+  const report = await findReport(trx, scope.workspaceId === null ? { anyWorkspace: true, reportId } : { workspaceId: scope.workspaceId, reportId }, {
+    forUpdate: true,
+  });
   return report !== undefined;
 }
 
@@ -41,7 +43,7 @@ export async function setReportArchived(scope: ReportScope, reportId: string, ar
       await cancelReportScans(trx, reportId, scope.now);
       await refreshReportRollup(trx, reportId, 'all', scope.now);
     }
-    return (await findReportById(trx, reportId)) ?? null;
+    return (await findReport(trx, { anyWorkspace: true, reportId })) ?? null;
   });
 }
 

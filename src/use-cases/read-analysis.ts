@@ -55,7 +55,7 @@ function readTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
 }
 
 async function reportOrNotFound(db: Db, workspaceId: string, reportId: string): Promise<ReportRow> {
-  const report = await findReport(db, workspaceId, reportId);
+  const report = await findReport(db, { workspaceId, reportId });
   if (!report) throw notFound('report');
   return report;
 }

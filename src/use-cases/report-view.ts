@@ -18,9 +18,8 @@ import { readPersonActivity, readReportPerson } from '../store/report-people-rep
 import { activityRecord, findingsRecord } from '../domain/analysis-records.js';
 import { orderedColumns, personName } from './report-people.js';
 import { isActiveAttachment } from '../store/analysis-read-repository.js';
-import { findReport, findReportByPublicToken, type ReportRow } from '../store/report-repository.js';
-import { listReportRuns } from '../store/report-view-repository.js';
-import type { ScanRunRow } from '../store/scan-repository.js';
+import { findReport, type ReportRow } from '../store/report-repository.js';
+import { listReportRuns, type ScanRunRow } from '../store/scan-repository.js';
 import { readSummary, type AnalysisContext } from './read-analysis.js';
 
 export interface ViewContext {
@@ -52,7 +51,7 @@ function analysisContext(ctx: ViewContext): AnalysisContext {
 }
 
 export async function readReport(ctx: Pick<ViewContext, 'db' | 'workspaceId'>, reportId: string): Promise<ReportRow> {
-  const report = await findReport(ctx.db, ctx.workspaceId, reportId);
+  const report = await findReport(ctx.db, { workspaceId: ctx.workspaceId, reportId });
   if (!report) throw notFound('report');
   return report;
 }
@@ -156,7 +155,7 @@ export interface PublicReportView {
 }
 
 export async function readPublicReport(ctx: Omit<ViewContext, 'workspaceId' | 'imageUrl'>, token: string): Promise<PublicReportView> {
-  const report = await findReportByPublicToken(ctx.db, token);
+  const report = await findReport(ctx.db, { publicToken: token });
   if (!report || report.archived || report.visibility !== 'public') throw notFound('report');
   const summary = await readSummary(analysisContext({ ...ctx, workspaceId: report.workspace_id, imageUrl: () => '' }), report.id);
   const o = summary.optimization_summary;

@@ -17,7 +17,7 @@ import { signInBuckets } from '../domain/web-limits.js';
 import { isTokenShaped, newToken, normalizeEmail, passwordProblem, tokenHash, type Role } from '../domain/web-tokens.js';
 import { apiError } from '../domain/errors.js';
 import type { Db } from '../store/database.js';
-import { findUsableLink, findUserByEmail, findUserById, insertUser, markLinkUsed, setCredentials } from '../store/member-repository.js';
+import { findUser, findUsableLink, insertUser, markLinkUsed, setCredentials } from '../store/member-repository.js';
 import { deleteSession, deleteUserSessions, findSessionUser, insertSession, touchSession, type SessionUser } from '../store/session-repository.js';
 import { throttle } from './client-limits.js';
 import { hashPassword, verifyPassword } from './passwords.js';
@@ -63,7 +63,7 @@ export async function signIn(
 ): Promise<{ token: string; user: SessionUser }> {
   const email = input.email.trim().toLowerCase();
   await throttle(ctx.db, ctx.clock.now(), signInBuckets(input.clientAddress, email), 'Too many sign-in attempts.');
-  const user = email !== '' && email.length <= 254 ? await findUserByEmail(ctx.db, email) : undefined;
+  const user = email !== '' && email.length <= 254 ? await findUser(ctx.db, { email }) : undefined;
   const ok = await verifyPassword(user?.password_hash ?? null, input.password.slice(0, 1024));
   if (!user || !ok) throw apiError('unauthorized', 401, 'That email and password do not match an account.');
   if (input.previousToken && isTokenShaped(input.previousToken)) await deleteSession(ctx.db, tokenHash(input.previousToken));
@@ -96,7 +96,7 @@ export async function changePassword(
   user: { userId: string },
   input: { current: string; next: string; clientAddress: string },
 ): Promise<string> {
-  const row = await findUserById(ctx.db, user.userId);
+  const row = await findUser(ctx.db, { anyWorkspace: true, userId: user.userId });
   if (!row) throw apiError('unauthorized', 401, 'Sign in again.');
   await throttle(ctx.db, ctx.clock.now(), signInBuckets(input.clientAddress, row.email ?? row.id), 'Too many password attempts.');
   if (!(await verifyPassword(row.password_hash, input.current.slice(0, 1024)))) throw invalid('The current password is not right.');
@@ -128,7 +128,7 @@ export async function describeLink(ctx: AuthContext, token: string): Promise<Lin
   if (link.purpose === 'invitation') {
     return { purpose: 'invitation', workspaceName: link.workspace_name, role: link.role!, asksForProfile: true, name: null, email: null };
   }
-  const user = await findUserById(ctx.db, link.user_id!);
+  const user = await findUser(ctx.db, { anyWorkspace: true, userId: link.user_id! });
   if (!user) return null;
   return {
     purpose: 'sign_in',
@@ -176,7 +176,7 @@ async function redeemInTransaction(
   return retryingTransaction(ctx.db, async (trx) => {
     const link = await findUsableLink(trx, tokenHash(token), now, { forUpdate: true });
     if (!link) throw gone();
-    const existing = link.purpose === 'sign_in' ? await findUserById(trx, link.user_id!) : undefined;
+    const existing = link.purpose === 'sign_in' ? await findUser(trx, { anyWorkspace: true, userId: link.user_id! }) : undefined;
     if (link.purpose === 'sign_in' && !existing) throw gone();
     const asksForProfile = link.purpose === 'invitation' || existing!.email === null;
     let name: string | undefined;
@@ -187,7 +187,7 @@ async function redeemInTransaction(
       const normalized = normalizeEmail(input.email ?? '');
       if (!normalized) throw invalid('Enter a valid email address.');
       email = normalized;
-      const taken = await findUserByEmail(trx, email);
+      const taken = await findUser(trx, { email });
       if (taken && taken.id !== existing?.id) throw invalid('That email already belongs to an account; sign in with it, or use another email.');
     }
     if (!(await markLinkUsed(trx, link.id, now))) throw gone();

@@ -15,8 +15,6 @@ import type { Db } from '../store/database.js';
 import { revokeUserKeys } from '../store/key-repository.js';
 import {
   findUser,
-  findUserByEmail,
-  findUserById,
   insertLink,
   insertUser,
   listMembers as listMemberRows,
@@ -130,7 +128,7 @@ export async function changeRole(ctx: MembersContext, actor: Actor, userId: stri
   requireManager(actor);
   return retryingTransaction(ctx.db, async (trx) => {
     const owners = await lockOwners(trx, actor.workspaceId);
-    const target = await findUser(trx, actor.workspaceId, userId, { forUpdate: true });
+    const target = await findUser(trx, { workspaceId: actor.workspaceId, userId }, { forUpdate: true });
     if (!target) throw notFound('member');
     if (!canAssign(actor.role, target.role, role)) throw apiError('forbidden', 403, 'Only owners can change an owner or make someone an owner.');
     if (target.role === 'owner' && role !== 'owner' && owners.length <= 1) {
@@ -143,7 +141,7 @@ export async function changeRole(ctx: MembersContext, actor: Actor, userId: stri
 /** Throws what removing this member would be refused with (not allowed, no such member); the web asks to confirm only after it. */
 export async function checkMemberRemoval(ctx: MembersContext, actor: Actor, userId: string): Promise<void> {
   requireManager(actor);
-  refuseRemoval(actor, await findUser(ctx.db, actor.workspaceId, userId));
+  refuseRemoval(actor, await findUser(ctx.db, { workspaceId: actor.workspaceId, userId }));
 }
 
 function refuseRemoval(actor: Actor, target: { role: Role } | undefined): asserts target {
@@ -155,7 +153,7 @@ export async function removeMember(ctx: MembersContext, actor: Actor, userId: st
   requireManager(actor);
   await retryingTransaction(ctx.db, async (trx) => {
     const owners = await lockOwners(trx, actor.workspaceId);
-    const target = await findUser(trx, actor.workspaceId, userId, { forUpdate: true });
+    const target = await findUser(trx, { workspaceId: actor.workspaceId, userId }, { forUpdate: true });
     refuseRemoval(actor, target);
     if (target.role === 'owner' && owners.length <= 1) throw apiError('validation_failed', 422, 'The last owner cannot be removed.');
     const now = ctx.clock.now();
@@ -195,7 +193,7 @@ export async function createUserWithLink(
   if (input.email !== null) {
     email = normalizeEmail(input.email);
     if (!email) throw apiError('validation_failed', 422, 'The email is not a valid address.');
-    if (await findUserByEmail(ctx.db, email)) throw apiError('validation_failed', 422, 'That email already belongs to an account.');
+    if (await findUser(ctx.db, { email })) throw apiError('validation_failed', 422, 'That email already belongs to an account.');
   }
   const user = await insertUser(ctx.db, { workspaceId: input.workspaceId, name: input.name, email, role: input.role, passwordHash: null }, ctx.clock.now());
   return { user: member(user), token: await signInLink(ctx, user, null) };
@@ -203,7 +201,7 @@ export async function createUserWithLink(
 
 /** Operator (`admin user link`, first start): a one-time link that signs the user in after setting a password. */
 export async function createSignInLink(ctx: MembersContext, userId: string): Promise<{ user: Member; token: string } | null> {
-  const user = await findUserById(ctx.db, userId);
+  const user = await findUser(ctx.db, { anyWorkspace: true, userId });
   if (!user) return null;
   return { user: member(user), token: await signInLink(ctx, user, null) };
 }

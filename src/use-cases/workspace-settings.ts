@@ -1,13 +1,15 @@
 /**
- * The workspace as its settings page shows it: name, API access and the
- * effective limits (the same values `/context.limits` shows a key), and the
- * owners' and admins' changes to API access and the write limits.
+ * A workspace: its creation (the operator's CLI, the first start), the
+ * workspace as its settings page shows it (name, API access and the effective
+ * limits, the same values `/context.limits` shows a key), and changes to API
+ * access and the write limits, by an owner or admin or by the operator.
  */
 import type { Clock } from '../clock.js';
-import { effectiveLimits, type WorkspaceLimits } from '../domain/rate-limits.js';
+import { effectiveLimits, isWorkspaceLimit, WORKSPACE_LIMIT_RANGE, type WorkspaceLimits } from '../domain/rate-limits.js';
 import { apiError, notFound } from '../domain/errors.js';
 import type { Db } from '../store/database.js';
-import { findWorkspace, updateWorkspace, type WorkspaceChanges, type WorkspaceRow } from '../store/workspace-repository.js';
+import { retryingTransaction } from '../store/transaction.js';
+import { findWorkspace, insertWorkspace, updateWorkspace, type WorkspaceChanges, type WorkspaceRow } from '../store/workspace-repository.js';
 import { requireManager, type Actor } from './workspace-members.js';
 
 export interface SettingsContext {
@@ -27,14 +29,28 @@ export async function readWorkspace(ctx: SettingsContext, actor: Actor): Promise
   return { workspace, limits: effectiveLimits(workspace, ctx.readLimitMultiplier) };
 }
 
-export async function updateWorkspaceSettings(ctx: SettingsContext, actor: Actor, changes: WorkspaceChanges): Promise<WorkspaceView> {
-  requireManager(actor);
+/** A new workspace with a free slug and its first owner, in one transaction. */
+export async function createWorkspace(db: Db, name: string, now: Date): Promise<WorkspaceRow> {
+  return retryingTransaction(db, (trx) => insertWorkspace(trx, name, now));
+}
+
+/** Changes API access and the write limits (null: back to the default); undefined when there is no such workspace. */
+export async function changeWorkspace(db: Db, workspaceId: string, changes: WorkspaceChanges, now: Date): Promise<WorkspaceRow | undefined> {
   for (const value of [changes.writes_per_minute_per_key, changes.writes_per_minute_per_workspace, changes.submitted_profiles_per_minute_per_workspace]) {
-    if (value !== undefined && value !== null && (!Number.isInteger(value) || value < 1 || value > 1_000_000)) {
-      throw apiError('validation_failed', 422, 'Limits are whole numbers from 1 to 1,000,000 (or empty for the default).');
+    if (value !== undefined && value !== null && !isWorkspaceLimit(value)) {
+      throw apiError(
+        'validation_failed',
+        422,
+        `Limits are whole numbers from ${WORKSPACE_LIMIT_RANGE.min} to ${WORKSPACE_LIMIT_RANGE.max.toLocaleString('en')} (or empty for the default).`,
+      );
     }
   }
-  const workspace = await updateWorkspace(ctx.db, actor.workspaceId, changes, ctx.clock.now());
+  return updateWorkspace(db, workspaceId, changes, now);
+}
+
+export async function updateWorkspaceSettings(ctx: SettingsContext, actor: Actor, changes: WorkspaceChanges): Promise<WorkspaceView> {
+  requireManager(actor);
+  const workspace = await changeWorkspace(ctx.db, actor.workspaceId, changes, ctx.clock.now());
   if (!workspace) throw notFound('workspace');
   return { workspace, limits: effectiveLimits(workspace, ctx.readLimitMultiplier) };
 }

@@ -5,7 +5,7 @@
  * same key on a fresh process then succeeds exactly once and replays after.
  *
  * The real CLI runs as a child process. PS_TEST_PAUSE_BEFORE_COMMIT_MS (the
- * test-only hook in src/store/idempotency-repository.ts) holds the write's
+ * test-only hook in src/use-cases/idempotent-write.ts) holds the write's
  * transaction open after all its statements ran; the test waits until
  * PostgreSQL shows that transaction idle just after the idempotency insert,
  * then kills the process.
@@ -18,8 +18,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { createDb, createPool, type Db } from '../../src/store/database.js';
-import { createWorkspace, updateWorkspace } from '../../src/store/workspace-repository.js';
-import { createKey } from '../../src/store/key-repository.js';
+import { updateWorkspace } from '../../src/store/workspace-repository.js';
+import { createWorkspace } from '../../src/use-cases/workspace-settings.js';
+import { issueKeyAsOperator } from '../../src/use-cases/manage-keys.js';
 import { eventually, HIGH_LIMITS, people, reportBody } from '../support/app.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 
@@ -42,7 +43,7 @@ describe('crash in the middle of a 100-person write', () => {
     dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'ps-crash-'));
     const workspace = await createWorkspace(db, 'Crash workspace', new Date());
     await updateWorkspace(db, workspace.id, HIGH_LIMITS, new Date());
-    secret = (await createKey(db, { workspaceId: workspace.id, scopes: ['*'], mode: 'test' }, new Date())).secret;
+    secret = (await issueKeyAsOperator({ db, clock: { now: () => new Date() } }, { workspaceId: workspace.id, scopes: ['*'], mode: 'test' })).secret;
   });
 
   after(async () => {

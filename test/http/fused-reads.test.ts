@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { ManualClock } from '../../src/clock.js';
 import { minuteWindow } from '../../src/domain/rate-limits.js';
 import { authorizeAndTake } from '../../src/store/rate-limit-repository.js';
-import { readReport, reportFusedCall } from '../../src/store/report-read-repository.js';
+import { findReport, reportFusedCall } from '../../src/store/report-repository.js';
 import { readSummaryText, summaryFusedCall } from '../../src/store/analysis-read-repository.js';
 import type { FusedCall, Prefetched } from '../../src/store/fused-read.js';
 import { reportBody, startTestApp, type Tenant, type TestApp } from '../support/app.js';
@@ -48,16 +48,17 @@ describe('fused reads', () => {
   }
 
   test('the report read through the authorization statement equals the report read alone', async () => {
-    const fused = await readReport(t.runtime.db, tenant.workspaceId, reportId, await prefetch(reportFusedCall(reportId)));
-    const alone = await readReport(t.runtime.db, tenant.workspaceId, reportId);
+    const fused = await findReport(t.runtime.db, { workspaceId: tenant.workspaceId, reportId }, { prefetched: await prefetch(reportFusedCall(reportId)) });
+    const alone = await findReport(t.runtime.db, { workspaceId: tenant.workspaceId, reportId });
     assert.equal(fused?.id, reportId);
     assert.deepEqual(fused, alone);
     assert.ok(fused.created_at instanceof Date, 'timestamps decode to dates on both paths');
   });
 
   test("another workspace's report is not found on either path", async () => {
-    assert.equal(await readReport(t.runtime.db, tenant.workspaceId, otherReportId, await prefetch(reportFusedCall(otherReportId))), undefined);
-    assert.equal(await readReport(t.runtime.db, tenant.workspaceId, otherReportId), undefined);
+    const key = { workspaceId: tenant.workspaceId, reportId: otherReportId };
+    assert.equal(await findReport(t.runtime.db, key, { prefetched: await prefetch(reportFusedCall(otherReportId)) }), undefined);
+    assert.equal(await findReport(t.runtime.db, key), undefined);
   });
 
   test('the summary text through the authorization statement equals the summary text read alone', async () => {
@@ -69,7 +70,7 @@ describe('fused reads', () => {
 
   test('a prefetched result of another read is not taken for this one: the read runs on its own', async () => {
     const summary = await prefetch(summaryFusedCall(reportId));
-    const report = await readReport(t.runtime.db, tenant.workspaceId, reportId, summary);
+    const report = await findReport(t.runtime.db, { workspaceId: tenant.workspaceId, reportId }, { prefetched: summary });
     assert.equal(report?.id, reportId);
     assert.equal(report?.name, reportBody().name);
   });

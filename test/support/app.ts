@@ -17,8 +17,9 @@ import { Metrics } from '../../src/metrics.js';
 import { openRuntime, type Runtime } from '../../src/runtime.js';
 import { ScanItemQueue } from '../../src/store/queue-channel.js';
 import { startScanWorker, type ScanWorker } from '../../src/scanning/worker.js';
-import { createWorkspace, updateWorkspace, type WorkspaceChanges } from '../../src/store/workspace-repository.js';
-import { createKey } from '../../src/store/key-repository.js';
+import { updateWorkspace, type WorkspaceChanges } from '../../src/store/workspace-repository.js';
+import { createWorkspace } from '../../src/use-cases/workspace-settings.js';
+import { issueKeyAsOperator } from '../../src/use-cases/manage-keys.js';
 import { createTestDatabase, type TestDatabase } from './db.js';
 
 export interface Response<T = any> {
@@ -115,7 +116,7 @@ export async function startTestApp(options: { clock?: Clock; env?: Record<string
   };
 
   const key: TestApp['key'] = async (workspaceId, opts = {}) => {
-    const created = await createKey(runtime.db, { workspaceId, scopes: opts.scopes ?? ['*'], mode: opts.mode ?? 'test' }, clock.now());
+    const created = await issueKeyAsOperator({ db: runtime.db, clock }, { workspaceId, scopes: opts.scopes ?? ['*'], mode: opts.mode ?? 'test' });
     return { workspaceId, keyId: created.id, userId: created.user_id, secret: created.secret };
   };
 

@@ -7,7 +7,7 @@
  * provider records billed (components/scan-allowance.tsx).
  */
 import { SCOPES } from '../../domain/keys.js';
-import type { WorkspaceLimits } from '../../domain/rate-limits.js';
+import { WORKSPACE_LIMIT_RANGE, type WorkspaceLimits } from '../../domain/rate-limits.js';
 import type { AllowanceStatus } from '../../domain/scan-allowance.js';
 import type { Role } from '../../domain/web-tokens.js';
 import type { KeyListRow } from '../../use-cases/manage-keys.js';
@@ -295,16 +295,30 @@ export function SettingsPage(props: SettingsProps) {
               <input type="checkbox" name="api_access" value="1" checked={w.api_access} /> API access enabled
             </label>
             <label for="wpk">Writes per key per minute (empty: default 10)</label>
-            <input id="wpk" name="writes_per_minute_per_key" type="number" min={1} max={1000000} value={w.writes_per_minute_per_key ?? ''} />
+            <input
+              id="wpk"
+              name="writes_per_minute_per_key"
+              type="number"
+              min={WORKSPACE_LIMIT_RANGE.min}
+              max={WORKSPACE_LIMIT_RANGE.max}
+              value={w.writes_per_minute_per_key ?? ''}
+            />
             <label for="wpw">Writes per workspace per minute (empty: default 50)</label>
-            <input id="wpw" name="writes_per_minute_per_workspace" type="number" min={1} max={1000000} value={w.writes_per_minute_per_workspace ?? ''} />
+            <input
+              id="wpw"
+              name="writes_per_minute_per_workspace"
+              type="number"
+              min={WORKSPACE_LIMIT_RANGE.min}
+              max={WORKSPACE_LIMIT_RANGE.max}
+              value={w.writes_per_minute_per_workspace ?? ''}
+            />
             <label for="spw">Submitted people per workspace per minute (empty: default 1000)</label>
             <input
               id="spw"
               name="submitted_profiles_per_minute_per_workspace"
               type="number"
-              min={1}
-              max={1000000}
+              min={WORKSPACE_LIMIT_RANGE.min}
+              max={WORKSPACE_LIMIT_RANGE.max}
               value={w.submitted_profiles_per_minute_per_workspace ?? ''}
             />
             <button type="submit">Save workspace settings</button>
