@@ -508,9 +508,9 @@ function providerLimits(env: NodeJS.ProcessEnv): { maxConcurrency: number; maxPe
   return { maxConcurrency: readSetting(env, 'PROVIDER_MAX_CONCURRENCY'), maxPerSecond: readSetting(env, 'PROVIDER_MAX_PER_SECOND') };
 }
 
-/** Messages name the setting, never its value (it may hold credentials). */
-export function checkProviderBaseUrl(value: string): string {
-  return SETTINGS.PROVIDER_BASE_URL.parse(value, 'PROVIDER_BASE_URL') && value;
+/** A provider base URL as PROVIDER_BASE_URL is read: validated and normalized (no trailing slash). Messages name the setting, never its value (it may hold credentials). */
+export function providerBaseUrl(value: string): string {
+  return SETTINGS.PROVIDER_BASE_URL.parse(value, 'PROVIDER_BASE_URL');
 }
 
 /**
@@ -519,8 +519,7 @@ export function checkProviderBaseUrl(value: string): string {
  */
 export function parseProviderSettings(env: NodeJS.ProcessEnv): ProviderSettings | null {
   if (!isSet(env, 'PROVIDER_BASE_URL')) return null;
-  readSetting(env, 'PROVIDER_BASE_URL');
-  const baseUrl = env.PROVIDER_BASE_URL!.trim();
+  const baseUrl = readSetting(env, 'PROVIDER_BASE_URL')!;
   const apiKey = readSetting(env, 'PROVIDER_API_KEY');
   if (apiKey === null) throw new ConfigError('PROVIDER_API_KEY must be set when PROVIDER_BASE_URL is set');
   return { baseUrl, apiKey, timeoutMs: readSetting(env, 'PROVIDER_TIMEOUT_MS'), ...providerLimits(env) };

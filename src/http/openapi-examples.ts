@@ -6,6 +6,8 @@
  * example that drifts from the schema fails `npm test`.
  */
 
+import { DEFAULT_LIMITS } from '../domain/rate-limits.js';
+
 const BASE = 'http://127.0.0.1:8080';
 export const ids = {
   request: '1f2e3d4c-5b6a-4978-8a9b-0c1d2e3f4a5b',
@@ -36,15 +38,7 @@ export const context = {
     user_id: ids.user,
     workspace_id: ids.workspace,
     scopes: ['*'],
-    limits: {
-      reads_per_minute_per_key: 60,
-      reads_per_minute_per_workspace: 300,
-      page_size_max: 100,
-      writes_per_minute_per_key: 10,
-      writes_per_minute_per_workspace: 50,
-      submitted_profiles_per_minute_per_workspace: 1000,
-      profiles_per_write_max: 100,
-    },
+    limits: { ...DEFAULT_LIMITS },
   },
   request_id: ids.request,
 };

@@ -231,8 +231,8 @@ async function finishPage<T>(
 /**
  * A findings record's JSON as UTF-8: `length` bytes, which `writeTo` writes
  * into a buffer at an offset (returning `length`). A page's records are
- * written once, straight into the response body (findingsPageBody), with no
- * buffer of their own in between.
+ * written once, straight into the response body (http/findings-body.ts), with
+ * no buffer of their own in between.
  */
 export interface RecordJson {
   readonly length: number;
@@ -331,32 +331,6 @@ export async function pageOfFindingsText(
     (_, i) => rows[i].id,
     (record) => record.length,
   );
-}
-
-const OPEN = Buffer.from('{"data":[');
-const COMMA = 0x2c;
-
-/**
- * The response body of a findings page: the envelope (FindingsPage's members
- * in schema order) written around the records, each written once into one
- * buffer of the body's size (no ~300 KB string built and encoded again, no
- * intermediate copies). test/http/hot-reads.test.ts checks these bytes
- * against what the schema's serializer writes for the same page.
- */
-export function findingsPageBody(page: CollectionPage<RecordJson>, requestId: string): Buffer {
-  const close = Buffer.from(
-    `],"revision":${JSON.stringify(page.revision)},"next_cursor":${JSON.stringify(page.next_cursor)},"request_id":${JSON.stringify(requestId)}}`,
-  );
-  const size = page.data.reduce((sum, record) => sum + record.length, OPEN.length + Math.max(0, page.data.length - 1) + close.length);
-  const body = Buffer.allocUnsafe(size);
-  let at = OPEN.copy(body, 0);
-  page.data.forEach((record, i) => {
-    if (i > 0) body[at++] = COMMA;
-    at += record.writeTo(body, at);
-  });
-  at += close.copy(body, at);
-  if (at !== size) throw new Error(`findings page body: wrote ${at} bytes of ${size}`);
-  return body;
 }
 
 function instant(name: string, value: string | undefined): Date | null {

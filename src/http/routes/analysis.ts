@@ -6,8 +6,9 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { summaryFusedCall } from '../../store/analysis-read-repository.js';
-import { findingsPageBody, pageOfActivity, pageOfFindingsText, readSummary, type AnalysisContext } from '../../use-cases/read-analysis.js';
+import { pageOfActivity, pageOfFindingsText, readSummary, type AnalysisContext } from '../../use-cases/read-analysis.js';
 import { uuidParam } from '../plugins/authorize.js';
+import { findingsPageBody } from '../findings-body.js';
 import { evidenceUrl, reportLinks } from '../../use-cases/present.js';
 import { ActivityPage, ActivityQuery, AnalysisSummaryResponse, FindingsPage, FindingsQuery } from '../../domain/schemas/analysis.js';
 import { ErrorEnvelope, ReportIdParams } from '../../domain/schemas/common.js';

@@ -24,7 +24,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { CollectorError, type CollectRequest, type CollectResult, type Collector } from './collector.js';
 import { MAX_SCREENSHOT_BYTES, malformedAnswer, parseProviderAnswer } from './provider-answer.js';
 import { decodeJson, deferDelayMs, parseRetryAfter, PROVIDER_DEFER, readCapped, USER_AGENT } from './provider-http.js';
-import { checkProviderBaseUrl, MAX_TIMER_MS, parseProviderSettings, SETTINGS, type ProviderSettings } from '../../config.js';
+import { providerBaseUrl, MAX_TIMER_MS, parseProviderSettings, SETTINGS, type ProviderSettings } from '../../config.js';
 import type { Db } from '../../store/database.js';
 import { LocalProviderQuota, SharedProviderQuota, type ProviderPermit, type ProviderQuota } from './provider-quota.js';
 
@@ -268,7 +268,7 @@ export function providerCollectorFromSettings(settings: ProviderSettings | null,
 
 /** `{baseUrl}/v1/collect`; also the provider's key in the shared quota tables. */
 export function providerEndpoint(baseUrl: string): string {
-  return `${checkProviderBaseUrl(baseUrl).replace(/\/+$/, '')}/v1/collect`;
+  return `${providerBaseUrl(baseUrl)}/v1/collect`;
 }
 
 // ---------------------------------------------------------------------------

@@ -8,14 +8,8 @@ import { LinkPage } from '../pages/link.js';
 import { SignInPage } from '../pages/sign-in.js';
 import { paths, safeNext } from '../paths.js';
 import { sendPage } from '../render.js';
+import { tokenParams } from '../route-params.js';
 import { clientAddress, field, viewerOf } from '../forms.js';
-
-const TokenParams = {
-  type: 'object',
-  properties: { token: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,128}$' } },
-  required: ['token'],
-  additionalProperties: false,
-} as const;
 
 export async function authRoutes(app: FastifyInstance): Promise<void> {
   const { db, clock } = app.deps;
@@ -54,7 +48,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     return reply.redirect(`${paths.signIn}?signed_out=1`, 303);
   });
 
-  app.get<{ Params: { token: string } }>('/links/:token', { schema: { hide: true, params: TokenParams } }, async (request, reply) => {
+  app.get<{ Params: { token: string } }>('/links/:token', { schema: { hide: true, params: tokenParams } }, async (request, reply) => {
     // The token is the URL's secret: Referer goes only to this site (the plugin's same-origin policy;
     // no-referrer would make the browser send \`Origin: null\` with the form, which the Origin check refuses).
     const link = await describeLink(ctx, request.params.token);
@@ -62,7 +56,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     return sendPage(reply, LinkPage({ csrf: request.web.csrf(), action: paths.link(request.params.token), link }));
   });
 
-  app.post<{ Params: { token: string } }>('/links/:token', { schema: { hide: true, params: TokenParams } }, async (request, reply) => {
+  app.post<{ Params: { token: string } }>('/links/:token', { schema: { hide: true, params: tokenParams } }, async (request, reply) => {
     const input = { name: field(request, 'name'), email: field(request, 'email'), password: field(request, 'password') };
     try {
       const token = await redeemLink(ctx, request.params.token, { ...input, previousToken: request.cookies.ps_session ?? null });

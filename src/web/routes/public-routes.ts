@@ -13,13 +13,7 @@ import { reportLinks } from '../../use-cases/present.js';
 import { clientAddress } from '../forms.js';
 import { PublicReportPage } from '../pages/public-report.js';
 import { sendPage } from '../render.js';
-
-const TokenParams = {
-  type: 'object',
-  properties: { token: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,128}$' } },
-  required: ['token'],
-  additionalProperties: false,
-} as const;
+import { tokenParams } from '../route-params.js';
 
 export async function publicRoutes(app: FastifyInstance): Promise<void> {
   const { db, clock } = app.deps;
@@ -27,7 +21,7 @@ export async function publicRoutes(app: FastifyInstance): Promise<void> {
   app.get<{ Params: { token: string } }>(
     '/public/reports/:token',
     {
-      schema: { hide: true, params: TokenParams },
+      schema: { hide: true, params: tokenParams },
       config: { stateless: true },
       // Before validation, so a malformed token is counted too.
       onRequest: async (request, reply) => {
