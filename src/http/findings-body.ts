@@ -35,4 +35,3 @@ export function findingsPageBody(page: CollectionPage<RecordJson>, requestId: st
   if (at !== size) throw new Error(`findings page body: wrote ${at} bytes of ${size}`);
   return body;
 }
-
