@@ -238,7 +238,7 @@ export async function startWindow(o: Observer, server: BenchServer, workerPids: 
         without_report_lock: round(ms(deltas.filter((d) => !/from reports where id = \$1 for no key update/i.test(d.query))), 1),
       };
       deltas.sort((x, y) => y.ms - x.ms);
-      for (const d of deltas.slice(0, 8)) {
+      for (const d of deltas.slice(0, 40)) {
         if (d.calls <= 0) continue;
         top.push({
           query: d.query.replace(/\s+/g, ' ').slice(0, 160),
