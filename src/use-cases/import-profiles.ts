@@ -20,12 +20,13 @@ import type { ScanQueue } from '../store/queue-channel.js';
 import type { Db } from '../store/database.js';
 import { idempotentWrite } from './idempotent-write.js';
 import { findReceipt, insertReceipt } from '../store/import-repository.js';
-import { applyRosterPlan, attachmentsByUrl, findReport } from '../store/report-repository.js';
+import { applyRosterPlan, attachmentsByUrl } from '../store/report-repository.js';
 import { refreshReportRollup } from '../store/rollup-repository.js';
 import { admitScans } from '../store/scan-repository.js';
 import { takeSubmittedRows } from './submitted-rows.js';
 import { reserveProfileScans } from './scan-allowance.js';
 import type { KeyMode } from '../domain/keys.js';
+import { requireReport } from './require-report.js';
 
 export interface ImportContext {
   db: Db;
@@ -46,8 +47,7 @@ function archived(): Error {
 }
 
 export async function previewImport(ctx: ImportContext, reportId: string, profiles: SubmittedProfile[], urls: string[]): Promise<ImportValidation> {
-  const report = await findReport(ctx.db, { workspaceId: ctx.workspaceId, reportId });
-  if (!report) throw notFound('report');
+  const report = await requireReport(ctx.db, ctx.workspaceId, reportId);
   if (report.archived) throw archived();
   const plan = planRoster(profiles, urls, await attachmentsByUrl(ctx.db, reportId, [...new Set(urls)]));
   const count = (status: PlannedRow['status']) => plan.filter((r) => r.status === status).length;
@@ -73,7 +73,7 @@ export async function previewImport(ctx: ImportContext, reportId: string, profil
 
 export async function commitImport(ctx: ImportContext, reportId: string, profiles: SubmittedProfile[], urls: string[], idempotencyKey: string) {
   // 404 before anything else: a foreign or unknown report reveals nothing.
-  if (!(await findReport(ctx.db, { workspaceId: ctx.workspaceId, reportId }))) throw notFound('report');
+  await requireReport(ctx.db, ctx.workspaceId, reportId);
   // The key is bound to the request's fingerprint, the same whichever interface sent it.
   const fingerprint = requestFingerprint({
     method: 'POST',
@@ -93,8 +93,7 @@ export async function commitImport(ctx: ImportContext, reportId: string, profile
     () => ctx.clock.now(),
     async (trx) => {
       const now = ctx.clock.now();
-      const report = await findReport(trx, { workspaceId: ctx.workspaceId, reportId }, { forUpdate: true });
-      if (!report) throw notFound('report');
+      const report = await requireReport(trx, ctx.workspaceId, reportId, { forUpdate: true });
       if (report.archived) throw archived();
 
       const importId = randomUUID();

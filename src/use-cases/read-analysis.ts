@@ -21,10 +21,11 @@ import { ANALYSIS_TEXT_FORMAT, fillAnalysisInto, filledLength, jsonStringContent
 import { activityPage, isActiveAttachment, readFindingsPage, readSummaryText, summaryFromText } from '../store/analysis-read-repository.js';
 import type { Prefetched } from '../store/fused-read.js';
 import type { Db } from '../store/database.js';
-import { findReport, type ReportRow } from '../store/report-repository.js';
+import type { ReportRow } from '../store/report-repository.js';
 import { readCurrentTotals } from '../store/rollup-repository.js';
 import { isRfc3339 } from '../domain/rfc3339.js';
 import { retryingTransaction } from '../store/transaction.js';
+import { requireReport } from './require-report.js';
 
 const NULL_JSON = Buffer.from('null');
 
@@ -52,12 +53,6 @@ export interface AnalysisContext {
 
 function readTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
   return retryingTransaction(db, work, { readOnlySnapshot: true });
-}
-
-async function reportOrNotFound(db: Db, workspaceId: string, reportId: string): Promise<ReportRow> {
-  const report = await findReport(db, { workspaceId, reportId });
-  if (!report) throw notFound('report');
-  return report;
 }
 
 async function totalsOf(db: Db, reportId: string): Promise<Totals> {
@@ -353,7 +348,7 @@ export async function pageOfActivity(
   const from = instant('occurred_from', query.occurred_from);
   const to = instant('occurred_to', query.occurred_to);
   return readTransaction(ctx.db, async (trx) => {
-    await reportOrNotFound(trx, ctx.workspaceId, reportId);
+    await requireReport(trx, ctx.workspaceId, reportId);
     if (query.profile_id !== undefined && !(await isActiveAttachment(trx, reportId, query.profile_id))) throw notFound('profile');
     const revision = collectionRevision((await totalsOf(trx, reportId)).activity);
     const binding: CursorBinding = {

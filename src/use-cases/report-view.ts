@@ -21,6 +21,7 @@ import { isActiveAttachment } from '../store/analysis-read-repository.js';
 import { findReport, type ReportRow } from '../store/report-repository.js';
 import { listReportRuns, type ScanRunRow } from '../store/scan-repository.js';
 import { readSummary, type AnalysisContext } from './read-analysis.js';
+import { requireReport } from './require-report.js';
 
 export interface ViewContext {
   db: Db;
@@ -50,15 +51,9 @@ function analysisContext(ctx: ViewContext): AnalysisContext {
   };
 }
 
-export async function readReport(ctx: Pick<ViewContext, 'db' | 'workspaceId'>, reportId: string): Promise<ReportRow> {
-  const report = await findReport(ctx.db, { workspaceId: ctx.workspaceId, reportId });
-  if (!report) throw notFound('report');
-  return report;
-}
-
 /** The person is on the report (an active attachment) in this workspace; else 404, like the person's page. */
 export async function readAttachment(ctx: Pick<ViewContext, 'db' | 'workspaceId'>, reportId: string, profileId: string): Promise<void> {
-  await readReport(ctx, reportId);
+  await requireReport(ctx.db, ctx.workspaceId, reportId);
   if (!(await isActiveAttachment(ctx.db, reportId, profileId))) throw notFound('person');
 }
 
@@ -69,7 +64,7 @@ export interface ReportOverview {
 }
 
 export async function readReportOverview(ctx: ViewContext, reportId: string): Promise<ReportOverview> {
-  const report = await readReport(ctx, reportId);
+  const report = await requireReport(ctx.db, ctx.workspaceId, reportId);
   const [summary, runs] = await Promise.all([readSummary(analysisContext(ctx), reportId), listReportRuns(ctx.db, ctx.workspaceId, reportId, RUNS_SHOWN)]);
   return { report, summary, runs };
 }
@@ -96,7 +91,7 @@ const ACTIVITY_SHOWN = 200;
  * read: no cursor, no response budget.
  */
 export async function readPerson(ctx: ViewContext, reportId: string, profileId: string): Promise<PersonView> {
-  const report = await readReport(ctx, reportId);
+  const report = await requireReport(ctx.db, ctx.workspaceId, reportId);
   const person = await readReportPerson(ctx.db, ctx.workspaceId, reportId, profileId);
   if (!person) throw notFound('person');
   const record = findingsRecord(
@@ -130,7 +125,7 @@ export interface Progress {
 }
 
 export async function readProgress(ctx: ViewContext, reportId: string): Promise<Progress> {
-  await readReport(ctx, reportId);
+  await requireReport(ctx.db, ctx.workspaceId, reportId);
   const runs = await listReportRuns(ctx.db, ctx.workspaceId, reportId, RUNS_SHOWN);
   return { runs, done: runs.every((r) => r.status !== 'queued' && r.status !== 'running') };
 }

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { findReport, reportFusedCall } from '../../store/report-repository.js';
+import { reportFusedCall } from '../../store/report-repository.js';
 import { findScanRun } from '../../store/scan-repository.js';
 import { createReport, createReportProblems } from '../../use-cases/create-report.js';
 import { pageOfProfiles, pageOfReports } from '../../use-cases/list-reports.js';
@@ -21,6 +21,7 @@ import {
   ScanResponse,
 } from '../../domain/schemas/report.js';
 import { idempotencyKey, rejectInvalidBody, requireJsonObject, sendWrite } from '../write-helpers.js';
+import { requireReport } from '../../use-cases/require-report.js';
 
 const errors = { '4xx': ErrorEnvelope, '5xx': ErrorEnvelope };
 
@@ -119,8 +120,7 @@ export async function reportRoutes(app: FastifyInstance): Promise<void> {
       schema: { tags: ['reports'], summary: 'Read a report', params: ReportIdParams, response: { 200: ReportResponse, ...errors } },
     },
     async (request) => {
-      const report = await findReport(db, { workspaceId: request.auth.workspaceId, reportId: request.params.report_id }, { prefetched: request.fused });
-      if (!report) throw notFound('report');
+      const report = await requireReport(db, request.auth.workspaceId, request.params.report_id, { prefetched: request.fused });
       return { data: presentReport(report, app.publicBaseUrl), request_id: request.id };
     },
   );
@@ -138,8 +138,7 @@ export async function reportRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request) => {
-      const report = await findReport(db, { workspaceId: request.auth.workspaceId, reportId: request.params.report_id });
-      if (!report) throw notFound('report');
+      const report = await requireReport(db, request.auth.workspaceId, request.params.report_id);
       const page = await pageOfProfiles(ctx(request.auth.workspaceId), report.id, request.query as Defaulted<typeof request.query, 'limit'>);
       return { data: page.rows.map(presentProfile), page: { next_cursor: page.nextCursor }, request_id: request.id };
     },

@@ -19,7 +19,6 @@ import { createReport } from '../../use-cases/create-report.js';
 import { commitImport, previewImport } from '../../use-cases/import-profiles.js';
 import { previewNewReport } from '../../use-cases/preview-report.js';
 import { readScanAllowance } from '../../use-cases/scan-allowance.js';
-import { readReport } from '../../use-cases/report-view.js';
 import { readWorkspace } from '../../use-cases/workspace-settings.js';
 import { checkNewReport, checkPeople, describeDetails } from '../body-validation.js';
 import { actorOf, field, upload, viewerOf } from '../forms.js';
@@ -29,6 +28,7 @@ import { paths } from '../paths.js';
 import { parsePeople, PeopleInputError } from '../people-input.js';
 import { sendPage } from '../render.js';
 import { idParams } from '../route-params.js';
+import { requireReport } from '../../use-cases/require-report.js';
 
 const ReportParams = idParams('report_id');
 
@@ -167,7 +167,7 @@ export async function intakeRoutes(app: FastifyInstance): Promise<void> {
   // ------------------------------------------------------------ add people
 
   app.get<{ Params: { report_id: string } }>('/reports/:report_id/import', withReport, async (request, reply) => {
-    const report = await readReport({ db, workspaceId: request.web.user!.workspaceId }, request.params.report_id);
+    const report = await requireReport(db, request.web.user!.workspaceId, request.params.report_id);
     if (report.archived) throw new ApiError('report_archived', 409, 'The report is archived; unarchive it before adding people.');
     return sendPage(
       reply,
@@ -185,7 +185,7 @@ export async function intakeRoutes(app: FastifyInstance): Promise<void> {
 
   app.post<{ Params: { report_id: string } }>('/reports/:report_id/import', withReport, async (request, reply) => {
     const workspaceId = request.web.user!.workspaceId;
-    const report = await readReport({ db, workspaceId }, request.params.report_id);
+    const report = await requireReport(db, workspaceId, request.params.report_id);
     const step = field(request, 'step');
     const page = (pasted: string, problems: string[], mode: 'test' | 'live', status = 422) =>
       sendPage(reply, ImportPage({ csrf: request.web.csrf(), viewer: viewerOf(request), report, pasted, problems, mode, liveConfigured }), status);

@@ -11,7 +11,7 @@ import { reportLinks } from '../../use-cases/present.js';
 import type { MediaStore } from '../../scanning/media/media-store.js';
 import { pageOfReports, reportScores } from '../../use-cases/list-reports.js';
 import { removePerson, setReportArchived, setReportSharing } from '../../use-cases/manage-report.js';
-import { readAttachment, readPerson, readProgress, readReport, readReportOverview, type ViewContext } from '../../use-cases/report-view.js';
+import { readAttachment, readPerson, readProgress, readReportOverview, type ViewContext } from '../../use-cases/report-view.js';
 import { importedColumnsOf, PEOPLE_SORTS, readReportPeople, selectPeople, titlesOf } from '../../use-cases/report-people.js';
 import { label, RUN_STATUS } from '../components/labels.js';
 import { runCountsLabel, runFinished } from '../components/runs.js';
@@ -27,6 +27,7 @@ import { idParams } from '../route-params.js';
 import { askFirst } from '../pages/confirm.js';
 import { commonGaps } from '../../domain/fix-first.js';
 import { peopleStates } from '../components/plain-words.js';
+import { requireReport } from '../../use-cases/require-report.js';
 
 export const PEOPLE_PAGE_SIZE = 50;
 
@@ -248,7 +249,7 @@ export async function reportRoutes(app: FastifyInstance, options: { media: Pick<
       const archive = field(request, 'archived') === '1';
       if (archive) {
         const asked = await askFirst(request, reply, {
-          precheck: () => readReport(scope(request), request.params.report_id),
+          precheck: () => requireReport(db, request.web.user!.workspaceId, request.params.report_id),
           title: 'Archive this report?',
           consequence:
             'Archiving hides the report from the list, cancels its unfinished scans and refuses new people. Nothing is deleted: you can unarchive it later, and add people again to scan them.',
