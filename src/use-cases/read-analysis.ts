@@ -25,6 +25,7 @@ import type { ReportRow } from '../store/report-repository.js';
 import { readCurrentTotals } from '../store/rollup-repository.js';
 import { isRfc3339 } from '../domain/rfc3339.js';
 import { retryingTransaction } from '../store/transaction.js';
+import { reportLinks } from './present.js';
 import { requireReport } from './require-report.js';
 
 const NULL_JSON = Buffer.from('null');
@@ -40,7 +41,8 @@ export interface AnalysisContext {
   clock: Clock;
   cursors: CursorCodec;
   workspaceId: string;
-  links(report: ReportRow): { workspace_url: string; public_url: string | null };
+  /** The service's public address, which the report's links start with (present.ts reportLinks). */
+  publicBaseUrl: string;
   imageUrl(reportId: string, imageId: string, variant?: 'preview'): string;
   /**
    * The base URL `imageUrl` puts before the API's evidence paths
@@ -84,7 +86,7 @@ function summaryOf(text: string, ctx: AnalysisContext): { report: ReportRow; sum
       archived: report.archived,
       company: { name: report.company_name, domain: report.supplied_domain, pronet_url: report.pronet_company_url },
     },
-    links: ctx.links(report),
+    links: reportLinks(report, ctx.publicBaseUrl),
     totals: data.totals ?? emptyTotals(),
     // 2.9 rule 5: the observed tagline and industry, nothing invented.
     observedContext: company
@@ -115,7 +117,7 @@ export async function readSummary(ctx: AnalysisContext, reportId: string, prefet
   const text = await readSummaryText(ctx.db, ctx.workspaceId, reportId, prefetched);
   if (text === null) throw notFound('report');
   const { report, summary } = summaryOf(text, ctx);
-  return { ...summary, links: ctx.links(report), evaluated_at: ctx.clock.now().toISOString() };
+  return { ...summary, links: reportLinks(report, ctx.publicBaseUrl), evaluated_at: ctx.clock.now().toISOString() };
 }
 
 export interface CollectionPage<T> {

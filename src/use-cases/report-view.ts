@@ -28,8 +28,8 @@ export interface ViewContext {
   clock: Clock;
   cursors: CursorCodec;
   workspaceId: string;
-  /** The report's addresses as the interface shows them (workspace_url, public_url). */
-  links(report: ReportRow): { workspace_url: string; public_url: string | null };
+  /** The service's public address, which the report's links start with (present.ts reportLinks). */
+  publicBaseUrl: string;
   /** Where the pages show an evidence image (the web's own, session-checked address). */
   imageUrl(reportId: string, imageId: string, variant?: 'preview'): string;
 }
@@ -44,7 +44,7 @@ function analysisContext(ctx: ViewContext): AnalysisContext {
     clock: ctx.clock,
     cursors: ctx.cursors,
     workspaceId: ctx.workspaceId,
-    links: ctx.links,
+    publicBaseUrl: ctx.publicBaseUrl,
     imageUrl: ctx.imageUrl,
     // The pages show evidence at the web's own addresses, not after a base URL: records are built from their findings.
     evidenceBase: null,

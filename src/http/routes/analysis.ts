@@ -9,7 +9,7 @@ import { summaryFusedCall } from '../../store/analysis-read-repository.js';
 import { pageOfActivity, pageOfFindingsText, readSummary, type AnalysisContext } from '../../use-cases/read-analysis.js';
 import { uuidParam } from '../plugins/authorize.js';
 import { findingsPageBody } from '../findings-body.js';
-import { evidenceUrl, reportLinks } from '../../use-cases/present.js';
+import { evidenceUrl } from '../../use-cases/present.js';
 import { ActivityPage, ActivityQuery, AnalysisSummaryResponse, FindingsPage, FindingsQuery } from '../../domain/schemas/analysis.js';
 import { ErrorEnvelope, ReportIdParams } from '../../domain/schemas/common.js';
 
@@ -24,7 +24,7 @@ export async function analysisRoutes(app: FastifyInstance): Promise<void> {
     clock,
     cursors: app.cursors,
     workspaceId,
-    links: (report) => reportLinks(report, app.publicBaseUrl),
+    publicBaseUrl: app.publicBaseUrl,
     imageUrl: (reportId, imageId, variant) => evidenceUrl(app.publicBaseUrl, reportId, imageId, variant),
     evidenceBase: app.publicBaseUrl,
   });

@@ -9,7 +9,6 @@ import type { FastifyInstance } from 'fastify';
 import { publicViewBuckets } from '../../domain/web-limits.js';
 import { throttle } from '../../use-cases/client-limits.js';
 import { readPublicReport } from '../../use-cases/report-view.js';
-import { reportLinks } from '../../use-cases/present.js';
 import { clientAddress } from '../forms.js';
 import { PublicReportPage } from '../pages/public-report.js';
 import { sendPage } from '../render.js';
@@ -36,7 +35,7 @@ export async function publicRoutes(app: FastifyInstance): Promise<void> {
           db,
           clock,
           cursors: app.cursors,
-          links: (report) => reportLinks(report, app.publicBaseUrl),
+          publicBaseUrl: app.publicBaseUrl,
         },
         request.params.token,
       );

@@ -7,7 +7,6 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError, notFound } from '../../domain/errors.js';
-import { reportLinks } from '../../use-cases/present.js';
 import type { MediaStore } from '../../scanning/media/media-store.js';
 import { pageOfReports, reportScores } from '../../use-cases/list-reports.js';
 import { removePerson, setReportArchived, setReportSharing } from '../../use-cases/manage-report.js';
@@ -63,7 +62,7 @@ export async function reportRoutes(app: FastifyInstance, options: { media: Pick<
     clock,
     cursors: app.cursors,
     workspaceId: request.web.user!.workspaceId,
-    links: (report) => reportLinks(report, app.publicBaseUrl),
+    publicBaseUrl: app.publicBaseUrl,
     imageUrl: (reportId, imageId, variant) => paths.evidence(reportId, imageId, variant),
   });
   const scope = (request: FastifyRequest) => ({ db, workspaceId: request.web.user!.workspaceId, now: clock.now() });
