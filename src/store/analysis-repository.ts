@@ -35,23 +35,25 @@ export async function storeEvidence(
   },
   now: Date,
 ): Promise<void> {
-  if (input.images.length > 0 && input.mediaGeneration !== undefined) await checkMediaGeneration(db, input.mediaGeneration);
-  // A newer observation of a section replaces all of that section's older images (card and captured alike).
-  for (const section of new Set(input.images.map((image) => image.section))) {
-    let obsolete = db
-      .updateTable('evidence_images')
-      .set({ obsolete: true, obsolete_at: now })
-      .where('report_id', '=', input.reportId)
-      .where('section', '=', section)
-      .where('obsolete', '=', false)
-      .where('item_id', '!=', input.itemId);
-    obsolete = input.profileId === null ? obsolete.where('profile_id', 'is', null) : obsolete.where('profile_id', '=', input.profileId);
-    await obsolete.execute();
-  }
-  for (const image of input.images) {
-    await db
-      .insertInto('evidence_images')
-      .values({
+  if (input.images.length === 0) return;
+  if (input.mediaGeneration !== undefined) await checkMediaGeneration(db, input.mediaGeneration);
+  // A newer observation of a section replaces all of that section's older images (card and captured alike):
+  // one statement for every section of the item, one for its images.
+  const sections = [...new Set(input.images.map((image) => image.section))];
+  await db
+    .updateTable('evidence_images')
+    .set({ obsolete: true, obsolete_at: now })
+    .where('report_id', '=', input.reportId)
+    .where('section', 'in', sections)
+    .where('obsolete', '=', false)
+    .where('item_id', '!=', input.itemId)
+    .$if(input.profileId === null, (qb) => qb.where('profile_id', 'is', null))
+    .$if(input.profileId !== null, (qb) => qb.where('profile_id', '=', input.profileId))
+    .execute();
+  await db
+    .insertInto('evidence_images')
+    .values(
+      input.images.map((image) => ({
         id: randomUUID(),
         report_id: input.reportId,
         profile_id: input.profileId,
@@ -69,10 +71,11 @@ export async function storeEvidence(
         preview_height: image.prepared.preview.height,
         origin: image.origin,
         created_at: now,
-      })
-      .onConflict((oc) => oc.columns(['item_id', 'section', 'original_sha256']).doNothing())
-      .execute();
-  }
+      })),
+    )
+    // The same image of a section twice (or a replayed finish): stored once.
+    .onConflict((oc) => oc.columns(['item_id', 'section', 'original_sha256']).doNothing())
+    .execute();
 }
 
 /**
