@@ -7,7 +7,7 @@
  * provider records billed (components/scan-allowance.tsx).
  */
 import { SCOPES } from '../../domain/keys.js';
-import { WORKSPACE_LIMIT_RANGE, type WorkspaceLimits } from '../../domain/rate-limits.js';
+import { DEFAULT_LIMITS, WORKSPACE_LIMIT_RANGE, type WorkspaceLimits, type WorkspaceLimitSettings } from '../../domain/rate-limits.js';
 import type { AllowanceStatus } from '../../domain/scan-allowance.js';
 import type { Role } from '../../domain/web-tokens.js';
 import type { KeyListRow } from '../../use-cases/manage-keys.js';
@@ -294,32 +294,13 @@ export function SettingsPage(props: SettingsProps) {
             <label class="check">
               <input type="checkbox" name="api_access" value="1" checked={w.api_access} /> API access enabled
             </label>
-            <label for="wpk">Writes per key per minute (empty: default 10)</label>
-            <input
-              id="wpk"
-              name="writes_per_minute_per_key"
-              type="number"
-              min={WORKSPACE_LIMIT_RANGE.min}
-              max={WORKSPACE_LIMIT_RANGE.max}
-              value={w.writes_per_minute_per_key ?? ''}
-            />
-            <label for="wpw">Writes per workspace per minute (empty: default 50)</label>
-            <input
-              id="wpw"
-              name="writes_per_minute_per_workspace"
-              type="number"
-              min={WORKSPACE_LIMIT_RANGE.min}
-              max={WORKSPACE_LIMIT_RANGE.max}
-              value={w.writes_per_minute_per_workspace ?? ''}
-            />
-            <label for="spw">Submitted people per workspace per minute (empty: default 1000)</label>
-            <input
+            <LimitField id="wpk" name="writes_per_minute_per_key" label="Writes per key per minute" value={w.writes_per_minute_per_key} />
+            <LimitField id="wpw" name="writes_per_minute_per_workspace" label="Writes per workspace per minute" value={w.writes_per_minute_per_workspace} />
+            <LimitField
               id="spw"
               name="submitted_profiles_per_minute_per_workspace"
-              type="number"
-              min={WORKSPACE_LIMIT_RANGE.min}
-              max={WORKSPACE_LIMIT_RANGE.max}
-              value={w.submitted_profiles_per_minute_per_workspace ?? ''}
+              label="Submitted people per workspace per minute"
+              value={w.submitted_profiles_per_minute_per_workspace}
             />
             <button type="submit">Save workspace settings</button>
           </form>
@@ -329,5 +310,17 @@ export function SettingsPage(props: SettingsProps) {
       <ScanAllowanceSection allowance={props.allowance} />
       {props.billed ? <BilledRecordsSection usage={props.billed} /> : null}
     </Layout>
+  );
+}
+
+/** One of the workspace's own write limits: a whole number in the shared range, or empty for the default. */
+function LimitField(props: { id: string; name: keyof WorkspaceLimitSettings; label: string; value: number | null }) {
+  return (
+    <>
+      <label for={props.id}>
+        {props.label} (empty: default {DEFAULT_LIMITS[props.name]})
+      </label>
+      <input id={props.id} name={props.name} type="number" min={WORKSPACE_LIMIT_RANGE.min} max={WORKSPACE_LIMIT_RANGE.max} value={props.value ?? ''} />
+    </>
   );
 }
