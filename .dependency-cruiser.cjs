@@ -54,12 +54,10 @@ module.exports = {
     },
     {
       name: 'foundation-imports-only-foundation',
-      comment:
-        'config, clock, logger and data-dir sit under everything but domain/. config.ts parses the evidence fetcher settings with the ' +
-        "fetcher's own parsers (scanning/media/safe-fetch.ts, which imports nothing of ours but domain/).",
+      comment: 'config, clock, logger and data-dir sit under everything but domain/.',
       severity: 'error',
       from: { path: '^src/(config|clock|logger|data-dir)\\.ts$' },
-      to: { path: '^src/', pathNot: '^src/(domain/|(config|clock|logger|data-dir)\\.ts$|scanning/media/safe-fetch\\.ts$)' },
+      to: { path: '^src/', pathNot: '^src/(domain/|(config|clock|logger|data-dir)\\.ts$)' },
     },
     {
       name: 'runtime-and-metrics-above-store-only',

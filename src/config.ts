@@ -25,7 +25,7 @@ import {
   parseAllowedRange,
   parseHostRule,
   type SafeFetchSettings,
-} from './scanning/media/safe-fetch.js';
+} from './domain/fetch-policy.js';
 
 /** The HTTP data provider for live keys (docs/collectors.md); null when PROVIDER_BASE_URL is unset. */
 export interface ProviderSettings {

@@ -13,17 +13,8 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ConfigError, parseEvidenceFetch } from '../../src/config.js';
 import { MAX_MEDIA_BYTES } from '../../src/scanning/media/media-types.js';
-import {
-  addressAllowed,
-  DEFAULT_FETCH_MAX_BYTES,
-  DEFAULT_IMAGE_HOSTS,
-  parseAllowedRange,
-  SafeFetcher,
-  SafeFetchError,
-  type Resolver,
-  type SafeFetchErrorCode,
-  type SafeFetchSettings,
-} from '../../src/scanning/media/safe-fetch.js';
+import { addressAllowed, DEFAULT_FETCH_MAX_BYTES, DEFAULT_IMAGE_HOSTS, parseAllowedRange, type SafeFetchSettings } from '../../src/domain/fetch-policy.js';
+import { SafeFetcher, SafeFetchError, type Resolver, type SafeFetchErrorCode } from '../../src/scanning/media/safe-fetch.js';
 import { startFakeCdn, testCertificates, type FakeCdn } from '../support/fake-cdn.js';
 
 const MAX_BYTES = 256 * 1024;
