@@ -4,7 +4,7 @@
  * Everything here runs inside the item's finishing transaction.
  */
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { activityRecord } from '../domain/analysis-records.js';
 import { revisionOf } from '../domain/revision.js';
 import type { analysisChange, ProfileAnalysis, ProfileFacts, StoredAnalysisState } from '../domain/profile-analysis.js';
@@ -229,49 +229,56 @@ export async function readProfileFacts(
     company: { name: string; domain: string | null };
   },
 ): Promise<{ facts: ProfileFacts; stored: StoredAnalysisRow | undefined } | null> {
-  const stored = await db
-    .selectFrom('profile_analyses')
-    .select(['profile_data', 'captured_at', 'item_id', 'revision', 'catalog_version', 'available_at', 'analysis_format'])
-    .where('profile_id', '=', input.profileId)
-    .executeTakeFirst();
-  const observed = input.observed ?? (stored ? { profile: stored.profile_data, capturedAt: stored.captured_at } : null);
+  // One statement (one round trip inside the finishing transaction): the stored analysis as columns, the
+  // activity (when its coverage exists) and the evidence as JSON arrays.
+  const { rows } = await sql<{
+    profile_data: CollectedProfile | null;
+    captured_at: Date | null;
+    item_id: string | null;
+    revision: string | null;
+    catalog_version: string | null;
+    available_at: Date | null;
+    analysis_format: string | null;
+    covered: boolean;
+    events: (Omit<CollectedActivityEvent, 'occurred_at'> & { occurred_at: string | null })[] | null;
+    evidence: { id: string; section: string }[] | null;
+  }>`
+    select a.profile_data, a.captured_at, a.item_id, a.revision, a.catalog_version, a.available_at, a.analysis_format,
+           c.covered,
+           case when c.covered then
+             (select json_agg(json_build_object('external_id', e.external_id, 'event_type', e.event_type, 'actor', e.actor,
+                                                'source_url', e.source_url, 'text', e.text, 'occurred_at', e.occurred_at, 'counts', e.counts))
+                from activity_events e
+               where e.report_id = ${input.reportId} and e.profile_id = ${input.profileId} and e.actor_kind = 'person')
+           end as events,
+           -- The section's card first (it shows the values the check read), then what was captured.
+           (select json_agg(json_build_object('id', i.id, 'section', i.section) order by i.origin desc, i.id)
+              from evidence_images i
+             where i.report_id = ${input.reportId} and i.profile_id = ${input.profileId} and not i.obsolete) as evidence
+      from (select exists (select 1 from activity_coverage where profile_id = ${input.profileId}) as covered) c
+      left join profile_analyses a on a.profile_id = ${input.profileId}`.execute(db);
+  const row = rows[0];
+  const stored: StoredAnalysisRow | undefined =
+    row.item_id === null
+      ? undefined
+      : {
+          item_id: row.item_id,
+          captured_at: row.captured_at!,
+          revision: row.revision!,
+          catalog_version: row.catalog_version!,
+          available_at: row.available_at!,
+          analysis_format: row.analysis_format,
+        };
+  const observed = input.observed ?? (stored ? { profile: row.profile_data!, capturedAt: stored.captured_at } : null);
   if (observed === null) return null;
-  const coverage = await db.selectFrom('activity_coverage').select('item_id').where('profile_id', '=', input.profileId).executeTakeFirst();
-  let activity: CollectedActivityEvent[] | null = null;
-  if (coverage) {
-    const events = await db
-      .selectFrom('activity_events')
-      .select(['external_id', 'event_type', 'actor', 'source_url', 'text', 'occurred_at', 'counts'])
-      .where('report_id', '=', input.reportId)
-      .where('profile_id', '=', input.profileId)
-      .where('actor_kind', '=', 'person')
-      .execute();
-    activity = events.map((e) => ({
-      external_id: e.external_id,
-      event_type: e.event_type,
-      actor: e.actor,
-      source_url: e.source_url,
-      text: e.text,
-      occurred_at: e.occurred_at ? e.occurred_at.toISOString() : null,
-      counts: e.counts,
-    }));
-  }
-  const evidence = await db
-    .selectFrom('evidence_images')
-    .select(['id', 'section'])
-    .where('report_id', '=', input.reportId)
-    .where('profile_id', '=', input.profileId)
-    .where('obsolete', '=', false)
-    // The section's card first (it shows the values the check read), then what was captured.
-    .orderBy('origin', 'desc')
-    .orderBy('id')
-    .execute();
+  const activity: CollectedActivityEvent[] | null = row.covered
+    ? (row.events ?? []).map((e) => ({ ...e, occurred_at: e.occurred_at === null ? null : new Date(e.occurred_at).toISOString() }))
+    : null;
   const imagesBySection = new Map<string, string[]>();
-  for (const image of evidence) imagesBySection.set(image.section, [...(imagesBySection.get(image.section) ?? []), image.id]);
-  const { profile_data: _data, ...state } = stored ?? { profile_data: null };
+  for (const image of row.evidence ?? []) imagesBySection.set(image.section, [...(imagesBySection.get(image.section) ?? []), image.id]);
   return {
     facts: { profile: observed.profile, activity, company: input.company, capturedAt: observed.capturedAt, imagesBySection },
-    stored: stored ? (state as StoredAnalysisRow) : undefined,
+    stored,
   };
 }
 
@@ -305,10 +312,18 @@ export async function storeAnalysis(
     revision: analysis.revision,
     ...change.text,
   };
+  // One statement: the analysis, and the attachment's flag when it is not set yet.
   await db
-    .insertInto('profile_analyses')
-    .values({ profile_id: input.profileId, ...values })
-    .onConflict((oc) => oc.column('profile_id').doUpdateSet(values))
+    .with('stored', (qb) =>
+      qb
+        .insertInto('profile_analyses')
+        .values({ profile_id: input.profileId, ...values })
+        .onConflict((oc) => oc.column('profile_id').doUpdateSet(values))
+        .returning('profile_id'),
+    )
+    .updateTable('report_profiles')
+    .set({ analysis_available: true })
+    .where('id', '=', input.profileId)
+    .where('analysis_available', '=', false)
     .execute();
-  await db.updateTable('report_profiles').set({ analysis_available: true }).where('id', '=', input.profileId).execute();
 }

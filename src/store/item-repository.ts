@@ -115,12 +115,6 @@ async function lockClaimed(
   /** The item's ids when the caller knows them (a begun item): saves reading them first. */
   known?: Pick<ClaimedItem, 'run_id' | 'report_id' | 'profile_id'>,
 ): Promise<LockedItem | null> {
-  const ids = known ?? (await trx.selectFrom('scan_items').select(['run_id', 'report_id', 'profile_id']).where('id', '=', claim.itemId).executeTakeFirst());
-  if (!ids) return null;
-  if (ids.profile_id === null) {
-    await lockReport(trx, ids.report_id);
-    await lockRun(trx, ids.run_id);
-  }
   const query = trx
     .selectFrom('scan_items as i')
     .innerJoin('scan_runs as r', 'r.id', 'i.run_id')
@@ -130,12 +124,20 @@ async function lockClaimed(
     .select(['rep.workspace_id', 'rep.company_name', 'rep.root_domain', 'rep.pronet_company_url', 'p.pronet_url'])
     .select(sql<number>`coalesce((select media_gc_generation from maintenance_state), 0)`.as('media_generation'))
     .where('i.id', '=', claim.itemId);
-  // A person's item: the item and the attachment in one statement (nothing locks an attachment, then an item).
-  const item = await (
-    ids.profile_id === null ? query.forNoKeyUpdate('i') : query.where('p.id', '=', ids.profile_id).forNoKeyUpdate(['i', 'p'])
-  ).executeTakeFirst();
-  if (!item || item.status !== 'running' || item.claim_id !== claim.claimId) return null;
-  return item;
+  const held = (item: LockedItem | undefined) => (item && item.status === 'running' && item.claim_id === claim.claimId ? item : null);
+  // A person's item (nearly every item): the item and the attachment in one statement (nothing locks an
+  // attachment, then an item), whether or not its ids are known.
+  const personItem = () => query.where('p.id', 'is not', null).forNoKeyUpdate(['i', 'p']).executeTakeFirst();
+  if (known?.profile_id !== null) {
+    const item = await personItem();
+    if (item || known) return held(item);
+  }
+  // The company page's item (one per run): the report and the run first, so its ids are read before any lock.
+  const ids = known ?? (await trx.selectFrom('scan_items').select(['run_id', 'report_id', 'profile_id']).where('id', '=', claim.itemId).executeTakeFirst());
+  if (!ids || ids.profile_id !== null) return null;
+  await lockReport(trx, ids.report_id);
+  await lockRun(trx, ids.run_id);
+  return held(await query.forNoKeyUpdate('i').executeTakeFirst());
 }
 
 /**
