@@ -44,7 +44,8 @@
       });
   }
 
-  var finishedSeen = -1;
+  // Items finished when the page was rendered: the first poll that counts more refreshes the rows.
+  var finishedSeen = Number(root.getAttribute('data-finished'));
 
   function refreshRegions() {
     return fetchPage().then(function (doc) {
@@ -87,7 +88,7 @@
         var finished = data.runs.reduce(function (sum, run) {
           return sum + run.finished;
         }, 0);
-        var changed = finishedSeen !== -1 && finished !== finishedSeen;
+        var changed = finished !== finishedSeen;
         finishedSeen = finished;
         if (changed && !data.done) refreshRegions();
         if (data.done) {

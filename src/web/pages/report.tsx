@@ -13,7 +13,7 @@ import { CategoryChart } from '../components/category-chart.js';
 import { label, OUTCOME, PERSON_STATUS, pct } from '../components/labels.js';
 import { explainReport, type PeopleStates } from '../components/plain-words.js';
 import { ActionButton, Breadcrumbs, CopyField, Layout, Notice, type Viewer, When } from '../components/layout.js';
-import { RunList, type RunView } from '../components/runs.js';
+import { RunList, runFinished, type RunView } from '../components/runs.js';
 import { paths } from '../paths.js';
 import { ImportedColumns } from '../components/people-form.js';
 
@@ -351,7 +351,11 @@ export function ReportPage(props: ReportPageProps) {
           </section>
         ) : null}
 
-        <section aria-labelledby="runs-heading" data-progress-url={props.live ? paths.reportProgress(report.id) : undefined}>
+        <section
+          aria-labelledby="runs-heading"
+          data-progress-url={props.live ? paths.reportProgress(report.id) : undefined}
+          data-finished={props.live ? String(props.runs.reduce((sum, run) => sum + runFinished(run), 0)) : undefined}
+        >
           <h2 id="runs-heading">Scans</h2>
           <p id="live-status" role="status" aria-live="polite" class="muted"></p>
           <RunList runs={props.runs} />

@@ -126,7 +126,10 @@ export async function reportRoutes(app: FastifyInstance, options: { media: Pick<
     { schema: { hide: true, params: idParams('report_id') }, config: { signedIn: true } },
     async (request, reply) => {
       const ctx = view(request);
-      const [overview, everyone] = await Promise.all([readReportOverview(ctx, request.params.report_id), readReportPeople(ctx, request.params.report_id)]);
+      // The runs first, then the people: the rows then show at least the finished items the runs count
+      // (data-finished), so live.js refreshes them whenever its first poll counts more.
+      const overview = await readReportOverview(ctx, request.params.report_id);
+      const everyone = await readReportPeople(ctx, request.params.report_id);
       const query = peopleQuery(request.query);
       const sorted = selectPeople(everyone, query);
       const pageCount = Math.max(1, Math.ceil(sorted.length / PEOPLE_PAGE_SIZE));
