@@ -85,17 +85,20 @@ interface StatementCounters {
   query: string;
   calls: number;
   ms: number;
+  /** Shared buffers the statement touched (hit or read): what it walked, whatever the cache held. */
+  blocks: number;
 }
 
 async function statementCounters(o: Observer, observerRole: string): Promise<Map<string, StatementCounters>> {
-  const rows = await o.query<{ id: string; query: string; calls: string; ms: number }>(
-    `select queryid::text || '/' || userid::text || '/' || toplevel::text as id, query, calls, total_exec_time as ms
+  const rows = await o.query<{ id: string; query: string; calls: string; ms: number; blocks: string }>(
+    `select queryid::text || '/' || userid::text || '/' || toplevel::text as id, query, calls, total_exec_time as ms,
+            shared_blks_hit + shared_blks_read as blocks
        from pg_stat_statements
       where dbid = (select oid from pg_database where datname = current_database())
         and userid <> (select oid from pg_roles where rolname = $1)`,
     [observerRole],
   );
-  return new Map(rows.map((r) => [r.id, { query: r.query, calls: Number(r.calls), ms: Number(r.ms) }]));
+  return new Map(rows.map((r) => [r.id, { query: r.query, calls: Number(r.calls), ms: Number(r.ms), blocks: Number(r.blocks) }]));
 }
 
 async function tableCounters(o: Observer): Promise<Map<string, { seq: number; seqRows: number; idxRows: number }>> {
@@ -118,7 +121,7 @@ export interface WindowStats {
   /** Execution time of those statements in PostgreSQL (lock waits included), and of all but the report-row lock. */
   statement_ms_per_item: { all: number; without_report_lock: number } | null;
   /** The statements that took the most execution time in PostgreSQL. */
-  top_statements: Array<{ query: string; calls_per_item: number; exec_ms_per_item: number; mean_ms: number }>;
+  top_statements: Array<{ query: string; calls_per_item: number; exec_ms_per_item: number; mean_ms: number; blocks_per_call: number }>;
   table_reads_per_item: Array<{ table: string; seq_scans: number; seq_rows: number; index_rows: number }>;
   /** Average number of this database's sessions in each state over the samples. */
   sessions: {
@@ -228,7 +231,7 @@ export async function startWindow(o: Observer, server: BenchServer, workerPids: 
     if (statements && statementsAfter) {
       const deltas = [...statementsAfter].map(([id, a]) => {
         const b = statements.get(id);
-        return { query: a.query, calls: a.calls - (b?.calls ?? 0), ms: a.ms - (b?.ms ?? 0) };
+        return { query: a.query, calls: a.calls - (b?.calls ?? 0), ms: a.ms - (b?.ms ?? 0), blocks: a.blocks - (b?.blocks ?? 0) };
       });
       statementsPerItem = per(deltas.reduce((s, d) => s + d.calls, 0));
       controlPerItem = per(deltas.filter((d) => /^\s*(begin|commit|rollback)\b/i.test(d.query)).reduce((s, d) => s + d.calls, 0));
@@ -245,6 +248,7 @@ export async function startWindow(o: Observer, server: BenchServer, workerPids: 
           calls_per_item: per(d.calls),
           exec_ms_per_item: round(d.ms / Math.max(1, items), 3),
           mean_ms: round(d.ms / d.calls, 3),
+          blocks_per_call: round(d.blocks / d.calls, 1),
         });
       }
     }

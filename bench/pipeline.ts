@@ -199,7 +199,9 @@ function details(out: Output): string[] {
         `${p.sessions.idle_in_transaction} idle in transaction`,
     );
     for (const s of p.top_statements.slice(0, 5))
-      lines.push(`  ${s.exec_ms_per_item} ms/item, ${s.calls_per_item} calls/item, ${s.mean_ms} ms each: ${s.query.slice(0, 100)}`);
+      lines.push(
+        `  ${s.exec_ms_per_item} ms/item, ${s.calls_per_item} calls/item, ${s.mean_ms} ms and ${s.blocks_per_call} buffers each: ${s.query.slice(0, 100)}`,
+      );
   }
   if (out.throughput?.ratio_2_vs_1_items_per_second != null)
     lines.push(`throughput, 2 processes vs 1: ×${out.throughput.ratio_2_vs_1_items_per_second.toFixed(2)} items/s`);
