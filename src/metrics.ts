@@ -31,7 +31,7 @@ export interface WorkerMetrics {
 export type ThreadMetric =
   | { kind: 'item'; mode: string; outcome: string; seconds: number }
   | { kind: 'provider'; outcome: string; seconds: number; reason: string | null }
-  | { kind: 'gauges'; pool: PoolSnapshot; eventLoopLagSeconds: number };
+  | { kind: 'gauges'; pools: Record<string, PoolSnapshot>; eventLoopLagSeconds: number };
 
 export interface PoolSnapshot {
   total: number;
@@ -226,7 +226,7 @@ export class Metrics implements WorkerMetrics {
     if (metric.kind === 'item') this.itemProcessed(metric.mode, metric.outcome, metric.seconds);
     else if (metric.kind === 'provider') this.providerCall(metric.outcome, metric.seconds, metric.reason);
     else {
-      this.#threadGauges.set('worker', metric.pool);
+      for (const [name, snapshot] of Object.entries(metric.pools)) this.#threadGauges.set(name, snapshot);
       this.#threadLag.set(metric.eventLoopLagSeconds);
     }
   }

@@ -2,6 +2,8 @@
  * Opens everything a process needs to talk to the store: the embedded
  * PostgreSQL (unless DATABASE_URL is set), a pool, Kysely and migrations
  * (the scan queue lives in ordinary tables). Shared by `serve`, `worker`, `migrate` and `admin`.
+ * A scan worker also gets a pool of its own for its items (`scanPoolSize`),
+ * whose sessions commit asynchronously (store/database.ts).
  */
 import type pg from 'pg';
 import type { Config } from './config.js';
@@ -14,12 +16,17 @@ export interface Runtime {
   embedded: EmbeddedServer | null;
   pool: pg.Pool;
   db: Db;
+  /** The scan items' pool (claims, transitions, folds), committing asynchronously; null without `scanPoolSize`. */
+  scanPool: pg.Pool | null;
+  scanDb: Db | null;
   appliedMigrations: string[];
   close(): Promise<void>;
 }
 
 export interface RuntimeOptions {
   poolSize?: number;
+  /** Connections of the scan items' pool (`scanDb`); none when unset or 0. */
+  scanPoolSize?: number;
   log?: (message: string) => void;
   /** Where errors of the pool (an idle connection lost, a failed close) are logged. */
   logger?: Logger;
@@ -35,8 +42,18 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
     if (options.logger) options.logger.warn({ err: error }, 'database pool: an idle connection failed; it is replaced on demand');
     else log(`database pool: an idle connection failed (${error.message}); it is replaced on demand`);
   });
+  const scanPool = options.scanPoolSize ? createPool(databaseUrl, options.scanPoolSize, { asynchronousCommit: true }) : null;
+  scanPool?.on('error', (error) => {
+    if (options.logger) options.logger.warn({ err: error }, 'scan pool: an idle connection failed; it is replaced on demand');
+    else log(`scan pool: an idle connection failed (${error.message}); it is replaced on demand`);
+  });
+  const closeFailed = (error: unknown) => {
+    if (options.logger) options.logger.warn({ err: error }, 'database pool: closing failed');
+    else log(`database pool: closing failed (${error instanceof Error ? error.message : String(error)})`);
+  };
   try {
     const db = createDb(pool);
+    const scanDb = scanPool && createDb(scanPool);
     const appliedMigrations = await migrateToLatest(db);
     let closed = false;
     return {
@@ -44,21 +61,20 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
       embedded,
       pool,
       db,
+      scanPool,
+      scanDb,
       appliedMigrations,
       close: async () => {
         if (closed) return;
         closed = true;
-        await db.destroy().catch((error: unknown) => {
-          if (options.logger) options.logger.warn({ err: error }, 'database pool: closing failed');
-          else log(`database pool: closing failed (${error instanceof Error ? error.message : String(error)})`);
-        });
+        await scanDb?.destroy().catch(closeFailed);
+        await db.destroy().catch(closeFailed);
         await embedded?.stop();
       },
     };
   } catch (error) {
-    await pool
-      .end()
-      .catch((closeError: unknown) => log(`database pool: closing failed (${closeError instanceof Error ? closeError.message : String(closeError)})`));
+    await scanPool?.end().catch(closeFailed);
+    await pool.end().catch(closeFailed);
     await embedded?.stop();
     throw error;
   }

@@ -109,7 +109,7 @@ export async function startWorkerThread(options: {
 async function runThread(data: ThreadData): Promise<void> {
   const port = parentPort!;
   const send = (message: FromThread) => port.postMessage(message);
-  const [{ openRuntime }, { startScanWorker, workerPoolSize }, { OffsetClock, systemClock }, { lineLogger }, { ThreadMetricsSink }, { narrowImageWork }] =
+  const [{ openRuntime }, { startScanWorker, workerPoolSizes }, { OffsetClock, systemClock }, { lineLogger }, { ThreadMetricsSink }, { narrowImageWork }] =
     await Promise.all([
       import('../runtime.js'),
       import('./worker.js'),
@@ -125,7 +125,7 @@ async function runThread(data: ThreadData): Promise<void> {
   const log = (message: string) => logger.info(message);
   let runtime;
   try {
-    runtime = await openRuntime(config, { poolSize: workerPoolSize(data.concurrency), log });
+    runtime = await openRuntime(config, { ...workerPoolSizes(data.concurrency), log });
   } catch (error) {
     send({ type: 'failed', message: error instanceof Error ? error.message : String(error) });
     return;
@@ -150,13 +150,13 @@ async function runThread(data: ThreadData): Promise<void> {
   // The thread's pool and event-loop delay, for the main thread's /metrics.
   const delay = monitorEventLoopDelay({ resolution: 20 });
   delay.enable();
-  const pool = runtime.pool;
+  const pools = { worker: runtime.scanPool ?? runtime.pool, 'worker-durable': runtime.pool };
   const gauges = setInterval(() => {
     send({
       type: 'metric',
       metric: {
         kind: 'gauges',
-        pool: { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount },
+        pools: Object.fromEntries(Object.entries(pools).map(([name, p]) => [name, { total: p.totalCount, idle: p.idleCount, waiting: p.waitingCount }])),
         eventLoopLagSeconds: delay.percentile(99) / 1e9,
       },
     });

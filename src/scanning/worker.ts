@@ -89,12 +89,14 @@ export interface WorkerOptions {
 }
 
 /**
- * Connections a worker of `concurrency` items needs: items spend most of their
- * time collecting, not in statements, so about one per two items in flight
- * (plus the LISTEN connection; the heartbeat has a connection of its own), at most 40.
+ * Connections a worker of `concurrency` items needs. The scan pool (claims,
+ * transitions, folds, the LISTEN connection): items spend most of their time
+ * collecting, not in statements, so about one per two items in flight, at
+ * most 40. The durable pool (the collectors' quotas and usage, maintenance,
+ * health and the queue gauges): a few. The heartbeat has a connection of its own.
  */
-export function workerPoolSize(concurrency: number): number {
-  return Math.min(40, 4 + Math.ceil(concurrency / 2));
+export function workerPoolSizes(concurrency: number): { poolSize: number; scanPoolSize: number } {
+  return { poolSize: Math.min(10, 2 + Math.ceil(concurrency / 16)), scanPoolSize: Math.min(40, 4 + Math.ceil(concurrency / 2)) };
 }
 
 /**
@@ -129,8 +131,11 @@ export async function startScanWorker(options: WorkerOptions): Promise<ScanWorke
   const { runtime, config, clock, log } = options;
   const logger = options.logger ?? loggerFromFunction(log);
   const leaseSeconds = config.itemLeaseSeconds;
+  // The items' claims, transitions and folds: on the scan pool when the runtime has one (its sessions
+  // commit asynchronously, store/database.ts); the collectors' quotas and usage stay on the durable pool.
+  const itemDb = runtime.scanDb ?? runtime.db;
   const ctx: HandlerContext = {
-    db: runtime.db,
+    db: itemDb,
     clock,
     media: options.media ?? (await createMediaStore(config.media)),
     collectorFor: collectorSelector(config, log, options.providerEnv, runtime.db, options.metrics),
@@ -168,7 +173,7 @@ export async function startScanWorker(options: WorkerOptions): Promise<ScanWorke
         // A store or database failure: the item goes to its lease, after which
         // it is claimed again (the attempt counts).
         logger.error({ err: error, item_id: claim.itemId }, 'item failed in the store or the database; it is retried after its lease');
-        await handToLease(runtime.db, claim.claimId, leaseSeconds).catch((e: unknown) =>
+        await handToLease(itemDb, claim.claimId, leaseSeconds).catch((e: unknown) =>
           logger.error({ err: e, item_id: claim.itemId }, 'could not hand the item to its lease; it is claimed again when this worker stops'),
         );
       })
@@ -181,7 +186,7 @@ export async function startScanWorker(options: WorkerOptions): Promise<ScanWorke
 
   // Roll-up deltas a fold left behind (another process's API write held the
   // report, a crash between a transition and its fold): folded by the sweep.
-  const sweeper = startRollupSweep({ db: runtime.db, clock, logger, timer: false });
+  const sweeper = startRollupSweep({ db: itemDb, clock, logger, timer: false });
   const sweep = () => sweeper.poke();
 
   const loop = (async () => {
@@ -189,7 +194,7 @@ export async function startScanWorker(options: WorkerOptions): Promise<ScanWorke
       sweep();
       try {
         while (!stopping && inFlight.size < options.concurrency) {
-          const claim = await claimItem(runtime.db, leaseSeconds, claimer);
+          const claim = await claimItem(itemDb, leaseSeconds, claimer);
           if (!claim) break;
           run(claim);
         }
@@ -253,7 +258,7 @@ export async function startScanWorker(options: WorkerOptions): Promise<ScanWorke
       for (const entry of left) entry.lost.abort();
       const results = await Promise.all(
         left.map((entry) =>
-          releaseItem(runtime.db, entry.claim, clock.now()).catch((error: unknown) => {
+          releaseItem(itemDb, entry.claim, clock.now()).catch((error: unknown) => {
             logger.error({ err: error, item_id: entry.claim.itemId }, 'could not release the item; it is retried after its lease');
             return false;
           }),

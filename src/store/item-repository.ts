@@ -76,7 +76,8 @@ export interface LockedItem extends Omit<ClaimedItem, 'claim_id'> {
  * finish was lost is still `running` under an expired lease and is claimed
  * and collected again (every write of a finish is idempotent), and a lost
  * begin or requeue leaves the item as it was. Writes of the API (imports,
- * receipts, idempotency records) keep full durability.
+ * receipts, idempotency records) keep full durability. On a scan worker's
+ * pool the sessions commit asynchronously already (store/database.ts).
  */
 function transaction<T>(db: Kysely<Database>, work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
   return retryingTransaction(db, work, { asynchronousCommit: true });

@@ -9,6 +9,7 @@
  * and neither should fail for it.
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
+import { commitsAsynchronously } from './database.js';
 import type { Database } from './schema.js';
 
 const RETRYABLE_SQLSTATES = new Set(['40P01', '40001']);
@@ -34,7 +35,8 @@ export async function retryingTransaction<T>(
     try {
       const transaction = options.readOnlySnapshot ? db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only') : db.transaction();
       return await transaction.execute(async (trx) => {
-        if (options.asynchronousCommit) await sql`set local synchronous_commit = off`.execute(trx);
+        // A scan pool's sessions commit asynchronously already (database.ts): no statement for it.
+        if (options.asynchronousCommit && !commitsAsynchronously(db)) await sql`set local synchronous_commit = off`.execute(trx);
         return work(trx);
       });
     } catch (error) {
