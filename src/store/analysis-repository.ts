@@ -30,27 +30,33 @@ export async function storeEvidence(
     profileId: string | null;
     itemId: string;
     images: EvidenceToStore[];
-    /** The media collection generation read before the blobs were stored (maintenance-repository.ts). */
-    mediaGeneration?: number;
+    /**
+     * The media collection generation read before the blobs were stored, and the one read under
+     * the collections' lock (maintenance-repository.ts); none: the blobs were not checked.
+     */
+    mediaGeneration?: { beforeBlobs: number; underLock: number };
   },
   now: Date,
 ): Promise<void> {
   if (input.images.length === 0) return;
-  if (input.mediaGeneration !== undefined) await checkMediaGeneration(db, input.mediaGeneration);
-  // A newer observation of a section replaces all of that section's older images (card and captured alike):
-  // one statement for every section of the item, one for its images.
+  if (input.mediaGeneration !== undefined) checkMediaGeneration(input.mediaGeneration);
+  // A newer observation of a section replaces all of that section's older images (card and captured alike).
+  // One statement: the older images of every section of the item become obsolete (another item's rows: the
+  // update never meets a row the insert writes), and the item's images are stored.
   const sections = [...new Set(input.images.map((image) => image.section))];
   await db
-    .updateTable('evidence_images')
-    .set({ obsolete: true, obsolete_at: now })
-    .where('report_id', '=', input.reportId)
-    .where('section', 'in', sections)
-    .where('obsolete', '=', false)
-    .where('item_id', '!=', input.itemId)
-    .$if(input.profileId === null, (qb) => qb.where('profile_id', 'is', null))
-    .$if(input.profileId !== null, (qb) => qb.where('profile_id', '=', input.profileId))
-    .execute();
-  await db
+    .with('superseded', (qb) =>
+      qb
+        .updateTable('evidence_images')
+        .set({ obsolete: true, obsolete_at: now })
+        .where('report_id', '=', input.reportId)
+        .where('section', 'in', sections)
+        .where('obsolete', '=', false)
+        .where('item_id', '!=', input.itemId)
+        .$if(input.profileId === null, (q) => q.where('profile_id', 'is', null))
+        .$if(input.profileId !== null, (q) => q.where('profile_id', '=', input.profileId))
+        .returning('id'),
+    )
     .insertInto('evidence_images')
     .values(
       input.images.map((image) => ({

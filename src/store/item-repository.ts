@@ -22,6 +22,7 @@
  */
 import { sql, type Kysely } from 'kysely';
 import { lockReport, lockRun } from './locks.js';
+import { holdMediaCollections } from './maintenance-repository.js';
 import { retryingTransaction } from './transaction.js';
 import { recordPersonDelta, refreshReportRollup, settleRollups } from './rollup-repository.js';
 import { applyRunChange, type RunChange } from './scan-repository.js';
@@ -274,9 +275,12 @@ export async function endClaimedItem(
   end: ItemEnd,
   now: Date,
   store: (trx: Kysely<Database>, locked: LockedItem) => Promise<void>,
+  /** `holdMedia`: `store` records evidence blobs; media collections wait (first lock) and `locked.media_generation` is read after. */
+  options: { holdMedia?: boolean } = {},
 ): Promise<boolean> {
   const claim = { itemId: item.id, claimId: item.claim_id };
   const ended = await transaction(db, async (trx) => {
+    if (options.holdMedia) await holdMediaCollections(trx);
     // The item, then the person's attachment: the other mode's item of the same
     // person waits until this one's rows are stored before it evaluates the findings.
     const locked = await lockClaimed(trx, claim, item);

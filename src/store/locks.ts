@@ -7,7 +7,9 @@
  * only the item, then the attachment: its roll-up is a delta folded later
  * under the report lock (rollup-repository.ts). Taking them in this order
  * everywhere is what keeps concurrent writers from deadlocking and their
- * counts exact.
+ * counts exact. A finishing item that records evidence takes the media
+ * collections' advisory lock (shared) before all of them
+ * (maintenance-repository.ts); a collection takes it alone, exclusively.
  *
  * The locks are FOR NO KEY UPDATE: no write here changes a key, and the FOR
  * KEY SHARE locks that foreign-key checks take (an item's rows referencing

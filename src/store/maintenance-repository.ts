@@ -9,9 +9,13 @@
  * leave the new evidence without media. Collections therefore run under an
  * exclusive advisory lock and bump `maintenance_state.media_gc_generation`
  * when they delete blobs; a finishing transaction that records evidence takes
- * the same lock shared and checks that the generation is still the one it
- * read before storing its blobs (`checkMediaGeneration`); if not, the item
- * stores its blobs again and retries (src/scanning/item-handler.ts).
+ * the same lock shared first (`holdMediaCollections`), reads the generation
+ * in its next statement (the item's locking read, store/item-repository.ts)
+ * and checks that it is still the one read before the blobs were stored
+ * (`checkMediaGeneration`); if not, the item stores its blobs again and
+ * retries (src/scanning/item-handler.ts). The generation is read in a
+ * statement after the lock's, never in the same one: a statement's snapshot
+ * is taken before the locks it waits for.
  */
 import { sql, type Kysely } from 'kysely';
 import type { Database } from './schema.js';
@@ -34,10 +38,17 @@ export async function mediaGeneration(db: Kysely<Database>): Promise<number> {
   return row?.media_gc_generation ?? 0;
 }
 
-/** Inside the transaction that records evidence: blocks collections until commit, and checks none ran since `generation`. */
-export async function checkMediaGeneration(trx: Kysely<Database>, generation: number): Promise<void> {
+/** First in the transaction that records evidence: blocks collections until it commits. */
+export async function holdMediaCollections(trx: Kysely<Database>): Promise<void> {
   await sql`select pg_advisory_xact_lock_shared(${MEDIA_GC_LOCK}::bigint)`.execute(trx);
-  if ((await mediaGeneration(trx)) !== generation) throw new MediaCollected();
+}
+
+/**
+ * The generations read before the blobs were stored and after `holdMediaCollections`
+ * (in a later statement): a collection ran in between when they differ.
+ */
+export function checkMediaGeneration(generation: { beforeBlobs: number; underLock: number }): void {
+  if (generation.beforeBlobs !== generation.underLock) throw new MediaCollected();
 }
 
 /** Under the maintenance lock: true (and the run recorded) when no run started in the last `intervalMs`. */
