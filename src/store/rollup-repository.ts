@@ -107,7 +107,7 @@ export async function refreshReportRollup(
   await lockReport(db, reportId);
   const stored = await readAggregates(db, reportId);
   // Deltas the workers appended since the last fold (their contributions are already stored).
-  const pending = await takeDeltas(db, reportId, now);
+  const pending = await takeDeltas(db, reportId, now, 'held');
   // Without a stored aggregate (a new report), everything is summed from scratch.
   const rebuild = !stored;
   const ids = rebuild || scope === 'all' ? null : [...new Set(scope.profileIds.filter((id): id is string => id !== null))];
@@ -135,12 +135,7 @@ export async function refreshReportRollup(
   if (!companyBefore || revisionOf(companyBefore) !== revisionOf(company)) totals = applyContribution(totals, companyBefore, company);
 
   await storeContributions(db, reportId, changed);
-  await db
-    .insertInto('report_aggregates')
-    .values({ report_id: reportId, totals: JSON.stringify(totals), company: JSON.stringify(company), updated_at: now })
-    .onConflict((oc) => oc.column('report_id').doUpdateSet({ totals: JSON.stringify(totals), company: JSON.stringify(company), updated_at: now }))
-    .execute();
-  await updateReportRow(db, reportId, totals, options.touch ? now : null);
+  await updateReportRow(db, reportId, totals, options.touch ? now : null, { company, at: now });
   return totals;
 }
 
@@ -223,21 +218,42 @@ interface PendingDeltas {
   at: Date;
 }
 
+interface DeltaRow {
+  run_id: string | null;
+  started: boolean;
+  finished: Extract<RunChange, { kind: 'finished' }>['status'] | null;
+  warning: boolean;
+  totals: Totals | null;
+  at: Date;
+}
+
 /**
- * Deletes the report's pending deltas and applies their run changes (the
- * caller holds the report lock); returns their summed totals difference.
+ * Deletes the report's pending deltas and applies their run changes; returns
+ * their summed totals difference. `lock`: 'held' (the caller holds the report
+ * lock), or 'unless-locked': the report lock is taken in the same statement,
+ * and null is returned when another transaction holds it (nothing deleted).
+ * Deltas committed after the statement's snapshot are left for the next fold.
  */
-async function takeDeltas(db: Kysely<Database>, reportId: string, now: Date): Promise<PendingDeltas> {
-  const { rows } = await sql<{
-    run_id: string | null;
-    started: boolean;
-    finished: Extract<RunChange, { kind: 'finished' }>['status'] | null;
-    warning: boolean;
-    totals: Totals | null;
-    at: Date;
-  }>`
-    delete from rollup_deltas where report_id = ${reportId}
-    returning run_id, started, finished, warning, totals, at`.execute(db);
+async function takeDeltas(db: Kysely<Database>, reportId: string, now: Date, lock: 'held'): Promise<PendingDeltas>;
+async function takeDeltas(db: Kysely<Database>, reportId: string, now: Date, lock: 'unless-locked'): Promise<PendingDeltas | null>;
+async function takeDeltas(db: Kysely<Database>, reportId: string, now: Date, lock: 'held' | 'unless-locked'): Promise<PendingDeltas | null> {
+  let rows: DeltaRow[];
+  if (lock === 'held') {
+    rows = (
+      await sql<DeltaRow>`
+        delete from rollup_deltas where report_id = ${reportId}
+        returning run_id, started, finished, warning, totals, at`.execute(db)
+    ).rows;
+  } else {
+    const taken = await sql<{ locked: boolean } & ({ [K in keyof DeltaRow]: null } | DeltaRow)>`
+      with locked as (select 1 from reports where id = ${reportId} for no key update skip locked),
+           taken as (delete from rollup_deltas where report_id = ${reportId} and exists (select 1 from locked)
+                     returning run_id, started, finished, warning, totals, at)
+      select exists (select 1 from locked) as locked, taken.*
+        from (values (1)) as one left join taken on true`.execute(db);
+    if (!taken.rows[0].locked) return null;
+    rows = taken.rows.filter((r): r is { locked: boolean } & DeltaRow => r.at !== null);
+  }
   const pending: PendingDeltas = { totals: null, runs: new Map(), at: now };
   if (rows.length === 0) return pending;
   pending.at = rows.reduce((latest, r) => (r.at > latest ? r.at : latest), rows[0].at);
@@ -261,19 +277,12 @@ async function foldOnce(db: Kysely<Database>, reportId: string, now: Date): Prom
   return retryingTransaction(
     db,
     async (trx) => {
-      const { rows } = await sql`select 1 from reports where id = ${reportId} for no key update skip locked`.execute(trx);
-      if (rows.length === 0) return 'busy';
-      const pending = await takeDeltas(trx, reportId, now);
+      const pending = await takeDeltas(trx, reportId, now, 'unless-locked');
+      if (pending === null) return 'busy';
       if (pending.totals === null && pending.runs.size === 0) return 'empty';
       const stored = await readAggregates(trx, reportId);
       if (stored && pending.totals) {
-        const totals = addTotals(stored.totals, pending.totals);
-        await trx
-          .updateTable('report_aggregates')
-          .set({ totals: JSON.stringify(totals), updated_at: pending.at })
-          .where('report_id', '=', reportId)
-          .execute();
-        await updateReportRow(trx, reportId, totals, null);
+        await updateReportRow(trx, reportId, addTotals(stored.totals, pending.totals), null, { at: pending.at });
       } else if (stored) {
         // Only run changes: the report's analysis_state may follow its runs.
         await updateReportRow(trx, reportId, stored.totals, null);
@@ -350,10 +359,29 @@ export async function settleStaleRollups(db: Kysely<Database>, now: Date, olderT
   return rows.length;
 }
 
-/** Report.profile_count, analyzed_profile_count and analysis_state (decisions "Report.analysis_state"). */
-async function updateReportRow(db: Kysely<Database>, reportId: string, totals: Totals, touchedAt: Date | null): Promise<void> {
+/**
+ * Report.profile_count, analyzed_profile_count and analysis_state (decisions
+ * "Report.analysis_state"); with `aggregate`, the totals are stored in the
+ * report's aggregate row too (and the company page's contribution, when
+ * given), in the same statement.
+ */
+async function updateReportRow(
+  db: Kysely<Database>,
+  reportId: string,
+  totals: Totals,
+  touchedAt: Date | null,
+  aggregate?: { company?: Contribution; at: Date },
+): Promise<void> {
+  const storeAggregate = aggregate
+    ? sql`
+    stored as (
+      insert into report_aggregates (report_id, totals, company, updated_at)
+      values (${reportId}::uuid, ${JSON.stringify(totals)}::jsonb, ${aggregate.company ? JSON.stringify(aggregate.company) : null}::jsonb, ${aggregate.at}::timestamptz)
+      on conflict (report_id) do update
+        set totals = excluded.totals, company = coalesce(excluded.company, report_aggregates.company), updated_at = excluded.updated_at),`
+    : sql``;
   await sql`
-    with runs as (
+    with ${storeAggregate} runs as (
       select count(*) as total,
              count(*) filter (where status = 'running') as running,
              count(*) filter (where status = 'queued') as queued
