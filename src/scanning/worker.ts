@@ -93,10 +93,11 @@ export interface WorkerOptions {
  * transitions, folds, the LISTEN connection): items spend most of their time
  * collecting, not in statements, so about one per two items in flight, at
  * most 40. The durable pool (the collectors' quotas and usage, maintenance,
- * health and the queue gauges): a few. The heartbeat has a connection of its own.
+ * health and the queue gauges: single short statements): 4. The heartbeat has
+ * a connection of its own.
  */
 export function workerPoolSizes(concurrency: number): { poolSize: number; scanPoolSize: number } {
-  return { poolSize: Math.min(10, 2 + Math.ceil(concurrency / 16)), scanPoolSize: Math.min(40, 4 + Math.ceil(concurrency / 2)) };
+  return { poolSize: 4, scanPoolSize: Math.min(40, 4 + Math.ceil(concurrency / 2)) };
 }
 
 /**
