@@ -12,6 +12,8 @@
  * Every transition after the claim names the claim (`claim_id`) it belongs
  * to and re-checks it under a row lock, so a duplicate or a late worker whose
  * lease expired (and whose item was claimed again elsewhere) changes nothing.
+ * A person's item begins without a lock (beginItem): its begin writes only a
+ * request to recompute the person, which is harmless when repeated or late.
  *
  * Lock order (src/store/locks.ts): a person's item locks the item, then the
  * attachment, and nothing above them: its roll-up is recorded as a delta
@@ -171,25 +173,42 @@ async function settle(db: Kysely<Database>, reportId: string, now: Date): Promis
  * Makes a fresh claim visible: the run and the report roll-up count the item
  * as processing. An item of an archived report is cancelled instead. Null
  * when the claim is no longer ours or the item was cancelled.
+ *
+ * A person's item (nearly every item) begins in one statement, without a
+ * transaction or a lock: it reads what the collection needs and appends a
+ * delta that starts the run and names the person, whose contribution the
+ * fold recomputes (rollup-repository.ts). The claim is checked, not held: a
+ * claim lost right after is found by the item's next transition, which then
+ * changes nothing, and the delta only asks for a recomputation (harmless
+ * when nothing changed). The company page's item and an archived report's
+ * item take the locking path.
  */
 export async function beginItem(db: Kysely<Database>, claim: Claim, now: Date): Promise<BegunItem | null> {
-  const begun = await transaction(db, async (trx) => {
-    const item = await lockClaimed(trx, claim);
-    if (!item) return null;
-    if (item.archived) {
-      await trx
-        .updateTable('scan_items')
-        .set({ status: 'cancelled', finished_at: now, reason: 'report archived', claim_id: null, lease_expires_at: null })
-        .where('id', '=', item.id)
-        .execute();
-      return { item, settle: await rollUp(trx, item, { kind: 'finished', status: 'cancelled' }, now), cancelled: true };
-    }
-    return { item, settle: await rollUp(trx, item, { kind: 'started' }, now), cancelled: false };
-  });
-  if (!begun) return null;
-  const { item } = begun;
-  if (begun.settle) await settle(db, item.report_id, now);
-  if (begun.cancelled) return null;
+  const { rows } = await sql<Omit<LockedItem, 'status'>>`
+    with item as (
+      select i.id, i.claim_id, i.run_id, i.report_id, i.profile_id, i.kind, r.mode, r.key_mode, rep.archived,
+             rep.workspace_id, rep.company_name, rep.root_domain, rep.pronet_company_url, p.pronet_url,
+             coalesce((select media_gc_generation from maintenance_state), 0) as media_generation
+        from scan_items i
+        join scan_runs r on r.id = i.run_id
+        join reports rep on rep.id = i.report_id
+        left join report_profiles p on p.id = i.profile_id
+       where i.id = ${claim.itemId} and i.claim_id = ${claim.claimId} and i.status = 'running'
+    ), started as (
+      insert into rollup_deltas (report_id, run_id, started, at, recompute_profile_id)
+      select report_id, run_id, true, ${now}::timestamptz, profile_id from item where profile_id is not null and not archived
+    )
+    select * from item`.execute(db);
+  const read = rows[0];
+  if (!read) return null;
+  let item: Omit<LockedItem, 'status'> = read;
+  if (read.profile_id === null || read.archived) {
+    const begun = await beginLocked(db, claim, now);
+    if (!begun) return null;
+    item = begun;
+  } else {
+    await settle(db, read.report_id, now);
+  }
   return {
     id: item.id,
     claim_id: claim.claimId,
@@ -207,6 +226,26 @@ export async function beginItem(db: Kysely<Database>, claim: Claim, now: Date): 
     },
     mediaGeneration: item.media_generation,
   };
+}
+
+/** The begin of the company page's item (under the report and run locks), and the cancel of an archived report's item. */
+async function beginLocked(db: Kysely<Database>, claim: Claim, now: Date): Promise<LockedItem | null> {
+  const begun = await transaction(db, async (trx) => {
+    const item = await lockClaimed(trx, claim);
+    if (!item) return null;
+    if (item.archived) {
+      await trx
+        .updateTable('scan_items')
+        .set({ status: 'cancelled', finished_at: now, reason: 'report archived', claim_id: null, lease_expires_at: null })
+        .where('id', '=', item.id)
+        .execute();
+      return { item, settle: await rollUp(trx, item, { kind: 'finished', status: 'cancelled' }, now), cancelled: true };
+    }
+    return { item, settle: await rollUp(trx, item, { kind: 'started' }, now), cancelled: false };
+  });
+  if (!begun) return null;
+  if (begun.settle) await settle(db, begun.item.report_id, now);
+  return begun.cancelled ? null : begun.item;
 }
 
 /**

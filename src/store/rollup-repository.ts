@@ -13,7 +13,7 @@
  * definition that the property test and the rebuild comparison
  * (test/support/rollups.ts) hold the maintained totals to.
  *
- * Two ways in, one arithmetic (`totals − old + new` per contribution):
+ * Three ways in, one arithmetic (`totals − old + new` per contribution):
  *
  * - `refreshReportRollup`, for the API's writes (imports, removals, archives)
  *   and the company page's item: under the report lock, it folds the pending
@@ -28,6 +28,11 @@
  *   deltas into the aggregates, the runs and the report row: one transaction
  *   for however many deltas are pending, by whichever transaction gets the
  *   report lock (the others leave it to that one).
+ * - A begun person's item appends a delta that only names the person
+ *   (`recompute_profile_id`, item-repository.ts beginItem): the fold (or an
+ *   API write's refresh) recomputes that person under their lock, skipping
+ *   a person another transaction holds; that person's next transition
+ *   recomputes them.
  *
  * Every writer of a person's contribution holds that person's attachment
  * lock (src/store/locks.ts), so the deltas of one person telescope, and
@@ -115,18 +120,11 @@ export async function refreshReportRollup(
   let totals: Totals = rebuild ? emptyTotals() : pending.totals ? addTotals(stored.totals, pending.totals) : stored.totals;
   if (ids !== null && ids.length > 0) await lockAttachments(db, ids);
   const changed: ChangedContribution[] = [];
-  if (ids === null || ids.length > 0) {
-    for (const facts of await personFacts(db, reportId, ids)) {
-      const after = personContribution(facts.facts);
-      const before = rebuild ? null : facts.stored;
-      if (before && revisionOf(before) === revisionOf(after)) continue;
-      totals = applyContribution(totals, before, after);
-      changed.push({
-        id: facts.facts.profileId,
-        contribution: after,
-        activeChanged: before ? before.persons !== after.persons : after.persons === 0,
-      });
-    }
+  if (ids === null || ids.length > 0) totals = recompute(await personFacts(db, reportId, ids), totals, changed, { rebuild });
+  // Begun items' people outside the scope (a rebuild or 'all' recomputed everyone).
+  if (ids !== null) {
+    const begun = pending.recompute.filter((id) => !ids.includes(id));
+    totals = recompute(await unheldPersonFacts(db, reportId, begun), totals, changed, { rebuild: false });
   }
   // A person item's transition cannot change the company page's facts (its
   // item, context and events): the worker says so and saves the query.
@@ -143,6 +141,42 @@ interface ChangedContribution {
   id: string;
   contribution: Contribution;
   activeChanged: boolean;
+}
+
+/**
+ * Each gathered person's contribution from their facts: the difference from
+ * the stored one (none with `rebuild`: summed from scratch) goes into the
+ * returned totals, and the new contribution into `changed` (stored by the
+ * caller, under the same person locks).
+ */
+function recompute(gathered: GatheredPerson[], totals: Totals, changed: ChangedContribution[], options: { rebuild: boolean }): Totals {
+  for (const facts of gathered) {
+    const after = personContribution(facts.facts);
+    const before = options.rebuild ? null : facts.stored;
+    if (before && revisionOf(before) === revisionOf(after)) continue;
+    totals = applyContribution(totals, before, after);
+    changed.push({ id: facts.facts.profileId, contribution: after, activeChanged: before ? before.persons !== after.persons : after.persons === 0 });
+  }
+  return totals;
+}
+
+/**
+ * The facts of those of `ids` that no other transaction holds, locked until
+ * the caller commits (SKIP LOCKED: a person held by a transition is
+ * recomputed by that transition). The lock is taken by its own statement,
+ * before the read: a statement's snapshot predates the locks it takes.
+ */
+async function unheldPersonFacts(db: Kysely<Database>, reportId: string, ids: string[]): Promise<GatheredPerson[]> {
+  if (ids.length === 0) return [];
+  const { rows } = await sql<{ id: string }>`
+    select id from report_profiles where id = any(${ids}::uuid[]) order by id for no key update skip locked`.execute(db);
+  return rows.length === 0
+    ? []
+    : personFacts(
+        db,
+        reportId,
+        rows.map((r) => r.id),
+      );
 }
 
 async function storeContributions(db: Kysely<Database>, reportId: string, changed: ChangedContribution[]): Promise<void> {
@@ -214,6 +248,8 @@ export async function recordPersonDelta(
 interface PendingDeltas {
   totals: Totals | null;
   runs: Map<string, RunCounts>;
+  /** People whose contributions are to be recomputed (begun items: item-repository.ts, beginItem). */
+  recompute: string[];
   /** When the last of them happened. */
   at: Date;
 }
@@ -225,6 +261,7 @@ interface DeltaRow {
   warning: boolean;
   totals: Totals | null;
   at: Date;
+  recompute_profile_id: string | null;
 }
 
 /**
@@ -242,21 +279,22 @@ async function takeDeltas(db: Kysely<Database>, reportId: string, now: Date, loc
     rows = (
       await sql<DeltaRow>`
         delete from rollup_deltas where report_id = ${reportId}
-        returning run_id, started, finished, warning, totals, at`.execute(db)
+        returning run_id, started, finished, warning, totals, at, recompute_profile_id`.execute(db)
     ).rows;
   } else {
     const taken = await sql<{ locked: boolean } & ({ [K in keyof DeltaRow]: null } | DeltaRow)>`
       with locked as (select 1 from reports where id = ${reportId} for no key update skip locked),
            taken as (delete from rollup_deltas where report_id = ${reportId} and exists (select 1 from locked)
-                     returning run_id, started, finished, warning, totals, at)
+                     returning run_id, started, finished, warning, totals, at, recompute_profile_id)
       select exists (select 1 from locked) as locked, taken.*
         from (values (1)) as one left join taken on true`.execute(db);
     if (!taken.rows[0].locked) return null;
     rows = taken.rows.filter((r): r is { locked: boolean } & DeltaRow => r.at !== null);
   }
-  const pending: PendingDeltas = { totals: null, runs: new Map(), at: now };
+  const pending: PendingDeltas = { totals: null, runs: new Map(), recompute: [], at: now };
   if (rows.length === 0) return pending;
   pending.at = rows.reduce((latest, r) => (r.at > latest ? r.at : latest), rows[0].at);
+  pending.recompute = [...new Set(rows.map((r) => r.recompute_profile_id).filter((id): id is string => id !== null))];
   for (const row of rows) {
     if (row.totals) pending.totals = pending.totals ? addTotals(pending.totals, row.totals) : row.totals;
     if (row.run_id === null) continue;
@@ -279,10 +317,13 @@ async function foldOnce(db: Kysely<Database>, reportId: string, now: Date): Prom
     async (trx) => {
       const pending = await takeDeltas(trx, reportId, now, 'unless-locked');
       if (pending === null) return 'busy';
-      if (pending.totals === null && pending.runs.size === 0) return 'empty';
+      if (pending.totals === null && pending.runs.size === 0 && pending.recompute.length === 0) return 'empty';
       const stored = await readAggregates(trx, reportId);
-      if (stored && pending.totals) {
-        await updateReportRow(trx, reportId, addTotals(stored.totals, pending.totals), null, { at: pending.at });
+      const changed: ChangedContribution[] = [];
+      const totals = stored && recompute(await unheldPersonFacts(trx, reportId, pending.recompute), stored.totals, changed, { rebuild: false });
+      if (stored && (pending.totals || changed.length > 0)) {
+        await storeContributions(trx, reportId, changed);
+        await updateReportRow(trx, reportId, pending.totals ? addTotals(totals!, pending.totals) : totals!, null, { at: pending.at });
       } else if (stored) {
         // Only run changes: the report's analysis_state may follow its runs.
         await updateReportRow(trx, reportId, stored.totals, null);

@@ -289,6 +289,8 @@ export interface RollupDeltasTable {
   totals: Json<Totals> | null;
   at: Timestamp;
   created_at: Generated<Timestamp>;
+  /** A person whose contribution the fold recomputes (a begun item's; migration 0031). */
+  recompute_profile_id: string | null;
 }
 
 export interface ReportAggregatesTable {

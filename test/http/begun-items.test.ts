@@ -1,0 +1,103 @@
+/**
+ * A person's item begins in one statement (store/item-repository.ts,
+ * beginItem): its run starts and the fold recomputes the person's
+ * contribution, so the analysis counts the person as processing while the
+ * item collects. When another transaction holds the person at the fold, the
+ * person's next transition recomputes them instead, and the totals stay
+ * exact either way (equal to a rebuild from the stored rows).
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import pg from 'pg';
+import { processItem } from '../../src/scanning/item-handler.js';
+import { beginItem, claimItem, type Claim } from '../../src/store/item-repository.js';
+import { settleStaleRollups } from '../../src/store/rollup-repository.js';
+import { reportBody, startTestApp, type Tenant, type TestApp } from '../support/app.js';
+import { handlerContext } from '../support/handler.js';
+import { assertTotalsMatchRebuild } from '../support/rollups.js';
+
+describe('a begun item in the roll-ups', () => {
+  let t: TestApp;
+  let owner: Tenant;
+
+  before(async () => {
+    t = await startTestApp();
+    owner = await t.tenant();
+  });
+  after(async () => {
+    await t?.close();
+  });
+
+  /** A one-person report; the company page's item processed; the person's first item claimed, not begun. */
+  async function personClaimed(slug: string): Promise<{ reportId: string; profileId: string; claim: Claim }> {
+    const created = await t.request('POST', '/api/v1/reports', {
+      key: owner.secret,
+      headers: { 'idempotency-key': `begun-${slug}` },
+      body: reportBody({ profiles: [{ pronet_url: `https://pronet.example/in/${slug}` }] }),
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const reportId: string = created.body.data.report.id;
+    const profileId: string = created.body.data.profiles.rows[0].profile_id;
+    for (;;) {
+      const claim = (await claimItem(t.runtime.db, 30))!;
+      const item = await t.runtime.db.selectFrom('scan_items').select(['report_id', 'profile_id']).where('id', '=', claim.itemId).executeTakeFirstOrThrow();
+      assert.equal(item.report_id, reportId);
+      if (item.profile_id !== null) return { reportId, profileId, claim };
+      assert.equal(await processItem(handlerContext(t), claim), 'succeeded');
+    }
+  }
+
+  const work = async (reportId: string) => {
+    const res = await t.request('GET', `/api/v1/reports/${reportId}/analysis`, { key: owner.secret });
+    assert.equal(res.status, 200);
+    return res.body.data.work.counts as { queued: number; processing: number; succeeded: number };
+  };
+
+  test('once begun, the person counts as processing and the run as running, before the item finishes', async () => {
+    const { reportId, claim } = await personClaimed('ada-begun');
+    assert.notEqual(await beginItem(t.runtime.db, claim, t.clock.now()), null);
+    assert.equal((await work(reportId)).processing, 1);
+    const run = await t.runtime.db
+      .selectFrom('scan_items as i')
+      .innerJoin('scan_runs as r', 'r.id', 'i.run_id')
+      .select('r.status')
+      .where('i.id', '=', claim.itemId)
+      .executeTakeFirstOrThrow();
+    assert.equal(run.status, 'running');
+    await assertTotalsMatchRebuild(t, reportId);
+    for (let next: Claim | null = claim; next; next = await claimItem(t.runtime.db, 30)) {
+      assert.equal(await processItem(handlerContext(t), next), 'succeeded');
+    }
+    await settleStaleRollups(t.runtime.db, t.clock.now(), 0);
+    const counts = await work(reportId);
+    assert.equal(counts.queued, 0);
+    assert.equal(counts.processing, 0);
+    await assertTotalsMatchRebuild(t, reportId);
+  });
+
+  test('a person held by another transaction at the fold is recomputed by their next transition, and the totals stay exact', async () => {
+    const { reportId, profileId, claim } = await personClaimed('grace-held');
+    const holder = new pg.Client({ connectionString: t.config.databaseUrl! });
+    await holder.connect();
+    try {
+      await holder.query('begin');
+      await holder.query('select 1 from report_profiles where id = $1 for no key update', [profileId]);
+      const begun = await beginItem(t.runtime.db, claim, t.clock.now());
+      assert.notEqual(begun, null);
+      // The fold ran (the run started) but left the held person as they were.
+      assert.equal(await t.runtime.db.selectFrom('rollup_deltas').select('id').where('report_id', '=', reportId).executeTakeFirst(), undefined);
+      assert.equal((await work(reportId)).processing, 0);
+    } finally {
+      await holder.query('commit');
+      await holder.end();
+    }
+    for (let next: Claim | null = claim; next; next = await claimItem(t.runtime.db, 30)) {
+      assert.equal(await processItem(handlerContext(t), next), 'succeeded');
+    }
+    await settleStaleRollups(t.runtime.db, t.clock.now(), 0);
+    const counts = await work(reportId);
+    assert.equal(counts.processing, 0);
+    assert.equal(counts.queued, 0);
+    await assertTotalsMatchRebuild(t, reportId);
+  });
+});
