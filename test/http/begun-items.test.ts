@@ -53,6 +53,18 @@ describe('a begun item in the roll-ups', () => {
     return res.body.data.work.counts as { queued: number; processing: number; succeeded: number };
   };
 
+  /** Every item processed (`claim` first) and folded: nobody queued or processing, and the totals equal a rebuild. */
+  async function finishedExactly(reportId: string, claim: Claim): Promise<void> {
+    for (let next: Claim | null = claim; next; next = await claimItem(t.runtime.db, 30)) {
+      assert.equal(await processItem(handlerContext(t), next), 'succeeded');
+    }
+    await settleStaleRollups(t.runtime.db, t.clock.now(), 0);
+    const counts = await work(reportId);
+    assert.equal(counts.queued, 0);
+    assert.equal(counts.processing, 0);
+    await assertTotalsMatchRebuild(t, reportId);
+  }
+
   test('once begun, the person counts as processing and the run as running, before the item finishes', async () => {
     const { reportId, claim } = await personClaimed('ada-begun');
     assert.notEqual(await beginItem(t.runtime.db, claim, t.clock.now()), null);
@@ -65,14 +77,7 @@ describe('a begun item in the roll-ups', () => {
       .executeTakeFirstOrThrow();
     assert.equal(run.status, 'running');
     await assertTotalsMatchRebuild(t, reportId);
-    for (let next: Claim | null = claim; next; next = await claimItem(t.runtime.db, 30)) {
-      assert.equal(await processItem(handlerContext(t), next), 'succeeded');
-    }
-    await settleStaleRollups(t.runtime.db, t.clock.now(), 0);
-    const counts = await work(reportId);
-    assert.equal(counts.queued, 0);
-    assert.equal(counts.processing, 0);
-    await assertTotalsMatchRebuild(t, reportId);
+    await finishedExactly(reportId, claim);
   });
 
   test('a person held by another transaction at the fold is recomputed by their next transition, and the totals stay exact', async () => {
@@ -91,13 +96,6 @@ describe('a begun item in the roll-ups', () => {
       await holder.query('commit');
       await holder.end();
     }
-    for (let next: Claim | null = claim; next; next = await claimItem(t.runtime.db, 30)) {
-      assert.equal(await processItem(handlerContext(t), next), 'succeeded');
-    }
-    await settleStaleRollups(t.runtime.db, t.clock.now(), 0);
-    const counts = await work(reportId);
-    assert.equal(counts.processing, 0);
-    assert.equal(counts.queued, 0);
-    await assertTotalsMatchRebuild(t, reportId);
+    await finishedExactly(reportId, claim);
   });
 });
