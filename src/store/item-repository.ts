@@ -22,7 +22,7 @@
  * never wait on each other for those rows. The company page's item (one per
  * run) locks report → run → item and rolls up under the report lock.
  */
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type QueryCreator } from 'kysely';
 import { lockReport, lockRun } from './locks.js';
 import { holdMediaCollections } from './maintenance-repository.js';
 import { retryingTransaction } from './transaction.js';
@@ -107,6 +107,19 @@ export async function claimItem(
   return row ? { itemId: row.item_id, claimId: row.claim_id, attempts: row.attempts } : null;
 }
 
+/** An item with what its transitions and its collection need (its run, report and attachment). */
+function itemRead(db: QueryCreator<Database>, itemId: string) {
+  return db
+    .selectFrom('scan_items as i')
+    .innerJoin('scan_runs as r', 'r.id', 'i.run_id')
+    .innerJoin('reports as rep', 'rep.id', 'i.report_id')
+    .leftJoin('report_profiles as p', 'p.id', 'i.profile_id')
+    .select(['i.id', 'i.claim_id', 'i.run_id', 'i.report_id', 'i.profile_id', 'i.kind', 'i.status', 'r.mode', 'r.key_mode', 'rep.archived'])
+    .select(['rep.workspace_id', 'rep.company_name', 'rep.root_domain', 'rep.pronet_company_url', 'p.pronet_url'])
+    .select(sql<number>`coalesce((select media_gc_generation from maintenance_state), 0)`.as('media_generation'))
+    .where('i.id', '=', itemId);
+}
+
 /**
  * Locks what a transition of the claim's item changes (src/store/locks.ts):
  * a person's item, then its attachment; for the company page's item, its
@@ -119,15 +132,7 @@ async function lockClaimed(
   /** The item's ids when the caller knows them (a begun item): saves reading them first. */
   known?: Pick<ClaimedItem, 'run_id' | 'report_id' | 'profile_id'>,
 ): Promise<LockedItem | null> {
-  const query = trx
-    .selectFrom('scan_items as i')
-    .innerJoin('scan_runs as r', 'r.id', 'i.run_id')
-    .innerJoin('reports as rep', 'rep.id', 'i.report_id')
-    .leftJoin('report_profiles as p', 'p.id', 'i.profile_id')
-    .select(['i.id', 'i.claim_id', 'i.run_id', 'i.report_id', 'i.profile_id', 'i.kind', 'i.status', 'r.mode', 'r.key_mode', 'rep.archived'])
-    .select(['rep.workspace_id', 'rep.company_name', 'rep.root_domain', 'rep.pronet_company_url', 'p.pronet_url'])
-    .select(sql<number>`coalesce((select media_gc_generation from maintenance_state), 0)`.as('media_generation'))
-    .where('i.id', '=', claim.itemId);
+  const query = itemRead(trx, claim.itemId);
   const held = (item: LockedItem | undefined) => (item && item.status === 'running' && item.claim_id === claim.claimId ? item : null);
   // A person's item (nearly every item): the item and the attachment in one statement (nothing locks an
   // attachment, then an item), whether or not its ids are known.
@@ -184,22 +189,24 @@ async function settle(db: Kysely<Database>, reportId: string, now: Date): Promis
  * item take the locking path.
  */
 export async function beginItem(db: Kysely<Database>, claim: Claim, now: Date): Promise<BegunItem | null> {
-  const { rows } = await sql<Omit<LockedItem, 'status'>>`
-    with item as (
-      select i.id, i.claim_id, i.run_id, i.report_id, i.profile_id, i.kind, r.mode, r.key_mode, rep.archived,
-             rep.workspace_id, rep.company_name, rep.root_domain, rep.pronet_company_url, p.pronet_url,
-             coalesce((select media_gc_generation from maintenance_state), 0) as media_generation
-        from scan_items i
-        join scan_runs r on r.id = i.run_id
-        join reports rep on rep.id = i.report_id
-        left join report_profiles p on p.id = i.profile_id
-       where i.id = ${claim.itemId} and i.claim_id = ${claim.claimId} and i.status = 'running'
-    ), started as (
-      insert into rollup_deltas (report_id, run_id, started, at, recompute_profile_id)
-      select report_id, run_id, true, ${now}::timestamptz, profile_id from item where profile_id is not null and not archived
+  const read = await db
+    .with('item', (qb) => itemRead(qb, claim.itemId).where('i.claim_id', '=', claim.claimId).where('i.status', '=', 'running'))
+    .with('started', (qb) =>
+      qb
+        .insertInto('rollup_deltas')
+        .columns(['report_id', 'run_id', 'started', 'at', 'recompute_profile_id'])
+        .expression((eb) =>
+          eb
+            .selectFrom('item')
+            .select(['report_id', 'run_id', sql<boolean>`true`.as('started'), sql<Date>`${now}::timestamptz`.as('at'), 'profile_id'])
+            .where('profile_id', 'is not', null)
+            .where('archived', '=', false),
+        )
+        .returning('id'),
     )
-    select * from item`.execute(db);
-  const read = rows[0];
+    .selectFrom('item')
+    .selectAll()
+    .executeTakeFirst();
   if (!read) return null;
   let item: Omit<LockedItem, 'status'> = read;
   if (read.profile_id === null || read.archived) {

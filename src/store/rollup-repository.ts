@@ -170,13 +170,8 @@ async function unheldPersonFacts(db: Kysely<Database>, reportId: string, ids: st
   if (ids.length === 0) return [];
   const { rows } = await sql<{ id: string }>`
     select id from report_profiles where id = any(${ids}::uuid[]) order by id for no key update skip locked`.execute(db);
-  return rows.length === 0
-    ? []
-    : personFacts(
-        db,
-        reportId,
-        rows.map((r) => r.id),
-      );
+  const unheld = rows.map((r) => r.id);
+  return unheld.length === 0 ? [] : personFacts(db, reportId, unheld);
 }
 
 async function storeContributions(db: Kysely<Database>, reportId: string, changed: ChangedContribution[]): Promise<void> {
@@ -319,17 +314,19 @@ async function foldOnce(db: Kysely<Database>, reportId: string, now: Date): Prom
       if (pending === null) return 'busy';
       if (pending.totals === null && pending.runs.size === 0 && pending.recompute.length === 0) return 'empty';
       const stored = await readAggregates(trx, reportId);
-      const changed: ChangedContribution[] = [];
-      const totals = stored && recompute(await unheldPersonFacts(trx, reportId, pending.recompute), stored.totals, changed, { rebuild: false });
-      if (stored && (pending.totals || changed.length > 0)) {
-        await storeContributions(trx, reportId, changed);
-        await updateReportRow(trx, reportId, pending.totals ? addTotals(totals!, pending.totals) : totals!, null, { at: pending.at });
-      } else if (stored) {
-        // Only run changes: the report's analysis_state may follow its runs.
-        await updateReportRow(trx, reportId, stored.totals, null);
-      } else {
+      if (!stored) {
         // No aggregate row to add to (never the case for a report made by create-report): sum everything.
         await refreshReportRollup(trx, reportId, 'all', pending.at);
+        return 'folded';
+      }
+      const changed: ChangedContribution[] = [];
+      const totals = recompute(await unheldPersonFacts(trx, reportId, pending.recompute), stored.totals, changed, { rebuild: false });
+      if (pending.totals || changed.length > 0) {
+        await storeContributions(trx, reportId, changed);
+        await updateReportRow(trx, reportId, pending.totals ? addTotals(totals, pending.totals) : totals, null, { at: pending.at });
+      } else {
+        // Only run changes: the report's analysis_state may follow its runs.
+        await updateReportRow(trx, reportId, stored.totals, null);
       }
       return 'folded';
     },
