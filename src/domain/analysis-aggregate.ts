@@ -135,6 +135,24 @@ export interface PersonFacts {
   events: Record<string, string>;
 }
 
+/**
+ * `PersonFacts.analysis` of an analysis about to be stored, from its findings
+ * and the profile data it was evaluated from: its revision, each check's
+ * outcome, and whether the source withheld members. The store derives the
+ * same from a stored analysis (rollup-repository.ts, personFacts); the
+ * rebuild comparison (test/support/rollups.ts) holds the two together.
+ */
+export function analysisFacts(
+  analysis: { revision: string; findings: readonly { check_id: string; outcome: Outcome }[] },
+  profile: { restricted?: readonly string[] },
+): NonNullable<PersonFacts['analysis']> {
+  return {
+    revision: analysis.revision,
+    outcomes: Object.fromEntries(analysis.findings.map((f) => [f.check_id, f.outcome])),
+    restricted: (profile.restricted?.length ?? 0) > 0,
+  };
+}
+
 export interface CompanyFacts {
   item: LatestItem | null;
   observed: boolean;

@@ -1,16 +1,21 @@
 /**
  * The end of a collected item, as one story in one transaction
- * (store/item-repository.ts endClaimedItem holds the locks and rolls up):
- * store the evidence images, the activity, the billed records and the
- * company page; then evaluate the person's checks on what is now known of
- * them (domain/profile-analysis.ts) and store the analysis; end the item.
- * Nothing is written when the claim no longer holds the item ('skipped').
+ * (store/item-repository.ts endClaimedItem ends the item, holds the locks
+ * and rolls up): store the evidence images, the activity, the billed records
+ * and the company page; then read, in one statement, what is now known of
+ * the person, evaluate their checks (domain/profile-analysis.ts), and hand
+ * the analysis's writes and the person's facts as they will stand to the
+ * statement that records the person's roll-up delta. Nothing is written when
+ * the claim no longer holds the item ('skipped').
  */
 import type { CollectResult } from '../domain/collected.js';
+import { analysisFacts } from '../domain/analysis-aggregate.js';
 import { analysisChange, analyzeProfile } from '../domain/profile-analysis.js';
-import { readProfileFacts, storeActivity, storeAnalysis, storeCompany, storeEvidence, type EvidenceToStore } from '../store/analysis-repository.js';
+import { analysisWrites, readFinishFacts, storeActivity, storeCompany, storeEvidence, type EvidenceToStore } from '../store/analysis-repository.js';
 import type { Db } from '../store/database.js';
 import { endClaimedItem, type AnalysisInputs, type ClaimedItem, type ItemOutcome } from '../store/item-repository.js';
+import { checkMediaGeneration, mediaGeneration as readMediaGeneration } from '../store/maintenance-repository.js';
+import type { GatheredPerson } from '../store/rollup-repository.js';
 import { recordProviderUsage } from '../store/provider-usage-repository.js';
 
 export type Finish =
@@ -33,43 +38,55 @@ export async function finishItem(db: Db, finish: Finish, now: Date): Promise<Ite
     const ended = await endClaimedItem(db, item, { status: 'inaccessible', warning: false, reason: finish.reason }, now, async () => {});
     return ended ? 'inaccessible' : 'skipped';
   }
-  const { result } = finish;
+  const { result, mediaGeneration } = finish;
   const capturedAt = new Date(result.captured_at);
   const end = { status: 'succeeded' as const, warning: result.missing_sections.length > 0, reason: null };
-  const { mediaGeneration } = finish;
-  const checked = (underLock: number) => (mediaGeneration === undefined ? undefined : { beforeBlobs: mediaGeneration, underLock });
+  const holdMedia = mediaGeneration !== undefined && finish.evidence.length > 0;
+  /** The blobs stored before the transaction are still there: no media collection ran since the generation was read. */
+  const blobsKept = (underLock: number) => {
+    if (holdMedia) checkMediaGeneration({ beforeBlobs: mediaGeneration, underLock });
+  };
   const ended = await endClaimedItem(
     db,
     item,
     end,
     now,
-    async (trx, locked) => {
+    async (trx) => {
       const ids = { reportId: item.report_id, profileId: item.profile_id, itemId: item.id };
-      await storeEvidence(trx, { ...ids, images: finish.evidence, mediaGeneration: checked(locked.media_generation) }, now);
+      await storeEvidence(trx, { ...ids, images: finish.evidence }, now);
       if (result.activity !== null) await storeActivity(trx, { ...ids, events: result.activity, capturedAt }, now);
       if (finish.provider !== undefined && result.billed_records !== undefined) {
         // Counted with the result it paid for: a stored result is counted once, a lost one never.
         await recordProviderUsage(trx, { workspaceId: item.workspace_id, provider: finish.provider, records: result.billed_records });
       }
-      if (item.kind === 'company_page' && result.company) {
-        await storeCompany(trx, { reportId: item.report_id, itemId: item.id, company: result.company, capturedAt }, now);
+      if (item.profile_id === null) {
+        if (holdMedia) blobsKept(await readMediaGeneration(trx));
+        if (result.company) await storeCompany(trx, { reportId: item.report_id, itemId: item.id, company: result.company, capturedAt }, now);
+        return;
       }
-      if (item.profile_id === null) return;
       // The person's checks, from this item's observation of the profile (a full-profile item) or the
       // stored one (an activity item), with the activity and evidence stored so far.
       const observed = item.mode === 'full_profile' && result.profile ? { profile: result.profile, capturedAt } : null;
-      const read = await readProfileFacts(trx, { reportId: item.report_id, profileId: item.profile_id, observed, company: finish.inputs.company });
-      if (read === null) return; // No profile data yet: activity alone waits for it.
-      const analysis = analyzeProfile(read.facts);
-      const observedBy = observed ? item.id : read.stored!.item_id;
-      await storeAnalysis(
-        trx,
-        { reportId: item.report_id, profileId: item.profile_id, itemId: observedBy, profile: read.facts.profile },
-        analysis,
-        analysisChange(item.report_id, read.stored, analysis, now),
-      );
+      const read = await readFinishFacts(trx, { reportId: item.report_id, profileId: item.profile_id, observed, company: finish.inputs.company });
+      blobsKept(read.mediaGeneration);
+      if (read.profile === null) return { person: read.person, writes: [] }; // No profile data yet: activity alone waits for it.
+      const analysis = analyzeProfile(read.profile.facts);
+      const { stored } = read.profile;
+      const profile = read.profile.facts.profile;
+      const change = analysisChange(item.report_id, stored, analysis, now);
+      const observedBy = observed ? item.id : stored!.item_id;
+      // The person's facts as they stand once the analysis is stored: the delta is recorded with it, in one statement.
+      const person = read.person && change.kind === 'analysis' ? withAnalysis(read.person, analysisFacts(analysis, profile)) : read.person;
+      return {
+        person,
+        writes: analysisWrites(trx, { reportId: item.report_id, profileId: item.profile_id, itemId: observedBy, profile }, analysis, change),
+      };
     },
-    { holdMedia: mediaGeneration !== undefined && finish.evidence.length > 0 },
+    { holdMedia },
   );
   return ended ? 'succeeded' : 'skipped';
+}
+
+function withAnalysis(person: GatheredPerson, analysis: GatheredPerson['facts']['analysis']): GatheredPerson {
+  return { ...person, facts: { ...person.facts, analysis } };
 }

@@ -4,13 +4,13 @@
  * Everything here runs inside the item's finishing transaction.
  */
 import { randomUUID } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type OperationNodeSource } from 'kysely';
 import { activityRecord } from '../domain/analysis-records.js';
 import { revisionOf } from '../domain/revision.js';
 import type { analysisChange, ProfileAnalysis, ProfileFacts, StoredAnalysisState } from '../domain/profile-analysis.js';
 import type { CollectedActivityEvent, CollectedCompany, CollectedProfile } from '../domain/collected.js';
 import type { EvidenceOrigin, PreparedEvidence } from '../domain/collected.js';
-import { checkMediaGeneration } from './maintenance-repository.js';
+import { inOneStatement, personFactsJson, personFromJson, type GatheredPerson } from './rollup-repository.js';
 import type { Database } from './schema.js';
 
 /** `activity_events.subject` of company-page events. */
@@ -30,16 +30,10 @@ export async function storeEvidence(
     profileId: string | null;
     itemId: string;
     images: EvidenceToStore[];
-    /**
-     * The media collection generation read before the blobs were stored, and the one read under
-     * the collections' lock (maintenance-repository.ts); none: the blobs were not checked.
-     */
-    mediaGeneration?: { beforeBlobs: number; underLock: number };
   },
   now: Date,
 ): Promise<void> {
   if (input.images.length === 0) return;
-  if (input.mediaGeneration !== undefined) checkMediaGeneration(input.mediaGeneration);
   // A newer observation of a section replaces all of that section's older images (card and captured alike).
   // One statement: the older images of every section of the item become obsolete (another item's rows: the
   // update never meets a row the insert writes), and the item's images are stored.
@@ -153,42 +147,45 @@ export async function storeActivity(
       revision: record.revision,
     };
   });
-  if (rows.length > 0) {
-    await db
-      .insertInto('activity_events')
-      .values(rows)
-      .onConflict((oc) =>
-        oc.columns(['report_id', 'subject', 'external_id']).doUpdateSet((eb) => ({
-          event_type: eb.ref('excluded.event_type'),
-          actor_kind: eb.ref('excluded.actor_kind'),
-          actor: eb.ref('excluded.actor'),
-          source_url: eb.ref('excluded.source_url'),
-          text: eb.ref('excluded.text'),
-          occurred_at: eb.ref('excluded.occurred_at'),
-          counts: eb.ref('excluded.counts'),
-          captured_at: eb.ref('excluded.captured_at'),
-          available_at: eb.ref('excluded.available_at'),
-          updated_at: eb.ref('excluded.updated_at'),
-          content_hash: eb.ref('excluded.content_hash'),
-          revision: eb.ref('excluded.revision'),
-        })),
-      )
-      .execute();
+  const events =
+    rows.length === 0
+      ? null
+      : db
+          .insertInto('activity_events')
+          .values(rows)
+          .onConflict((oc) =>
+            oc.columns(['report_id', 'subject', 'external_id']).doUpdateSet((eb) => ({
+              event_type: eb.ref('excluded.event_type'),
+              actor_kind: eb.ref('excluded.actor_kind'),
+              actor: eb.ref('excluded.actor'),
+              source_url: eb.ref('excluded.source_url'),
+              text: eb.ref('excluded.text'),
+              occurred_at: eb.ref('excluded.occurred_at'),
+              counts: eb.ref('excluded.counts'),
+              captured_at: eb.ref('excluded.captured_at'),
+              available_at: eb.ref('excluded.available_at'),
+              updated_at: eb.ref('excluded.updated_at'),
+              content_hash: eb.ref('excluded.content_hash'),
+              revision: eb.ref('excluded.revision'),
+            })),
+          );
+  if (input.profileId === null) {
+    await events?.execute(); // The company page's events: no coverage row.
+    return;
   }
-  if (input.profileId !== null) {
-    const coverage = {
-      report_id: input.reportId,
-      item_id: input.itemId,
-      event_count: input.events.filter((e) => e.actor.kind === 'person').length,
-      captured_at: input.capturedAt,
-      available_at: now,
-    };
-    await db
-      .insertInto('activity_coverage')
-      .values({ profile_id: input.profileId, ...coverage })
-      .onConflict((oc) => oc.column('profile_id').doUpdateSet(coverage))
-      .execute();
-  }
+  // A person's activity is covered from now on: in the same statement as the events.
+  const coverage = {
+    report_id: input.reportId,
+    item_id: input.itemId,
+    event_count: input.events.filter((e) => e.actor.kind === 'person').length,
+    captured_at: input.capturedAt,
+    available_at: now,
+  };
+  const covered = db
+    .insertInto('activity_coverage')
+    .values({ profile_id: input.profileId, ...coverage })
+    .onConflict((oc) => oc.column('profile_id').doUpdateSet(coverage));
+  await (events ? inOneStatement([events], covered).execute(db) : covered.execute());
 }
 
 export async function storeCompany(
@@ -218,15 +215,30 @@ export interface StoredAnalysisRow extends StoredAnalysisState {
   item_id: string;
 }
 
+/** What a finishing item of a person reads in one statement, after its own writes (`readFinishFacts`). */
+export interface FinishFacts {
+  /** What the person's analysis is evaluated from, and the stored one; null when there is no profile data yet. */
+  profile: { facts: ProfileFacts; stored: StoredAnalysisRow | undefined } | null;
+  /** The person's roll-up facts and stored contribution (rollup-repository.ts); null when the attachment is gone. */
+  person: GatheredPerson | null;
+  /** The media collection generation (maintenance-repository.ts), read after the statement that took the collections' lock. */
+  mediaGeneration: number;
+}
+
 /**
- * What a person's analysis is evaluated from, read inside the item's
- * finishing transaction (under the attachment lock, so the other mode's item
- * of the person has stored its rows): the profile data (`observed` when this
- * item collected it, else the stored one), the stored activity, the evidence
- * images per section, and the stored analysis. Null when there is no profile
- * data yet: findings need it, activity alone waits for it.
+ * What a finishing item of a person reads, in one statement, inside its
+ * transaction (under the attachment lock, so the other mode's item of the
+ * person has stored its rows) and after its own evidence and activity:
+ *
+ * - what the person's analysis is evaluated from: the profile data
+ *   (`observed` when this item collected it, else the stored one), the
+ *   stored activity, the evidence images per section, and the stored
+ *   analysis. Null when there is no profile data yet: findings need it,
+ *   activity alone waits for it;
+ * - the person's roll-up facts (the item already ended), for the delta;
+ * - the media collection generation.
  */
-export async function readProfileFacts(
+export async function readFinishFacts(
   db: Kysely<Database>,
   input: {
     reportId: string;
@@ -234,9 +246,8 @@ export async function readProfileFacts(
     observed: { profile: CollectedProfile; capturedAt: Date } | null;
     company: { name: string; domain: string | null };
   },
-): Promise<{ facts: ProfileFacts; stored: StoredAnalysisRow | undefined } | null> {
-  // One statement (one round trip inside the finishing transaction): the stored analysis as columns, the
-  // activity (when its coverage exists) and the evidence as JSON arrays.
+): Promise<FinishFacts> {
+  // The stored analysis as columns, the activity (when its coverage exists), the evidence and the roll-up facts as JSON.
   const { rows } = await sql<{
     profile_data: CollectedProfile | null;
     captured_at: Date | null;
@@ -248,6 +259,8 @@ export async function readProfileFacts(
     covered: boolean;
     events: (Omit<CollectedActivityEvent, 'occurred_at'> & { occurred_at: string | null })[] | null;
     evidence: { id: string; section: string }[] | null;
+    person: Parameters<typeof personFromJson>[0];
+    media_generation: number;
   }>`
     select a.profile_data, a.captured_at, a.item_id, a.revision, a.catalog_version, a.available_at, a.analysis_format,
            c.covered,
@@ -260,7 +273,9 @@ export async function readProfileFacts(
            -- The section's card first (it shows the values the check read), then what was captured.
            (select json_agg(json_build_object('id', i.id, 'section', i.section) order by i.origin desc, i.id)
               from evidence_images i
-             where i.report_id = ${input.reportId} and i.profile_id = ${input.profileId} and not i.obsolete) as evidence
+             where i.report_id = ${input.reportId} and i.profile_id = ${input.profileId} and not i.obsolete) as evidence,
+           ${personFactsJson(input.reportId, input.profileId)} as person,
+           coalesce((select media_gc_generation from maintenance_state), 0) as media_generation
       from (select exists (select 1 from activity_coverage where profile_id = ${input.profileId}) as covered) c
       left join profile_analyses a on a.profile_id = ${input.profileId}`.execute(db);
   const row = rows[0];
@@ -275,35 +290,37 @@ export async function readProfileFacts(
           available_at: row.available_at!,
           analysis_format: row.analysis_format,
         };
+  const person = personFromJson(row.person);
+  const mediaGeneration = Number(row.media_generation);
   const observed = input.observed ?? (stored ? { profile: row.profile_data!, capturedAt: stored.captured_at } : null);
-  if (observed === null) return null;
+  if (observed === null) return { profile: null, person, mediaGeneration };
   const activity: CollectedActivityEvent[] | null = row.covered
     ? (row.events ?? []).map((e) => ({ ...e, occurred_at: e.occurred_at === null ? null : new Date(e.occurred_at).toISOString() }))
     : null;
   const imagesBySection = new Map<string, string[]>();
   for (const image of row.evidence ?? []) imagesBySection.set(image.section, [...(imagesBySection.get(image.section) ?? []), image.id]);
   return {
-    facts: { profile: observed.profile, activity, company: input.company, capturedAt: observed.capturedAt, imagesBySection },
-    stored,
+    profile: { facts: { profile: observed.profile, activity, company: input.company, capturedAt: observed.capturedAt, imagesBySection }, stored },
+    person,
+    mediaGeneration,
   };
 }
 
 /**
- * Writes a person's analysis as `change` (domain/profile-analysis.ts) says:
- * nothing, its text only, or the whole analysis with the profile data it was
- * evaluated from, observed by `itemId`.
+ * The writes of a person's analysis as `change` (domain/profile-analysis.ts)
+ * says: none, its text only, or the whole analysis with the profile data it
+ * was evaluated from, observed by `itemId`, and the attachment's
+ * `analysis_available` flag. Single statements, for the item's last
+ * statement (rollup-repository.ts, recordPersonDelta).
  */
-export async function storeAnalysis(
+export function analysisWrites(
   db: Kysely<Database>,
   input: { reportId: string; profileId: string; itemId: string; profile: CollectedProfile },
   analysis: ProfileAnalysis,
   change: ReturnType<typeof analysisChange>,
-): Promise<void> {
-  if (change.kind === 'unchanged') return;
-  if (change.kind === 'text') {
-    await db.updateTable('profile_analyses').set(change.text).where('profile_id', '=', input.profileId).execute();
-    return;
-  }
+): OperationNodeSource[] {
+  if (change.kind === 'unchanged') return [];
+  if (change.kind === 'text') return [db.updateTable('profile_analyses').set(change.text).where('profile_id', '=', input.profileId)];
   const values = {
     report_id: input.reportId,
     item_id: input.itemId,
@@ -318,18 +335,11 @@ export async function storeAnalysis(
     revision: analysis.revision,
     ...change.text,
   };
-  // One statement: the analysis, and the attachment's flag when it is not set yet.
-  await db
-    .with('stored', (qb) =>
-      qb
-        .insertInto('profile_analyses')
-        .values({ profile_id: input.profileId, ...values })
-        .onConflict((oc) => oc.column('profile_id').doUpdateSet(values))
-        .returning('profile_id'),
-    )
-    .updateTable('report_profiles')
-    .set({ analysis_available: true })
-    .where('id', '=', input.profileId)
-    .where('analysis_available', '=', false)
-    .execute();
+  return [
+    db
+      .insertInto('profile_analyses')
+      .values({ profile_id: input.profileId, ...values })
+      .onConflict((oc) => oc.column('profile_id').doUpdateSet(values)),
+    db.updateTable('report_profiles').set({ analysis_available: true }).where('id', '=', input.profileId).where('analysis_available', '=', false),
+  ];
 }

@@ -22,11 +22,11 @@
  * never wait on each other for those rows. The company page's item (one per
  * run) locks report → run → item and rolls up under the report lock.
  */
-import { sql, type Kysely, type QueryCreator } from 'kysely';
+import { sql, type Kysely, type OperationNodeSource, type QueryCreator } from 'kysely';
 import { lockReport, lockRun } from './locks.js';
-import { holdMediaCollections } from './maintenance-repository.js';
+import { holdMediaCollections, holdMediaCollectionsExpression } from './maintenance-repository.js';
 import { retryingTransaction } from './transaction.js';
-import { recordPersonDelta, refreshReportRollup, settleRollups } from './rollup-repository.js';
+import { recordPersonDelta, refreshReportRollup, settleRollups, type GatheredPerson } from './rollup-repository.js';
 import { applyRunChange, type RunChange } from './scan-repository.js';
 import type { Database, ItemStatus, ScanMode } from './schema.js';
 import type { KeyMode } from '../domain/keys.js';
@@ -69,8 +69,10 @@ export interface LockedItem extends Omit<ClaimedItem, 'claim_id'> {
   root_domain: string | null;
   pronet_company_url: string;
   pronet_url: string | null;
-  media_generation: number;
 }
+
+/** An item as `itemRead` reads it: the media collection generation as of the read's snapshot (the begin's: before any blob is stored). */
+type ReadItem = LockedItem & { media_generation: number };
 
 /**
  * Item transitions commit without waiting for the WAL flush, so the report
@@ -131,9 +133,9 @@ async function lockClaimed(
   claim: Pick<Claim, 'itemId' | 'claimId'>,
   /** The item's ids when the caller knows them (a begun item): saves reading them first. */
   known?: Pick<ClaimedItem, 'run_id' | 'report_id' | 'profile_id'>,
-): Promise<LockedItem | null> {
+): Promise<ReadItem | null> {
   const query = itemRead(trx, claim.itemId);
-  const held = (item: LockedItem | undefined) => (item && item.status === 'running' && item.claim_id === claim.claimId ? item : null);
+  const held = (item: ReadItem | undefined) => (item && item.status === 'running' && item.claim_id === claim.claimId ? item : null);
   // A person's item (nearly every item): the item and the attachment in one statement (nothing locks an
   // attachment, then an item), whether or not its ids are known.
   const personItem = () => query.where('p.id', 'is not', null).forNoKeyUpdate(['i', 'p']).executeTakeFirst();
@@ -208,7 +210,7 @@ export async function beginItem(db: Kysely<Database>, claim: Claim, now: Date): 
     .selectAll()
     .executeTakeFirst();
   if (!read) return null;
-  let item: Omit<LockedItem, 'status'> = read;
+  let item: Omit<ReadItem, 'status'> = read;
   if (read.profile_id === null || read.archived) {
     const begun = await beginLocked(db, claim, now);
     if (!begun) return null;
@@ -236,7 +238,7 @@ export async function beginItem(db: Kysely<Database>, claim: Claim, now: Date): 
 }
 
 /** The begin of the company page's item (under the report and run locks), and the cancel of an archived report's item. */
-async function beginLocked(db: Kysely<Database>, claim: Claim, now: Date): Promise<LockedItem | null> {
+async function beginLocked(db: Kysely<Database>, claim: Claim, now: Date): Promise<ReadItem | null> {
   const begun = await transaction(db, async (trx) => {
     const item = await lockClaimed(trx, claim);
     if (!item) return null;
@@ -308,27 +310,49 @@ export interface AnalysisInputs {
 /** How a claimed item ends when its collection gave a result. */
 export type ItemEnd = { status: 'succeeded'; warning: boolean; reason: null } | { status: 'inaccessible'; warning: false; reason: string };
 
+/** What a person's finishing item hands back to `endClaimedItem` for its last statement. */
+export interface PersonItemEnd {
+  /** The person's facts after the item's writes, the analysis about to be stored included. */
+  person: GatheredPerson | null;
+  /** The item's last writes (its analysis), run in the statement that records the person's delta. */
+  writes: OperationNodeSource[];
+}
+
 /**
- * Ends a claimed item in one transaction: locks what it changes
- * (lockClaimed), runs `store` with the transaction (the item's results:
- * evidence, activity, analysis; scanning/finish-item.ts), ends the item as
- * `end` says and records its roll-up, then folds the roll-up after the
+ * Ends a claimed item in one transaction and folds its roll-up after the
  * commit. False when the claim no longer holds the item: nothing was written.
+ *
+ * A person's item (nearly every item) ends in its first statement, which
+ * also locks the attachment (`endPersonItem`); `store` then stores the
+ * item's results (evidence, activity, analysis: scanning/finish-item.ts) and
+ * may hand back the person's facts and its last writes, which go into the
+ * statement that records the delta. The company page's item locks report,
+ * run and item (lockClaimed), runs `store`, then ends.
  */
 export async function endClaimedItem(
   db: Kysely<Database>,
   item: ClaimedItem,
   end: ItemEnd,
   now: Date,
-  store: (trx: Kysely<Database>, locked: LockedItem) => Promise<void>,
-  /** `holdMedia`: `store` records evidence blobs; media collections wait (first lock) and `locked.media_generation` is read after. */
+  store: (trx: Kysely<Database>, locked: LockedItem) => Promise<PersonItemEnd | void>,
+  /**
+   * `holdMedia`: `store` records evidence blobs. Media collections wait for
+   * this transaction (their lock, taken shared before any row lock), and
+   * `store` reads the collection generation in a later statement.
+   */
   options: { holdMedia?: boolean } = {},
 ): Promise<boolean> {
   const claim = { itemId: item.id, claimId: item.claim_id };
+  const finished = { kind: 'finished' as const, status: end.status, warning: end.warning };
   const ended = await transaction(db, async (trx) => {
+    if (item.profile_id !== null) {
+      const locked = await endPersonItem(trx, claim, end, now, options);
+      if (!locked) return null;
+      const given = await store(trx, locked);
+      await recordPersonDelta(trx, locked.report_id, item.profile_id, { runId: locked.run_id, change: finished }, now, given ?? undefined);
+      return { settle: true };
+    }
     if (options.holdMedia) await holdMediaCollections(trx);
-    // The item, then the person's attachment: the other mode's item of the same
-    // person waits until this one's rows are stored before it evaluates the findings.
     const locked = await lockClaimed(trx, claim, item);
     if (!locked) return null;
     await store(trx, locked);
@@ -337,11 +361,47 @@ export async function endClaimedItem(
       .set({ ...end, finished_at: now, claim_id: null, lease_expires_at: null })
       .where('id', '=', item.id)
       .execute();
-    return { settle: await rollUp(trx, locked, { kind: 'finished', status: end.status, warning: end.warning }, now) };
+    return { settle: await rollUp(trx, locked, finished, now) };
   });
   if (!ended) return false;
   if (ended.settle) await settle(db, item.report_id, now);
   return true;
+}
+
+/**
+ * A person's item ends in one statement: the update, guarded by the claim,
+ * locks the item (after the media collections' lock, shared, with
+ * `holdMedia`: an InitPlan, evaluated before the scan), then the attachment
+ * is locked (src/store/locks.ts: item, then attachment). Null when the claim
+ * no longer holds the item. What is read after the attachment lock is read by
+ * later statements (a statement's snapshot predates the locks it waits for).
+ */
+async function endPersonItem(
+  trx: Kysely<Database>,
+  claim: Pick<Claim, 'itemId' | 'claimId'>,
+  end: ItemEnd,
+  now: Date,
+  options: { holdMedia?: boolean },
+): Promise<LockedItem | null> {
+  const mediaHeld = options.holdMedia ? sql<boolean>`(select ${holdMediaCollectionsExpression()} is not null)` : sql<boolean>`true`;
+  const withEnded = trx.with('ended', (qb) =>
+    qb
+      .updateTable('scan_items')
+      .set({ ...end, finished_at: now, claim_id: null, lease_expires_at: null })
+      .where('id', '=', claim.itemId)
+      .where('claim_id', '=', claim.claimId)
+      .where('status', '=', 'running')
+      .where('profile_id', 'is not', null)
+      .where(mediaHeld)
+      .returning('id'),
+  );
+  // The CTE is named only in SQL: the item read's builder does not need to know its type.
+  const item = await itemRead(withEnded as unknown as QueryCreator<Database>, claim.itemId)
+    .where('i.id', '=', sql<string>`(select id from ended)`)
+    .where('p.id', 'is not', null)
+    .forNoKeyUpdate('p')
+    .executeTakeFirst();
+  return item ? { ...item, status: end.status, claim_id: null } : null;
 }
 
 /** Ends a claimed item `failed` (attempts spent, or a failure retrying cannot mend). */

@@ -17,7 +17,7 @@
  * statement after the lock's, never in the same one: a statement's snapshot
  * is taken before the locks it waits for.
  */
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from './schema.js';
 import { retryingTransaction } from './transaction.js';
 
@@ -40,7 +40,12 @@ export async function mediaGeneration(db: Kysely<Database>): Promise<number> {
 
 /** First in the transaction that records evidence: blocks collections until it commits. */
 export async function holdMediaCollections(trx: Kysely<Database>): Promise<void> {
-  await sql`select pg_advisory_xact_lock_shared(${MEDIA_GC_LOCK}::bigint)`.execute(trx);
+  await sql`select ${holdMediaCollectionsExpression()}`.execute(trx);
+}
+
+/** `holdMediaCollections` as an expression of a caller's statement (store/item-repository.ts, endPersonItem). */
+export function holdMediaCollectionsExpression(): RawBuilder<void> {
+  return sql<void>`pg_advisory_xact_lock_shared(${MEDIA_GC_LOCK}::bigint)`;
 }
 
 /**

@@ -38,7 +38,7 @@
  * lock (src/store/locks.ts), so the deltas of one person telescope, and
  * additions commute, so folds in any order give exact totals.
  */
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type OperationNodeSource, type RawBuilder } from 'kysely';
 import {
   addTotals,
   applyContribution,
@@ -199,6 +199,12 @@ async function storeContributions(db: Kysely<Database>, reportId: string, change
  * locked the item and then the attachment (src/store/locks.ts): recomputes
  * the person's contribution, stores it, and appends the difference and the
  * run's change to rollup_deltas. `settleRollups` folds it after the commit.
+ *
+ * `given`: the person's facts as they stand after the transition's writes
+ * (read by the caller's own statement: a finishing item's facts read, with
+ * the analysis it is about to store), and the caller's last writes
+ * (`writes`: single data-modifying statements, none touching the tables
+ * written here), executed in this one statement.
  */
 export async function recordPersonDelta(
   db: Kysely<Database>,
@@ -206,13 +212,14 @@ export async function recordPersonDelta(
   profileId: string,
   run: { runId: string; change: RunChange } | null,
   now: Date,
+  given?: { person: GatheredPerson | null; writes: readonly OperationNodeSource[] },
 ): Promise<void> {
-  const [gathered] = await personFacts(db, reportId, [profileId]);
+  const person = given ? given.person : (await personFacts(db, reportId, [profileId]))[0];
   let delta: Totals | null = null;
   let contribution: Contribution | null = null;
-  if (gathered) {
-    const after = personContribution(gathered.facts);
-    const before = gathered.stored;
+  if (person) {
+    const after = personContribution(person.facts);
+    const before = person.stored;
     if (!before || revisionOf(before) !== revisionOf(after)) {
       delta = contributionDelta(before, after);
       contribution = after;
@@ -224,20 +231,41 @@ export async function recordPersonDelta(
       }
     }
   }
-  if (delta === null && run === null) return;
+  const alongside = given?.writes ?? [];
+  if (delta === null && run === null && alongside.length === 0) return;
   const change = run?.change;
-  // One statement: the person's contribution (when it changed) and the delta.
-  await sql`
-    with stored as (
-      insert into profile_contributions (profile_id, report_id, contribution)
-      select ${profileId}::uuid, ${reportId}::uuid, ${contribution === null ? null : JSON.stringify(contribution)}::jsonb
-      where ${contribution !== null}
-      on conflict (profile_id) do update set contribution = excluded.contribution)
-    insert into rollup_deltas (report_id, run_id, started, finished, warning, totals, at)
-    values (${reportId}::uuid, ${run?.runId ?? null}::uuid, ${change?.kind === 'started'}, ${change?.kind === 'finished' ? change.status : null},
-            ${change?.kind === 'finished' && change.warning === true}, ${delta === null ? null : JSON.stringify(delta)}::jsonb, ${now}::timestamptz)`.execute(
-    db,
+  // One statement: the caller's writes, the person's contribution (when it changed) and the delta (when there is one).
+  const writes = [
+    ...alongside,
+    ...(contribution === null
+      ? []
+      : [
+          sql`insert into profile_contributions (profile_id, report_id, contribution)
+              values (${profileId}::uuid, ${reportId}::uuid, ${JSON.stringify(contribution)}::jsonb)
+              on conflict (profile_id) do update set contribution = excluded.contribution`,
+        ]),
+  ];
+  const last =
+    delta === null && run === null
+      ? sql`select 1`
+      : sql`insert into rollup_deltas (report_id, run_id, started, finished, warning, totals, at)
+            values (${reportId}::uuid, ${run?.runId ?? null}::uuid, ${change?.kind === 'started'}, ${change?.kind === 'finished' ? change.status : null},
+                    ${change?.kind === 'finished' && change.warning === true}, ${delta === null ? null : JSON.stringify(delta)}::jsonb, ${now}::timestamptz)`;
+  await inOneStatement(writes, last).execute(db);
+}
+
+/**
+ * Data-modifying statements run as one (a `with` of each, then `last`): one
+ * round trip, one snapshot for all of them. Each sees none of the others'
+ * changes, so none may read or write what another writes.
+ */
+export function inOneStatement(writes: readonly OperationNodeSource[], last: OperationNodeSource): RawBuilder<unknown> {
+  if (writes.length === 0) return sql`${last}`;
+  const ctes = sql.join(
+    writes.map((write, i) => sql`${sql.ref(`w${i}`)} as (${write})`),
+    sql`, `,
   );
+  return sql`with ${ctes} ${last}`;
 }
 
 interface PendingDeltas {
@@ -440,28 +468,35 @@ async function updateReportRow(
     where reports.id = ${reportId}`.execute(db);
 }
 
-interface GatheredPerson {
+/** A person's facts and the contribution stored for them. */
+export interface GatheredPerson {
   facts: PersonFacts;
   stored: Contribution | null;
 }
 
-async function personFacts(db: Kysely<Database>, reportId: string, ids: string[] | null): Promise<GatheredPerson[]> {
-  // One round trip: each attachment with its latest item per mode, analysis
-  // outcomes, activity coverage and event revisions (correlated subqueries
-  // on indexed keys).
-  const { rows } = await sql<{
-    id: string;
-    status: 'active' | 'removed';
-    pronet_url: string;
-    name: string | null;
-    title: string | null;
-    headline: string | null;
-    contribution: Contribution | null;
-    latest: { mode: 'full_profile' | 'activity'; status: LatestItem['status']; warning: boolean }[] | null;
-    analysis: { revision: string; outcomes: Record<string, Outcome> | null; restricted: boolean } | null;
-    observed: boolean;
-    events: Record<string, string> | null;
-  }>`
+interface PersonFactsRow {
+  id: string;
+  status: 'active' | 'removed';
+  pronet_url: string;
+  name: string | null;
+  title: string | null;
+  headline: string | null;
+  contribution: Contribution | null;
+  latest: { mode: 'full_profile' | 'activity'; status: LatestItem['status']; warning: boolean }[] | null;
+  analysis: { revision: string; outcomes: Record<string, Outcome> | null; restricted: boolean } | null;
+  observed: boolean;
+  events: Record<string, string> | null;
+}
+
+/**
+ * Each attachment of `ids` (null: all of the report's) with its latest item
+ * per mode, analysis outcomes, activity coverage, event revisions and stored
+ * contribution: one query (correlated subqueries on indexed keys), every
+ * column JSON-safe so that a caller's statement can carry one person's row as
+ * JSON (`personFactsJson`).
+ */
+function personFactsSelect(reportId: string, ids: readonly string[] | null) {
+  return sql<PersonFactsRow>`
     select p.id, p.status, p.pronet_url, p.name, p.title, p.headline,
       (select pc.contribution from profile_contributions pc where pc.profile_id = p.id) as contribution,
       (select json_agg(x) from (
@@ -477,26 +512,45 @@ async function personFacts(db: Kysely<Database>, reportId: string, ids: string[]
       (select json_object_agg(e.id, e.revision) from activity_events e
          where e.report_id = p.report_id and e.profile_id = p.id) as events
     from report_profiles p
-    where p.report_id = ${reportId} and ${ids === null ? sql`true` : sql`p.id = any(${ids}::uuid[])`}`.execute(db);
-  return rows.map((p) => {
-    const item = (mode: 'full_profile' | 'activity') => {
-      const found = p.latest?.find((l) => l.mode === mode);
-      return found ? { status: found.status, warning: found.warning } : null;
-    };
-    return {
-      stored: p.contribution,
-      facts: {
-        profileId: p.id,
-        active: p.status === 'active',
-        person: { pronet_url: p.pronet_url, name: p.name, title: p.title, headline: p.headline },
-        analysis: p.analysis ? { revision: p.analysis.revision, outcomes: p.analysis.outcomes ?? {}, restricted: p.analysis.restricted } : null,
-        full: item('full_profile'),
-        activity: item('activity'),
-        activityObserved: p.observed,
-        events: p.events ?? {},
-      },
-    };
-  });
+    where p.report_id = ${reportId} and ${ids === null ? sql`true` : sql`p.id = any(${[...ids]}::uuid[])`}`;
+}
+
+function gathered(p: PersonFactsRow): GatheredPerson {
+  const item = (mode: 'full_profile' | 'activity') => {
+    const found = p.latest?.find((l) => l.mode === mode);
+    return found ? { status: found.status, warning: found.warning } : null;
+  };
+  return {
+    stored: p.contribution,
+    facts: {
+      profileId: p.id,
+      active: p.status === 'active',
+      person: { pronet_url: p.pronet_url, name: p.name, title: p.title, headline: p.headline },
+      analysis: p.analysis ? { revision: p.analysis.revision, outcomes: p.analysis.outcomes ?? {}, restricted: p.analysis.restricted } : null,
+      full: item('full_profile'),
+      activity: item('activity'),
+      activityObserved: p.observed,
+      events: p.events ?? {},
+    },
+  };
+}
+
+async function personFacts(db: Kysely<Database>, reportId: string, ids: string[] | null): Promise<GatheredPerson[]> {
+  const { rows } = await personFactsSelect(reportId, ids).execute(db);
+  return rows.map(gathered);
+}
+
+/**
+ * One person's facts (`recordPersonDelta`'s `given`) as a JSON column of the
+ * caller's statement, read with what else that statement reads; null when
+ * the attachment is gone. Read it with `personFromJson`.
+ */
+export function personFactsJson(reportId: string, profileId: string): RawBuilder<PersonFactsRow | null> {
+  return sql<PersonFactsRow | null>`(select to_jsonb(pf) from (${personFactsSelect(reportId, [profileId])}) pf)`;
+}
+
+export function personFromJson(row: PersonFactsRow | null): GatheredPerson | null {
+  return row === null ? null : gathered(row);
 }
 
 async function companyFacts(db: Kysely<Database>, reportId: string) {
