@@ -9,7 +9,7 @@
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
-import { settleStaleRollups } from '../store/rollup-repository.js';
+import { settlePendingRollups, settleStaleRollups } from '../store/rollup-repository.js';
 import type { Database } from '../store/schema.js';
 
 /** How often the sweep runs, and how old deltas must be for it to fold them. */
@@ -41,6 +41,8 @@ export function startRollupSweep(options: { db: Kysely<Database>; clock: Clock; 
     stop: async () => {
       if (timer) clearInterval(timer);
       await running;
+      // The folds this process was still gathering transitions for (the fold window) run now.
+      await settlePendingRollups(options.db);
     },
   };
 }

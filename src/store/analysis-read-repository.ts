@@ -15,6 +15,7 @@ import { prepared, runPrepared } from './prepared-statements.js';
 import { reportFromJson, reportJsonSql } from './report-repository.js';
 import type { ReportRow } from './report-repository.js';
 import { latestFullItemJoin } from './latest-item.js';
+import { begunPeopleSql, profilesWithBegunPeople, withBegunPeople, type PersonFactsRow } from './rollup-repository.js';
 import type { Database } from './schema.js';
 
 /**
@@ -31,6 +32,7 @@ const SUMMARY_READ = defineFusedRead({
       'report', ${reportJsonSql('r')},
       'totals', (select a.totals from report_aggregates a where a.report_id = r.id),
       'pending', (select json_agg(d.totals) from rollup_deltas d where d.report_id = r.id and d.totals is not null),
+      'begun', ${begunPeopleSql('r.id')},
       'company', (select json_build_object('name', c.name, 'tagline', c.tagline, 'industry', c.industry,
                                            'follower_count', c.follower_count, 'website', c.website, 'captured_at', c.captured_at)
                     from company_context c where c.report_id = r.id),
@@ -80,11 +82,12 @@ export function summaryFromText(text: string): SummaryData {
     oldest: string | null;
     newest: string | null;
     pending: Totals[] | null;
+    begun: PersonFactsRow[] | null;
   };
   return {
     report: reportFromJson(v.report),
     // Plus the deltas not folded yet, from the same snapshot (rollup-repository.ts).
-    totals: withPendingDeltas(v.totals, v.pending),
+    totals: withBegunPeople(withPendingDeltas(v.totals, v.pending), v.begun),
     company: v.company ? { ...v.company, captured_at: new Date(v.company.captured_at) } : null,
     runs: v.runs,
     captured: { oldest: dateOrNull(v.oldest), newest: dateOrNull(v.newest) },
@@ -156,7 +159,8 @@ const findingsPageSql = (filtered: boolean) => `
     select exists (select 1 from rep) as found,
            ${filtered ? `exists (select 1 from report_profiles p where p.report_id = $2 and p.id = $6 and p.status = 'active')` : 'true'} as active,
            (select a.totals -> 'profiles' from report_aggregates a join rep on rep.id = a.report_id) as profiles,
-           (select json_agg(d.totals -> 'profiles') from rollup_deltas d where d.report_id = $2 and d.totals is not null) as pending
+           (select json_agg(d.totals -> 'profiles') from rollup_deltas d where d.report_id = $2 and d.totals is not null) as pending,
+           ${begunPeopleSql('$2::uuid')} as begun
   ),
   page as (
     select p.id, p.pronet_url, p.name, p.title, p.headline, a.revision as analysis_revision,
@@ -180,7 +184,7 @@ const findingsPageSql = (filtered: boolean) => `
            ${jsonText('page.title')} as j_title, ${jsonText('page.headline')} as j_headline,
            case when page.analyzed then 'null' else ${reasonSql('page.full_status')} end as j_reason
       from page)
-  select head.found, head.active, head.profiles, head.pending,
+  select head.found, head.active, head.profiles, head.pending, head.begun,
          parts.id, parts.pronet_url, parts.name, parts.title, parts.headline, parts.analysis_revision,
          parts.full_status, parts.full_warning, parts.stored,
          case when not parts.analyzed or parts.usable then
@@ -218,6 +222,7 @@ export async function readFindingsPage(
     active: boolean;
     profiles: Totals['profiles'] | null;
     pending: Totals['profiles'][] | null;
+    begun: PersonFactsRow[] | null;
   };
   const rows = await runPrepared<Row>(
     db,
@@ -229,11 +234,11 @@ export async function readFindingsPage(
   return {
     found: head.found,
     active: head.active,
-    // Plus the deltas not folded yet: the revision of exactly what this statement's snapshot holds.
-    profiles: head.profiles && head.pending ? head.pending.reduce(addCollection, head.profiles) : head.profiles,
+    // Plus the deltas not folded yet and the begun people as they stand: the revision of exactly what this statement's snapshot holds.
+    profiles: head.profiles && profilesWithBegunPeople(head.pending ? head.pending.reduce(addCollection, head.profiles) : head.profiles, head.begun),
     rows: rows
       .filter((r) => r.id !== null)
-      .map(({ found: _f, active: _a, profiles: _p, pending: _d, record_head, analysis_template, record_tail, ...row }) => ({
+      .map(({ found: _f, active: _a, profiles: _p, pending: _d, begun: _b, record_head, analysis_template, record_tail, ...row }) => ({
         ...row,
         head: bytes(record_head),
         // ASCII by construction (findings-text.ts): one byte per character.

@@ -26,7 +26,7 @@ import { sql, type Kysely, type OperationNodeSource, type QueryCreator } from 'k
 import { lockReport, lockRun } from './locks.js';
 import { holdMediaCollections, holdMediaCollectionsExpression } from './maintenance-repository.js';
 import { retryingTransaction } from './transaction.js';
-import { recordPersonDelta, refreshReportRollup, settleRollups, type GatheredPerson } from './rollup-repository.js';
+import { FOLD_WINDOW_MS, recordPersonDelta, refreshReportRollup, settleRollups, type GatheredPerson } from './rollup-repository.js';
 import { applyRunChange, type RunChange } from './scan-repository.js';
 import type { Database, ItemStatus, ScanMode } from './schema.js';
 import type { KeyMode } from '../domain/keys.js';
@@ -168,12 +168,15 @@ async function rollUp(trx: Kysely<Database>, item: LockedItem, change: RunChange
 }
 
 /**
- * Folds the report's roll-up deltas after a transition committed one. A fold
- * that fails leaves the deltas for the workers' sweep (settleStaleRollups),
- * which reports its errors; the transition itself stands.
+ * Asks for the report's roll-up deltas to be folded after a transition
+ * committed one, within the fold window (rollup-repository.ts,
+ * FOLD_WINDOW_MS), without waiting for it: the item's slot is free at once.
+ * A fold that fails leaves the deltas for the workers' sweep
+ * (settleStaleRollups), which reports its errors; the transition itself
+ * stands.
  */
-async function settle(db: Kysely<Database>, reportId: string, now: Date): Promise<void> {
-  await settleRollups(db, reportId, now).catch(() => undefined);
+function settle(db: Kysely<Database>, reportId: string, now: Date): void {
+  settleRollups(db, reportId, now, { windowMs: FOLD_WINDOW_MS }).catch(() => undefined);
 }
 
 /**
@@ -216,7 +219,7 @@ export async function beginItem(db: Kysely<Database>, claim: Claim, now: Date): 
     if (!begun) return null;
     item = begun;
   } else {
-    await settle(db, read.report_id, now);
+    settle(db, read.report_id, now);
   }
   return {
     id: item.id,
@@ -253,7 +256,7 @@ async function beginLocked(db: Kysely<Database>, claim: Claim, now: Date): Promi
     return { item, settle: await rollUp(trx, item, { kind: 'started' }, now), cancelled: false };
   });
   if (!begun) return null;
-  if (begun.settle) await settle(db, begun.item.report_id, now);
+  if (begun.settle) settle(db, begun.item.report_id, now);
   return begun.cancelled ? null : begun.item;
 }
 
@@ -288,7 +291,7 @@ export async function requeueItem(
     return { reportId: item.report_id, settle: await rollUp(trx, item, null, now) };
   });
   if (!requeued) return false;
-  if (requeued.settle) await settle(db, requeued.reportId, now);
+  if (requeued.settle) settle(db, requeued.reportId, now);
   return true;
 }
 
@@ -364,7 +367,7 @@ export async function endClaimedItem(
     return { settle: await rollUp(trx, locked, finished, now) };
   });
   if (!ended) return false;
-  if (ended.settle) await settle(db, item.report_id, now);
+  if (ended.settle) settle(db, item.report_id, now);
   return true;
 }
 
@@ -416,7 +419,7 @@ export async function markItemFailed(db: Kysely<Database>, claim: Pick<Claim, 'i
       .execute();
     return { reportId: item.report_id, settle: await rollUp(trx, item, { kind: 'finished', status: 'failed' }, now) };
   });
-  if (failed?.settle) await settle(db, failed.reportId, now);
+  if (failed?.settle) settle(db, failed.reportId, now);
 }
 
 /** The queue per scan mode, for the metrics: items ready, scheduled (deferred) and running, and the age of the oldest ready one (seconds). */

@@ -40,6 +40,7 @@
  */
 import { sql, type Kysely, type OperationNodeSource, type RawBuilder } from 'kysely';
 import {
+  addCollection,
   addTotals,
   applyContribution,
   companyContribution,
@@ -68,15 +69,37 @@ interface AggregateRow {
 
 /**
  * The report's totals as readers see them: the folded aggregate plus the
- * deltas not folded yet, read by one statement (one snapshot), so they
- * describe exactly the rows that snapshot holds. Null before the report's
- * first roll-up.
+ * deltas not folded yet, and the people that begun items asked to recompute
+ * (a delta naming them) counted as they stand now, read by one statement
+ * (one snapshot), so they describe exactly the rows that snapshot holds.
+ * Null before the report's first roll-up.
  */
 export async function readCurrentTotals(db: Kysely<Database>, reportId: string): Promise<Totals | null> {
-  const { rows } = await sql<{ totals: Totals | null; pending: Totals[] | null }>`
-    select (select totals from report_aggregates where report_id = ${reportId}) as totals,
-           (select json_agg(d.totals) from rollup_deltas d where d.report_id = ${reportId} and d.totals is not null) as pending`.execute(db);
-  return withPendingDeltas(rows[0].totals, rows[0].pending);
+  const { rows } = await sql<{ totals: Totals | null; pending: Totals[] | null; begun: PersonFactsRow[] | null }>`
+    select (select totals from report_aggregates where report_id = x.id) as totals,
+           (select json_agg(d.totals) from rollup_deltas d where d.report_id = x.id and d.totals is not null) as pending,
+           ${sql.raw(begunPeopleSql('x.id'))} as begun
+      from (select ${reportId}::uuid as id) x`.execute(db);
+  return withBegunPeople(withPendingDeltas(rows[0].totals, rows[0].pending), rows[0].begun);
+}
+
+/**
+ * Totals with each begun person (`begunPeopleSql`) counted as they stand
+ * now instead of as stored: the fold's arithmetic, nothing stored.
+ */
+export function withBegunPeople(totals: Totals | null, begun: PersonFactsRow[] | null): Totals | null {
+  return totals && begun ? recompute(begun.map(gathered), totals, [], { rebuild: false }) : totals;
+}
+
+/** The profiles collection of `withBegunPeople` (a findings page reads only that part of the totals). */
+export function profilesWithBegunPeople(profiles: Totals['profiles'], begun: PersonFactsRow[] | null): Totals['profiles'] {
+  let result = profiles;
+  for (const person of (begun ?? []).map(gathered)) {
+    const after = personContribution(person.facts);
+    if (person.stored && revisionOf(person.stored) === revisionOf(after)) continue;
+    result = addCollection(result, contributionDelta(person.stored, after).profiles);
+  }
+  return result;
 }
 
 /** The folded aggregate alone (writers, under the report lock, take the pending deltas themselves). */
@@ -85,15 +108,16 @@ export async function readAggregates(db: Kysely<Database>, reportId: string): Pr
   return row ? { totals: row.totals, company: row.company } : null;
 }
 
-/** The totals of each of `reportIds` that has any, with the deltas not folded yet (one snapshot, two indexed reads). */
+/** The totals of each of `reportIds` that has any, as `readCurrentTotals` reads them (one snapshot). */
 export async function readReportTotals(db: Kysely<Database>, reportIds: readonly string[]): Promise<Map<string, Totals>> {
   if (reportIds.length === 0) return new Map();
-  const { rows } = await sql<{ report_id: string; totals: Totals; pending: Totals[] | null }>`
+  const { rows } = await sql<{ report_id: string; totals: Totals; pending: Totals[] | null; begun: PersonFactsRow[] | null }>`
     select a.report_id, a.totals,
-           (select json_agg(d.totals) from rollup_deltas d where d.report_id = a.report_id and d.totals is not null) as pending
+           (select json_agg(d.totals) from rollup_deltas d where d.report_id = a.report_id and d.totals is not null) as pending,
+           ${sql.raw(begunPeopleSql('a.report_id'))} as begun
       from report_aggregates a
      where a.report_id = any(${[...reportIds]}::uuid[])`.execute(db);
-  return new Map(rows.map((r) => [r.report_id, withPendingDeltas(r.totals, r.pending)!]));
+  return new Map(rows.map((r) => [r.report_id, withBegunPeople(withPendingDeltas(r.totals, r.pending), r.begun)!]));
 }
 
 /**
@@ -124,7 +148,7 @@ export async function refreshReportRollup(
   // Begun items' people outside the scope (a rebuild or 'all' recomputed everyone).
   if (ids !== null) {
     const begun = pending.recompute.filter((id) => !ids.includes(id));
-    totals = recompute(await unheldPersonFacts(db, reportId, begun), totals, changed, { rebuild: false });
+    totals = recompute((await unheldPersonFacts(db, reportId, begun, now)).unheld, totals, changed, { rebuild: false });
   }
   // A person item's transition cannot change the company page's facts (its
   // item, context and events): the worker says so and saves the query.
@@ -164,14 +188,23 @@ function recompute(gathered: GatheredPerson[], totals: Totals, changed: ChangedC
  * The facts of those of `ids` that no other transaction holds, locked until
  * the caller commits (SKIP LOCKED: a person held by a transition is
  * recomputed by that transition). The lock is taken by its own statement,
- * before the read: a statement's snapshot predates the locks it takes.
+ * before the read: a statement's snapshot predates the locks it takes. The
+ * held ones are asked again, by a delta of their own (which readers count
+ * as they do any begun person's: `readCurrentTotals`), and returned as
+ * `held`; that transition's fold takes it.
  */
-async function unheldPersonFacts(db: Kysely<Database>, reportId: string, ids: string[]): Promise<GatheredPerson[]> {
-  if (ids.length === 0) return [];
+async function unheldPersonFacts(db: Kysely<Database>, reportId: string, ids: string[], now: Date): Promise<{ unheld: GatheredPerson[]; held: string[] }> {
+  if (ids.length === 0) return { unheld: [], held: [] };
   const { rows } = await sql<{ id: string }>`
     select id from report_profiles where id = any(${ids}::uuid[]) order by id for no key update skip locked`.execute(db);
-  const unheld = rows.map((r) => r.id);
-  return unheld.length === 0 ? [] : personFacts(db, reportId, unheld);
+  const locked = new Set(rows.map((r) => r.id));
+  const held = ids.filter((id) => !locked.has(id));
+  if (held.length > 0) {
+    await sql`
+      insert into rollup_deltas (report_id, run_id, started, at, recompute_profile_id)
+      select ${reportId}::uuid, null, false, ${now}::timestamptz, h from unnest(${held}::uuid[]) as h`.execute(db);
+  }
+  return { unheld: locked.size === 0 ? [] : await personFacts(db, reportId, [...locked]), held };
 }
 
 async function storeContributions(db: Kysely<Database>, reportId: string, changed: ChangedContribution[]): Promise<void> {
@@ -331,24 +364,26 @@ async function takeDeltas(db: Kysely<Database>, reportId: string, now: Date, loc
   return pending;
 }
 
-type FoldResult = 'folded' | 'empty' | 'busy';
+/** 'folded' names the begun people it left to the transitions holding them (asked again by deltas of their own). */
+type FoldResult = { kind: 'folded'; held: string[] } | { kind: 'empty' } | { kind: 'busy' };
 
 /** One fold of a report's pending deltas, unless another transaction holds the report lock ('busy'). */
 async function foldOnce(db: Kysely<Database>, reportId: string, now: Date): Promise<FoldResult> {
   return retryingTransaction(
     db,
-    async (trx) => {
+    async (trx): Promise<FoldResult> => {
       const pending = await takeDeltas(trx, reportId, now, 'unless-locked');
-      if (pending === null) return 'busy';
-      if (pending.totals === null && pending.runs.size === 0 && pending.recompute.length === 0) return 'empty';
+      if (pending === null) return { kind: 'busy' };
+      if (pending.totals === null && pending.runs.size === 0 && pending.recompute.length === 0) return { kind: 'empty' };
       const stored = await readAggregates(trx, reportId);
       if (!stored) {
         // No aggregate row to add to (never the case for a report made by create-report): sum everything.
         await refreshReportRollup(trx, reportId, 'all', pending.at);
-        return 'folded';
+        return { kind: 'folded', held: [] };
       }
       const changed: ChangedContribution[] = [];
-      const totals = recompute(await unheldPersonFacts(trx, reportId, pending.recompute), stored.totals, changed, { rebuild: false });
+      const { unheld, held } = await unheldPersonFacts(trx, reportId, pending.recompute, pending.at);
+      const totals = recompute(unheld, stored.totals, changed, { rebuild: false });
       if (pending.totals || changed.length > 0) {
         await storeContributions(trx, reportId, changed);
         await updateReportRow(trx, reportId, pending.totals ? addTotals(totals, pending.totals) : totals, null, { at: pending.at });
@@ -356,56 +391,95 @@ async function foldOnce(db: Kysely<Database>, reportId: string, now: Date): Prom
         // Only run changes: the report's analysis_state may follow its runs.
         await updateReportRow(trx, reportId, stored.totals, null);
       }
-      return 'folded';
+      return { kind: 'folded', held };
     },
     // A fold lost in a crash loses its deletions too: the deltas are folded again.
     { asynchronousCommit: true },
   );
 }
 
-async function hasDeltas(db: Kysely<Database>, reportId: string): Promise<boolean> {
-  const { rows } = await sql`select 1 from rollup_deltas where report_id = ${reportId} limit 1`.execute(db);
+/** Whether deltas are pending besides those asking again for `held` (whose transitions fold them). */
+async function hasDeltas(db: Kysely<Database>, reportId: string, held: readonly string[]): Promise<boolean> {
+  const { rows } = await sql`
+    select 1 from rollup_deltas
+     where report_id = ${reportId} and (recompute_profile_id is null or recompute_profile_id <> all(${[...held]}::uuid[]))
+     limit 1`.execute(db);
   return rows.length > 0;
 }
 
 /** Rounds one settle makes before it leaves the rest to the sweep (a report that never stops changing). */
 const MAX_FOLD_ROUNDS = 50;
 
+/**
+ * How long a worker's fold waits for more transitions of its report before
+ * it runs (`settleRollups`' `windowMs`). What it trades: the report row's
+ * counts and the runs' statuses trail the items by up to this much more
+ * (the totals that readers see do not: they add the pending deltas), for
+ * far fewer folds while a report's items finish many times a second: one
+ * fold costs about ten statements whatever the number of deltas it takes.
+ */
+export const FOLD_WINDOW_MS = 100;
+
 interface Settling {
   again: boolean;
   done: Promise<void>;
+  /** Ends the current window now (a sweep's or a stop's request). */
+  hurry: () => void;
+  hurried: boolean;
 }
 
-/** The folds running in this process, per pool and report. */
+/** The folds running or waiting in this process, per pool and report. */
 const settling = new WeakMap<Kysely<Database>, Map<string, Settling>>();
 
 /**
- * Folds the report's pending deltas after a transition committed one.
- * Requests of one process for one report coalesce into the fold running (it
- * goes round once more). When another process's transaction holds the report
- * lock, that one folds: a worker's fold checks for deltas again after its
- * commit, and the sweep (`settleStaleRollups`) catches what is left after an
- * API write's fold or a crash.
+ * Folds the report's pending deltas after a transition committed one, once
+ * `windowMs` has passed (the transitions committed meanwhile are folded by
+ * the same fold). Requests of one process for one report coalesce into the
+ * fold waiting or running (a running one goes round once more). When
+ * another process's transaction holds the report lock, that one folds: a
+ * worker's fold checks for deltas again after its commit, and the sweep
+ * (`settleStaleRollups`) catches what is left after an API write's fold or
+ * a crash.
  */
-export function settleRollups(db: Kysely<Database>, reportId: string, now: Date): Promise<void> {
+export function settleRollups(db: Kysely<Database>, reportId: string, now: Date, options: { windowMs: number }): Promise<void> {
   let folds = settling.get(db);
   if (!folds) settling.set(db, (folds = new Map()));
   const running = folds.get(reportId);
   if (running) {
     running.again = true;
+    if (options.windowMs === 0) running.hurry();
     return running.done;
   }
-  const entry: Settling = { again: false, done: Promise.resolve() };
+  const entry: Settling = {
+    again: false,
+    done: Promise.resolve(),
+    hurried: options.windowMs === 0,
+    hurry: () => {
+      entry.hurried = true;
+    },
+  };
+  const window = () =>
+    entry.hurried
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, options.windowMs);
+          entry.hurry = () => {
+            entry.hurried = true;
+            clearTimeout(timer);
+            resolve();
+          };
+        });
   const map = folds;
   entry.done = (async () => {
     try {
       for (let round = 1; ; round++) {
+        await window();
         entry.again = false;
         const result = await foldOnce(db, reportId, now);
-        const more = result === 'folded' ? await hasDeltas(db, reportId) : false;
+        const more = result.kind === 'folded' ? await hasDeltas(db, reportId, result.held) : false;
         if ((!more && !entry.again) || round >= MAX_FOLD_ROUNDS) return;
         // Asked again while another transaction held the report: give it a moment before trying.
-        if (result === 'busy') await new Promise((resolve) => setTimeout(resolve, Math.min(100, 5 * round)));
+        if (result.kind === 'busy') await new Promise((resolve) => setTimeout(resolve, Math.min(100, 5 * round)));
       }
     } finally {
       map.delete(reportId);
@@ -415,13 +489,20 @@ export function settleRollups(db: Kysely<Database>, reportId: string, now: Date)
   return entry.done;
 }
 
+/** Folds at once what this process's folds on `db` are waiting to fold (a worker stopping; tests). */
+export async function settlePendingRollups(db: Kysely<Database>): Promise<void> {
+  const folds = [...(settling.get(db)?.values() ?? [])];
+  for (const fold of folds) fold.hurry();
+  await Promise.all(folds.map((fold) => fold.done.catch(() => undefined)));
+}
+
 /** Folds every report whose deltas have waited longer than `olderThanMs` (the workers' poll calls it). */
 export async function settleStaleRollups(db: Kysely<Database>, now: Date, olderThanMs: number): Promise<number> {
   const { rows } = await sql<{ report_id: string }>`
     select distinct report_id from rollup_deltas
     where created_at < now() - make_interval(secs => ${olderThanMs / 1000}::float8)
     limit 100`.execute(db);
-  for (const row of rows) await settleRollups(db, row.report_id, now);
+  for (const row of rows) await settleRollups(db, row.report_id, now, { windowMs: 0 });
   return rows.length;
 }
 
@@ -474,7 +555,8 @@ export interface GatheredPerson {
   stored: Contribution | null;
 }
 
-interface PersonFactsRow {
+/** A person's facts as `PERSON_FACTS_COLUMNS` reads them. */
+export interface PersonFactsRow {
   id: string;
   status: 'active' | 'removed';
   pronet_url: string;
@@ -489,15 +571,14 @@ interface PersonFactsRow {
 }
 
 /**
- * Each attachment of `ids` (null: all of the report's) with its latest item
- * per mode, analysis outcomes, activity coverage, event revisions and stored
- * contribution: one query (correlated subqueries on indexed keys), every
- * column JSON-safe so that a caller's statement can carry one person's row as
- * JSON (`personFactsJson`).
+ * The columns of a person's facts over an attachment row `p`: its latest
+ * item per mode, analysis outcomes, activity coverage, event revisions and
+ * stored contribution (correlated subqueries on indexed keys, naming only
+ * `p`), every one JSON-safe, so that a statement can carry people's rows as
+ * JSON (`personFactsJson`, `begunPeopleSql`).
  */
-function personFactsSelect(reportId: string, ids: readonly string[] | null) {
-  return sql<PersonFactsRow>`
-    select p.id, p.status, p.pronet_url, p.name, p.title, p.headline,
+const PERSON_FACTS_COLUMNS = `
+    p.id, p.status, p.pronet_url, p.name, p.title, p.headline,
       (select pc.contribution from profile_contributions pc where pc.profile_id = p.id) as contribution,
       (select json_agg(x) from (
          select distinct on (r.mode) r.mode, i.status, i.warning
@@ -510,9 +591,29 @@ function personFactsSelect(reportId: string, ids: readonly string[] | null) {
          from profile_analyses a where a.profile_id = p.id) as analysis,
       exists (select 1 from activity_coverage c where c.profile_id = p.id) as observed,
       (select json_object_agg(e.id, e.revision) from activity_events e
-         where e.report_id = p.report_id and e.profile_id = p.id) as events
+         where e.report_id = p.report_id and e.profile_id = p.id) as events`;
+
+/** Each attachment of `ids` (null: all of the report's) with its facts, in one query. */
+function personFactsSelect(reportId: string, ids: readonly string[] | null) {
+  return sql<PersonFactsRow>`
+    select ${sql.raw(PERSON_FACTS_COLUMNS)}
     from report_profiles p
     where p.report_id = ${reportId} and ${ids === null ? sql`true` : sql`p.id = any(${[...ids]}::uuid[])`}`;
+}
+
+/**
+ * SQL text of a JSON array (null for none) of the facts of the people whom
+ * pending deltas of the report `reportExpr` (an SQL expression naming no
+ * parameter) ask to recompute: begun items' people, whose stored
+ * contributions are not yet what their rows say. Readers count them as
+ * they stand (`withBegunPeople`).
+ */
+export function begunPeopleSql(reportExpr: string): string {
+  return `(select json_agg(to_jsonb(pf)) from (
+      select ${PERSON_FACTS_COLUMNS}
+        from report_profiles p
+       where p.report_id = ${reportExpr}
+         and p.id in (select d.recompute_profile_id from rollup_deltas d where d.report_id = ${reportExpr} and d.recompute_profile_id is not null)) pf)`;
 }
 
 function gathered(p: PersonFactsRow): GatheredPerson {

@@ -2,9 +2,10 @@
  * A person's item begins in one statement (store/item-repository.ts,
  * beginItem): its run starts and the fold recomputes the person's
  * contribution, so the analysis counts the person as processing while the
- * item collects. When another transaction holds the person at the fold, the
- * person's next transition recomputes them instead, and the totals stay
- * exact either way (equal to a rebuild from the stored rows).
+ * item collects (readers count a person whom a pending delta names as they
+ * stand, before any fold). When another transaction holds the person at
+ * the fold, the fold asks for them again, and the totals stay exact either
+ * way (equal to a rebuild from the stored rows).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -14,7 +15,7 @@ import { beginItem, claimItem, type Claim } from '../../src/store/item-repositor
 import { settleStaleRollups } from '../../src/store/rollup-repository.js';
 import { reportBody, startTestApp, type Tenant, type TestApp } from '../support/app.js';
 import { handlerContext } from '../support/handler.js';
-import { assertTotalsMatchRebuild } from '../support/rollups.js';
+import { assertTotalsMatchRebuild, foldsSettled } from '../support/rollups.js';
 
 describe('a begun item in the roll-ups', () => {
   let t: TestApp;
@@ -65,10 +66,13 @@ describe('a begun item in the roll-ups', () => {
     await assertTotalsMatchRebuild(t, reportId);
   }
 
-  test('once begun, the person counts as processing and the run as running, before the item finishes', async () => {
+  test('once begun, the person counts as processing before any fold, and the run as running after it', async () => {
     const { reportId, claim } = await personClaimed('ada-begun');
     assert.notEqual(await beginItem(t.runtime.db, claim, t.clock.now()), null);
+    // Not folded yet: readers count the person that the pending delta names as they stand.
+    assert.notEqual(await t.runtime.db.selectFrom('rollup_deltas').select('id').where('report_id', '=', reportId).executeTakeFirst(), undefined);
     assert.equal((await work(reportId)).processing, 1);
+    await foldsSettled(t);
     const run = await t.runtime.db
       .selectFrom('scan_items as i')
       .innerJoin('scan_runs as r', 'r.id', 'i.run_id')
@@ -76,11 +80,12 @@ describe('a begun item in the roll-ups', () => {
       .where('i.id', '=', claim.itemId)
       .executeTakeFirstOrThrow();
     assert.equal(run.status, 'running');
+    assert.equal((await work(reportId)).processing, 1);
     await assertTotalsMatchRebuild(t, reportId);
     await finishedExactly(reportId, claim);
   });
 
-  test('a person held by another transaction at the fold is recomputed by their next transition, and the totals stay exact', async () => {
+  test('a person held by another transaction at the fold is asked for again: readers count them as processing, and a later fold recomputes them exactly', async () => {
     const { reportId, profileId, claim } = await personClaimed('grace-held');
     const holder = new pg.Client({ connectionString: t.config.databaseUrl! });
     await holder.connect();
@@ -89,13 +94,18 @@ describe('a begun item in the roll-ups', () => {
       await holder.query('select 1 from report_profiles where id = $1 for no key update', [profileId]);
       const begun = await beginItem(t.runtime.db, claim, t.clock.now());
       assert.notEqual(begun, null);
-      // The fold ran (the run started) but left the held person as they were.
-      assert.equal(await t.runtime.db.selectFrom('rollup_deltas').select('id').where('report_id', '=', reportId).executeTakeFirst(), undefined);
-      assert.equal((await work(reportId)).processing, 0);
+      await foldsSettled(t);
+      // The fold ran (the run started), left the held person as they were, and asked for them again.
+      const left = await t.runtime.db.selectFrom('rollup_deltas').select(['recompute_profile_id', 'run_id']).where('report_id', '=', reportId).execute();
+      assert.deepEqual(left, [{ recompute_profile_id: profileId, run_id: null }]);
+      assert.equal((await work(reportId)).processing, 1);
     } finally {
       await holder.query('commit');
       await holder.end();
     }
+    await settleStaleRollups(t.runtime.db, t.clock.now(), 0);
+    assert.equal(await t.runtime.db.selectFrom('rollup_deltas').select('id').where('report_id', '=', reportId).executeTakeFirst(), undefined);
+    await assertTotalsMatchRebuild(t, reportId);
     await finishedExactly(reportId, claim);
   });
 });

@@ -15,7 +15,7 @@ import pg from 'pg';
 import { setReportArchived } from '../../src/use-cases/manage-report.js';
 import { reportBody, startTestApp, type TestApp } from '../support/app.js';
 import { handlerContext } from '../support/handler.js';
-import { assertRunCountsMatchItems, assertTotalsMatchRebuild } from '../support/rollups.js';
+import { assertRunCountsMatchItems, assertTotalsMatchRebuild, foldsSettled } from '../support/rollups.js';
 
 describe('scan races', () => {
   let t: TestApp;
@@ -51,6 +51,7 @@ describe('scan races', () => {
       // Every item of both runs at once: the same run and report rows are contended.
       const outcomes = await Promise.all(claims.map((claim) => processItem(ctx, claim)));
       assert.ok(outcomes.every((o) => o === 'succeeded'));
+      await foldsSettled(t);
 
       const runs = await t.runtime.db.selectFrom('scan_runs').selectAll().where('report_id', '=', reportId).execute();
       for (const run of runs) {

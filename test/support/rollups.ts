@@ -1,7 +1,14 @@
 /** Checks on the report roll-ups shared by the scan tests. */
 import assert from 'node:assert/strict';
-import { readAggregates, refreshReportRollup } from '../../src/store/rollup-repository.js';
+import { lockReport } from '../../src/store/locks.js';
+import { readAggregates, refreshReportRollup, settlePendingRollups } from '../../src/store/rollup-repository.js';
 import type { TestApp } from './app.js';
+
+/** The folds this test process's transitions asked for, run now instead of at the end of their window. */
+export async function foldsSettled(t: Pick<TestApp, 'runtime'>): Promise<void> {
+  await settlePendingRollups(t.runtime.db);
+  if (t.runtime.scanDb) await settlePendingRollups(t.runtime.scanDb);
+}
 
 /** A run's counts, maintained by each transition, must equal a recount of its items. */
 export async function assertRunCountsMatchItems(
@@ -22,8 +29,10 @@ export async function assertTotalsMatchRebuild(t: TestApp, reportId: string) {
     ...totals,
     checks: Object.fromEntries(Object.entries(totals.checks).filter(([, c]: any) => c.good || c.optimize || c.unknown)),
   });
+  await foldsSettled(t);
   const maintained = (await readAggregates(t.runtime.db, reportId))!.totals;
   const rebuilt = await t.runtime.db.transaction().execute(async (trx) => {
+    await lockReport(trx, reportId);
     await trx.deleteFrom('report_aggregates').where('report_id', '=', reportId).execute();
     return refreshReportRollup(trx, reportId, 'all', new Date());
   });
