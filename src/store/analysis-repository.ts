@@ -10,7 +10,8 @@ import { revisionOf } from '../domain/revision.js';
 import type { analysisChange, ProfileAnalysis, ProfileFacts, StoredAnalysisState } from '../domain/profile-analysis.js';
 import type { CollectedActivityEvent, CollectedCompany, CollectedProfile } from '../domain/collected.js';
 import type { EvidenceOrigin, PreparedEvidence } from '../domain/collected.js';
-import { inOneStatement, personFactsJson, personFromJson, type GatheredPerson } from './rollup-repository.js';
+import { inOneStatement } from './one-statement.js';
+import { personFactsJson, personFromJson, type GatheredPerson } from './rollup-repository.js';
 import type { Database } from './schema.js';
 
 /** `activity_events.subject` of company-page events. */

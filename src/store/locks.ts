@@ -9,7 +9,8 @@
  * everywhere is what keeps concurrent writers from deadlocking and their
  * counts exact. A finishing item that records evidence takes the media
  * collections' advisory lock (shared) before all of them
- * (maintenance-repository.ts); a collection takes it alone, exclusively.
+ * (maintenance-repository.ts; a person's item in the InitPlan of the
+ * statement that ends it); a collection takes it alone, exclusively.
  *
  * The locks are FOR NO KEY UPDATE: no write here changes a key, and the FOR
  * KEY SHARE locks that foreign-key checks take (an item's rows referencing
@@ -30,7 +31,7 @@ export async function lockRun(db: Kysely<Database>, runId: string): Promise<void
 /**
  * Attachments, in id order: no worker changes their contributions until the
  * transaction ends. (A person's item locks its item and its attachment in
- * one statement: item-repository.ts, lockClaimed.)
+ * one statement: item-repository.ts, lockClaimed and endPersonItem.)
  */
 export async function lockAttachments(db: Kysely<Database>, profileIds: readonly string[]): Promise<void> {
   await sql`select 1 from report_profiles where id = any(${profileIds}::uuid[]) order by id for no key update`.execute(db);

@@ -9,13 +9,14 @@
  * leave the new evidence without media. Collections therefore run under an
  * exclusive advisory lock and bump `maintenance_state.media_gc_generation`
  * when they delete blobs; a finishing transaction that records evidence takes
- * the same lock shared first (`holdMediaCollections`), reads the generation
- * in its next statement (the item's locking read, store/item-repository.ts)
- * and checks that it is still the one read before the blobs were stored
- * (`checkMediaGeneration`); if not, the item stores its blobs again and
- * retries (src/scanning/item-handler.ts). The generation is read in a
- * statement after the lock's, never in the same one: a statement's snapshot
- * is taken before the locks it waits for.
+ * the same lock shared before any row lock (a person's item: in the
+ * statement that ends it, `holdMediaCollectionsExpression`; the company
+ * page's item: `holdMediaCollections`), reads the generation in a later
+ * statement (scanning/finish-item.ts) and checks that it is still the one
+ * read before the blobs were stored (`checkMediaGeneration`); if not, the
+ * item stores its blobs again and retries (src/scanning/item-handler.ts).
+ * The generation is read in a statement after the lock's, never in the same
+ * one: a statement's snapshot is taken before the locks it waits for.
  */
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from './schema.js';

@@ -31,8 +31,13 @@
  * - A begun person's item appends a delta that only names the person
  *   (`recompute_profile_id`, item-repository.ts beginItem): the fold (or an
  *   API write's refresh) recomputes that person under their lock, skipping
- *   a person another transaction holds; that person's next transition
- *   recomputes them.
+ *   a person another transaction holds, whom it asks for again (a delta of
+ *   their own). Until then readers count the people that pending deltas
+ *   name as their rows stand (`begunPeopleSql`, `withBegunPeople`), so a
+ *   collection's revision always matches the records of the same snapshot.
+ *
+ * A worker's fold waits a short window for more transitions of its report
+ * (`FOLD_WINDOW_MS`), so one fold takes many deltas.
  *
  * Every writer of a person's contribution holds that person's attachment
  * lock (src/store/locks.ts), so the deltas of one person telescope, and
@@ -58,6 +63,7 @@ import { revisionOf } from '../domain/revision.js';
 import { lockAttachments, lockReport } from './locks.js';
 import { addRunChange, applyRunCounts, emptyRunCounts, type RunChange, type RunCounts } from './scan-repository.js';
 import type { Database } from './schema.js';
+import { inOneStatement } from './one-statement.js';
 import { retryingTransaction } from './transaction.js';
 
 export type RollupScope = { profileIds: readonly (string | null)[] } | 'all';
@@ -285,20 +291,6 @@ export async function recordPersonDelta(
             values (${reportId}::uuid, ${run?.runId ?? null}::uuid, ${change?.kind === 'started'}, ${change?.kind === 'finished' ? change.status : null},
                     ${change?.kind === 'finished' && change.warning === true}, ${delta === null ? null : JSON.stringify(delta)}::jsonb, ${now}::timestamptz)`;
   await inOneStatement(writes, last).execute(db);
-}
-
-/**
- * Data-modifying statements run as one (a `with` of each, then `last`): one
- * round trip, one snapshot for all of them. Each sees none of the others'
- * changes, so none may read or write what another writes.
- */
-export function inOneStatement(writes: readonly OperationNodeSource[], last: OperationNodeSource): RawBuilder<unknown> {
-  if (writes.length === 0) return sql`${last}`;
-  const ctes = sql.join(
-    writes.map((write, i) => sql`${sql.ref(`w${i}`)} as (${write})`),
-    sql`, `,
-  );
-  return sql`with ${ctes} ${last}`;
 }
 
 interface PendingDeltas {

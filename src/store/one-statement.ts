@@ -1,0 +1,21 @@
+/**
+ * Several data-modifying statements sent as one: `with w0 as (…), w1 as (…)
+ * <last>`. What it trades: one round trip instead of several (each costs the
+ * worker's event loop a socket write and PostgreSQL a wake-up; a finishing
+ * item's last writes are its analysis, its contribution and its roll-up
+ * delta), for the rules of data-modifying CTEs: every part runs on the same
+ * snapshot and sees none of the others' changes, so no part may read or
+ * write what another writes, and every part is a single statement (no `with`
+ * of its own). Used where those rules hold by construction: the writes go
+ * to different tables, and nothing they read was written by the others.
+ */
+import { sql, type OperationNodeSource, type RawBuilder } from 'kysely';
+
+export function inOneStatement(writes: readonly OperationNodeSource[], last: OperationNodeSource): RawBuilder<unknown> {
+  if (writes.length === 0) return sql`${last}`;
+  const ctes = sql.join(
+    writes.map((write, i) => sql`${sql.ref(`w${i}`)} as (${write})`),
+    sql`, `,
+  );
+  return sql`with ${ctes} ${last}`;
+}
