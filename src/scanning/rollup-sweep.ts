@@ -9,7 +9,7 @@
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
-import { settlePendingRollups, settleStaleRollups } from '../store/rollup-repository.js';
+import { settlePendingRollups, settleStaleRollups } from '../store/rollup-folds.js';
 import type { Database } from '../store/schema.js';
 
 /** How often the sweep runs, and how old deltas must be for it to fold them. */

@@ -26,7 +26,8 @@ import { sql, type Kysely, type OperationNodeSource, type QueryCreator } from 'k
 import { lockReport, lockRun } from './locks.js';
 import { holdMediaCollections, holdMediaCollectionsExpression } from './maintenance-repository.js';
 import { retryingTransaction } from './transaction.js';
-import { FOLD_WINDOW_MS, recordPersonDelta, refreshReportRollup, settleRollups, type GatheredPerson } from './rollup-repository.js';
+import { FOLD_WINDOW_MS, settleRollups } from './rollup-folds.js';
+import { recordPersonDelta, refreshReportRollup, type GatheredPerson } from './rollup-repository.js';
 import { applyRunChange, type RunChange } from './scan-repository.js';
 import type { Database, ItemStatus, ScanMode } from './schema.js';
 import type { KeyMode } from '../domain/keys.js';
@@ -169,7 +170,7 @@ async function rollUp(trx: Kysely<Database>, item: LockedItem, change: RunChange
 
 /**
  * Asks for the report's roll-up deltas to be folded after a transition
- * committed one, within the fold window (rollup-repository.ts,
+ * committed one, within the fold window (rollup-folds.ts,
  * FOLD_WINDOW_MS), without waiting for it: the item's slot is free at once.
  * A fold that fails leaves the deltas for the workers' sweep
  * (settleStaleRollups), which reports its errors; the transition itself

@@ -27,7 +27,9 @@
  *   for the report or run row. `settleRollups` then folds the report's
  *   deltas into the aggregates, the runs and the report row: one transaction
  *   for however many deltas are pending, by whichever transaction gets the
- *   report lock (the others leave it to that one).
+ *   report lock (the others leave it to that one). When folds run (a window
+ *   after the transitions, coalesced per report, on a stop, by the sweep)
+ *   is rollup-folds.ts.
  * - A begun person's item appends a delta that only names the person
  *   (`recompute_profile_id`, item-repository.ts beginItem): the fold (or an
  *   API write's refresh) recomputes that person under their lock, skipping
@@ -35,9 +37,6 @@
  *   their own). Until then readers count the people that pending deltas
  *   name as their rows stand (`begunPeopleSql`, `withBegunPeople`), so a
  *   collection's revision always matches the records of the same snapshot.
- *
- * A worker's fold waits a short window for more transitions of its report
- * (`FOLD_WINDOW_MS`), so one fold takes many deltas.
  *
  * Every writer of a person's contribution holds that person's attachment
  * lock (src/store/locks.ts), so the deltas of one person telescope, and
@@ -357,10 +356,10 @@ async function takeDeltas(db: Kysely<Database>, reportId: string, now: Date, loc
 }
 
 /** 'folded' names the begun people it left to the transitions holding them (asked again by deltas of their own). */
-type FoldResult = { kind: 'folded'; held: string[] } | { kind: 'empty' } | { kind: 'busy' };
+export type FoldResult = { kind: 'folded'; held: string[] } | { kind: 'empty' } | { kind: 'busy' };
 
 /** One fold of a report's pending deltas, unless another transaction holds the report lock ('busy'). */
-async function foldOnce(db: Kysely<Database>, reportId: string, now: Date): Promise<FoldResult> {
+export async function foldOnce(db: Kysely<Database>, reportId: string, now: Date): Promise<FoldResult> {
   return retryingTransaction(
     db,
     async (trx): Promise<FoldResult> => {
@@ -391,111 +390,12 @@ async function foldOnce(db: Kysely<Database>, reportId: string, now: Date): Prom
 }
 
 /** Whether deltas are pending besides those asking again for `held` (whose transitions fold them). */
-async function hasDeltas(db: Kysely<Database>, reportId: string, held: readonly string[]): Promise<boolean> {
+export async function hasDeltas(db: Kysely<Database>, reportId: string, held: readonly string[]): Promise<boolean> {
   const { rows } = await sql`
     select 1 from rollup_deltas
      where report_id = ${reportId} and (recompute_profile_id is null or recompute_profile_id <> all(${[...held]}::uuid[]))
      limit 1`.execute(db);
   return rows.length > 0;
-}
-
-/** Rounds one settle makes before it leaves the rest to the sweep (a report that never stops changing). */
-const MAX_FOLD_ROUNDS = 50;
-
-/**
- * How long a worker's fold waits for more transitions of its report before
- * it runs (`settleRollups`' `windowMs`). What it trades: the report row's
- * counts and the runs' statuses trail the items by up to this much more
- * (the totals that readers see do not: they add the pending deltas), for
- * far fewer folds while a report's items finish many times a second: one
- * fold costs about ten statements whatever the number of deltas it takes.
- */
-export const FOLD_WINDOW_MS = 100;
-
-interface Settling {
-  again: boolean;
-  done: Promise<void>;
-  /** Ends the current window now (a sweep's or a stop's request). */
-  hurry: () => void;
-  hurried: boolean;
-}
-
-/** The folds running or waiting in this process, per pool and report. */
-const settling = new WeakMap<Kysely<Database>, Map<string, Settling>>();
-
-/**
- * Folds the report's pending deltas after a transition committed one, once
- * `windowMs` has passed (the transitions committed meanwhile are folded by
- * the same fold). Requests of one process for one report coalesce into the
- * fold waiting or running (a running one goes round once more). When
- * another process's transaction holds the report lock, that one folds: a
- * worker's fold checks for deltas again after its commit, and the sweep
- * (`settleStaleRollups`) catches what is left after an API write's fold or
- * a crash.
- */
-export function settleRollups(db: Kysely<Database>, reportId: string, now: Date, options: { windowMs: number }): Promise<void> {
-  let folds = settling.get(db);
-  if (!folds) settling.set(db, (folds = new Map()));
-  const running = folds.get(reportId);
-  if (running) {
-    running.again = true;
-    if (options.windowMs === 0) running.hurry();
-    return running.done;
-  }
-  const entry: Settling = {
-    again: false,
-    done: Promise.resolve(),
-    hurried: options.windowMs === 0,
-    hurry: () => {
-      entry.hurried = true;
-    },
-  };
-  const window = () =>
-    entry.hurried
-      ? Promise.resolve()
-      : new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, options.windowMs);
-          entry.hurry = () => {
-            entry.hurried = true;
-            clearTimeout(timer);
-            resolve();
-          };
-        });
-  const map = folds;
-  entry.done = (async () => {
-    try {
-      for (let round = 1; ; round++) {
-        await window();
-        entry.again = false;
-        const result = await foldOnce(db, reportId, now);
-        const more = result.kind === 'folded' ? await hasDeltas(db, reportId, result.held) : false;
-        if ((!more && !entry.again) || round >= MAX_FOLD_ROUNDS) return;
-        // Asked again while another transaction held the report: give it a moment before trying.
-        if (result.kind === 'busy') await new Promise((resolve) => setTimeout(resolve, Math.min(100, 5 * round)));
-      }
-    } finally {
-      map.delete(reportId);
-    }
-  })();
-  folds.set(reportId, entry);
-  return entry.done;
-}
-
-/** Folds at once what this process's folds on `db` are waiting to fold (a worker stopping; tests). */
-export async function settlePendingRollups(db: Kysely<Database>): Promise<void> {
-  const folds = [...(settling.get(db)?.values() ?? [])];
-  for (const fold of folds) fold.hurry();
-  await Promise.all(folds.map((fold) => fold.done.catch(() => undefined)));
-}
-
-/** Folds every report whose deltas have waited longer than `olderThanMs` (the workers' poll calls it). */
-export async function settleStaleRollups(db: Kysely<Database>, now: Date, olderThanMs: number): Promise<number> {
-  const { rows } = await sql<{ report_id: string }>`
-    select distinct report_id from rollup_deltas
-    where created_at < now() - make_interval(secs => ${olderThanMs / 1000}::float8)
-    limit 100`.execute(db);
-  for (const row of rows) await settleRollups(db, row.report_id, now, { windowMs: 0 });
-  return rows.length;
 }
 
 /**

@@ -18,7 +18,7 @@ import { processItem } from '../../src/scanning/item-handler.js';
 import { FileMediaStore } from '../../src/scanning/media/media-store.js';
 import { SafeFetcher } from '../../src/scanning/media/safe-fetch.js';
 import { claimItem } from '../../src/store/item-repository.js';
-import { settleStaleRollups } from '../../src/store/rollup-repository.js';
+import { settleStaleRollups } from '../../src/store/rollup-folds.js';
 import { updateWorkspace } from '../../src/store/workspace-repository.js';
 import { accessLinkPath } from '../../src/use-cases/workspace-members.js';
 import { HIGH_LIMITS, reportBody, startTestApp, type TestApp } from '../support/app.js';

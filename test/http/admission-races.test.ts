@@ -6,7 +6,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { claimItem } from '../../src/store/item-repository.js';
-import { settleStaleRollups } from '../../src/store/rollup-repository.js';
+import { settleStaleRollups } from '../../src/store/rollup-folds.js';
 import { removePerson } from '../../src/use-cases/manage-report.js';
 import { reportBody, startTestApp, type TestApp } from '../support/app.js';
 import { assertRunCountsMatchItems } from '../support/rollups.js';

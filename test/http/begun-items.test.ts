@@ -12,7 +12,7 @@ import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
 import { processItem } from '../../src/scanning/item-handler.js';
 import { beginItem, claimItem, type Claim } from '../../src/store/item-repository.js';
-import { settleStaleRollups } from '../../src/store/rollup-repository.js';
+import { settleStaleRollups } from '../../src/store/rollup-folds.js';
 import { reportBody, startTestApp, type Tenant, type TestApp } from '../support/app.js';
 import { handlerContext } from '../support/handler.js';
 import { assertTotalsMatchRebuild, foldsSettled } from '../support/rollups.js';

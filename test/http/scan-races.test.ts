@@ -10,7 +10,7 @@ import { SimulatorCollector } from '../../src/scanning/collectors/simulator/inde
 import type { Collector, CollectRequest } from '../../src/scanning/collectors/collector.js';
 import type { CollectResult } from '../../src/domain/collected.js';
 import { claimItem, type Claim } from '../../src/store/item-repository.js';
-import { settleStaleRollups } from '../../src/store/rollup-repository.js';
+import { settleStaleRollups } from '../../src/store/rollup-folds.js';
 import pg from 'pg';
 import { setReportArchived } from '../../src/use-cases/manage-report.js';
 import { reportBody, startTestApp, type TestApp } from '../support/app.js';

@@ -1,7 +1,8 @@
 /** Checks on the report roll-ups shared by the scan tests. */
 import assert from 'node:assert/strict';
 import { lockReport } from '../../src/store/locks.js';
-import { readAggregates, refreshReportRollup, settlePendingRollups } from '../../src/store/rollup-repository.js';
+import { settlePendingRollups } from '../../src/store/rollup-folds.js';
+import { readAggregates, refreshReportRollup } from '../../src/store/rollup-repository.js';
 import type { TestApp } from './app.js';
 
 /** The folds this test process's transitions asked for, run now instead of at the end of their window. */

@@ -1,0 +1,111 @@
+/**
+ * When a report's roll-up deltas are folded (rollup-repository.ts does the
+ * folding: `foldOnce`).
+ *
+ * What it trades: a worker's transition does not wait for its fold. It asks
+ * for one, and the fold waits `FOLD_WINDOW_MS` for more transitions of its
+ * report, so that one fold (about ten statements whatever the number of
+ * deltas it takes) serves many items instead of one or two. The report
+ * row's counts and the runs' statuses then trail the items by up to that
+ * much more; the totals that readers see do not (they add the pending
+ * deltas and count begun people as their rows stand). Requests of one
+ * process for one report coalesce into the fold waiting or running; a
+ * stopping worker folds at once what it gathered (`settlePendingRollups`),
+ * and the sweep (`settleStaleRollups`) folds, without a window, whatever a
+ * crash or another process left behind.
+ */
+import { sql, type Kysely } from 'kysely';
+import { foldOnce, hasDeltas } from './rollup-repository.js';
+import type { Database } from './schema.js';
+
+/** Rounds one settle makes before it leaves the rest to the sweep (a report that never stops changing). */
+const MAX_FOLD_ROUNDS = 50;
+
+/** How long a worker's fold waits for more transitions of its report before it runs (`settleRollups`' `windowMs`). */
+export const FOLD_WINDOW_MS = 100;
+
+interface Settling {
+  again: boolean;
+  done: Promise<void>;
+  /** Ends the current window now (a sweep's or a stop's request). */
+  hurry: () => void;
+  hurried: boolean;
+}
+
+/** The folds running or waiting in this process, per pool and report. */
+const settling = new WeakMap<Kysely<Database>, Map<string, Settling>>();
+
+/**
+ * Folds the report's pending deltas after a transition committed one, once
+ * `windowMs` has passed (the transitions committed meanwhile are folded by
+ * the same fold). Requests of one process for one report coalesce into the
+ * fold waiting or running (a running one goes round once more). When
+ * another process's transaction holds the report lock, that one folds: a
+ * worker's fold checks for deltas again after its commit, and the sweep
+ * (`settleStaleRollups`) catches what is left after an API write's fold or
+ * a crash.
+ */
+export function settleRollups(db: Kysely<Database>, reportId: string, now: Date, options: { windowMs: number }): Promise<void> {
+  let folds = settling.get(db);
+  if (!folds) settling.set(db, (folds = new Map()));
+  const running = folds.get(reportId);
+  if (running) {
+    running.again = true;
+    if (options.windowMs === 0) running.hurry();
+    return running.done;
+  }
+  const entry: Settling = {
+    again: false,
+    done: Promise.resolve(),
+    hurried: options.windowMs === 0,
+    hurry: () => {
+      entry.hurried = true;
+    },
+  };
+  const window = () =>
+    entry.hurried
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, options.windowMs);
+          entry.hurry = () => {
+            entry.hurried = true;
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+  const map = folds;
+  entry.done = (async () => {
+    try {
+      for (let round = 1; ; round++) {
+        await window();
+        entry.again = false;
+        const result = await foldOnce(db, reportId, now);
+        const more = result.kind === 'folded' ? await hasDeltas(db, reportId, result.held) : false;
+        if ((!more && !entry.again) || round >= MAX_FOLD_ROUNDS) return;
+        // Asked again while another transaction held the report: give it a moment before trying.
+        if (result.kind === 'busy') await new Promise((resolve) => setTimeout(resolve, Math.min(100, 5 * round)));
+      }
+    } finally {
+      map.delete(reportId);
+    }
+  })();
+  folds.set(reportId, entry);
+  return entry.done;
+}
+
+/** Folds at once what this process's folds on `db` are waiting to fold (a worker stopping; tests). */
+export async function settlePendingRollups(db: Kysely<Database>): Promise<void> {
+  const folds = [...(settling.get(db)?.values() ?? [])];
+  for (const fold of folds) fold.hurry();
+  await Promise.all(folds.map((fold) => fold.done.catch(() => undefined)));
+}
+
+/** Folds every report whose deltas have waited longer than `olderThanMs` (the workers' poll calls it). */
+export async function settleStaleRollups(db: Kysely<Database>, now: Date, olderThanMs: number): Promise<number> {
+  const { rows } = await sql<{ report_id: string }>`
+    select distinct report_id from rollup_deltas
+    where created_at < now() - make_interval(secs => ${olderThanMs / 1000}::float8)
+    limit 100`.execute(db);
+  for (const row of rows) await settleRollups(db, row.report_id, now, { windowMs: 0 });
+  return rows.length;
+}
