@@ -170,8 +170,8 @@ async function rollUp(trx: Kysely<Database>, item: LockedItem, change: RunChange
 
 /**
  * Asks for the report's roll-up deltas to be folded after a transition
- * committed one, within the fold window (rollup-folds.ts,
- * FOLD_WINDOW_MS), without waiting for it: the item's slot is free at once.
+ * committed one (rollup-folds.ts, FOLD_WINDOW_MS), without waiting for it:
+ * the item's slot is free at once.
  * A fold that fails leaves the deltas for the workers' sweep
  * (settleStaleRollups), which reports its errors; the transition itself
  * stands.

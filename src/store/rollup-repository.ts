@@ -27,9 +27,9 @@
  *   for the report or run row. `settleRollups` then folds the report's
  *   deltas into the aggregates, the runs and the report row: one transaction
  *   for however many deltas are pending, by whichever transaction gets the
- *   report lock (the others leave it to that one). When folds run (a window
- *   after the transitions, coalesced per report, on a stop, by the sweep)
- *   is rollup-folds.ts.
+ *   report lock (the others leave it to that one). When folds run (after
+ *   the transitions, coalesced per report, on a stop, by the sweep) is
+ *   rollup-folds.ts.
  * - A begun person's item appends a delta that only names the person
  *   (`recompute_profile_id`, item-repository.ts beginItem): the fold (or an
  *   API write's refresh) recomputes that person under their lock, skipping

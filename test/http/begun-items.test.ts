@@ -66,13 +66,24 @@ describe('a begun item in the roll-ups', () => {
     await assertTotalsMatchRebuild(t, reportId);
   }
 
-  test('once begun, the person counts as processing before any fold, and the run as running after it', async () => {
+  test('once begun, the person counts as processing before their fold, and the run as running after it', async () => {
     const { reportId, claim } = await personClaimed('ada-begun');
-    assert.notEqual(await beginItem(t.runtime.db, claim, t.clock.now()), null);
-    // Not folded yet: readers count the person that the pending delta names as they stand.
-    assert.notEqual(await t.runtime.db.selectFrom('rollup_deltas').select('id').where('report_id', '=', reportId).executeTakeFirst(), undefined);
-    assert.equal((await work(reportId)).processing, 1);
-    await foldsSettled(t);
+    // Another transaction holds the report: the fold cannot take it, and the begin's delta waits.
+    const holder = new pg.Client({ connectionString: t.config.databaseUrl! });
+    await holder.connect();
+    try {
+      await holder.query('begin');
+      await holder.query('select 1 from reports where id = $1 for no key update', [reportId]);
+      assert.notEqual(await beginItem(t.runtime.db, claim, t.clock.now()), null);
+      await foldsSettled(t);
+      // Not folded: readers count the person that the pending delta names as they stand.
+      assert.notEqual(await t.runtime.db.selectFrom('rollup_deltas').select('id').where('report_id', '=', reportId).executeTakeFirst(), undefined);
+      assert.equal((await work(reportId)).processing, 1);
+    } finally {
+      await holder.query('commit');
+      await holder.end();
+    }
+    await settleStaleRollups(t.runtime.db, t.clock.now(), 0);
     const run = await t.runtime.db
       .selectFrom('scan_items as i')
       .innerJoin('scan_runs as r', 'r.id', 'i.run_id')
