@@ -26,7 +26,7 @@ import { sql, type Kysely, type OperationNodeSource, type QueryCreator } from 'k
 import { lockReport, lockRun } from './locks.js';
 import { holdMediaCollections, holdMediaCollectionsExpression } from './maintenance-repository.js';
 import { retryingTransaction } from './transaction.js';
-import { FOLD_WINDOW_MS, settleRollups } from './rollup-folds.js';
+import { settleRollups } from './rollup-folds.js';
 import { recordPersonDelta, refreshReportRollup, type GatheredPerson } from './rollup-repository.js';
 import { applyRunChange, type RunChange } from './scan-repository.js';
 import type { Database, ItemStatus, ScanMode } from './schema.js';
@@ -170,14 +170,14 @@ async function rollUp(trx: Kysely<Database>, item: LockedItem, change: RunChange
 
 /**
  * Asks for the report's roll-up deltas to be folded after a transition
- * committed one (rollup-folds.ts, FOLD_WINDOW_MS), without waiting for it:
- * the item's slot is free at once.
+ * committed one (rollup-folds.ts), without waiting for it: the item's slot
+ * is free at once.
  * A fold that fails leaves the deltas for the workers' sweep
  * (settleStaleRollups), which reports its errors; the transition itself
  * stands.
  */
 function settle(db: Kysely<Database>, reportId: string, now: Date): void {
-  settleRollups(db, reportId, now, { windowMs: FOLD_WINDOW_MS }).catch(() => undefined);
+  settleRollups(db, reportId, now).catch(() => undefined);
 }
 
 /**

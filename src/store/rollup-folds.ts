@@ -10,14 +10,13 @@
  * (`settlePendingRollups`), and the sweep (`settleStaleRollups`) folds
  * whatever a crash or another process left behind.
  *
- * `settleRollups` can also wait a window before folding, to gather more
- * transitions per fold; a worker's folds use `FOLD_WINDOW_MS`, which is 0.
- * What a window would trade: a 100 ms window took the statements per item
- * from about 14 to 11 (one fold of about ten statements per many items),
- * but the runs' statuses and the report row then trailed the summary's work
- * counts (which add the pending deltas) by up to that much, and the web
- * report test saw a finished summary beside a run still running. A window
- * needs the run reads to add the pending run changes first.
+ * Measured and not kept: a fold that waits a window (100 ms) for more
+ * transitions of its report took the statements per item from about 14 to
+ * 11 (one fold of about ten statements per many items), but the runs'
+ * statuses and the report row then trailed the summary's work counts (which
+ * add the pending deltas) by up to that much, and the web report test saw a
+ * finished summary beside a run still running. A window needs the run reads
+ * to add the pending run changes first.
  */
 import { sql, type Kysely } from 'kysely';
 import { foldOnce, hasDeltas } from './rollup-repository.js';
@@ -26,63 +25,36 @@ import type { Database } from './schema.js';
 /** Rounds one settle makes before it leaves the rest to the sweep (a report that never stops changing). */
 const MAX_FOLD_ROUNDS = 50;
 
-/** How long a worker's fold waits for more transitions of its report before it runs (`settleRollups`' `windowMs`): none (see above). */
-export const FOLD_WINDOW_MS = 0;
-
 interface Settling {
   again: boolean;
   done: Promise<void>;
-  /** Ends the current window now (a sweep's or a stop's request). */
-  hurry: () => void;
-  hurried: boolean;
 }
 
-/** The folds running or waiting in this process, per pool and report. */
+/** The folds running in this process, per pool and report. */
 const settling = new WeakMap<Kysely<Database>, Map<string, Settling>>();
 
 /**
- * Folds the report's pending deltas after a transition committed one, once
- * `windowMs` has passed (the transitions committed meanwhile are folded by
- * the same fold). Requests of one process for one report coalesce into the
- * fold waiting or running (a running one goes round once more). When
- * another process's transaction holds the report lock, that one folds: a
- * worker's fold checks for deltas again after its commit, and the sweep
- * (`settleStaleRollups`) catches what is left after an API write's fold or
- * a crash.
+ * Folds the report's pending deltas after a transition committed one.
+ * Requests of one process for one report coalesce into the fold running (it
+ * goes round once more). When another process's transaction holds the
+ * report lock, that one folds: a worker's fold checks for deltas again after
+ * its commit, and the sweep (`settleStaleRollups`) catches what is left
+ * after an API write's fold or a crash.
  */
-export function settleRollups(db: Kysely<Database>, reportId: string, now: Date, options: { windowMs: number }): Promise<void> {
+export function settleRollups(db: Kysely<Database>, reportId: string, now: Date): Promise<void> {
   let folds = settling.get(db);
   if (!folds) settling.set(db, (folds = new Map()));
   const running = folds.get(reportId);
   if (running) {
     running.again = true;
-    if (options.windowMs === 0) running.hurry();
     return running.done;
   }
-  const entry: Settling = {
-    again: false,
-    done: Promise.resolve(),
-    hurried: options.windowMs === 0,
-    hurry: () => {
-      entry.hurried = true;
-    },
-  };
-  const window = () =>
-    entry.hurried
-      ? Promise.resolve()
-      : new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, options.windowMs);
-          entry.hurry = () => {
-            entry.hurried = true;
-            clearTimeout(timer);
-            resolve();
-          };
-        });
+  const entry: Settling = { again: false, done: Promise.resolve() };
   const map = folds;
+  map.set(reportId, entry);
   entry.done = (async () => {
     try {
       for (let round = 1; ; round++) {
-        await window();
         entry.again = false;
         const result = await foldOnce(db, reportId, now);
         const more = result.kind === 'folded' ? await hasDeltas(db, reportId, result.held) : false;
@@ -94,14 +66,12 @@ export function settleRollups(db: Kysely<Database>, reportId: string, now: Date,
       map.delete(reportId);
     }
   })();
-  folds.set(reportId, entry);
   return entry.done;
 }
 
-/** Folds at once what this process's folds on `db` are waiting to fold (a worker stopping; tests). */
+/** Waits for the folds this process runs on `db` (a worker stopping; tests). */
 export async function settlePendingRollups(db: Kysely<Database>): Promise<void> {
   const folds = [...(settling.get(db)?.values() ?? [])];
-  for (const fold of folds) fold.hurry();
   await Promise.all(folds.map((fold) => fold.done.catch(() => undefined)));
 }
 
@@ -111,6 +81,6 @@ export async function settleStaleRollups(db: Kysely<Database>, now: Date, olderT
     select distinct report_id from rollup_deltas
     where created_at < now() - make_interval(secs => ${olderThanMs / 1000}::float8)
     limit 100`.execute(db);
-  for (const row of rows) await settleRollups(db, row.report_id, now, { windowMs: 0 });
+  for (const row of rows) await settleRollups(db, row.report_id, now);
   return rows.length;
 }
