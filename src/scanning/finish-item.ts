@@ -11,12 +11,22 @@
 import type { CollectResult } from '../domain/collected.js';
 import { analysisFacts } from '../domain/analysis-aggregate.js';
 import { analysisChange, analyzeProfile } from '../domain/profile-analysis.js';
-import { analysisWrites, readFinishFacts, storeActivity, storeCompany, storeEvidence, type EvidenceToStore } from '../store/analysis-repository.js';
+import {
+  activityWrites,
+  analysisWrites,
+  evidenceWrites,
+  finishFacts,
+  readFinishFacts,
+  storeActivity,
+  storeCompany,
+  storeEvidence,
+  type EvidenceToStore,
+} from '../store/analysis-repository.js';
 import type { Db } from '../store/database.js';
 import { endClaimedItem, type AnalysisInputs, type ClaimedItem, type ItemOutcome } from '../store/item-repository.js';
 import { checkMediaGeneration, mediaGeneration as readMediaGeneration } from '../store/maintenance-repository.js';
 import type { GatheredPerson } from '../store/rollup-repository.js';
-import { recordProviderUsage } from '../store/provider-usage-repository.js';
+import { providerUsageWrite } from '../store/provider-usage-repository.js';
 
 export type Finish =
   | { item: ClaimedItem; inputs: AnalysisInputs; outcome: 'inaccessible'; reason: string }
@@ -53,33 +63,49 @@ export async function finishItem(db: Db, finish: Finish, now: Date): Promise<Ite
     now,
     async (trx) => {
       const ids = { reportId: item.report_id, profileId: item.profile_id, itemId: item.id };
-      await storeEvidence(trx, { ...ids, images: finish.evidence }, now);
-      if (result.activity !== null) await storeActivity(trx, { ...ids, events: result.activity, capturedAt }, now);
-      if (finish.provider !== undefined && result.billed_records !== undefined) {
-        // Counted with the result it paid for: a stored result is counted once, a lost one never.
-        await recordProviderUsage(trx, { workspaceId: item.workspace_id, provider: finish.provider, records: result.billed_records });
-      }
+      const activity = result.activity === null ? null : { ...ids, events: result.activity, capturedAt };
+      // Counted with the result it paid for: a stored result is counted once, a lost one never.
+      const usage =
+        finish.provider !== undefined && (result.billed_records ?? 0) > 0
+          ? providerUsageWrite({ workspaceId: item.workspace_id, provider: finish.provider, records: result.billed_records! })
+          : null;
       if (item.profile_id === null) {
+        await storeEvidence(trx, { ...ids, images: finish.evidence }, now);
+        if (activity) await storeActivity(trx, activity, now);
+        if (usage) await usage.execute(trx);
         if (holdMedia) blobsKept(await readMediaGeneration(trx));
         if (result.company) await storeCompany(trx, { reportId: item.report_id, itemId: item.id, company: result.company, capturedAt }, now);
         return;
       }
-      // The person's checks, from this item's observation of the profile (a full-profile item) or the
-      // stored one (an activity item), with the activity and evidence stored so far.
-      const observed = item.mode === 'full_profile' && result.profile ? { profile: result.profile, capturedAt } : null;
-      const read = await readFinishFacts(trx, { reportId: item.report_id, profileId: item.profile_id, observed, company: finish.inputs.company });
+      // A person's item: what is stored of the person is read once, before the item's writes, which go
+      // with the analysis into the statement that records the roll-up delta (finishFacts says what they leave).
+      const read = await readFinishFacts(trx, {
+        reportId: item.report_id,
+        profileId: item.profile_id,
+        observedEventIds: result.activity?.map((e) => e.external_id) ?? [],
+      });
       blobsKept(read.mediaGeneration);
-      if (read.profile === null) return { person: read.person, writes: [] }; // No profile data yet: activity alone waits for it.
-      const analysis = analyzeProfile(read.profile.facts);
-      const { stored } = read.profile;
-      const profile = read.profile.facts.profile;
+      const evidence = evidenceWrites(trx, { ...ids, images: finish.evidence }, now);
+      const events = activity && activityWrites(trx, activity, now, read.existingEvents);
+      const itemWrites = [...evidence.writes, ...(events?.writes ?? []), ...(usage ? [usage] : [])];
+      // The person's checks, from this item's observation of the profile (a full-profile item) or the
+      // stored one (an activity item), with the activity and evidence as this item leaves them.
+      const observed = item.mode === 'full_profile' && result.profile ? { profile: result.profile, capturedAt } : null;
+      const facts = finishFacts(read, { itemId: item.id, observed, company: finish.inputs.company, evidence: evidence.rows, activity: events?.rows ?? null });
+      if (facts.profile === null) return { person: facts.person, writes: itemWrites }; // No profile data yet: activity alone waits for it.
+      const analysis = analyzeProfile(facts.profile.facts);
+      const { stored } = facts.profile;
+      const profile = facts.profile.facts.profile;
       const change = analysisChange(item.report_id, stored, analysis, now);
       const observedBy = observed ? item.id : stored!.item_id;
       // The person's facts as they stand once the analysis is stored: the delta is recorded with it, in one statement.
-      const person = read.person && change.kind === 'analysis' ? withAnalysis(read.person, analysisFacts(analysis, profile)) : read.person;
+      const person = facts.person && change.kind === 'analysis' ? withAnalysis(facts.person, analysisFacts(analysis, profile)) : facts.person;
       return {
         person,
-        writes: analysisWrites(trx, { reportId: item.report_id, profileId: item.profile_id, itemId: observedBy, profile }, analysis, change),
+        writes: [
+          ...itemWrites,
+          ...analysisWrites(trx, { reportId: item.report_id, profileId: item.profile_id, itemId: observedBy, profile }, analysis, change),
+        ],
       };
     },
     { holdMedia },

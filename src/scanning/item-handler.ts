@@ -1,6 +1,6 @@
 /**
  * Processes one claimed scan item: begin (the roll-ups count it as
- * processing), collect through the run's collector, store evidence media
+ * processing; the claim's own statement began most items), collect through the run's collector, store evidence media
  * (captured images and rendered cards, media/item-evidence.ts), then, in
  * one transaction, store the results, evaluate and store the analysis, end
  * the item and record its roll-up (finish-item.ts).
@@ -71,7 +71,7 @@ async function processClaim(ctx: HandlerContext, claim: Claim, lost: AbortSignal
     await markItemFailed(ctx.db, claim, 'worker lost the item on every attempt', ctx.clock.now());
     return 'failed';
   }
-  const claimed = await beginItem(ctx.db, claim, ctx.clock.now());
+  const claimed = claim.begun ?? (await beginItem(ctx.db, claim, ctx.clock.now()));
   if (!claimed) return 'skipped';
   seen.mode = claimed.mode;
   // Its image work (a collector's, the cards, the evidence) waits in its report's turn (image-work.ts).

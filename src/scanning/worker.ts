@@ -195,7 +195,8 @@ export async function startScanWorker(options: WorkerOptions): Promise<ScanWorke
       sweep();
       try {
         while (!stopping && inFlight.size < options.concurrency) {
-          const claim = await claimItem(itemDb, leaseSeconds, claimer);
+          // A person's item is begun by the claim's statement (item-repository.ts).
+          const claim = await claimItem(itemDb, leaseSeconds, claimer, { now: clock.now(), maxAttempts: ctx.maxAttempts });
           if (!claim) break;
           run(claim);
         }

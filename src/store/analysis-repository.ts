@@ -23,89 +23,123 @@ export interface EvidenceToStore {
   prepared: PreparedEvidence;
 }
 
-/** Records the item's evidence; older evidence of the same subject and section becomes obsolete. */
-export async function storeEvidence(
-  db: Kysely<Database>,
-  input: {
-    reportId: string;
-    profileId: string | null;
-    itemId: string;
-    images: EvidenceToStore[];
-  },
-  now: Date,
-): Promise<void> {
-  if (input.images.length === 0) return;
-  // A newer observation of a section replaces all of that section's older images (card and captured alike).
-  // One statement: the older images of every section of the item become obsolete (another item's rows: the
-  // update never meets a row the insert writes), and the item's images are stored.
-  const sections = [...new Set(input.images.map((image) => image.section))];
-  await db
-    .with('superseded', (qb) =>
-      qb
-        .updateTable('evidence_images')
-        .set({ obsolete: true, obsolete_at: now })
-        .where('report_id', '=', input.reportId)
-        .where('section', 'in', sections)
-        .where('obsolete', '=', false)
-        .where('item_id', '!=', input.itemId)
-        .$if(input.profileId === null, (q) => q.where('profile_id', 'is', null))
-        .$if(input.profileId !== null, (q) => q.where('profile_id', '=', input.profileId))
-        .returning('id'),
-    )
-    .insertInto('evidence_images')
-    .values(
-      input.images.map((image) => ({
-        id: randomUUID(),
-        report_id: input.reportId,
-        profile_id: input.profileId,
-        item_id: input.itemId,
-        section: image.section,
-        original_sha256: image.prepared.original.sha256,
-        original_size: image.prepared.original.size,
-        original_type: image.prepared.original.media_type,
-        preview_sha256: image.prepared.preview.sha256,
-        preview_size: image.prepared.preview.size,
-        preview_type: image.prepared.preview.media_type,
-        original_width: image.prepared.original.width,
-        original_height: image.prepared.original.height,
-        preview_width: image.prepared.preview.width,
-        preview_height: image.prepared.preview.height,
-        origin: image.origin,
-        created_at: now,
-      })),
-    )
-    // The same image of a section twice (or a replayed finish): stored once.
-    .onConflict((oc) => oc.columns(['item_id', 'section', 'original_sha256']).doNothing())
-    .execute();
+/** An evidence image of a person as the finish's facts read returns it (`readFinishFacts`) and as an item's writes leave it. */
+export interface EvidenceImageRow {
+  id: string;
+  section: string;
+  origin: EvidenceOrigin;
+  item_id: string;
+  original_sha256: string;
 }
 
 /**
- * Upserts observed activity events (idempotent by external id). `updated_at`
- * moves only when the event's content changed; `revision` covers every
- * visible field, observation timestamps included.
+ * The writes that record an item's evidence, as single statements (for the
+ * statement they join: `storeEvidence`, or a person's finish), and the rows
+ * they insert. Older evidence of the same subject and section becomes
+ * obsolete: a newer observation of a section replaces all of that section's
+ * older images (card and captured alike). The update never meets a row the
+ * insert writes (another item's rows). The same image of a section twice is
+ * stored once (and a replayed finish stores nothing again).
  */
-export async function storeActivity(
+export function evidenceWrites(
+  db: Kysely<Database>,
+  input: { reportId: string; profileId: string | null; itemId: string; images: EvidenceToStore[] },
+  now: Date,
+): { writes: OperationNodeSource[]; rows: EvidenceImageRow[] } {
+  if (input.images.length === 0) return { writes: [], rows: [] };
+  const seen = new Set<string>();
+  const images = input.images.filter((image) => {
+    const key = `${image.section}\n${image.prepared.original.sha256}`;
+    return !seen.has(key) && Boolean(seen.add(key));
+  });
+  const sections = [...new Set(images.map((image) => image.section))];
+  const values = images.map((image) => ({
+    id: randomUUID(),
+    report_id: input.reportId,
+    profile_id: input.profileId,
+    item_id: input.itemId,
+    section: image.section,
+    original_sha256: image.prepared.original.sha256,
+    original_size: image.prepared.original.size,
+    original_type: image.prepared.original.media_type,
+    preview_sha256: image.prepared.preview.sha256,
+    preview_size: image.prepared.preview.size,
+    preview_type: image.prepared.preview.media_type,
+    original_width: image.prepared.original.width,
+    original_height: image.prepared.original.height,
+    preview_width: image.prepared.preview.width,
+    preview_height: image.prepared.preview.height,
+    origin: image.origin,
+    created_at: now,
+  }));
+  const superseded = db
+    .updateTable('evidence_images')
+    .set({ obsolete: true, obsolete_at: now })
+    .where('report_id', '=', input.reportId)
+    .where('section', 'in', sections)
+    .where('obsolete', '=', false)
+    .where('item_id', '!=', input.itemId)
+    .$if(input.profileId === null, (q) => q.where('profile_id', 'is', null))
+    .$if(input.profileId !== null, (q) => q.where('profile_id', '=', input.profileId));
+  const inserted = db
+    .insertInto('evidence_images')
+    .values(values)
+    .onConflict((oc) => oc.columns(['item_id', 'section', 'original_sha256']).doNothing());
+  return {
+    writes: [superseded, inserted],
+    rows: values.map((v) => ({ id: v.id, section: v.section, origin: v.origin, item_id: v.item_id, original_sha256: v.original_sha256 })),
+  };
+}
+
+/** Records the item's evidence in one statement (`evidenceWrites`). */
+export async function storeEvidence(
+  db: Kysely<Database>,
+  input: { reportId: string; profileId: string | null; itemId: string; images: EvidenceToStore[] },
+  now: Date,
+): Promise<void> {
+  const { writes } = evidenceWrites(db, input, now);
+  if (writes.length > 0) await inOneStatement(writes.slice(0, -1), writes.at(-1)!).execute(db);
+}
+
+/** A stored event of a subject, as an upsert of the same source event is decided against it. */
+export interface ExistingEvent {
+  id: string;
+  content_hash: string;
+  updated_at: Date | null;
+}
+
+/** An observed event as an item's writes leave it: its id, its record's revision, and the event as the store reads it back. */
+export interface EventRow {
+  id: string;
+  revision: string;
+  event: CollectedActivityEvent;
+}
+
+/** The subject's stored events among `externalIds` (null when there are none to look for). */
+function existingEventsQuery(db: Kysely<Database>, input: { reportId: string; profileId: string | null; externalIds: string[] }) {
+  if (input.externalIds.length === 0) return null;
+  return db
+    .selectFrom('activity_events')
+    .select(['external_id', 'id', 'content_hash', 'updated_at'])
+    .where('report_id', '=', input.reportId)
+    .where('subject', '=', input.profileId ?? NIL_SUBJECT)
+    .where('external_id', 'in', input.externalIds);
+}
+
+/**
+ * The writes that upsert observed activity events (idempotent by external
+ * id) and, for a person, their coverage, as single statements, and the rows
+ * they leave. `existing`: the subject's stored events among these ids.
+ * `updated_at` moves only when the event's content changed; `revision`
+ * covers every visible field, observation timestamps included.
+ */
+export function activityWrites(
   db: Kysely<Database>,
   input: { reportId: string; profileId: string | null; itemId: string; events: CollectedActivityEvent[]; capturedAt: Date },
   now: Date,
-): Promise<void> {
-  const existing = new Map(
-    input.events.length === 0
-      ? []
-      : (
-          await db
-            .selectFrom('activity_events')
-            .select(['external_id', 'id', 'content_hash', 'updated_at'])
-            .where('report_id', '=', input.reportId)
-            .where('subject', '=', input.profileId ?? NIL_SUBJECT)
-            .where(
-              'external_id',
-              'in',
-              input.events.map((e) => e.external_id),
-            )
-            .execute()
-        ).map((row) => [row.external_id, row]),
-  );
+  existing: ReadonlyMap<string, ExistingEvent>,
+): { writes: OperationNodeSource[]; rows: EventRow[] } {
+  const stored: EventRow[] = [];
   const rows = input.events.map((event) => {
     const old = existing.get(event.external_id);
     const content = {
@@ -128,6 +162,7 @@ export async function storeActivity(
       available_at: now,
       updated_at: updatedAt,
     });
+    stored.push({ id, revision: record.revision, event: { external_id: event.external_id, ...content } });
     return {
       id,
       report_id: input.reportId,
@@ -148,45 +183,59 @@ export async function storeActivity(
       revision: record.revision,
     };
   });
-  const events =
-    rows.length === 0
-      ? null
-      : db
-          .insertInto('activity_events')
-          .values(rows)
-          .onConflict((oc) =>
-            oc.columns(['report_id', 'subject', 'external_id']).doUpdateSet((eb) => ({
-              event_type: eb.ref('excluded.event_type'),
-              actor_kind: eb.ref('excluded.actor_kind'),
-              actor: eb.ref('excluded.actor'),
-              source_url: eb.ref('excluded.source_url'),
-              text: eb.ref('excluded.text'),
-              occurred_at: eb.ref('excluded.occurred_at'),
-              counts: eb.ref('excluded.counts'),
-              captured_at: eb.ref('excluded.captured_at'),
-              available_at: eb.ref('excluded.available_at'),
-              updated_at: eb.ref('excluded.updated_at'),
-              content_hash: eb.ref('excluded.content_hash'),
-              revision: eb.ref('excluded.revision'),
-            })),
-          );
-  if (input.profileId === null) {
-    await events?.execute(); // The company page's events: no coverage row.
-    return;
+  const writes: OperationNodeSource[] = [];
+  if (rows.length > 0) {
+    writes.push(
+      db
+        .insertInto('activity_events')
+        .values(rows)
+        .onConflict((oc) =>
+          oc.columns(['report_id', 'subject', 'external_id']).doUpdateSet((eb) => ({
+            event_type: eb.ref('excluded.event_type'),
+            actor_kind: eb.ref('excluded.actor_kind'),
+            actor: eb.ref('excluded.actor'),
+            source_url: eb.ref('excluded.source_url'),
+            text: eb.ref('excluded.text'),
+            occurred_at: eb.ref('excluded.occurred_at'),
+            counts: eb.ref('excluded.counts'),
+            captured_at: eb.ref('excluded.captured_at'),
+            available_at: eb.ref('excluded.available_at'),
+            updated_at: eb.ref('excluded.updated_at'),
+            content_hash: eb.ref('excluded.content_hash'),
+            revision: eb.ref('excluded.revision'),
+          })),
+        ),
+    );
   }
-  // A person's activity is covered from now on: in the same statement as the events.
-  const coverage = {
-    report_id: input.reportId,
-    item_id: input.itemId,
-    event_count: input.events.filter((e) => e.actor.kind === 'person').length,
-    captured_at: input.capturedAt,
-    available_at: now,
-  };
-  const covered = db
-    .insertInto('activity_coverage')
-    .values({ profile_id: input.profileId, ...coverage })
-    .onConflict((oc) => oc.column('profile_id').doUpdateSet(coverage));
-  await (events ? inOneStatement([events], covered).execute(db) : covered.execute());
+  if (input.profileId !== null) {
+    // A person's activity is covered from now on (the company page's events have no coverage row).
+    const coverage = {
+      report_id: input.reportId,
+      item_id: input.itemId,
+      event_count: input.events.filter((e) => e.actor.kind === 'person').length,
+      captured_at: input.capturedAt,
+      available_at: now,
+    };
+    writes.push(
+      db
+        .insertInto('activity_coverage')
+        .values({ profile_id: input.profileId, ...coverage })
+        .onConflict((oc) => oc.column('profile_id').doUpdateSet(coverage)),
+    );
+  }
+  return { writes, rows: stored };
+}
+
+/** Upserts observed activity events (`activityWrites`): the stored ones looked up, then the writes in one statement. */
+export async function storeActivity(
+  db: Kysely<Database>,
+  input: { reportId: string; profileId: string | null; itemId: string; events: CollectedActivityEvent[]; capturedAt: Date },
+  now: Date,
+): Promise<void> {
+  const query = existingEventsQuery(db, { ...input, externalIds: input.events.map((e) => e.external_id) });
+  const existing = new Map((query ? await query.execute() : []).map((row) => [row.external_id, row]));
+  const { writes } = activityWrites(db, input, now, existing);
+  if (writes.length > 0) await inOneStatement(writes.slice(0, -1), writes.at(-1)!).execute(db);
 }
 
 export async function storeCompany(
@@ -216,10 +265,16 @@ export interface StoredAnalysisRow extends StoredAnalysisState {
   item_id: string;
 }
 
-/** What a finishing item of a person reads in one statement, after its own writes (`readFinishFacts`). */
-export interface FinishFacts {
-  /** What the person's analysis is evaluated from, and the stored one; null when there is no profile data yet. */
-  profile: { facts: ProfileFacts; stored: StoredAnalysisRow | undefined } | null;
+/** What a finishing item of a person reads in one statement, before its own writes (`readFinishFacts`). */
+export interface FinishRead {
+  /** The stored analysis, and the profile data it was evaluated from. */
+  stored: { analysis: StoredAnalysisRow; profile: CollectedProfile } | undefined;
+  /** Whether the person's activity was collected, and their events as a person. */
+  activity: { covered: boolean; events: CollectedActivityEvent[] };
+  /** The person's evidence images that are not obsolete. */
+  evidence: EvidenceImageRow[];
+  /** The person's stored events among those the item observed, by external id (`activityWrites`). */
+  existingEvents: Map<string, ExistingEvent>;
   /** The person's roll-up facts and stored contribution (rollup-repository.ts); null when the attachment is gone. */
   person: GatheredPerson | null;
   /** The media collection generation (maintenance-repository.ts), read after the statement that took the collections' lock. */
@@ -228,27 +283,15 @@ export interface FinishFacts {
 
 /**
  * What a finishing item of a person reads, in one statement, inside its
- * transaction (under the attachment lock, so the other mode's item of the
- * person has stored its rows) and after its own evidence and activity:
- *
- * - what the person's analysis is evaluated from: the profile data
- *   (`observed` when this item collected it, else the stored one), the
- *   stored activity, the evidence images per section, and the stored
- *   analysis. Null when there is no profile data yet: findings need it,
- *   activity alone waits for it;
- * - the person's roll-up facts (the item already ended), for the delta;
- * - the media collection generation.
+ * transaction, under the attachment lock (so the other mode's item of the
+ * person has stored its rows), before its own writes (`finishFacts` adds
+ * them): the stored analysis and profile data, the person's activity and
+ * evidence, the stored events the item's observation will update, the
+ * person's roll-up facts (the item already ended) and the media collection
+ * generation.
  */
-export async function readFinishFacts(
-  db: Kysely<Database>,
-  input: {
-    reportId: string;
-    profileId: string;
-    observed: { profile: CollectedProfile; capturedAt: Date } | null;
-    company: { name: string; domain: string | null };
-  },
-): Promise<FinishFacts> {
-  // The stored analysis as columns, the activity (when its coverage exists), the evidence and the roll-up facts as JSON.
+export async function readFinishFacts(db: Kysely<Database>, input: { reportId: string; profileId: string; observedEventIds: string[] }): Promise<FinishRead> {
+  const existing = existingEventsQuery(db, { ...input, externalIds: input.observedEventIds });
   const { rows } = await sql<{
     profile_data: CollectedProfile | null;
     captured_at: Date | null;
@@ -259,7 +302,8 @@ export async function readFinishFacts(
     analysis_format: string | null;
     covered: boolean;
     events: (Omit<CollectedActivityEvent, 'occurred_at'> & { occurred_at: string | null })[] | null;
-    evidence: { id: string; section: string }[] | null;
+    evidence: EvidenceImageRow[] | null;
+    existing: { external_id: string; id: string; content_hash: string; updated_at: string | null }[] | null;
     person: Parameters<typeof personFromJson>[0];
     media_generation: number;
   }>`
@@ -271,39 +315,115 @@ export async function readFinishFacts(
                 from activity_events e
                where e.report_id = ${input.reportId} and e.profile_id = ${input.profileId} and e.actor_kind = 'person')
            end as events,
-           -- The section's card first (it shows the values the check read), then what was captured.
-           (select json_agg(json_build_object('id', i.id, 'section', i.section) order by i.origin desc, i.id)
+           (select json_agg(json_build_object('id', i.id, 'section', i.section, 'origin', i.origin, 'item_id', i.item_id,
+                                              'original_sha256', i.original_sha256))
               from evidence_images i
              where i.report_id = ${input.reportId} and i.profile_id = ${input.profileId} and not i.obsolete) as evidence,
+           ${existing ? sql`(select json_agg(x) from (${existing}) x)` : sql`null`} as existing,
            ${personFactsJson(input.reportId, input.profileId)} as person,
            coalesce((select media_gc_generation from maintenance_state), 0) as media_generation
       from (select exists (select 1 from activity_coverage where profile_id = ${input.profileId}) as covered) c
       left join profile_analyses a on a.profile_id = ${input.profileId}`.execute(db);
   const row = rows[0];
-  const stored: StoredAnalysisRow | undefined =
-    row.item_id === null
-      ? undefined
-      : {
-          item_id: row.item_id,
-          captured_at: row.captured_at!,
-          revision: row.revision!,
-          catalog_version: row.catalog_version!,
-          available_at: row.available_at!,
-          analysis_format: row.analysis_format,
-        };
-  const person = personFromJson(row.person);
-  const mediaGeneration = Number(row.media_generation);
-  const observed = input.observed ?? (stored ? { profile: row.profile_data!, capturedAt: stored.captured_at } : null);
-  if (observed === null) return { profile: null, person, mediaGeneration };
-  const activity: CollectedActivityEvent[] | null = row.covered
-    ? (row.events ?? []).map((e) => ({ ...e, occurred_at: e.occurred_at === null ? null : new Date(e.occurred_at).toISOString() }))
-    : null;
-  const imagesBySection = new Map<string, string[]>();
-  for (const image of row.evidence ?? []) imagesBySection.set(image.section, [...(imagesBySection.get(image.section) ?? []), image.id]);
   return {
-    profile: { facts: { profile: observed.profile, activity, company: input.company, capturedAt: observed.capturedAt, imagesBySection }, stored },
+    stored:
+      row.item_id === null
+        ? undefined
+        : {
+            analysis: {
+              item_id: row.item_id,
+              captured_at: row.captured_at!,
+              revision: row.revision!,
+              catalog_version: row.catalog_version!,
+              available_at: row.available_at!,
+              analysis_format: row.analysis_format,
+            },
+            profile: row.profile_data!,
+          },
+    activity: {
+      covered: row.covered,
+      events: (row.events ?? []).map((e) => ({ ...e, occurred_at: e.occurred_at === null ? null : new Date(e.occurred_at).toISOString() })),
+    },
+    evidence: row.evidence ?? [],
+    existingEvents: new Map(
+      (row.existing ?? []).map((e) => [
+        e.external_id,
+        { id: e.id, content_hash: e.content_hash, updated_at: e.updated_at === null ? null : new Date(e.updated_at) },
+      ]),
+    ),
+    person: personFromJson(row.person),
+    mediaGeneration: Number(row.media_generation),
+  };
+}
+
+/** What a finishing item of a person knows once its writes are decided (`finishFacts`). */
+export interface FinishFacts {
+  /** What the person's analysis is evaluated from, and the stored one; null when there is no profile data yet. */
+  profile: { facts: ProfileFacts; stored: StoredAnalysisRow | undefined } | null;
+  /** The person's roll-up facts as they stand after the item's writes (the analysis aside); null when the attachment is gone. */
+  person: GatheredPerson | null;
+}
+
+/**
+ * The person's facts as the item's writes (`evidenceWrites`,
+ * `activityWrites`) leave them, from what `readFinishFacts` read before
+ * them: the rule of each write applied to the rows read (a section's newer
+ * images make the older ones of other items obsolete; an event is upserted
+ * by its external id; an observed activity is covered). The writes and these
+ * facts then go into one statement, so the facts need no second read.
+ *
+ * - what the person's analysis is evaluated from: the profile data
+ *   (`observed` when this item collected it, else the stored one), the
+ *   activity, the evidence images per section (a section's card first, then
+ *   what was captured), and the stored analysis. Null when there is no
+ *   profile data yet: findings need it, activity alone waits for it;
+ * - the person's roll-up facts.
+ */
+export function finishFacts(
+  read: FinishRead,
+  item: {
+    itemId: string;
+    observed: { profile: CollectedProfile; capturedAt: Date } | null;
+    company: { name: string; domain: string | null };
+    evidence: EvidenceImageRow[];
+    /** The events the item stored (null: it collected no activity). */
+    activity: EventRow[] | null;
+  },
+): FinishFacts {
+  const observedIds = new Set((item.activity ?? []).map((row) => row.event.external_id));
+  const covered = read.activity.covered || item.activity !== null;
+  const person = read.person && {
+    ...read.person,
+    facts: {
+      ...read.person.facts,
+      activityObserved: read.person.facts.activityObserved || item.activity !== null,
+      events: { ...read.person.facts.events, ...Object.fromEntries((item.activity ?? []).map((row) => [row.id, row.revision])) },
+    },
+  };
+  const stored = read.stored;
+  const observed = item.observed ?? (stored ? { profile: stored.profile, capturedAt: stored.analysis.captured_at } : null);
+  if (observed === null) return { profile: null, person };
+  const activity = covered
+    ? [
+        ...read.activity.events.filter((e) => !observedIds.has(e.external_id)),
+        ...(item.activity ?? []).map((row) => row.event).filter((e) => e.actor.kind === 'person'),
+      ]
+    : null;
+  const newSections = new Set(item.evidence.map((image) => image.section));
+  const key = (image: EvidenceImageRow) => `${image.item_id}\n${image.section}\n${image.original_sha256}`;
+  const kept = read.evidence.filter((image) => !newSections.has(image.section) || image.item_id === item.itemId);
+  const keptKeys = new Set(kept.map(key));
+  const images = [...kept, ...item.evidence.filter((image) => !keptKeys.has(key(image)))].sort(
+    (a, b) => (a.origin === b.origin ? 0 : a.origin === 'rendered' ? -1 : 1) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+  );
+  const imagesBySection = new Map<string, string[]>();
+  for (const image of images) imagesBySection.set(image.section, [...(imagesBySection.get(image.section) ?? []), image.id]);
+  return {
+    profile: {
+      facts: { profile: observed.profile, activity, company: item.company, capturedAt: observed.capturedAt, imagesBySection },
+      stored: stored?.analysis,
+    },
     person,
-    mediaGeneration,
   };
 }
 

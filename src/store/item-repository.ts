@@ -22,7 +22,7 @@
  * never wait on each other for those rows. The company page's item (one per
  * run) locks report → run → item and rolls up under the report lock.
  */
-import { sql, type Kysely, type OperationNodeSource, type QueryCreator } from 'kysely';
+import { sql, type Kysely, type OperationNodeSource, type QueryCreator, type RawBuilder } from 'kysely';
 import { lockReport, lockRun } from './locks.js';
 import { holdMediaCollections, holdMediaCollectionsExpression } from './maintenance-repository.js';
 import { retryingTransaction } from './transaction.js';
@@ -38,6 +38,8 @@ export interface Claim {
   claimId: string;
   /** Attempts including this one. */
   attempts: number;
+  /** The item begun by the claim's own statement (`claimItem` with `begin`); absent: `beginItem` begins it. */
+  begun?: BegunItem;
 }
 
 export interface ClaimedItem {
@@ -95,23 +97,46 @@ function transaction<T>(db: Kysely<Database>, work: (trx: Kysely<Database>) => P
  * lives (store/worker-repository.ts), and the items of dead workers are taken
  * first: silent for `deadSeconds` with their process gone, or silent for
  * `hungSeconds`. Without, by its lease.
+ *
+ * With `begin`, the same statement begins a person's item of a live report
+ * within its attempts (`begun`: what `beginItem` would do and return, one
+ * round trip fewer); any other item is begun by `beginItem`.
  */
 export async function claimItem(
   db: Kysely<Database>,
   leaseSeconds: number,
   worker?: { id: string; deadSeconds: number; hungSeconds: number },
+  begin?: { now: Date; maxAttempts: number },
 ): Promise<Claim | null> {
-  const { rows } = await sql<{ item_id: string; claim_id: string; attempts: number }>`
-    select item_id, claim_id, attempts
-      from claim_scan_item(${leaseSeconds}::int, ${worker?.id ?? null}::uuid, ${worker?.deadSeconds ?? 10}::int, ${worker?.hungSeconds ?? 60}::int)`.execute(
-    db,
-  );
+  const claimed = sql`select item_id, claim_id, attempts
+      from claim_scan_item(${leaseSeconds}::int, ${worker?.id ?? null}::uuid, ${worker?.deadSeconds ?? 10}::int, ${worker?.hungSeconds ?? 60}::int)`;
+  if (!begin) {
+    const { rows } = await sql<{ item_id: string; claim_id: string; attempts: number }>`${claimed}`.execute(db);
+    const row = rows[0];
+    return row ? { itemId: row.item_id, claimId: row.claim_id, attempts: row.attempts } : null;
+  }
+  // The claim's change of the item is not in this statement's snapshot: the item is read by its id alone
+  // (what the begin reads of it never changes), and the claim's function runs once (a materialized CTE).
+  const item = itemRead(db, sql<string>`(select item_id from claimed)`);
+  const started = beginDelta(begin.now, sql<boolean>`(select attempts from claimed) <= ${begin.maxAttempts}`);
+  // The item's own columns (its claim as of the snapshot, before this claim) are named apart from the claim's.
+  const { rows } = await sql<{ claimed_item: string; claimed_claim: string; claimed_attempts: number; begun: boolean } & Omit<ReadItem, 'status'>>`
+    with claimed as materialized (${claimed}), item as (${item}), started as (${started})
+    select claimed.item_id as claimed_item, claimed.claim_id as claimed_claim, claimed.attempts as claimed_attempts,
+           exists (select 1 from started) as begun, item.*
+      from claimed left join item on true`.execute(db);
   const row = rows[0];
-  return row ? { itemId: row.item_id, claimId: row.claim_id, attempts: row.attempts } : null;
+  if (!row) return null;
+  const claim: Claim = { itemId: row.claimed_item, claimId: row.claimed_claim, attempts: row.claimed_attempts };
+  if (row.begun) {
+    claim.begun = begunItem(row, claim);
+    settle(db, row.report_id, begin.now);
+  }
+  return claim;
 }
 
 /** An item with what its transitions and its collection need (its run, report and attachment). */
-function itemRead(db: QueryCreator<Database>, itemId: string) {
+function itemRead(db: QueryCreator<Database>, itemId: string | RawBuilder<string>) {
   return db
     .selectFrom('scan_items as i')
     .innerJoin('scan_runs as r', 'r.id', 'i.run_id')
@@ -195,33 +220,37 @@ function settle(db: Kysely<Database>, reportId: string, now: Date): void {
  * item take the locking path.
  */
 export async function beginItem(db: Kysely<Database>, claim: Claim, now: Date): Promise<BegunItem | null> {
-  const read = await db
-    .with('item', (qb) => itemRead(qb, claim.itemId).where('i.claim_id', '=', claim.claimId).where('i.status', '=', 'running'))
-    .with('started', (qb) =>
-      qb
-        .insertInto('rollup_deltas')
-        .columns(['report_id', 'run_id', 'started', 'at', 'recompute_profile_id'])
-        .expression((eb) =>
-          eb
-            .selectFrom('item')
-            .select(['report_id', 'run_id', sql<boolean>`true`.as('started'), sql<Date>`${now}::timestamptz`.as('at'), 'profile_id'])
-            .where('profile_id', 'is not', null)
-            .where('archived', '=', false),
-        )
-        .returning('id'),
-    )
-    .selectFrom('item')
-    .selectAll()
-    .executeTakeFirst();
+  const item = itemRead(db, claim.itemId).where('i.claim_id', '=', claim.claimId).where('i.status', '=', 'running');
+  const { rows } = await sql<ReadItem>`
+    with item as (${item}), started as (${beginDelta(now, sql<boolean>`true`)})
+    select * from item`.execute(db);
+  const read = rows[0];
   if (!read) return null;
-  let item: Omit<ReadItem, 'status'> = read;
   if (read.profile_id === null || read.archived) {
     const begun = await beginLocked(db, claim, now);
-    if (!begun) return null;
-    item = begun;
-  } else {
-    settle(db, read.report_id, now);
+    return begun && begunItem(begun, claim);
   }
+  settle(db, read.report_id, now);
+  return begunItem(read, claim);
+}
+
+/**
+ * The begin's one write, over a CTE `item` (`itemRead`): a delta that starts
+ * the run and names the person, for a person's item of a live report when
+ * `when` holds. The company page's item and an archived report's item take
+ * the locking path (beginLocked).
+ */
+function beginDelta(now: Date, when: RawBuilder<boolean>): RawBuilder<unknown> {
+  return sql`
+    insert into rollup_deltas (report_id, run_id, started, at, recompute_profile_id)
+    select report_id, run_id, true, ${now}::timestamptz, profile_id
+      from item
+     where profile_id is not null and not archived and ${when}
+    returning id`;
+}
+
+/** What a begun item hands to its collection and its finish. */
+function begunItem(item: Omit<ReadItem, 'status' | 'claim_id'>, claim: Claim): BegunItem {
   return {
     id: item.id,
     claim_id: claim.claimId,

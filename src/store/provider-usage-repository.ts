@@ -8,7 +8,7 @@
  * process that dies between the two leaves its reservation taken until the
  * day ends: the budget can be under-used, never exceeded.
  */
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Db } from './database.js';
 
 /** Reserves `records` against today's budget; the day reserved ('YYYY-MM-DD'), or null when they do not fit. */
@@ -40,11 +40,15 @@ export async function reservedToday(db: Db, provider: string): Promise<number> {
 
 /** Adds billed records to the workspace's count of today (in the caller's transaction). */
 export async function recordProviderUsage(db: Db, input: { workspaceId: string; provider: string; records: number }): Promise<void> {
-  if (input.records <= 0) return;
-  await sql`
+  if (input.records > 0) await providerUsageWrite(input).execute(db);
+}
+
+/** `recordProviderUsage` as one statement for the caller's statement (a finishing item's last: scanning/finish-item.ts); `records` > 0. */
+export function providerUsageWrite(input: { workspaceId: string; provider: string; records: number }): RawBuilder<unknown> {
+  return sql`
     insert into provider_usage as u (workspace_id, day, provider, records)
     values (${input.workspaceId}, (now() at time zone 'utc')::date, ${input.provider}, ${input.records}::int)
-    on conflict (workspace_id, day, provider) do update set records = u.records + excluded.records`.execute(db);
+    on conflict (workspace_id, day, provider) do update set records = u.records + excluded.records`;
 }
 
 export interface ProviderUsage {
