@@ -1,7 +1,11 @@
 /**
  * Writes of stored analysis by the scan workers: evidence images, profile
  * data and findings, activity events and coverage, company context.
- * Everything here runs inside the item's finishing transaction.
+ * Everything here runs inside the item's finishing transaction. A person's
+ * item reads the person once, before its writes (`readFinishFacts`), and
+ * builds its writes as single statements that go into its last statement
+ * (`evidenceWrites`, `activityWrites`, `analysisWrites`); `finishFacts`
+ * says what those writes leave, next to the writes whose rules it applies.
  */
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type OperationNodeSource } from 'kysely';

@@ -347,7 +347,7 @@ export type ItemEnd = { status: 'succeeded'; warning: boolean; reason: null } | 
 export interface PersonItemEnd {
   /** The person's facts after the item's writes, the analysis about to be stored included. */
   person: GatheredPerson | null;
-  /** The item's last writes (its analysis), run in the statement that records the person's delta. */
+  /** The item's writes (evidence, activity, billed records, analysis), run in the statement that records the person's delta. */
   writes: OperationNodeSource[];
 }
 
@@ -356,10 +356,10 @@ export interface PersonItemEnd {
  * commit. False when the claim no longer holds the item: nothing was written.
  *
  * A person's item (nearly every item) ends in its first statement, which
- * also locks the attachment (`endPersonItem`); `store` then stores the
- * item's results (evidence, activity, analysis: scanning/finish-item.ts) and
- * may hand back the person's facts and its last writes, which go into the
- * statement that records the delta. The company page's item locks report,
+ * also locks the attachment (`endPersonItem`); `store` then reads the person
+ * and hands back their facts as the item's writes leave them, and those
+ * writes (evidence, activity, analysis: scanning/finish-item.ts), which go
+ * into the statement that records the delta. The company page's item locks report,
  * run and item (lockClaimed), runs `store`, then ends.
  */
 export async function endClaimedItem(

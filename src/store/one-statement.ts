@@ -1,9 +1,9 @@
 /**
  * Several data-modifying statements sent as one: `with w0 as (…), w1 as (…)
  * <last>`. What it trades: one round trip instead of several (each costs the
- * worker's event loop a socket write and PostgreSQL a wake-up; a finishing
- * item's last writes are its analysis, its contribution and its roll-up
- * delta), for the rules of data-modifying CTEs: every part runs on the same
+ * worker's event loop a socket write and PostgreSQL a wake-up; a person's
+ * finishing item writes its evidence, events and coverage, analysis,
+ * contribution and roll-up delta in one), for the rules of data-modifying CTEs: every part runs on the same
  * snapshot and sees none of the others' changes, so no part may read or
  * write what another writes, and every part is a single statement (no `with`
  * of its own). Used where those rules hold by construction: the writes go
