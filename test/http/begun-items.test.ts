@@ -119,4 +119,80 @@ describe('a begun item in the roll-ups', () => {
     await assertTotalsMatchRebuild(t, reportId);
     await finishedExactly(reportId, claim);
   });
+  test("a worker's claim begins a person's item in the claim's own statement, and leaves the company page's item to beginItem", async () => {
+    const created = await t.request('POST', '/api/v1/reports', {
+      key: owner.secret,
+      headers: { 'idempotency-key': 'begun-by-claim' },
+      body: reportBody({ profiles: [{ pronet_url: 'https://pronet.example/in/claim-begins' }] }),
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const reportId: string = created.body.data.report.id;
+    const profileId: string = created.body.data.profiles.rows[0].profile_id;
+    const begin = { now: t.clock.now(), maxAttempts: 3 };
+    const seen = { person: 0, company: 0 };
+    // The report is held: no fold takes the deltas the claims append, so they can be counted.
+    const holder = new pg.Client({ connectionString: t.config.databaseUrl! });
+    await holder.connect();
+    const claims: Claim[] = [];
+    try {
+      await holder.query('begin');
+      await holder.query('select 1 from reports where id = $1 for no key update', [reportId]);
+      for (let claim = await claimItem(t.runtime.db, 30, undefined, begin); claim; claim = await claimItem(t.runtime.db, 30, undefined, begin)) {
+        const item = await t.runtime.db
+          .selectFrom('scan_items')
+          .select(['profile_id', 'status', 'claim_id'])
+          .where('id', '=', claim.itemId)
+          .executeTakeFirstOrThrow();
+        assert.deepEqual({ status: item.status, claim_id: item.claim_id }, { status: 'running', claim_id: claim.claimId });
+        if (item.profile_id === null) {
+          seen.company++;
+          assert.equal(claim.begun, undefined);
+        } else {
+          seen.person++;
+          assert.equal(claim.begun?.id, claim.itemId);
+          assert.equal(claim.begun?.claim_id, claim.claimId);
+          assert.equal(claim.begun?.profile_id, profileId);
+          assert.equal(claim.begun?.inputs.profileUrl, 'https://pronet.example/in/claim-begins');
+        }
+        claims.push(claim);
+      }
+      const deltas = await t.runtime.db.selectFrom('rollup_deltas').select(['recompute_profile_id', 'started']).where('report_id', '=', reportId).execute();
+      // One begin per person item (full profile and activity), none for the company page's item.
+      assert.deepEqual(seen, { person: 2, company: 1 });
+      assert.deepEqual(deltas, [
+        { recompute_profile_id: profileId, started: true },
+        { recompute_profile_id: profileId, started: true },
+      ]);
+      // Readers count the begun person's two items as processing before any fold.
+      assert.equal((await work(reportId)).processing, 2);
+    } finally {
+      await holder.query('commit');
+      await holder.end();
+    }
+    for (const claim of claims) assert.equal(await processItem(handlerContext(t), claim), 'succeeded');
+    await settleStaleRollups(t.runtime.db, t.clock.now(), 0);
+    const counts = await work(reportId);
+    assert.deepEqual([counts.queued, counts.processing, counts.succeeded], [0, 0, 3]);
+    await assertTotalsMatchRebuild(t, reportId);
+  });
+
+  test('a claim past its attempts is not begun by its statement', async () => {
+    const created = await t.request('POST', '/api/v1/reports', {
+      key: owner.secret,
+      headers: { 'idempotency-key': 'begun-past-attempts' },
+      body: reportBody({ profiles: [{ pronet_url: 'https://pronet.example/in/claim-past-attempts' }] }),
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const reportId: string = created.body.data.report.id;
+    const claims: Claim[] = [];
+    for (let claim = await claimItem(t.runtime.db, 30, undefined, { now: t.clock.now(), maxAttempts: 0 }); claim;) {
+      assert.equal(claim.begun, undefined);
+      claims.push(claim);
+      claim = await claimItem(t.runtime.db, 30, undefined, { now: t.clock.now(), maxAttempts: 0 });
+    }
+    assert.equal(claims.length, 3);
+    assert.equal(await t.runtime.db.selectFrom('rollup_deltas').select('id').where('report_id', '=', reportId).executeTakeFirst(), undefined);
+    for (const claim of claims) assert.equal(await processItem(handlerContext(t), claim), 'succeeded');
+    await assertTotalsMatchRebuild(t, reportId);
+  });
 });
