@@ -29,16 +29,20 @@ describe('a begun item in the roll-ups', () => {
     await t?.close();
   });
 
-  /** A one-person report; the company page's item processed; the person's first item claimed, not begun. */
-  async function personClaimed(slug: string): Promise<{ reportId: string; profileId: string; claim: Claim }> {
+  /** A one-person report (its items queued). */
+  async function onePersonReport(slug: string): Promise<{ reportId: string; profileId: string }> {
     const created = await t.request('POST', '/api/v1/reports', {
       key: owner.secret,
       headers: { 'idempotency-key': `begun-${slug}` },
       body: reportBody({ profiles: [{ pronet_url: `https://pronet.example/in/${slug}` }] }),
     });
     assert.equal(created.status, 201, JSON.stringify(created.body));
-    const reportId: string = created.body.data.report.id;
-    const profileId: string = created.body.data.profiles.rows[0].profile_id;
+    return { reportId: created.body.data.report.id, profileId: created.body.data.profiles.rows[0].profile_id };
+  }
+
+  /** A one-person report; the company page's item processed; the person's first item claimed, not begun. */
+  async function personClaimed(slug: string): Promise<{ reportId: string; profileId: string; claim: Claim }> {
+    const { reportId, profileId } = await onePersonReport(slug);
     for (;;) {
       const claim = (await claimItem(t.runtime.db, 30))!;
       const item = await t.runtime.db.selectFrom('scan_items').select(['report_id', 'profile_id']).where('id', '=', claim.itemId).executeTakeFirstOrThrow();
@@ -119,15 +123,9 @@ describe('a begun item in the roll-ups', () => {
     await assertTotalsMatchRebuild(t, reportId);
     await finishedExactly(reportId, claim);
   });
+
   test("a worker's claim begins a person's item in the claim's own statement, and leaves the company page's item to beginItem", async () => {
-    const created = await t.request('POST', '/api/v1/reports', {
-      key: owner.secret,
-      headers: { 'idempotency-key': 'begun-by-claim' },
-      body: reportBody({ profiles: [{ pronet_url: 'https://pronet.example/in/claim-begins' }] }),
-    });
-    assert.equal(created.status, 201, JSON.stringify(created.body));
-    const reportId: string = created.body.data.report.id;
-    const profileId: string = created.body.data.profiles.rows[0].profile_id;
+    const { reportId, profileId } = await onePersonReport('claim-begins');
     const begin = { now: t.clock.now(), maxAttempts: 3 };
     const seen = { person: 0, company: 0 };
     // The report is held: no fold takes the deltas the claims append, so they can be counted.
@@ -177,13 +175,7 @@ describe('a begun item in the roll-ups', () => {
   });
 
   test('a claim past its attempts is not begun by its statement', async () => {
-    const created = await t.request('POST', '/api/v1/reports', {
-      key: owner.secret,
-      headers: { 'idempotency-key': 'begun-past-attempts' },
-      body: reportBody({ profiles: [{ pronet_url: 'https://pronet.example/in/claim-past-attempts' }] }),
-    });
-    assert.equal(created.status, 201, JSON.stringify(created.body));
-    const reportId: string = created.body.data.report.id;
+    const { reportId } = await onePersonReport('claim-past-attempts');
     const claims: Claim[] = [];
     for (let claim = await claimItem(t.runtime.db, 30, undefined, { now: t.clock.now(), maxAttempts: 0 }); claim;) {
       assert.equal(claim.begun, undefined);
