@@ -1,12 +1,14 @@
 /**
  * The end of a collected item, as one story in one transaction
  * (store/item-repository.ts endClaimedItem ends the item, holds the locks
- * and rolls up): store the evidence images, the activity, the billed records
- * and the company page; then read, in one statement, what is now known of
- * the person, evaluate their checks (domain/profile-analysis.ts), and hand
- * the analysis's writes and the person's facts as they will stand to the
- * statement that records the person's roll-up delta. Nothing is written when
- * the claim no longer holds the item ('skipped').
+ * and rolls up). A person's item reads, in one statement, what is stored of
+ * the person; builds its writes (evidence images, activity, billed records);
+ * takes the person's facts as those writes leave them (finishFacts),
+ * evaluates their checks (domain/profile-analysis.ts), and hands every write
+ * and the person's facts as they will stand to the statement that records
+ * the person's roll-up delta. The company page's item stores its rows one
+ * statement each. Nothing is written when the claim no longer holds the item
+ * ('skipped').
  */
 import type { CollectResult } from '../domain/collected.js';
 import { analysisFacts } from '../domain/analysis-aggregate.js';
