@@ -161,8 +161,8 @@ export async function refreshReportRollup(
   const company = options.companyUnchanged && companyBefore ? companyBefore : companyContribution(await companyFacts(db, reportId));
   if (!companyBefore || revisionOf(companyBefore) !== revisionOf(company)) totals = applyContribution(totals, companyBefore, company);
 
-  await storeContributions(db, reportId, changed);
-  await updateReportRow(db, reportId, totals, options.touch ? now : null, { company, at: now });
+  await updateReportRow(db, reportId, totals, options.touch ? now : null, { company, at: now, contributions: changed });
+  await storeVisibleFlags(db, changed);
   return totals;
 }
 
@@ -213,20 +213,29 @@ async function unheldPersonFacts(db: Kysely<Database>, reportId: string, ids: st
 }
 
 async function storeContributions(db: Kysely<Database>, reportId: string, changed: ChangedContribution[]): Promise<void> {
-  if (changed.length > 0) {
-    await sql`
+  if (changed.length === 0) return;
+  await contributionsWrite(reportId, changed).execute(db);
+  await storeVisibleFlags(db, changed);
+}
+
+/** The new contributions of `changed` (not empty) as one statement, for `storeContributions` or the report row's (`updateReportRow`). */
+function contributionsWrite(reportId: string, changed: ChangedContribution[]): RawBuilder<unknown> {
+  return sql`
       insert into profile_contributions (profile_id, report_id, contribution)
       select v.id, ${reportId}::uuid, v.c
       from unnest(${changed.map((c) => c.id)}::uuid[], ${changed.map((c) => JSON.stringify(c.contribution))}::jsonb[]) as v(id, c)
-      on conflict (profile_id) do update set contribution = excluded.contribution`.execute(db);
-    const changedIds = changed.filter((c) => c.activeChanged).map((c) => c.id);
-    // Freshness bounds read these through partial indexes.
-    for (const table of changedIds.length > 0 ? (['profile_analyses', 'activity_coverage'] as const) : []) {
-      await sql`
+      on conflict (profile_id) do update set contribution = excluded.contribution`;
+}
+
+/** The visible flags of those of `changed` whose being active changed (rare: a removal, a restore). */
+async function storeVisibleFlags(db: Kysely<Database>, changed: ChangedContribution[]): Promise<void> {
+  const changedIds = changed.filter((c) => c.activeChanged).map((c) => c.id);
+  // Freshness bounds read these through partial indexes.
+  for (const table of changedIds.length > 0 ? (['profile_analyses', 'activity_coverage'] as const) : []) {
+    await sql`
         update ${sql.table(table)} t set visible = (p.status = 'active')
         from report_profiles p
         where p.id = t.profile_id and t.profile_id = any(${changedIds}::uuid[]) and t.visible <> (p.status = 'active')`.execute(db);
-    }
   }
 }
 
@@ -376,8 +385,8 @@ export async function foldOnce(db: Kysely<Database>, reportId: string, now: Date
       const { unheld, held } = await unheldPersonFacts(trx, reportId, pending.recompute, pending.at);
       const totals = recompute(unheld, stored.totals, changed, { rebuild: false });
       if (pending.totals || changed.length > 0) {
-        await storeContributions(trx, reportId, changed);
-        await updateReportRow(trx, reportId, pending.totals ? addTotals(totals, pending.totals) : totals, null, { at: pending.at });
+        await updateReportRow(trx, reportId, pending.totals ? addTotals(totals, pending.totals) : totals, null, { at: pending.at, contributions: changed });
+        await storeVisibleFlags(trx, changed);
       } else {
         // Only run changes: the report's analysis_state may follow its runs.
         await updateReportRow(trx, reportId, stored.totals, null);
@@ -402,15 +411,17 @@ export async function hasDeltas(db: Kysely<Database>, reportId: string, held: re
  * Report.profile_count, analyzed_profile_count and analysis_state (decisions
  * "Report.analysis_state"); with `aggregate`, the totals are stored in the
  * report's aggregate row too (and the company page's contribution, when
- * given), in the same statement.
+ * given), and the changed people's contributions, in the same statement
+ * (their visible flags are the caller's: `storeVisibleFlags`).
  */
 async function updateReportRow(
   db: Kysely<Database>,
   reportId: string,
   totals: Totals,
   touchedAt: Date | null,
-  aggregate?: { company?: Contribution; at: Date },
+  aggregate?: { company?: Contribution; at: Date; contributions?: ChangedContribution[] },
 ): Promise<void> {
+  const contributed = aggregate?.contributions?.length ? sql`contributed as (${contributionsWrite(reportId, aggregate.contributions)}),` : sql``;
   const storeAggregate = aggregate
     ? sql`
     stored as (
@@ -420,7 +431,7 @@ async function updateReportRow(
         set totals = excluded.totals, company = coalesce(excluded.company, report_aggregates.company), updated_at = excluded.updated_at),`
     : sql``;
   await sql`
-    with ${storeAggregate} runs as (
+    with ${contributed} ${storeAggregate} runs as (
       select count(*) as total,
              count(*) filter (where status = 'running') as running,
              count(*) filter (where status = 'queued') as queued
