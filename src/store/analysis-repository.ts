@@ -14,7 +14,7 @@ import { revisionOf } from '../domain/revision.js';
 import type { analysisChange, ProfileAnalysis, ProfileFacts, StoredAnalysisState } from '../domain/profile-analysis.js';
 import type { CollectedActivityEvent, CollectedCompany, CollectedProfile } from '../domain/collected.js';
 import type { EvidenceOrigin, PreparedEvidence } from '../domain/collected.js';
-import { inOneStatement } from './one-statement.js';
+import { allInOneStatement } from './one-statement.js';
 import { personFactsJson, personFromJson, type GatheredPerson } from './rollup-repository.js';
 import type { Database } from './schema.js';
 
@@ -102,7 +102,7 @@ export async function storeEvidence(
   now: Date,
 ): Promise<void> {
   const { writes } = evidenceWrites(db, input, now);
-  if (writes.length > 0) await inOneStatement(writes.slice(0, -1), writes.at(-1)!).execute(db);
+  if (writes.length > 0) await allInOneStatement(writes).execute(db);
 }
 
 /** A stored event of a subject, as an upsert of the same source event is decided against it. */
@@ -239,7 +239,7 @@ export async function storeActivity(
   const query = existingEventsQuery(db, { ...input, externalIds: input.events.map((e) => e.external_id) });
   const existing = new Map((query ? await query.execute() : []).map((row) => [row.external_id, row]));
   const { writes } = activityWrites(db, input, now, existing);
-  if (writes.length > 0) await inOneStatement(writes.slice(0, -1), writes.at(-1)!).execute(db);
+  if (writes.length > 0) await allInOneStatement(writes).execute(db);
 }
 
 export async function storeCompany(

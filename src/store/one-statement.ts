@@ -19,3 +19,9 @@ export function inOneStatement(writes: readonly OperationNodeSource[], last: Ope
   );
   return sql`with ${ctes} ${last}`;
 }
+
+/** Writes (at least one) run as one statement: every one but the last as a CTE, with the same rules. */
+export function allInOneStatement(writes: readonly OperationNodeSource[]): RawBuilder<unknown> {
+  if (writes.length === 0) throw new Error('allInOneStatement needs at least one write');
+  return inOneStatement(writes.slice(0, -1), writes[writes.length - 1]);
+}
