@@ -113,6 +113,8 @@ export async function openServer(tempDir: string, log: Log): Promise<BenchServer
   if (process.env.BENCH_PG_STAT_STATEMENTS !== '0') {
     // The embedded binaries ship the extension; it must be preloaded at server start.
     await adminQuery(server.url, `${TAG} alter system set shared_preload_libraries = 'pg_stat_statements'`);
+    // Planning too: a statement planned on every execution costs about as much again (store/prepared-statements.ts).
+    await adminQuery(server.url, `${TAG} alter system set pg_stat_statements.track_planning = on`);
     await server.stop();
     server = await startEmbeddedPostgres({ dataDir, database: 'postgres', log });
   }

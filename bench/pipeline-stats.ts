@@ -85,20 +85,22 @@ interface StatementCounters {
   query: string;
   calls: number;
   ms: number;
+  /** Planning time (zero unless pg_stat_statements.track_planning is on: the embedded server turns it on). */
+  planMs: number;
   /** Shared buffers the statement touched (hit or read): what it walked, whatever the cache held. */
   blocks: number;
 }
 
 async function statementCounters(o: Observer, observerRole: string): Promise<Map<string, StatementCounters>> {
-  const rows = await o.query<{ id: string; query: string; calls: string; ms: number; blocks: string }>(
-    `select queryid::text || '/' || userid::text || '/' || toplevel::text as id, query, calls, total_exec_time as ms,
+  const rows = await o.query<{ id: string; query: string; calls: string; ms: number; plan_ms: number; blocks: string }>(
+    `select queryid::text || '/' || userid::text || '/' || toplevel::text as id, query, calls, total_exec_time as ms, total_plan_time as plan_ms,
             shared_blks_hit + shared_blks_read as blocks
        from pg_stat_statements
       where dbid = (select oid from pg_database where datname = current_database())
         and userid <> (select oid from pg_roles where rolname = $1)`,
     [observerRole],
   );
-  return new Map(rows.map((r) => [r.id, { query: r.query, calls: Number(r.calls), ms: Number(r.ms), blocks: Number(r.blocks) }]));
+  return new Map(rows.map((r) => [r.id, { query: r.query, calls: Number(r.calls), ms: Number(r.ms), planMs: Number(r.plan_ms), blocks: Number(r.blocks) }]));
 }
 
 async function tableCounters(o: Observer): Promise<Map<string, { seq: number; seqRows: number; idxRows: number }>> {
@@ -119,7 +121,7 @@ export interface WindowStats {
   /** Of which BEGIN / COMMIT / ROLLBACK. */
   transaction_control_per_item: number | null;
   /** Execution time of those statements in PostgreSQL (lock waits included), and of all but the report-row lock. */
-  statement_ms_per_item: { all: number; without_report_lock: number } | null;
+  statement_ms_per_item: { all: number; without_report_lock: number; /** Planning them (0 when track_planning is off). */ planning: number } | null;
   /** The statements that took the most execution time in PostgreSQL. */
   top_statements: Array<{ query: string; calls_per_item: number; exec_ms_per_item: number; mean_ms: number; blocks_per_call: number }>;
   table_reads_per_item: Array<{ table: string; seq_scans: number; seq_rows: number; index_rows: number }>;
@@ -231,7 +233,13 @@ export async function startWindow(o: Observer, server: BenchServer, workerPids: 
     if (statements && statementsAfter) {
       const deltas = [...statementsAfter].map(([id, a]) => {
         const b = statements.get(id);
-        return { query: a.query, calls: a.calls - (b?.calls ?? 0), ms: a.ms - (b?.ms ?? 0), blocks: a.blocks - (b?.blocks ?? 0) };
+        return {
+          query: a.query,
+          calls: a.calls - (b?.calls ?? 0),
+          ms: a.ms - (b?.ms ?? 0),
+          planMs: a.planMs - (b?.planMs ?? 0),
+          blocks: a.blocks - (b?.blocks ?? 0),
+        };
       });
       statementsPerItem = per(deltas.reduce((s, d) => s + d.calls, 0));
       controlPerItem = per(deltas.filter((d) => /^\s*(begin|commit|rollback)\b/i.test(d.query)).reduce((s, d) => s + d.calls, 0));
@@ -239,6 +247,7 @@ export async function startWindow(o: Observer, server: BenchServer, workerPids: 
       statementMs = {
         all: round(ms(deltas), 1),
         without_report_lock: round(ms(deltas.filter((d) => !/from reports where id = \$1 for no key update/i.test(d.query))), 1),
+        planning: round(deltas.reduce((s, d) => s + d.planMs, 0) / Math.max(1, items), 1),
       };
       deltas.sort((x, y) => y.ms - x.ms);
       for (const d of deltas.slice(0, 40)) {

@@ -185,7 +185,8 @@ function details(out: Output): string[] {
       p.statements_per_item === null
         ? 'statements not counted (pg_stat_statements not loaded)'
         : `${p.statements_per_item} statements (${p.transaction_control_per_item} of them BEGIN/COMMIT/ROLLBACK) ` +
-          `taking ${p.statement_ms_per_item?.all} ms in PostgreSQL, ${p.statement_ms_per_item?.without_report_lock} ms without the report-row lock`;
+          `taking ${p.statement_ms_per_item?.all} ms in PostgreSQL, ${p.statement_ms_per_item?.without_report_lock} ms without the report-row lock, ` +
+          `and ${p.statement_ms_per_item?.planning} ms planning them`;
     lines.push(
       `throughput, ${r.processes} process(es) × ${r.concurrency_per_process}: ${r.items} items in ${r.seconds} s = ${r.items_per_second} items/s ` +
         `(${r.people_per_second} people/s; ${r.average_running} running on average; admission before the window took ${r.admission_seconds} s)`,

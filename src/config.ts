@@ -108,6 +108,8 @@ export interface Config {
   /** Why DATA_DIR, unset, is not ./data (root in a private checkout: ./data-dir.ts), said at start; else null. */
   dataDirReason: string | null;
   databaseUrl: string | null;
+  /** Statement texts prepared once per database connection, at most (DATABASE_STATEMENT_CACHE; 0: none). */
+  databaseStatementCache: number;
   /**
    * PUBLIC_BASE_URL, without a trailing slash; null when unset: the address
    * the server listens on is the public one (http/server.ts: app.publicBaseUrl).
@@ -298,6 +300,11 @@ export const SETTINGS = {
       return raw;
     },
     'Use this PostgreSQL instead of the embedded one',
+  ),
+  DATABASE_STATEMENT_CACHE: setting(
+    256,
+    integer(0, 10_000),
+    'Statement texts each database connection prepares once and reuses, plans included (`0` = none: every statement is planned on each run)',
   ),
   PUBLIC_BASE_URL: setting(
     null,
@@ -653,6 +660,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     dataDirReason: fallback?.reason ?? null,
     databaseUrl,
+    databaseStatementCache: readSetting(env, 'DATABASE_STATEMENT_CACHE'),
     publicBaseUrl: readSetting(env, 'PUBLIC_BASE_URL'),
     simulatorDelayMs: readSetting(env, 'SIMULATOR_DELAY_MS'),
     workerConcurrency: readSetting(env, 'WORKER_CONCURRENCY'),

@@ -10,6 +10,7 @@ import type { Config } from './config.js';
 import type { Logger } from './logger.js';
 import { createDb, createPool, migrateToLatest, type Db } from './store/database.js';
 import { startEmbeddedPostgres, type EmbeddedServer } from './store/embedded-postgres.js';
+import { DEFAULT_STATEMENT_CACHE } from './store/prepared-statements.js';
 
 export interface Runtime {
   databaseUrl: string;
@@ -52,8 +53,9 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
     else log(`database pool: closing failed (${error instanceof Error ? error.message : String(error)})`);
   };
   try {
-    const db = createDb(pool);
-    const scanDb = scanPool && createDb(scanPool);
+    const statementCache = { ...DEFAULT_STATEMENT_CACHE, capacity: config.databaseStatementCache };
+    const db = createDb(pool, { statementCache });
+    const scanDb = scanPool && createDb(scanPool, { statementCache });
     const appliedMigrations = await migrateToLatest(db);
     let closed = false;
     return {

@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { Kysely, Migrator, PostgresDialect, sql, type Migration, type MigrationProvider } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
-import { registerPool } from './prepared-statements.js';
+import { DEFAULT_STATEMENT_CACHE, registerPool, statementCachingPool, type StatementCacheOptions } from './prepared-statements.js';
 
 export type Db = Kysely<Database>;
 
@@ -73,8 +73,14 @@ export function createPool(url: string, max = 10, options: { keepIdle?: boolean;
   return pool;
 }
 
-export function createDb(pool: pg.Pool): Db {
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+/**
+ * A Kysely instance on `pool`. `statementCache`: how many of its statements
+ * are prepared once per connection (prepared-statements.ts); the default
+ * unless the configuration says otherwise (DATABASE_STATEMENT_CACHE).
+ */
+export function createDb(pool: pg.Pool, options: { statementCache?: StatementCacheOptions | null } = {}): Db {
+  const cache = options.statementCache === undefined ? DEFAULT_STATEMENT_CACHE : options.statementCache;
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: statementCachingPool(pool, cache) }) });
   registerPool(db, pool);
   if (asynchronousPools.has(pool)) asynchronousDbs.add(db);
   return db;

@@ -496,12 +496,17 @@ const PERSON_FACTS_COLUMNS = `
       (select json_object_agg(e.id, e.revision) from activity_events e
          where e.report_id = p.report_id and e.profile_id = p.id) as events`;
 
-/** Each attachment of `ids` (null: all of the report's) with its facts, in one query. */
+/**
+ * Each attachment of `ids` (null: all of the report's) with its facts, in one
+ * query. One id is compared as a value, not an array: the statement is
+ * prepared (prepared-statements.ts), and a plan made for any array cannot
+ * know it holds one id (it walked the report's people).
+ */
 function personFactsSelect(reportId: string, ids: readonly string[] | null) {
   return sql<PersonFactsRow>`
     select ${sql.raw(PERSON_FACTS_COLUMNS)}
     from report_profiles p
-    where p.report_id = ${reportId} and ${ids === null ? sql`true` : sql`p.id = any(${[...ids]}::uuid[])`}`;
+    where p.report_id = ${reportId} and ${ids === null ? sql`true` : ids.length === 1 ? sql`p.id = ${ids[0]}::uuid` : sql`p.id = any(${[...ids]}::uuid[])`}`;
 }
 
 /**

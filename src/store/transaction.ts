@@ -2,7 +2,9 @@
  * The one way to run a transaction (ESLint refuses `.transaction()` anywhere
  * else in src/): one that PostgreSQL aborts for a deadlock or a serialization
  * failure (SQLSTATE 40P01, 40001) runs again, a few times, after a short
- * random pause. Safe because nothing of an aborted transaction was committed,
+ * random pause; so does one whose prepared statement's plan went stale
+ * under a migration (prepared-statements.ts, `isStalePlan`: the statement
+ * is prepared again). Safe because nothing of an aborted transaction was committed,
  * so `work` must do nothing but database work (or work it may repeat). Such aborts are rare here (every writer takes
  * its row locks in the order of src/store/locks.ts), but an import and a
  * finishing scan item of the same person can still meet in opposite order,
@@ -10,6 +12,7 @@
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { commitsAsynchronously } from './database.js';
+import { isStalePlan } from './prepared-statements.js';
 import type { Database } from './schema.js';
 
 const RETRYABLE_SQLSTATES = new Set(['40P01', '40001']);
@@ -41,7 +44,8 @@ export async function retryingTransaction<T>(
       });
     } catch (error) {
       const code = (error as { code?: unknown }).code;
-      if (attempt >= ATTEMPTS || typeof code !== 'string' || !RETRYABLE_SQLSTATES.has(code)) throw error;
+      const retryable = (typeof code === 'string' && RETRYABLE_SQLSTATES.has(code)) || isStalePlan(error);
+      if (attempt >= ATTEMPTS || !retryable) throw error;
       await new Promise((resolve) => setTimeout(resolve, 5 * attempt + Math.random() * 20));
     }
   }
