@@ -128,6 +128,16 @@ function targets(out: Output): Target[] {
       target: '≥ 100 items/s',
       met: one.items_per_second >= 100,
     });
+    if (out.images) {
+      // Issue 19, item 4: the throughput as a fraction of the image-work ceiling measured in the same run.
+      const fraction = one.items_per_second / out.images.items_per_second_ceiling;
+      list.push({
+        figure: `throughput ÷ image-work ceiling of the same run (${one.items_per_second.toFixed(1)} ÷ ${out.images.items_per_second_ceiling.toFixed(1)} items/s)`,
+        measured: fraction.toFixed(2),
+        target: '≥ 0.8',
+        met: fraction >= 0.8,
+      });
+    }
   }
   if (out.slow) {
     list.push({
