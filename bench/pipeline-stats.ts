@@ -85,22 +85,28 @@ interface StatementCounters {
   query: string;
   calls: number;
   ms: number;
-  /** Planning time (zero unless pg_stat_statements.track_planning is on: the embedded server turns it on). */
+  /** Planning time and plans made (zero unless pg_stat_statements.track_planning is on: the embedded server turns it on). */
   planMs: number;
+  plans: number;
   /** Shared buffers the statement touched (hit or read): what it walked, whatever the cache held. */
   blocks: number;
 }
 
 async function statementCounters(o: Observer, observerRole: string): Promise<Map<string, StatementCounters>> {
-  const rows = await o.query<{ id: string; query: string; calls: string; ms: number; plan_ms: number; blocks: string }>(
-    `select queryid::text || '/' || userid::text || '/' || toplevel::text as id, query, calls, total_exec_time as ms, total_plan_time as plan_ms,
+  const rows = await o.query<{ id: string; query: string; calls: string; ms: number; plan_ms: number; plans: string; blocks: string }>(
+    `select queryid::text || '/' || userid::text || '/' || toplevel::text as id, query, calls, total_exec_time as ms, total_plan_time as plan_ms, plans,
             shared_blks_hit + shared_blks_read as blocks
        from pg_stat_statements
       where dbid = (select oid from pg_database where datname = current_database())
         and userid <> (select oid from pg_roles where rolname = $1)`,
     [observerRole],
   );
-  return new Map(rows.map((r) => [r.id, { query: r.query, calls: Number(r.calls), ms: Number(r.ms), planMs: Number(r.plan_ms), blocks: Number(r.blocks) }]));
+  return new Map(
+    rows.map((r) => [
+      r.id,
+      { query: r.query, calls: Number(r.calls), ms: Number(r.ms), planMs: Number(r.plan_ms), plans: Number(r.plans), blocks: Number(r.blocks) },
+    ]),
+  );
 }
 
 async function tableCounters(o: Observer): Promise<Map<string, { seq: number; seqRows: number; idxRows: number }>> {
@@ -124,6 +130,8 @@ export interface WindowStats {
   statement_ms_per_item: { all: number; without_report_lock: number; /** Planning them (0 when track_planning is off). */ planning: number } | null;
   /** The statements that took the most execution time in PostgreSQL. */
   top_statements: Array<{ query: string; calls_per_item: number; exec_ms_per_item: number; mean_ms: number; blocks_per_call: number }>;
+  /** The statements that took the most planning time (track_planning), with how many of their calls were planned. */
+  top_planned: Array<{ query: string; plan_ms_per_item: number; plans_per_call: number }>;
   table_reads_per_item: Array<{ table: string; seq_scans: number; seq_rows: number; index_rows: number }>;
   /** Average number of this database's sessions in each state over the samples. */
   sessions: {
@@ -230,6 +238,7 @@ export async function startWindow(o: Observer, server: BenchServer, workerPids: 
     let controlPerItem: number | null = null;
     let statementMs: WindowStats['statement_ms_per_item'] = null;
     const top: WindowStats['top_statements'] = [];
+    const topPlanned: WindowStats['top_planned'] = [];
     if (statements && statementsAfter) {
       const deltas = [...statementsAfter].map(([id, a]) => {
         const b = statements.get(id);
@@ -238,6 +247,7 @@ export async function startWindow(o: Observer, server: BenchServer, workerPids: 
           calls: a.calls - (b?.calls ?? 0),
           ms: a.ms - (b?.ms ?? 0),
           planMs: a.planMs - (b?.planMs ?? 0),
+          plans: a.plans - (b?.plans ?? 0),
           blocks: a.blocks - (b?.blocks ?? 0),
         };
       });
@@ -249,6 +259,14 @@ export async function startWindow(o: Observer, server: BenchServer, workerPids: 
         without_report_lock: round(ms(deltas.filter((d) => !/from reports where id = \$1 for no key update/i.test(d.query))), 1),
         planning: round(deltas.reduce((s, d) => s + d.planMs, 0) / Math.max(1, items), 1),
       };
+      for (const d of [...deltas].sort((x, y) => y.planMs - x.planMs).slice(0, 10)) {
+        if (d.calls <= 0 || d.planMs <= 0) continue;
+        topPlanned.push({
+          query: d.query.replace(/\s+/g, ' ').slice(0, 160),
+          plan_ms_per_item: round(d.planMs / Math.max(1, items), 3),
+          plans_per_call: round(d.plans / d.calls, 2),
+        });
+      }
       deltas.sort((x, y) => y.ms - x.ms);
       for (const d of deltas.slice(0, 40)) {
         if (d.calls <= 0) continue;
@@ -278,6 +296,7 @@ export async function startWindow(o: Observer, server: BenchServer, workerPids: 
       transaction_control_per_item: controlPerItem,
       statement_ms_per_item: statementMs,
       top_statements: top,
+      top_planned: topPlanned,
       table_reads_per_item: reads.slice(0, 6),
       sessions: {
         samples: sessions.samples,

@@ -213,6 +213,8 @@ function details(out: Output): string[] {
       lines.push(
         `  ${s.exec_ms_per_item} ms/item, ${s.calls_per_item} calls/item, ${s.mean_ms} ms and ${s.blocks_per_call} buffers each: ${s.query.slice(0, 100)}`,
       );
+    for (const s of (p.top_planned ?? []).slice(0, 3))
+      lines.push(`  planning ${s.plan_ms_per_item} ms/item, ${s.plans_per_call} plans per call: ${s.query.slice(0, 100)}`);
   }
   if (out.throughput?.ratio_2_vs_1_items_per_second != null)
     lines.push(`throughput, 2 processes vs 1: ×${out.throughput.ratio_2_vs_1_items_per_second.toFixed(2)} items/s`);
