@@ -122,12 +122,15 @@ export interface EventRow {
 /** The subject's stored events among `externalIds` (null when there are none to look for). */
 function existingEventsQuery(db: Kysely<Database>, input: { reportId: string; profileId: string | null; externalIds: string[] }) {
   if (input.externalIds.length === 0) return null;
-  return db
-    .selectFrom('activity_events')
-    .select(['external_id', 'id', 'content_hash', 'updated_at'])
-    .where('report_id', '=', input.reportId)
-    .where('subject', '=', input.profileId ?? NIL_SUBJECT)
-    .where('external_id', 'in', input.externalIds);
+  return (
+    db
+      .selectFrom('activity_events')
+      .select(['external_id', 'id', 'content_hash', 'updated_at'])
+      .where('report_id', '=', input.reportId)
+      .where('subject', '=', input.profileId ?? NIL_SUBJECT)
+      // One text whatever the number of ids (an `in` list is a text per length, each planned anew: prepared-statements.ts).
+      .where(sql<boolean>`external_id = any(${input.externalIds}::text[])`)
+  );
 }
 
 /**
