@@ -129,7 +129,7 @@ function targets(out: Output): Target[] {
       met: one.items_per_second >= 100,
     });
     if (out.images) {
-      // Issue 19, item 4: the throughput as a fraction of the image-work ceiling measured in the same run.
+      // The throughput as a fraction of the image-work ceiling measured in the same run (docs/scaling.md, "Worker CPU and throughput").
       const fraction = one.items_per_second / out.images.items_per_second_ceiling;
       list.push({
         figure: `throughput ÷ image-work ceiling of the same run (${one.items_per_second.toFixed(1)} ÷ ${out.images.items_per_second_ceiling.toFixed(1)} items/s)`,
