@@ -12,7 +12,8 @@
  * executions for their values and, when the plan for any value costs no
  * more, keeps that generic plan (`plan_cache_mode`, default `auto`), and
  * revalidates it after a schema change. In exchange each connection keeps
- * up to `capacity` statements (their parse trees and plans: server memory),
+ * up to `capacity` statements (their parse trees and plans: server memory,
+ * measured at about 1 MB more per backend on average, 3 MB for the largest),
  * and a statement prepared before a migration changed its result columns
  * (a `select *` of a table that gained one, during a rolling upgrade) fails
  * once with "cached plan must not change result type": the statement is then
