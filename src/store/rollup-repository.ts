@@ -212,13 +212,7 @@ async function unheldPersonFacts(db: Kysely<Database>, reportId: string, ids: st
   return { unheld: locked.size === 0 ? [] : await personFacts(db, reportId, [...locked]), held };
 }
 
-async function storeContributions(db: Kysely<Database>, reportId: string, changed: ChangedContribution[]): Promise<void> {
-  if (changed.length === 0) return;
-  await contributionsWrite(reportId, changed).execute(db);
-  await storeVisibleFlags(db, changed);
-}
-
-/** The new contributions of `changed` (not empty) as one statement, for `storeContributions` or the report row's (`updateReportRow`). */
+/** The new contributions of `changed` (not empty) as one statement, alone (`personDeltaStatements`) or in the report row's (`updateReportRow`). */
 function contributionsWrite(reportId: string, changed: ChangedContribution[]): RawBuilder<unknown> {
   return sql`
       insert into profile_contributions (profile_id, report_id, contribution)
@@ -229,14 +223,20 @@ function contributionsWrite(reportId: string, changed: ChangedContribution[]): R
 
 /** The visible flags of those of `changed` whose being active changed (rare: a removal, a restore). */
 async function storeVisibleFlags(db: Kysely<Database>, changed: ChangedContribution[]): Promise<void> {
+  for (const write of visibleFlagWrites(changed)) await write.execute(db);
+}
+
+/** `storeVisibleFlags`' statements (none when no one's being active changed). */
+function visibleFlagWrites(changed: ChangedContribution[]): RawBuilder<unknown>[] {
   const changedIds = changed.filter((c) => c.activeChanged).map((c) => c.id);
+  if (changedIds.length === 0) return [];
   // Freshness bounds read these through partial indexes.
-  for (const table of changedIds.length > 0 ? (['profile_analyses', 'activity_coverage'] as const) : []) {
-    await sql`
+  return (['profile_analyses', 'activity_coverage'] as const).map(
+    (table) => sql`
         update ${sql.table(table)} t set visible = (p.status = 'active')
         from report_profiles p
-        where p.id = t.profile_id and t.profile_id = any(${changedIds}::uuid[]) and t.visible <> (p.status = 'active')`.execute(db);
-  }
+        where p.id = t.profile_id and t.profile_id = any(${changedIds}::uuid[]) and t.visible <> (p.status = 'active')`,
+  );
 }
 
 // ------------------------------------------------------------ deltas (a worker's person item)
@@ -262,6 +262,25 @@ export async function recordPersonDelta(
   given?: { person: GatheredPerson | null; writes: readonly OperationNodeSource[] },
 ): Promise<void> {
   const person = given ? given.person : (await personFacts(db, reportId, [profileId]))[0];
+  for (const statement of personDeltaStatements(reportId, profileId, run, now, { person, writes: given?.writes ?? [] })) await statement.execute(db);
+}
+
+/**
+ * `recordPersonDelta`'s statements, in order, from the person's facts as
+ * they stand after the transition (`given.person`, null when the
+ * attachment is gone), for a caller that sends them with others
+ * (item-repository.ts, endClaimedItem): nearly always one, with
+ * `given.writes` in it.
+ */
+export function personDeltaStatements(
+  reportId: string,
+  profileId: string,
+  run: { runId: string; change: RunChange } | null,
+  now: Date,
+  given: { person: GatheredPerson | null; writes: readonly OperationNodeSource[] },
+): RawBuilder<unknown>[] {
+  const { person } = given;
+  const statements: RawBuilder<unknown>[] = [];
   let delta: Totals | null = null;
   let contribution: Contribution | null = null;
   if (person) {
@@ -273,13 +292,14 @@ export async function recordPersonDelta(
       // Whether the person counts as active changed (never, for an item's transition): the visible flags follow.
       const activeChanged = before ? before.persons !== after.persons : after.persons === 0;
       if (activeChanged) {
-        await storeContributions(db, reportId, [{ id: profileId, contribution: after, activeChanged }]);
+        const changed = [{ id: profileId, contribution: after, activeChanged }];
+        statements.push(contributionsWrite(reportId, changed), ...visibleFlagWrites(changed));
         contribution = null;
       }
     }
   }
-  const alongside = given?.writes ?? [];
-  if (delta === null && run === null && alongside.length === 0) return;
+  const alongside = given.writes;
+  if (delta === null && run === null && alongside.length === 0) return statements;
   const change = run?.change;
   // One statement: the caller's writes, the person's contribution (when it changed) and the delta (when there is one).
   const writes = [
@@ -298,7 +318,8 @@ export async function recordPersonDelta(
       : sql`insert into rollup_deltas (report_id, run_id, started, finished, warning, totals, at)
             values (${reportId}::uuid, ${run?.runId ?? null}::uuid, ${change?.kind === 'started'}, ${change?.kind === 'finished' ? change.status : null},
                     ${change?.kind === 'finished' && change.warning === true}, ${delta === null ? null : JSON.stringify(delta)}::jsonb, ${now}::timestamptz)`;
-  await inOneStatement(writes, last).execute(db);
+  statements.push(inOneStatement(writes, last));
+  return statements;
 }
 
 interface PendingDeltas {
