@@ -39,6 +39,8 @@ export type BatchRows<S extends readonly Statement<unknown>[]> = { [K in keyof S
 export interface PipelinedTransaction {
   /** Sends `BEGIN` and `statements` together (first, once); their rows. */
   begin<const S extends readonly Statement<unknown>[]>(statements: S): Promise<BatchRows<S>>;
+  /** Sends `statements` together (after `begin`, before `commit`); their rows. */
+  send<const S extends readonly Statement<unknown>[]>(statements: S): Promise<BatchRows<S>>;
   /** Sends `statements` and `COMMIT` together (last, at most once); their rows. Not called: the transaction is rolled back. */
   commit<const S extends readonly Statement<unknown>[]>(statements: S): Promise<BatchRows<S>>;
 }
@@ -70,6 +72,11 @@ export function pipelinedTransaction<T>(db: Db, work: (tx: PipelinedTransaction)
         const head = options.asynchronousCommit && !commitsAsynchronously(db) ? [BEGIN, ASYNCHRONOUS_COMMIT] : [BEGIN];
         const results = await run([...head, ...statements.map((s) => s.compile(db))]);
         return results.slice(head.length).map((r) => r.rows) as BatchRows<typeof statements>;
+      },
+      send: async (statements) => {
+        if (state !== 'open') throw new Error('pipelinedTransaction: send is sent between begin and commit');
+        const results = await run(statements.map((s) => s.compile(db)));
+        return results.map((r) => r.rows) as BatchRows<typeof statements>;
       },
       commit: async (statements) => {
         if (state !== 'open') throw new Error('pipelinedTransaction: commit is sent once, after begin');

@@ -60,9 +60,19 @@ import {
 } from '../domain/analysis-aggregate.js';
 import { revisionOf } from '../domain/revision.js';
 import { lockAttachments, lockReport } from './locks.js';
-import { addRunChange, applyRunCounts, emptyRunCounts, type RunChange, type RunCounts } from './scan-repository.js';
+import {
+  addRunChange,
+  applyRunCounts,
+  emptyRunCounts,
+  runCountsUpdate,
+  runStatusUpdate,
+  type RunChange,
+  type RunCounts,
+  type ScanRunRow,
+} from './scan-repository.js';
 import type { Database } from './schema.js';
 import { inOneStatement } from './one-statement.js';
+import { pipelinedTransaction } from './pipelined-transaction.js';
 import { retryingTransaction } from './transaction.js';
 
 export type RollupScope = { profileIds: readonly (string | null)[] } | 'all';
@@ -109,8 +119,12 @@ export function profilesWithBegunPeople(profiles: Totals['profiles'], begun: Per
 
 /** The folded aggregate alone (writers, under the report lock, take the pending deltas themselves). */
 export async function readAggregates(db: Kysely<Database>, reportId: string): Promise<AggregateRow | null> {
-  const row = await db.selectFrom('report_aggregates').select(['totals', 'company']).where('report_id', '=', reportId).executeTakeFirst();
-  return row ? { totals: row.totals, company: row.company } : null;
+  return (await aggregatesRead(db, reportId).executeTakeFirst()) ?? null;
+}
+
+/** `readAggregates`' statement. */
+function aggregatesRead(db: Kysely<Database>, reportId: string) {
+  return db.selectFrom('report_aggregates').select(['totals', 'company']).where('report_id', '=', reportId);
 }
 
 /** The totals of each of `reportIds` that has any, as `readCurrentTotals` reads them (one snapshot). */
@@ -200,16 +214,24 @@ function recompute(gathered: GatheredPerson[], totals: Totals, changed: ChangedC
  */
 async function unheldPersonFacts(db: Kysely<Database>, reportId: string, ids: string[], now: Date): Promise<{ unheld: GatheredPerson[]; held: string[] }> {
   if (ids.length === 0) return { unheld: [], held: [] };
-  const { rows } = await sql<{ id: string }>`
-    select id from report_profiles where id = any(${ids}::uuid[]) order by id for no key update skip locked`.execute(db);
+  const { rows } = await peopleLock(ids).execute(db);
   const locked = new Set(rows.map((r) => r.id));
   const held = ids.filter((id) => !locked.has(id));
-  if (held.length > 0) {
-    await sql`
-      insert into rollup_deltas (report_id, run_id, started, at, recompute_profile_id)
-      select ${reportId}::uuid, null, false, ${now}::timestamptz, h from unnest(${held}::uuid[]) as h`.execute(db);
-  }
+  if (held.length > 0) await heldAgain(reportId, held, now).execute(db);
   return { unheld: locked.size === 0 ? [] : await personFacts(db, reportId, [...locked]), held };
+}
+
+/** Locks those of `ids` that no other transaction holds (SKIP LOCKED), in id order; their ids. */
+function peopleLock(ids: readonly string[]): RawBuilder<{ id: string }> {
+  return sql<{ id: string }>`
+    select id from report_profiles where id = any(${[...ids]}::uuid[]) order by id for no key update skip locked`;
+}
+
+/** Deltas that ask again for the people another transaction held (`held`), for a later fold. */
+function heldAgain(reportId: string, held: readonly string[], at: Date): RawBuilder<unknown> {
+  return sql`
+      insert into rollup_deltas (report_id, run_id, started, at, recompute_profile_id)
+      select ${reportId}::uuid, null, false, ${at}::timestamptz, h from unnest(${[...held]}::uuid[]) as h`;
 }
 
 /** The new contributions of `changed` (not empty) as one statement, alone (`personDeltaStatements`) or in the report row's (`updateReportRow`). */
@@ -359,15 +381,36 @@ async function takeDeltas(db: Kysely<Database>, reportId: string, now: Date, loc
         returning run_id, started, finished, warning, totals, at, recompute_profile_id`.execute(db)
     ).rows;
   } else {
-    const taken = await sql<{ locked: boolean } & ({ [K in keyof DeltaRow]: null } | DeltaRow)>`
+    const taken = takenDeltas((await takeDeltasUnlessLocked(reportId).execute(db)).rows);
+    if (taken === null) return null;
+    rows = taken;
+  }
+  const pending = pendingDeltas(rows, now);
+  // Runs in id order: two folds never lock the same runs in opposite order.
+  for (const runId of [...pending.runs.keys()].sort()) await applyRunCounts(db, runId, pending.runs.get(runId)!, pending.at);
+  return pending;
+}
+
+type TakenRow = { locked: boolean } & ({ [K in keyof DeltaRow]: null } | DeltaRow);
+
+/** The statement that takes the report lock unless another transaction holds it, and then takes (deletes) its pending deltas. */
+function takeDeltasUnlessLocked(reportId: string): RawBuilder<TakenRow> {
+  return sql<TakenRow>`
       with locked as (select 1 from reports where id = ${reportId} for no key update skip locked),
            taken as (delete from rollup_deltas where report_id = ${reportId} and exists (select 1 from locked)
                      returning run_id, started, finished, warning, totals, at, recompute_profile_id)
       select exists (select 1 from locked) as locked, taken.*
-        from (values (1)) as one left join taken on true`.execute(db);
-    if (!taken.rows[0].locked) return null;
-    rows = taken.rows.filter((r): r is { locked: boolean } & DeltaRow => r.at !== null);
-  }
+        from (values (1)) as one left join taken on true`;
+}
+
+/** The deltas `takeDeltasUnlessLocked` took; null when the report was held. */
+function takenDeltas(rows: TakenRow[]): DeltaRow[] | null {
+  if (!rows[0].locked) return null;
+  return rows.filter((r): r is { locked: boolean } & DeltaRow => r.at !== null);
+}
+
+/** Taken deltas added up: the totals' difference, each run's counts, the people to recompute. */
+function pendingDeltas(rows: DeltaRow[], now: Date): PendingDeltas {
   const pending: PendingDeltas = { totals: null, runs: new Map(), recompute: [], at: now };
   if (rows.length === 0) return pending;
   pending.at = rows.reduce((latest, r) => (r.at > latest ? r.at : latest), rows[0].at);
@@ -380,43 +423,65 @@ async function takeDeltas(db: Kysely<Database>, reportId: string, now: Date, loc
     if (row.started) addRunChange(counts, { kind: 'started' }, row.at);
     if (row.finished) addRunChange(counts, { kind: 'finished', status: row.finished, warning: row.warning }, row.at);
   }
-  // Runs in id order: two folds never lock the same runs in opposite order.
-  for (const runId of [...pending.runs.keys()].sort()) await applyRunCounts(db, runId, pending.runs.get(runId)!, pending.at);
   return pending;
 }
 
 /** 'folded' names the begun people it left to the transitions holding them (asked again by deltas of their own). */
 export type FoldResult = { kind: 'folded'; held: string[] } | { kind: 'empty' } | { kind: 'busy' };
 
-/** One fold of a report's pending deltas, unless another transaction holds the report lock ('busy'). */
+/**
+ * One fold of a report's pending deltas, unless another transaction holds
+ * the report lock ('busy'). A pipelined transaction (pipelined-transaction.ts)
+ * of three batches: `BEGIN`, the report lock with the deltas it takes, and
+ * the stored aggregate; the runs' counts (in id order: two folds never lock
+ * the same runs in opposite order), the lock of the people to recompute
+ * (SKIP LOCKED: a person held by a transition is asked for again, and that
+ * transition's fold recomputes them) and their facts, read after that lock;
+ * then the runs' settled statuses, the report's aggregate and row and the
+ * changed contributions, with `COMMIT`.
+ */
 export async function foldOnce(db: Kysely<Database>, reportId: string, now: Date): Promise<FoldResult> {
-  return retryingTransaction(
+  const folded = await pipelinedTransaction(
     db,
-    async (trx): Promise<FoldResult> => {
-      const pending = await takeDeltas(trx, reportId, now, 'unless-locked');
-      if (pending === null) return { kind: 'busy' };
+    async (tx): Promise<FoldResult | 'rebuild'> => {
+      const [taken, [stored]] = await tx.begin([takeDeltasUnlessLocked(reportId), aggregatesRead(db, reportId)]);
+      const deltas = takenDeltas(taken);
+      if (deltas === null) return { kind: 'busy' };
+      const pending = pendingDeltas(deltas, now);
       if (pending.totals === null && pending.runs.size === 0 && pending.recompute.length === 0) return { kind: 'empty' };
-      const stored = await readAggregates(trx, reportId);
-      if (!stored) {
-        // No aggregate row to add to (never the case for a report made by create-report): sum everything.
-        await refreshReportRollup(trx, reportId, 'all', pending.at);
-        return { kind: 'folded', held: [] };
-      }
+      // No aggregate row to add to (never the case for a report made by create-report): sum everything, below.
+      if (!stored) return 'rebuild';
+      const runIds = [...pending.runs.keys()].sort();
+      const ids = pending.recompute;
+      const runs = runIds.map((runId) => runCountsUpdate(db, runId, pending.runs.get(runId)!));
+      const people = ids.length === 0 ? [] : [peopleLock(ids), personFactsSelect(reportId, ids)];
+      const rows = await tx.send([...runs, ...people]);
+      const counted = rows.slice(0, runs.length) as ScanRunRow[][];
+      const [lockedRows, factRows] = (ids.length === 0 ? [[], []] : rows.slice(runs.length)) as [{ id: string }[], PersonFactsRow[]];
+      const locked = new Set(lockedRows.map((r) => r.id));
+      const held = ids.filter((id) => !locked.has(id));
+      const unheld = factRows.filter((p) => locked.has(p.id)).map(gathered);
       const changed: ChangedContribution[] = [];
-      const { unheld, held } = await unheldPersonFacts(trx, reportId, pending.recompute, pending.at);
       const totals = recompute(unheld, stored.totals, changed, { rebuild: false });
-      if (pending.totals || changed.length > 0) {
-        await updateReportRow(trx, reportId, pending.totals ? addTotals(totals, pending.totals) : totals, null, { at: pending.at, contributions: changed });
-        await storeVisibleFlags(trx, changed);
-      } else {
+      const settledRuns = counted.flatMap(([run]) => runStatusUpdate(db, run, pending.at) ?? []);
+      const aggregate = pending.totals || changed.length > 0;
+      await tx.commit([
+        ...settledRuns,
+        ...(held.length > 0 ? [heldAgain(reportId, held, pending.at)] : []),
         // Only run changes: the report's analysis_state may follow its runs.
-        await updateReportRow(trx, reportId, stored.totals, null);
-      }
+        aggregate
+          ? reportRowUpdate(reportId, pending.totals ? addTotals(totals, pending.totals) : totals, null, { at: pending.at, contributions: changed })
+          : reportRowUpdate(reportId, stored.totals, null),
+        ...visibleFlagWrites(changed),
+      ]);
       return { kind: 'folded', held };
     },
     // A fold lost in a crash loses its deletions too: the deltas are folded again.
     { asynchronousCommit: true },
   );
+  if (folded !== 'rebuild') return folded;
+  await retryingTransaction(db, (trx) => refreshReportRollup(trx, reportId, 'all', now), { asynchronousCommit: true });
+  return { kind: 'folded', held: [] };
 }
 
 /** Whether deltas are pending besides those asking again for `held` (whose transitions fold them). */
@@ -442,6 +507,16 @@ async function updateReportRow(
   touchedAt: Date | null,
   aggregate?: { company?: Contribution; at: Date; contributions?: ChangedContribution[] },
 ): Promise<void> {
+  await reportRowUpdate(reportId, totals, touchedAt, aggregate).execute(db);
+}
+
+/** `updateReportRow`'s statement. */
+function reportRowUpdate(
+  reportId: string,
+  totals: Totals,
+  touchedAt: Date | null,
+  aggregate?: { company?: Contribution; at: Date; contributions?: ChangedContribution[] },
+): RawBuilder<unknown> {
   const contributed = aggregate?.contributions?.length ? sql`contributed as (${contributionsWrite(reportId, aggregate.contributions)}),` : sql``;
   const storeAggregate = aggregate
     ? sql`
@@ -451,7 +526,7 @@ async function updateReportRow(
       on conflict (report_id) do update
         set totals = excluded.totals, company = coalesce(excluded.company, report_aggregates.company), updated_at = excluded.updated_at),`
     : sql``;
-  await sql`
+  return sql`
     with ${contributed} ${storeAggregate} runs as (
       select count(*) as total,
              count(*) filter (where status = 'running') as running,
@@ -470,7 +545,7 @@ async function updateReportRow(
         else 'failed'
       end
     from runs
-    where reports.id = ${reportId}`.execute(db);
+    where reports.id = ${reportId}`;
 }
 
 /** A person's facts and the contribution stored for them. */

@@ -232,8 +232,14 @@ export async function applyRunChange(db: Kysely<Database>, runId: string, change
  * and settles the run's status. `now` is when the last of them happened.
  */
 export async function applyRunCounts(db: Kysely<Database>, runId: string, counts: RunCounts, now: Date): Promise<ScanRunRow> {
+  const run = await runCountsUpdate(db, runId, counts).executeTakeFirstOrThrow();
+  return settleRunStatus(db, run, now);
+}
+
+/** `applyRunCounts`' first statement, for a caller that sends it with others: its row goes to `runStatusUpdate`. */
+export function runCountsUpdate(db: Kysely<Database>, runId: string, counts: RunCounts) {
   const finished = counts.succeeded + counts.failed + counts.inaccessible + counts.cancelled;
-  const run = await db
+  return db
     .updateTable('scan_runs')
     .set((eb) => ({
       started_at: counts.startedAt ? eb.fn.coalesce('started_at', eb.val(counts.startedAt)) : eb.ref('started_at'),
@@ -245,9 +251,7 @@ export async function applyRunCounts(db: Kysely<Database>, runId: string, counts
       cancelled: eb('cancelled', '+', counts.cancelled),
     }))
     .where('id', '=', runId)
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  return settleRunStatus(db, run, now);
+    .returningAll();
 }
 
 /**
@@ -284,6 +288,12 @@ export async function refreshRun(db: Kysely<Database>, runId: string, now: Date)
 
 /** The run's status from its counts (decisions "Run status"), and its timestamps; one more statement only when they change. */
 async function settleRunStatus(db: Kysely<Database>, run: ScanRunRow, now: Date): Promise<ScanRunRow> {
+  const update = runStatusUpdate(db, run, now);
+  return update ? update.executeTakeFirstOrThrow() : run;
+}
+
+/** The statement that settles `run`'s status and timestamps from its counts as read, or null when they stand. */
+export function runStatusUpdate(db: Kysely<Database>, run: ScanRunRow, now: Date) {
   let status = runStatus({
     pending: run.unfinished,
     running: 0,
@@ -296,7 +306,7 @@ async function settleRunStatus(db: Kysely<Database>, run: ScanRunRow, now: Date)
   // backoff, a provider's Retry-After) stays running: it is not joinable.
   if (status === 'queued' && run.started_at !== null) status = 'running';
   const terminal = isTerminal(status);
-  if (status === run.status && (!terminal || run.completed_at !== null) && (status === 'queued' || run.started_at !== null)) return run;
+  if (status === run.status && (!terminal || run.completed_at !== null) && (status === 'queued' || run.started_at !== null)) return null;
   return db
     .updateTable('scan_runs')
     .set((eb) => ({
@@ -306,8 +316,7 @@ async function settleRunStatus(db: Kysely<Database>, run: ScanRunRow, now: Date)
       terminal_reason: terminalReason(status),
     }))
     .where('id', '=', run.id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+    .returningAll();
 }
 
 /** Cancels every unfinished item of the report's runs (e.g. when it is archived). */
