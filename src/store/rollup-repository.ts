@@ -426,8 +426,8 @@ function pendingDeltas(rows: DeltaRow[], now: Date): PendingDeltas {
   return pending;
 }
 
-/** 'folded' names the begun people it left to the transitions holding them (asked again by deltas of their own). */
-export type FoldResult = { kind: 'folded'; held: string[] } | { kind: 'empty' } | { kind: 'busy' };
+/** 'folded' says whether deltas were pending at its commit besides those asking again for the people it left to the transitions holding them. */
+export type FoldResult = { kind: 'folded'; more: boolean } | { kind: 'empty' } | { kind: 'busy' };
 
 /**
  * One fold of a report's pending deltas, unless another transaction holds
@@ -437,8 +437,8 @@ export type FoldResult = { kind: 'folded'; held: string[] } | { kind: 'empty' } 
  * the same runs in opposite order), the lock of the people to recompute
  * (SKIP LOCKED: a person held by a transition is asked for again, and that
  * transition's fold recomputes them) and their facts, read after that lock;
- * then the runs' settled statuses, the report's aggregate and row and the
- * changed contributions, with `COMMIT`.
+ * then the runs' settled statuses, the report's aggregate and row, the
+ * changed contributions and whether more deltas are pending, with `COMMIT`.
  */
 export async function foldOnce(db: Kysely<Database>, reportId: string, now: Date): Promise<FoldResult> {
   const folded = await pipelinedTransaction(
@@ -465,7 +465,8 @@ export async function foldOnce(db: Kysely<Database>, reportId: string, now: Date
       const totals = recompute(unheld, stored.totals, changed, { rebuild: false });
       const settledRuns = counted.flatMap(([run]) => runStatusUpdate(db, run, pending.at) ?? []);
       const aggregate = pending.totals || changed.length > 0;
-      await tx.commit([
+      const [[more]] = await tx.commit([
+        moreDeltas(reportId, held),
         ...settledRuns,
         ...(held.length > 0 ? [heldAgain(reportId, held, pending.at)] : []),
         // Only run changes: the report's analysis_state may follow its runs.
@@ -474,23 +475,27 @@ export async function foldOnce(db: Kysely<Database>, reportId: string, now: Date
           : reportRowUpdate(reportId, stored.totals, null),
         ...visibleFlagWrites(changed),
       ]);
-      return { kind: 'folded', held };
+      return { kind: 'folded', more: more !== undefined };
     },
     // A fold lost in a crash loses its deletions too: the deltas are folded again.
     { asynchronousCommit: true },
   );
   if (folded !== 'rebuild') return folded;
   await retryingTransaction(db, (trx) => refreshReportRollup(trx, reportId, 'all', now), { asynchronousCommit: true });
-  return { kind: 'folded', held: [] };
+  return { kind: 'folded', more: false };
 }
 
-/** Whether deltas are pending besides those asking again for `held` (whose transitions fold them). */
-export async function hasDeltas(db: Kysely<Database>, reportId: string, held: readonly string[]): Promise<boolean> {
-  const { rows } = await sql`
-    select 1 from rollup_deltas
+/**
+ * A row when deltas are pending besides those asking again for `held`
+ * (whose transitions fold them): sent first in a fold's commit batch, it
+ * sees the deltas committed since the fold took its own, which another fold
+ * round takes (rollup-folds.ts).
+ */
+function moreDeltas(reportId: string, held: readonly string[]): RawBuilder<{ more: number }> {
+  return sql<{ more: number }>`
+    select 1 as more from rollup_deltas
      where report_id = ${reportId} and (recompute_profile_id is null or recompute_profile_id <> all(${[...held]}::uuid[]))
-     limit 1`.execute(db);
-  return rows.length > 0;
+     limit 1`;
 }
 
 /**
