@@ -104,8 +104,7 @@ export interface BatchStatement {
  * does; the caller's retry runs it again.
  */
 export function sendTogether(db: Db, client: pg.PoolClient, statements: readonly BatchStatement[]): Promise<PromiseSettledResult<pg.QueryResult>[]> {
-  const pool = pools.get(db);
-  const names = pool && poolNames.get(pool);
+  const names = poolNames.get(poolOf(db));
   return Promise.allSettled(
     statements.map((statement) => {
       const { sql: text, parameters } = statement;

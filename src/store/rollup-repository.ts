@@ -266,14 +266,10 @@ function visibleFlagWrites(changed: ChangedContribution[]): RawBuilder<unknown>[
 /**
  * A worker's transition of a person's item, inside its transaction, after it
  * locked the item and then the attachment (src/store/locks.ts): recomputes
- * the person's contribution, stores it, and appends the difference and the
- * run's change to rollup_deltas. `settleRollups` folds it after the commit.
- *
- * `given`: the person's facts as they stand after the transition's writes
- * (read by the caller's own statement: a finishing item's facts read, with
- * the analysis it is about to store), and the caller's last writes
- * (`writes`: single data-modifying statements, none touching the tables
- * written here), executed in this one statement.
+ * the person's contribution from their facts as they stand, stores it, and
+ * appends the difference and the run's change to rollup_deltas.
+ * `settleRollups` folds it after the commit. A finishing item sends the same
+ * statements with its own writes (`personDeltaStatements`).
  */
 export async function recordPersonDelta(
   db: Kysely<Database>,
@@ -281,10 +277,9 @@ export async function recordPersonDelta(
   profileId: string,
   run: { runId: string; change: RunChange } | null,
   now: Date,
-  given?: { person: GatheredPerson | null; writes: readonly OperationNodeSource[] },
 ): Promise<void> {
-  const person = given ? given.person : (await personFacts(db, reportId, [profileId]))[0];
-  for (const statement of personDeltaStatements(reportId, profileId, run, now, { person, writes: given?.writes ?? [] })) await statement.execute(db);
+  const [person] = await personFacts(db, reportId, [profileId]);
+  for (const statement of personDeltaStatements(reportId, profileId, run, now, { person: person ?? null, writes: [] })) await statement.execute(db);
 }
 
 /**
@@ -292,7 +287,8 @@ export async function recordPersonDelta(
  * they stand after the transition (`given.person`, null when the
  * attachment is gone), for a caller that sends them with others
  * (item-repository.ts, endClaimedItem): nearly always one, with
- * `given.writes` in it.
+ * `given.writes` in it (single data-modifying statements, none touching the
+ * tables written here: store/one-statement.ts).
  */
 export function personDeltaStatements(
   reportId: string,
