@@ -95,14 +95,13 @@ module.exports = {
         'A transaction is opened by the use-case that owns the story (use-cases/), never by an interface or a scan handler. The ' +
         'exceptions are the store functions that are themselves one atomic queue or maintenance step, whatever calls them: a scan ' +
         "item's transition (item-repository.ts), a fold of roll-up deltas (rollup-repository.ts) and a batch of media collection " +
-        '(maintenance-repository.ts); pipelined-transaction.ts is a way of sending one, with the same retries. ' +
-        'docs/architecture.md, "One way to do each thing".',
+        '(maintenance-repository.ts). docs/architecture.md, "One way to do each thing".',
       severity: 'error',
       from: {
         path: '^src/',
-        pathNot: '^src/(use-cases/|store/(transaction|pipelined-transaction|item-repository|rollup-repository|maintenance-repository)\\.ts$)',
+        pathNot: '^src/(use-cases/|store/(transaction|item-repository|rollup-repository|maintenance-repository)\\.ts$)',
       },
-      to: { path: '^src/store/(pipelined-)?transaction\\.ts$' },
+      to: { path: '^src/store/transaction\\.ts$' },
     },
     {
       name: 'no-scanning-to-maintenance',

@@ -8,7 +8,7 @@
  * says what those writes leave, next to the writes whose rules it applies.
  */
 import { randomUUID } from 'node:crypto';
-import { sql, type Kysely, type OperationNodeSource, type RawBuilder } from 'kysely';
+import { sql, type Kysely, type OperationNodeSource } from 'kysely';
 import { activityRecord } from '../domain/analysis-records.js';
 import { revisionOf } from '../domain/revision.js';
 import type { analysisChange, ProfileAnalysis, ProfileFacts, StoredAnalysisState } from '../domain/profile-analysis.js';
@@ -297,21 +297,23 @@ export interface FinishRead {
  * person's roll-up facts (the item already ended) and the media collection
  * generation.
  */
-export async function readFinishFacts(db: Kysely<Database>, input: FinishReadInput): Promise<FinishRead> {
-  const { rows } = await finishFactsQuery(db, input).execute(db);
-  return finishFactsFromRow(rows[0]);
-}
-
-export interface FinishReadInput {
-  reportId: string;
-  profileId: string;
-  observedEventIds: string[];
-}
-
-/** `readFinishFacts`' statement, for a caller that sends it with others (item-repository.ts, endClaimedItem); its row goes to `finishFactsFromRow`. */
-export function finishFactsQuery(db: Kysely<Database>, input: FinishReadInput): RawBuilder<FinishFactsRow> {
+export async function readFinishFacts(db: Kysely<Database>, input: { reportId: string; profileId: string; observedEventIds: string[] }): Promise<FinishRead> {
   const existing = existingEventsQuery(db, { ...input, externalIds: input.observedEventIds });
-  return sql<FinishFactsRow>`
+  const { rows } = await sql<{
+    profile_data: CollectedProfile | null;
+    captured_at: Date | null;
+    item_id: string | null;
+    revision: string | null;
+    catalog_version: string | null;
+    available_at: Date | null;
+    analysis_format: string | null;
+    covered: boolean;
+    events: (Omit<CollectedActivityEvent, 'occurred_at'> & { occurred_at: string | null })[] | null;
+    evidence: EvidenceImageRow[] | null;
+    existing: { external_id: string; id: string; content_hash: string; updated_at: string | null }[] | null;
+    person: Parameters<typeof personFromJson>[0];
+    media_generation: number;
+  }>`
     select a.profile_data, a.captured_at, a.item_id, a.revision, a.catalog_version, a.available_at, a.analysis_format,
            c.covered,
            case when c.covered then
@@ -328,27 +330,8 @@ export function finishFactsQuery(db: Kysely<Database>, input: FinishReadInput): 
            ${personFactsJson(input.reportId, input.profileId)} as person,
            coalesce((select media_gc_generation from maintenance_state), 0) as media_generation
       from (select exists (select 1 from activity_coverage where profile_id = ${input.profileId}) as covered) c
-      left join profile_analyses a on a.profile_id = ${input.profileId}`;
-}
-
-/** The row of `finishFactsQuery`. */
-export interface FinishFactsRow {
-  profile_data: CollectedProfile | null;
-  captured_at: Date | null;
-  item_id: string | null;
-  revision: string | null;
-  catalog_version: string | null;
-  available_at: Date | null;
-  analysis_format: string | null;
-  covered: boolean;
-  events: (Omit<CollectedActivityEvent, 'occurred_at'> & { occurred_at: string | null })[] | null;
-  evidence: EvidenceImageRow[] | null;
-  existing: { external_id: string; id: string; content_hash: string; updated_at: string | null }[] | null;
-  person: Parameters<typeof personFromJson>[0];
-  media_generation: number;
-}
-
-export function finishFactsFromRow(row: FinishFactsRow): FinishRead {
+      left join profile_analyses a on a.profile_id = ${input.profileId}`.execute(db);
+  const row = rows[0];
   return {
     stored:
       row.item_id === null

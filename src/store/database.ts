@@ -66,9 +66,6 @@ export function createPool(url: string, max = 10, options: { keepIdle?: boolean;
     connectionTimeoutMillis: 10_000,
     idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_TIMEOUT_MS,
     options: options.asynchronousCommit ? '-c synchronous_commit=off' : undefined,
-    // A query is sent before the previous one's answer arrives: statements issued together go out
-    // together (pipelined-transaction.ts). Statements awaited one by one, as Kysely sends them, are unchanged.
-    pipeline: true,
   });
   if (options.asynchronousCommit) asynchronousPools.add(pool);
   // An idle client's error (e.g. the server restarting) must not crash the process.

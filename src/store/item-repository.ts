@@ -25,10 +25,9 @@
 import { sql, type Kysely, type OperationNodeSource, type QueryCreator, type RawBuilder } from 'kysely';
 import { lockReport, lockRun } from './locks.js';
 import { holdMediaCollections, holdMediaCollectionsExpression } from './maintenance-repository.js';
-import { pipelinedTransaction, type Statement } from './pipelined-transaction.js';
 import { retryingTransaction } from './transaction.js';
 import { settleRollups } from './rollup-folds.js';
-import { personDeltaStatements, recordPersonDelta, refreshReportRollup, type GatheredPerson } from './rollup-repository.js';
+import { recordPersonDelta, refreshReportRollup, type GatheredPerson } from './rollup-repository.js';
 import { applyRunChange, type RunChange } from './scan-repository.js';
 import type { Database, ItemStatus, ScanMode } from './schema.js';
 import type { KeyMode } from '../domain/keys.js';
@@ -344,7 +343,7 @@ export interface AnalysisInputs {
 /** How a claimed item ends when its collection gave a result. */
 export type ItemEnd = { status: 'succeeded'; warning: boolean; reason: null } | { status: 'inaccessible'; warning: false; reason: string };
 
-/** What a person's finishing item decides from what is stored of the person (`PersonItemStore`). */
+/** What a person's finishing item hands back to `endClaimedItem` for its last statement. */
 export interface PersonItemEnd {
   /** The person's facts after the item's writes, the analysis about to be stored included. */
   person: GatheredPerson | null;
@@ -352,61 +351,40 @@ export interface PersonItemEnd {
   writes: OperationNodeSource[];
 }
 
-/** What a person's finishing item stores: `read` is sent with the item's end, `decide` builds the writes from its row. */
-export interface PersonItemStore<R> {
-  read: Statement<R>;
-  decide: (row: R, locked: LockedItem) => PersonItemEnd;
-}
-
-/** How the company page's item stores its rows, one statement each, under its locks. */
-export type CompanyItemStore = (trx: Kysely<Database>, locked: LockedItem) => Promise<void>;
-
 /**
  * Ends a claimed item in one transaction and folds its roll-up after the
  * commit. False when the claim no longer holds the item: nothing was written.
  *
- * A person's item (nearly every item) is a pipelined transaction
- * (pipelined-transaction.ts) of two batches: `BEGIN`, the statement that
- * ends the item and locks the attachment (`endPersonItem`) and `store.read`
- * (what is stored of the person, read after those locks); then, from that
- * row, `store.decide` builds the item's writes and the person's facts as
- * they leave them (scanning/finish-item.ts), and the statement that records
- * the delta with those writes goes with `COMMIT`. The company page's item
- * locks report, run and item (lockClaimed), runs `store`, then ends.
+ * A person's item (nearly every item) ends in its first statement, which
+ * also locks the attachment (`endPersonItem`); `store` then reads the person
+ * and hands back their facts as the item's writes leave them, and those
+ * writes (evidence, activity, analysis: scanning/finish-item.ts), which go
+ * into the statement that records the delta. The company page's item locks report,
+ * run and item (lockClaimed), runs `store`, then ends.
  */
-export async function endClaimedItem<R>(
+export async function endClaimedItem(
   db: Kysely<Database>,
   item: ClaimedItem,
   end: ItemEnd,
   now: Date,
-  store: PersonItemStore<R> | CompanyItemStore,
+  store: (trx: Kysely<Database>, locked: LockedItem) => Promise<PersonItemEnd | void>,
   /**
-   * `holdMedia`: the item records evidence blobs. Media collections wait for
-   * this transaction (their lock, taken shared before any row lock), and the
-   * collection generation is read in a later statement.
+   * `holdMedia`: `store` records evidence blobs. Media collections wait for
+   * this transaction (their lock, taken shared before any row lock), and
+   * `store` reads the collection generation in a later statement.
    */
   options: { holdMedia?: boolean } = {},
 ): Promise<boolean> {
   const claim = { itemId: item.id, claimId: item.claim_id };
   const finished = { kind: 'finished' as const, status: end.status, warning: end.warning };
-  if (typeof store !== 'function') {
-    const profileId = item.profile_id;
-    if (profileId === null) throw new Error('endClaimedItem: the company page item stores its rows with a function');
-    const ended = await pipelinedTransaction(
-      db,
-      async (tx) => {
-        const [[locked], [row]] = await tx.begin([endPersonItem(db, claim, end, now, options), store.read]);
-        if (!locked) return false;
-        const given = store.decide(row, { ...locked, status: end.status, claim_id: null });
-        await tx.commit(personDeltaStatements(locked.report_id, profileId, { runId: locked.run_id, change: finished }, now, given));
-        return true;
-      },
-      { asynchronousCommit: true },
-    );
-    if (ended) settle(db, item.report_id, now);
-    return ended;
-  }
   const ended = await transaction(db, async (trx) => {
+    if (item.profile_id !== null) {
+      const locked = await endPersonItem(trx, claim, end, now, options);
+      if (!locked) return null;
+      const given = await store(trx, locked);
+      await recordPersonDelta(trx, locked.report_id, item.profile_id, { runId: locked.run_id, change: finished }, now, given ?? undefined);
+      return { settle: true };
+    }
     if (options.holdMedia) await holdMediaCollections(trx);
     const locked = await lockClaimed(trx, claim, item);
     if (!locked) return null;
@@ -424,17 +402,22 @@ export async function endClaimedItem<R>(
 }
 
 /**
- * The statement that ends a person's item: the update, guarded by the
- * claim, locks the item (after the media collections' lock, shared, with
+ * A person's item ends in one statement: the update, guarded by the claim,
+ * locks the item (after the media collections' lock, shared, with
  * `holdMedia`: an InitPlan, evaluated before the scan), then the attachment
- * is locked (src/store/locks.ts: item, then attachment). No row when the
- * claim no longer holds the item. What is read after the attachment lock is
- * read by later statements (a statement's snapshot predates the locks it
- * waits for).
+ * is locked (src/store/locks.ts: item, then attachment). Null when the claim
+ * no longer holds the item. What is read after the attachment lock is read by
+ * later statements (a statement's snapshot predates the locks it waits for).
  */
-function endPersonItem(db: Kysely<Database>, claim: Pick<Claim, 'itemId' | 'claimId'>, end: ItemEnd, now: Date, options: { holdMedia?: boolean }) {
+async function endPersonItem(
+  trx: Kysely<Database>,
+  claim: Pick<Claim, 'itemId' | 'claimId'>,
+  end: ItemEnd,
+  now: Date,
+  options: { holdMedia?: boolean },
+): Promise<LockedItem | null> {
   const mediaHeld = options.holdMedia ? sql<boolean>`(select ${holdMediaCollectionsExpression()} is not null)` : sql<boolean>`true`;
-  const withEnded = db.with('ended', (qb) =>
+  const withEnded = trx.with('ended', (qb) =>
     qb
       .updateTable('scan_items')
       .set({ ...end, finished_at: now, claim_id: null, lease_expires_at: null })
@@ -446,10 +429,12 @@ function endPersonItem(db: Kysely<Database>, claim: Pick<Claim, 'itemId' | 'clai
       .returning('id'),
   );
   // The CTE is named only in SQL: the item read's builder does not need to know its type.
-  return itemRead(withEnded as unknown as QueryCreator<Database>, claim.itemId)
+  const item = await itemRead(withEnded as unknown as QueryCreator<Database>, claim.itemId)
     .where('i.id', '=', sql<string>`(select id from ended)`)
     .where('p.id', 'is not', null)
-    .forNoKeyUpdate('p');
+    .forNoKeyUpdate('p')
+    .executeTakeFirst();
+  return item ? { ...item, status: end.status, claim_id: null } : null;
 }
 
 /** Ends a claimed item `failed` (attempts spent, or a failure retrying cannot mend). */

@@ -85,47 +85,6 @@ export async function runPrepared<R extends object>(db: Db, statement: PreparedS
   }
 }
 
-/** Which texts each pool's connections prepare (`statementCachingPool`), for statements sent without Kysely (`sendTogether`). */
-const poolNames = new WeakMap<pg.Pool, StatementNames>();
-
-/** A statement of a batch: its text and values, as Kysely compiles them. */
-export interface BatchStatement {
-  readonly sql: string;
-  readonly parameters: ReadonlyArray<unknown>;
-}
-
-/**
- * Sends `statements` on `client` one after another without waiting for
- * each result (the pool's clients are made with pg's `pipeline` option,
- * database.ts), each prepared as `statementCachingPool` would prepare it;
- * settles when every one has answered. PostgreSQL runs them in order, each
- * with its own snapshot; inside a transaction block, the ones after a
- * failure fail too (25P02). A stale plan renames its text, as `execute`
- * does; the caller's retry runs it again.
- */
-export function sendTogether(db: Db, client: pg.PoolClient, statements: readonly BatchStatement[]): Promise<PromiseSettledResult<pg.QueryResult>[]> {
-  const names = poolNames.get(poolOf(db));
-  return Promise.allSettled(
-    statements.map((statement) => {
-      const { sql: text, parameters } = statement;
-      const name = names?.nameFor(text, parameters.length) ?? null;
-      const values = parameters as unknown[];
-      const sent = name === null ? client.query(text, values) : client.query({ name, text, values });
-      return sent.catch((error: unknown) => {
-        if (isStalePlan(error)) names?.rename(text);
-        throw error;
-      });
-    }),
-  );
-}
-
-/** The pg pool under a Db made by createDb (for a connection of its own: pipelined-transaction.ts). */
-export function poolOf(db: Db): pg.Pool {
-  const pool = pools.get(db);
-  if (!pool) throw new Error('this Db was not made by createDb');
-  return pool;
-}
-
 /** Names given again to explicit statements whose plans went stale (`execute`). */
 const renamed = new Map<string, string>();
 let renamedExplicit = 0;
@@ -215,7 +174,6 @@ async function execute(client: pg.PoolClient, text: string, values: Values, name
  */
 export function statementCachingPool(pool: pg.Pool, options: StatementCacheOptions | null): PostgresPool {
   const names = options && options.capacity > 0 ? new StatementNames(options) : null;
-  if (names) poolNames.set(pool, names);
   // One wrapper per connection, so that Kysely keeps one connection object per pg client.
   const wrappers = new WeakMap<pg.PoolClient, PostgresPoolClient>();
   const wrap = (client: pg.PoolClient): PostgresPoolClient => {

@@ -10,31 +10,17 @@
  * (`settlePendingRollups`), and the sweep (`settleStaleRollups`) folds
  * whatever a crash or another process left behind.
  *
- * On a busy worker (its event loop late: `windowWhenBusy`) a fold first
- * waits FOLD_WINDOW_MS, so that it takes the deltas of the transitions that
- * commit meanwhile; on a quiet one it starts at once. A fold is a pipelined
- * transaction (pipelined-transaction.ts): nothing held it back before it
- * took the deltas, where its old statement-by-statement transaction had
- * waited for the busy loop five times or more. In `bench:pipeline` (one
- * worker, 128 items in flight): 0.77 folds per item and 12.9 statements
- * with no wait, 0.46 and 10.2 with this one, 0.23 and 8.4 with a 50 ms wait
- * for every fold.
- *
- * Measured and not kept: a window for every fold (100 ms, in an earlier
- * wave). The runs' statuses and the report row then trailed the summary's
- * work counts (which add the pending deltas) by up to that much even on a
- * quiet worker, and the web report test saw a finished summary beside a run
- * still running. Without trailing, a window for every fold needs the run
- * reads to add the pending run changes first.
+ * Measured and not kept: a fold that waits a window (100 ms) for more
+ * transitions of its report took the statements per item from about 14 to
+ * 11 (one fold of about ten statements per many items), but the runs'
+ * statuses and the report row then trailed the summary's work counts (which
+ * add the pending deltas) by up to that much, and the web report test saw a
+ * finished summary beside a run still running. A window needs the run reads
+ * to add the pending run changes first.
  */
 import { sql, type Kysely } from 'kysely';
-import { foldOnce } from './rollup-repository.js';
+import { foldOnce, hasDeltas } from './rollup-repository.js';
 import type { Database } from './schema.js';
-
-/** How long a fold waits for more transitions of its report on a busy worker (`windowWhenBusy`). */
-const FOLD_WINDOW_MS = 50;
-/** How late a zero timer fires on a busy event loop (a quiet one: about 1 ms). */
-const BUSY_LAG_MS = 5;
 
 /** Rounds one settle makes before it leaves the rest to the sweep (a report that never stops changing). */
 const MAX_FOLD_ROUNDS = 50;
@@ -69,10 +55,9 @@ export function settleRollups(db: Kysely<Database>, reportId: string, now: Date)
   entry.done = (async () => {
     try {
       for (let round = 1; ; round++) {
-        await windowWhenBusy();
         entry.again = false;
         const result = await foldOnce(db, reportId, now);
-        const more = result.kind === 'folded' && result.more;
+        const more = result.kind === 'folded' ? await hasDeltas(db, reportId, result.held) : false;
         if ((!more && !entry.again) || round >= MAX_FOLD_ROUNDS) return;
         // Asked again while another transaction held the report: give it a moment before trying.
         if (result.kind === 'busy') await new Promise((resolve) => setTimeout(resolve, Math.min(100, 5 * round)));
@@ -82,16 +67,6 @@ export function settleRollups(db: Kysely<Database>, reportId: string, now: Date)
     }
   })();
   return entry.done;
-}
-
-/**
- * Waits FOLD_WINDOW_MS when this process's event loop is busy (a zero timer
- * fired at least BUSY_LAG_MS late), not at all when it is quiet.
- */
-async function windowWhenBusy(): Promise<void> {
-  const asked = performance.now();
-  await new Promise((resolve) => setTimeout(resolve, 0));
-  if (performance.now() - asked >= BUSY_LAG_MS) await new Promise((resolve) => setTimeout(resolve, FOLD_WINDOW_MS));
 }
 
 /** Waits for the folds this process runs on `db` (a worker stopping; tests). */

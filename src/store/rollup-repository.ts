@@ -60,19 +60,9 @@ import {
 } from '../domain/analysis-aggregate.js';
 import { revisionOf } from '../domain/revision.js';
 import { lockAttachments, lockReport } from './locks.js';
-import {
-  addRunChange,
-  applyRunCounts,
-  emptyRunCounts,
-  runCountsUpdate,
-  runStatusUpdate,
-  type RunChange,
-  type RunCounts,
-  type ScanRunRow,
-} from './scan-repository.js';
+import { addRunChange, applyRunCounts, emptyRunCounts, type RunChange, type RunCounts } from './scan-repository.js';
 import type { Database } from './schema.js';
 import { inOneStatement } from './one-statement.js';
-import { pipelinedTransaction } from './pipelined-transaction.js';
 import { retryingTransaction } from './transaction.js';
 
 export type RollupScope = { profileIds: readonly (string | null)[] } | 'all';
@@ -119,12 +109,8 @@ export function profilesWithBegunPeople(profiles: Totals['profiles'], begun: Per
 
 /** The folded aggregate alone (writers, under the report lock, take the pending deltas themselves). */
 export async function readAggregates(db: Kysely<Database>, reportId: string): Promise<AggregateRow | null> {
-  return (await aggregatesRead(db, reportId).executeTakeFirst()) ?? null;
-}
-
-/** `readAggregates`' statement. */
-function aggregatesRead(db: Kysely<Database>, reportId: string) {
-  return db.selectFrom('report_aggregates').select(['totals', 'company']).where('report_id', '=', reportId);
+  const row = await db.selectFrom('report_aggregates').select(['totals', 'company']).where('report_id', '=', reportId).executeTakeFirst();
+  return row ? { totals: row.totals, company: row.company } : null;
 }
 
 /** The totals of each of `reportIds` that has any, as `readCurrentTotals` reads them (one snapshot). */
@@ -214,27 +200,25 @@ function recompute(gathered: GatheredPerson[], totals: Totals, changed: ChangedC
  */
 async function unheldPersonFacts(db: Kysely<Database>, reportId: string, ids: string[], now: Date): Promise<{ unheld: GatheredPerson[]; held: string[] }> {
   if (ids.length === 0) return { unheld: [], held: [] };
-  const { rows } = await peopleLock(ids).execute(db);
+  const { rows } = await sql<{ id: string }>`
+    select id from report_profiles where id = any(${ids}::uuid[]) order by id for no key update skip locked`.execute(db);
   const locked = new Set(rows.map((r) => r.id));
   const held = ids.filter((id) => !locked.has(id));
-  if (held.length > 0) await heldAgain(reportId, held, now).execute(db);
+  if (held.length > 0) {
+    await sql`
+      insert into rollup_deltas (report_id, run_id, started, at, recompute_profile_id)
+      select ${reportId}::uuid, null, false, ${now}::timestamptz, h from unnest(${held}::uuid[]) as h`.execute(db);
+  }
   return { unheld: locked.size === 0 ? [] : await personFacts(db, reportId, [...locked]), held };
 }
 
-/** Locks those of `ids` that no other transaction holds (SKIP LOCKED), in id order; their ids. */
-function peopleLock(ids: readonly string[]): RawBuilder<{ id: string }> {
-  return sql<{ id: string }>`
-    select id from report_profiles where id = any(${[...ids]}::uuid[]) order by id for no key update skip locked`;
+async function storeContributions(db: Kysely<Database>, reportId: string, changed: ChangedContribution[]): Promise<void> {
+  if (changed.length === 0) return;
+  await contributionsWrite(reportId, changed).execute(db);
+  await storeVisibleFlags(db, changed);
 }
 
-/** Deltas that ask again for the people another transaction held (`held`), for a later fold. */
-function heldAgain(reportId: string, held: readonly string[], at: Date): RawBuilder<unknown> {
-  return sql`
-      insert into rollup_deltas (report_id, run_id, started, at, recompute_profile_id)
-      select ${reportId}::uuid, null, false, ${at}::timestamptz, h from unnest(${[...held]}::uuid[]) as h`;
-}
-
-/** The new contributions of `changed` (not empty) as one statement, alone (`personDeltaStatements`) or in the report row's (`updateReportRow`). */
+/** The new contributions of `changed` (not empty) as one statement, for `storeContributions` or the report row's (`updateReportRow`). */
 function contributionsWrite(reportId: string, changed: ChangedContribution[]): RawBuilder<unknown> {
   return sql`
       insert into profile_contributions (profile_id, report_id, contribution)
@@ -245,20 +229,14 @@ function contributionsWrite(reportId: string, changed: ChangedContribution[]): R
 
 /** The visible flags of those of `changed` whose being active changed (rare: a removal, a restore). */
 async function storeVisibleFlags(db: Kysely<Database>, changed: ChangedContribution[]): Promise<void> {
-  for (const write of visibleFlagWrites(changed)) await write.execute(db);
-}
-
-/** `storeVisibleFlags`' statements (none when no one's being active changed). */
-function visibleFlagWrites(changed: ChangedContribution[]): RawBuilder<unknown>[] {
   const changedIds = changed.filter((c) => c.activeChanged).map((c) => c.id);
-  if (changedIds.length === 0) return [];
   // Freshness bounds read these through partial indexes.
-  return (['profile_analyses', 'activity_coverage'] as const).map(
-    (table) => sql`
+  for (const table of changedIds.length > 0 ? (['profile_analyses', 'activity_coverage'] as const) : []) {
+    await sql`
         update ${sql.table(table)} t set visible = (p.status = 'active')
         from report_profiles p
-        where p.id = t.profile_id and t.profile_id = any(${changedIds}::uuid[]) and t.visible <> (p.status = 'active')`,
-  );
+        where p.id = t.profile_id and t.profile_id = any(${changedIds}::uuid[]) and t.visible <> (p.status = 'active')`.execute(db);
+  }
 }
 
 // ------------------------------------------------------------ deltas (a worker's person item)
@@ -266,10 +244,14 @@ function visibleFlagWrites(changed: ChangedContribution[]): RawBuilder<unknown>[
 /**
  * A worker's transition of a person's item, inside its transaction, after it
  * locked the item and then the attachment (src/store/locks.ts): recomputes
- * the person's contribution from their facts as they stand, stores it, and
- * appends the difference and the run's change to rollup_deltas.
- * `settleRollups` folds it after the commit. A finishing item sends the same
- * statements with its own writes (`personDeltaStatements`).
+ * the person's contribution, stores it, and appends the difference and the
+ * run's change to rollup_deltas. `settleRollups` folds it after the commit.
+ *
+ * `given`: the person's facts as they stand after the transition's writes
+ * (read by the caller's own statement: a finishing item's facts read, with
+ * the analysis it is about to store), and the caller's last writes
+ * (`writes`: single data-modifying statements, none touching the tables
+ * written here), executed in this one statement.
  */
 export async function recordPersonDelta(
   db: Kysely<Database>,
@@ -277,28 +259,9 @@ export async function recordPersonDelta(
   profileId: string,
   run: { runId: string; change: RunChange } | null,
   now: Date,
+  given?: { person: GatheredPerson | null; writes: readonly OperationNodeSource[] },
 ): Promise<void> {
-  const [person] = await personFacts(db, reportId, [profileId]);
-  for (const statement of personDeltaStatements(reportId, profileId, run, now, { person: person ?? null, writes: [] })) await statement.execute(db);
-}
-
-/**
- * `recordPersonDelta`'s statements, in order, from the person's facts as
- * they stand after the transition (`given.person`, null when the
- * attachment is gone), for a caller that sends them with others
- * (item-repository.ts, endClaimedItem): nearly always one, with
- * `given.writes` in it (single data-modifying statements, none touching the
- * tables written here: store/one-statement.ts).
- */
-export function personDeltaStatements(
-  reportId: string,
-  profileId: string,
-  run: { runId: string; change: RunChange } | null,
-  now: Date,
-  given: { person: GatheredPerson | null; writes: readonly OperationNodeSource[] },
-): RawBuilder<unknown>[] {
-  const { person } = given;
-  const statements: RawBuilder<unknown>[] = [];
+  const person = given ? given.person : (await personFacts(db, reportId, [profileId]))[0];
   let delta: Totals | null = null;
   let contribution: Contribution | null = null;
   if (person) {
@@ -310,14 +273,13 @@ export function personDeltaStatements(
       // Whether the person counts as active changed (never, for an item's transition): the visible flags follow.
       const activeChanged = before ? before.persons !== after.persons : after.persons === 0;
       if (activeChanged) {
-        const changed = [{ id: profileId, contribution: after, activeChanged }];
-        statements.push(contributionsWrite(reportId, changed), ...visibleFlagWrites(changed));
+        await storeContributions(db, reportId, [{ id: profileId, contribution: after, activeChanged }]);
         contribution = null;
       }
     }
   }
-  const alongside = given.writes;
-  if (delta === null && run === null && alongside.length === 0) return statements;
+  const alongside = given?.writes ?? [];
+  if (delta === null && run === null && alongside.length === 0) return;
   const change = run?.change;
   // One statement: the caller's writes, the person's contribution (when it changed) and the delta (when there is one).
   const writes = [
@@ -336,8 +298,7 @@ export function personDeltaStatements(
       : sql`insert into rollup_deltas (report_id, run_id, started, finished, warning, totals, at)
             values (${reportId}::uuid, ${run?.runId ?? null}::uuid, ${change?.kind === 'started'}, ${change?.kind === 'finished' ? change.status : null},
                     ${change?.kind === 'finished' && change.warning === true}, ${delta === null ? null : JSON.stringify(delta)}::jsonb, ${now}::timestamptz)`;
-  statements.push(inOneStatement(writes, last));
-  return statements;
+  await inOneStatement(writes, last).execute(db);
 }
 
 interface PendingDeltas {
@@ -377,36 +338,15 @@ async function takeDeltas(db: Kysely<Database>, reportId: string, now: Date, loc
         returning run_id, started, finished, warning, totals, at, recompute_profile_id`.execute(db)
     ).rows;
   } else {
-    const taken = takenDeltas((await takeDeltasUnlessLocked(reportId).execute(db)).rows);
-    if (taken === null) return null;
-    rows = taken;
-  }
-  const pending = pendingDeltas(rows, now);
-  // Runs in id order: two folds never lock the same runs in opposite order.
-  for (const runId of [...pending.runs.keys()].sort()) await applyRunCounts(db, runId, pending.runs.get(runId)!, pending.at);
-  return pending;
-}
-
-type TakenRow = { locked: boolean } & ({ [K in keyof DeltaRow]: null } | DeltaRow);
-
-/** The statement that takes the report lock unless another transaction holds it, and then takes (deletes) its pending deltas. */
-function takeDeltasUnlessLocked(reportId: string): RawBuilder<TakenRow> {
-  return sql<TakenRow>`
+    const taken = await sql<{ locked: boolean } & ({ [K in keyof DeltaRow]: null } | DeltaRow)>`
       with locked as (select 1 from reports where id = ${reportId} for no key update skip locked),
            taken as (delete from rollup_deltas where report_id = ${reportId} and exists (select 1 from locked)
                      returning run_id, started, finished, warning, totals, at, recompute_profile_id)
       select exists (select 1 from locked) as locked, taken.*
-        from (values (1)) as one left join taken on true`;
-}
-
-/** The deltas `takeDeltasUnlessLocked` took; null when the report was held. */
-function takenDeltas(rows: TakenRow[]): DeltaRow[] | null {
-  if (!rows[0].locked) return null;
-  return rows.filter((r): r is { locked: boolean } & DeltaRow => r.at !== null);
-}
-
-/** Taken deltas added up: the totals' difference, each run's counts, the people to recompute. */
-function pendingDeltas(rows: DeltaRow[], now: Date): PendingDeltas {
+        from (values (1)) as one left join taken on true`.execute(db);
+    if (!taken.rows[0].locked) return null;
+    rows = taken.rows.filter((r): r is { locked: boolean } & DeltaRow => r.at !== null);
+  }
   const pending: PendingDeltas = { totals: null, runs: new Map(), recompute: [], at: now };
   if (rows.length === 0) return pending;
   pending.at = rows.reduce((latest, r) => (r.at > latest ? r.at : latest), rows[0].at);
@@ -419,79 +359,52 @@ function pendingDeltas(rows: DeltaRow[], now: Date): PendingDeltas {
     if (row.started) addRunChange(counts, { kind: 'started' }, row.at);
     if (row.finished) addRunChange(counts, { kind: 'finished', status: row.finished, warning: row.warning }, row.at);
   }
+  // Runs in id order: two folds never lock the same runs in opposite order.
+  for (const runId of [...pending.runs.keys()].sort()) await applyRunCounts(db, runId, pending.runs.get(runId)!, pending.at);
   return pending;
 }
 
-/** 'folded' says whether deltas were pending at its commit besides those asking again for the people it left to the transitions holding them. */
-export type FoldResult = { kind: 'folded'; more: boolean } | { kind: 'empty' } | { kind: 'busy' };
+/** 'folded' names the begun people it left to the transitions holding them (asked again by deltas of their own). */
+export type FoldResult = { kind: 'folded'; held: string[] } | { kind: 'empty' } | { kind: 'busy' };
 
-/**
- * One fold of a report's pending deltas, unless another transaction holds
- * the report lock ('busy'). A pipelined transaction (pipelined-transaction.ts)
- * of three batches: `BEGIN`, the report lock with the deltas it takes, and
- * the stored aggregate; the runs' counts (in id order: two folds never lock
- * the same runs in opposite order), the lock of the people to recompute
- * (SKIP LOCKED: a person held by a transition is asked for again, and that
- * transition's fold recomputes them) and their facts, read after that lock;
- * then the runs' settled statuses, the report's aggregate and row, the
- * changed contributions and whether more deltas are pending, with `COMMIT`.
- */
+/** One fold of a report's pending deltas, unless another transaction holds the report lock ('busy'). */
 export async function foldOnce(db: Kysely<Database>, reportId: string, now: Date): Promise<FoldResult> {
-  const folded = await pipelinedTransaction(
+  return retryingTransaction(
     db,
-    async (tx): Promise<FoldResult | 'rebuild'> => {
-      const [taken, [stored]] = await tx.begin([takeDeltasUnlessLocked(reportId), aggregatesRead(db, reportId)]);
-      const deltas = takenDeltas(taken);
-      if (deltas === null) return { kind: 'busy' };
-      const pending = pendingDeltas(deltas, now);
+    async (trx): Promise<FoldResult> => {
+      const pending = await takeDeltas(trx, reportId, now, 'unless-locked');
+      if (pending === null) return { kind: 'busy' };
       if (pending.totals === null && pending.runs.size === 0 && pending.recompute.length === 0) return { kind: 'empty' };
-      // No aggregate row to add to (never the case for a report made by create-report): sum everything, below.
-      if (!stored) return 'rebuild';
-      const runIds = [...pending.runs.keys()].sort();
-      const ids = pending.recompute;
-      const runs = runIds.map((runId) => runCountsUpdate(db, runId, pending.runs.get(runId)!));
-      const people = ids.length === 0 ? [] : [peopleLock(ids), personFactsSelect(reportId, ids)];
-      const rows = await tx.send([...runs, ...people]);
-      const counted = rows.slice(0, runs.length) as ScanRunRow[][];
-      const [lockedRows, factRows] = (ids.length === 0 ? [[], []] : rows.slice(runs.length)) as [{ id: string }[], PersonFactsRow[]];
-      const locked = new Set(lockedRows.map((r) => r.id));
-      const held = ids.filter((id) => !locked.has(id));
-      const unheld = factRows.filter((p) => locked.has(p.id)).map(gathered);
+      const stored = await readAggregates(trx, reportId);
+      if (!stored) {
+        // No aggregate row to add to (never the case for a report made by create-report): sum everything.
+        await refreshReportRollup(trx, reportId, 'all', pending.at);
+        return { kind: 'folded', held: [] };
+      }
       const changed: ChangedContribution[] = [];
+      const { unheld, held } = await unheldPersonFacts(trx, reportId, pending.recompute, pending.at);
       const totals = recompute(unheld, stored.totals, changed, { rebuild: false });
-      const settledRuns = counted.flatMap(([run]) => runStatusUpdate(db, run, pending.at) ?? []);
-      const aggregate = pending.totals || changed.length > 0;
-      const [[more]] = await tx.commit([
-        moreDeltas(reportId, held),
-        ...settledRuns,
-        ...(held.length > 0 ? [heldAgain(reportId, held, pending.at)] : []),
+      if (pending.totals || changed.length > 0) {
+        await updateReportRow(trx, reportId, pending.totals ? addTotals(totals, pending.totals) : totals, null, { at: pending.at, contributions: changed });
+        await storeVisibleFlags(trx, changed);
+      } else {
         // Only run changes: the report's analysis_state may follow its runs.
-        aggregate
-          ? reportRowUpdate(reportId, pending.totals ? addTotals(totals, pending.totals) : totals, null, { at: pending.at, contributions: changed })
-          : reportRowUpdate(reportId, stored.totals, null),
-        ...visibleFlagWrites(changed),
-      ]);
-      return { kind: 'folded', more: more !== undefined };
+        await updateReportRow(trx, reportId, stored.totals, null);
+      }
+      return { kind: 'folded', held };
     },
     // A fold lost in a crash loses its deletions too: the deltas are folded again.
     { asynchronousCommit: true },
   );
-  if (folded !== 'rebuild') return folded;
-  await retryingTransaction(db, (trx) => refreshReportRollup(trx, reportId, 'all', now), { asynchronousCommit: true });
-  return { kind: 'folded', more: false };
 }
 
-/**
- * A row when deltas are pending besides those asking again for `held`
- * (whose transitions fold them): sent first in a fold's commit batch, it
- * sees the deltas committed since the fold took its own, which another fold
- * round takes (rollup-folds.ts).
- */
-function moreDeltas(reportId: string, held: readonly string[]): RawBuilder<{ more: number }> {
-  return sql<{ more: number }>`
-    select 1 as more from rollup_deltas
+/** Whether deltas are pending besides those asking again for `held` (whose transitions fold them). */
+export async function hasDeltas(db: Kysely<Database>, reportId: string, held: readonly string[]): Promise<boolean> {
+  const { rows } = await sql`
+    select 1 from rollup_deltas
      where report_id = ${reportId} and (recompute_profile_id is null or recompute_profile_id <> all(${[...held]}::uuid[]))
-     limit 1`;
+     limit 1`.execute(db);
+  return rows.length > 0;
 }
 
 /**
@@ -508,16 +421,6 @@ async function updateReportRow(
   touchedAt: Date | null,
   aggregate?: { company?: Contribution; at: Date; contributions?: ChangedContribution[] },
 ): Promise<void> {
-  await reportRowUpdate(reportId, totals, touchedAt, aggregate).execute(db);
-}
-
-/** `updateReportRow`'s statement. */
-function reportRowUpdate(
-  reportId: string,
-  totals: Totals,
-  touchedAt: Date | null,
-  aggregate?: { company?: Contribution; at: Date; contributions?: ChangedContribution[] },
-): RawBuilder<unknown> {
   const contributed = aggregate?.contributions?.length ? sql`contributed as (${contributionsWrite(reportId, aggregate.contributions)}),` : sql``;
   const storeAggregate = aggregate
     ? sql`
@@ -527,7 +430,7 @@ function reportRowUpdate(
       on conflict (report_id) do update
         set totals = excluded.totals, company = coalesce(excluded.company, report_aggregates.company), updated_at = excluded.updated_at),`
     : sql``;
-  return sql`
+  await sql`
     with ${contributed} ${storeAggregate} runs as (
       select count(*) as total,
              count(*) filter (where status = 'running') as running,
@@ -546,7 +449,7 @@ function reportRowUpdate(
         else 'failed'
       end
     from runs
-    where reports.id = ${reportId}`;
+    where reports.id = ${reportId}`.execute(db);
 }
 
 /** A person's facts and the contribution stored for them. */

@@ -232,14 +232,8 @@ export async function applyRunChange(db: Kysely<Database>, runId: string, change
  * and settles the run's status. `now` is when the last of them happened.
  */
 export async function applyRunCounts(db: Kysely<Database>, runId: string, counts: RunCounts, now: Date): Promise<ScanRunRow> {
-  const run = await runCountsUpdate(db, runId, counts).executeTakeFirstOrThrow();
-  return settleRunStatus(db, run, now);
-}
-
-/** `applyRunCounts`' first statement, for a caller that sends it with others: its row goes to `runStatusUpdate`. */
-export function runCountsUpdate(db: Kysely<Database>, runId: string, counts: RunCounts) {
   const finished = counts.succeeded + counts.failed + counts.inaccessible + counts.cancelled;
-  return db
+  const run = await db
     .updateTable('scan_runs')
     .set((eb) => ({
       started_at: counts.startedAt ? eb.fn.coalesce('started_at', eb.val(counts.startedAt)) : eb.ref('started_at'),
@@ -251,7 +245,9 @@ export function runCountsUpdate(db: Kysely<Database>, runId: string, counts: Run
       cancelled: eb('cancelled', '+', counts.cancelled),
     }))
     .where('id', '=', runId)
-    .returningAll();
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return settleRunStatus(db, run, now);
 }
 
 /**
@@ -288,12 +284,6 @@ export async function refreshRun(db: Kysely<Database>, runId: string, now: Date)
 
 /** The run's status from its counts (decisions "Run status"), and its timestamps; one more statement only when they change. */
 async function settleRunStatus(db: Kysely<Database>, run: ScanRunRow, now: Date): Promise<ScanRunRow> {
-  const update = runStatusUpdate(db, run, now);
-  return update ? update.executeTakeFirstOrThrow() : run;
-}
-
-/** The statement that settles `run`'s status and timestamps from its counts as read, or null when they stand. */
-export function runStatusUpdate(db: Kysely<Database>, run: ScanRunRow, now: Date) {
   let status = runStatus({
     pending: run.unfinished,
     running: 0,
@@ -306,7 +296,7 @@ export function runStatusUpdate(db: Kysely<Database>, run: ScanRunRow, now: Date
   // backoff, a provider's Retry-After) stays running: it is not joinable.
   if (status === 'queued' && run.started_at !== null) status = 'running';
   const terminal = isTerminal(status);
-  if (status === run.status && (!terminal || run.completed_at !== null) && (status === 'queued' || run.started_at !== null)) return null;
+  if (status === run.status && (!terminal || run.completed_at !== null) && (status === 'queued' || run.started_at !== null)) return run;
   return db
     .updateTable('scan_runs')
     .set((eb) => ({
@@ -316,7 +306,8 @@ export function runStatusUpdate(db: Kysely<Database>, run: ScanRunRow, now: Date
       terminal_reason: terminalReason(status),
     }))
     .where('id', '=', run.id)
-    .returningAll();
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 /** Cancels every unfinished item of the report's runs (e.g. when it is archived). */

@@ -34,30 +34,19 @@ export async function retryingTransaction<T>(
   work: (trx: Transaction<Database>) => Promise<T>,
   options: TransactionOptions = {},
 ): Promise<T> {
-  return retrying(() => {
-    const transaction = options.readOnlySnapshot ? db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only') : db.transaction();
-    return transaction.execute(async (trx) => {
-      // A scan pool's sessions commit asynchronously already (database.ts): no statement for it.
-      if (options.asynchronousCommit && !commitsAsynchronously(db)) await sql`set local synchronous_commit = off`.execute(trx);
-      return work(trx);
-    });
-  });
-}
-
-/**
- * Runs `attempt` (one whole transaction) again when PostgreSQL aborted it
- * for a deadlock, a serialization failure or a stale plan: the retry policy
- * of every transaction (this one's and pipelined-transaction.ts's).
- */
-export async function retrying<T>(attempt: () => Promise<T>): Promise<T> {
-  for (let n = 1; ; n++) {
+  for (let attempt = 1; ; attempt++) {
     try {
-      return await attempt();
+      const transaction = options.readOnlySnapshot ? db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only') : db.transaction();
+      return await transaction.execute(async (trx) => {
+        // A scan pool's sessions commit asynchronously already (database.ts): no statement for it.
+        if (options.asynchronousCommit && !commitsAsynchronously(db)) await sql`set local synchronous_commit = off`.execute(trx);
+        return work(trx);
+      });
     } catch (error) {
       const code = (error as { code?: unknown }).code;
       const retryable = (typeof code === 'string' && RETRYABLE_SQLSTATES.has(code)) || isStalePlan(error);
-      if (n >= ATTEMPTS || !retryable) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 5 * n + Math.random() * 20));
+      if (attempt >= ATTEMPTS || !retryable) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 5 * attempt + Math.random() * 20));
     }
   }
 }
