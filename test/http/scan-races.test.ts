@@ -10,7 +10,7 @@ import { SimulatorCollector } from '../../src/scanning/collectors/simulator/inde
 import type { Collector, CollectRequest } from '../../src/scanning/collectors/collector.js';
 import type { CollectResult } from '../../src/domain/collected.js';
 import { claimItem, type Claim } from '../../src/store/item-repository.js';
-import { settleStaleRollups } from '../../src/store/rollup-folds.js';
+import { settlePendingRollups, settleStaleRollups } from '../../src/store/rollup-folds.js';
 import pg from 'pg';
 import { setReportArchived } from '../../src/use-cases/manage-report.js';
 import { reportBody, startTestApp, type TestApp } from '../support/app.js';
@@ -158,6 +158,9 @@ describe('scan races', () => {
       await holder.query('begin');
       await holder.query('select 1 from reports where id = $1 for no key update', [reportId]);
       assert.ok((await Promise.all(finishing.map((claim) => processItem(ctx, claim)))).every((o) => o === 'succeeded'));
+      // The folds those finishes asked for found the report held; none may still be in flight (a busy
+      // fold tries again a few ms later) when the holder lets go, or it would fold the deltas.
+      await settlePendingRollups(t.runtime.db);
     } finally {
       await holder.query('commit');
       await holder.end();
