@@ -163,18 +163,28 @@ export interface DrainResult {
  * clock starts when the items are released (ready again, plus the queue's
  * notification), and stops when every run of the report is terminal.
  */
-export function drain(ctx: Context, options: { label: string; processes: number; delayMs: number; people: number; profile?: string }): Promise<DrainResult> {
+export function drain(
+  ctx: Context,
+  options: { label: string; processes: number; delayMs: number; people: number; warmupPeople: number; profile?: string },
+): Promise<DrainResult> {
   return scenario(ctx, options.label, 1, async (db, dataDir, cleanup) => {
     const api = await startService({ databaseUrl: db.url, port: await freePort(), dataDir, logFile: path.join(dataDir, 'service.log') });
     cleanup(() => api.stop());
     const o = await Observer.open(db);
     cleanup(() => o.close());
-    const databaseBefore = (await o.one<{ n: string }>(`select pg_database_size(current_database())::text as n`)).n;
+    const databaseSize = async () => Number((await o.one<{ n: string }>(`select pg_database_size(current_database())::text as n`)).n);
+    // A warm-up report, drained before the window and followed by ANALYZE: a fresh database's tables
+    // are empty and not analyzed until autovacuum's first pass (a minute in), and each connection
+    // keeps the plans it made on those statistics; a running service's tables are analyzed.
+    const warmupId =
+      options.warmupPeople > 0 ? await admitReport({ origin: api.origin, tenant: db.tenants[0] }, `${options.label}-warmup`, options.warmupPeople) : null;
+    const databaseBefore = await databaseSize();
     const admitStarted = performance.now();
     const reportId = await admitReport({ origin: api.origin, tenant: db.tenants[0] }, options.label, options.people);
     const admissionSeconds = (performance.now() - admitStarted) / 1000;
+    const databaseAdmitted = await databaseSize();
     await api.stop();
-    await o.query(`update scan_items set ready_at = ready_at + interval '1 day' where status = 'pending'`);
+    await o.query(`update scan_items set ready_at = ready_at + interval '1 day' where status = 'pending' and report_id = $1`, [reportId]);
 
     const workers: ServiceProcess[] = [];
     let concurrency = 0;
@@ -192,6 +202,21 @@ export function drain(ctx: Context, options: { label: string; processes: number;
       cleanup(() => started.worker.stop());
       concurrency = started.concurrency;
     }
+    if (warmupId !== null) {
+      const warmupStarted = performance.now();
+      while ((await openRuns(o, warmupId)).open > 0) {
+        for (const w of workers) if (!w.alive()) throw new Error(`a worker exited:\n${w.output().slice(-2000)}`);
+        if (performance.now() - warmupStarted > 10 * 60_000) throw new Error(`${options.label}: warm-up runs not terminal after ten minutes`);
+        await sleep(100);
+      }
+      await o.query('analyze');
+      ctx.log(
+        `${options.label}: warm-up of ${options.warmupPeople} people drained in ${((performance.now() - warmupStarted) / 1000).toFixed(1)} s; tables analyzed`,
+      );
+    }
+    // Storage of the measured report: its admission, and what its scans add from here.
+    const databaseWarm = await databaseSize();
+    const mediaWarm = await directoryBytes(path.join(dataDir, 'media'));
     ctx.log(
       `${options.label}: ${options.processes} worker process(es) × concurrency ${concurrency}, ` +
         `SIMULATOR_DELAY_MS=${options.delayMs}; releasing ${options.people} people`,
@@ -227,12 +252,12 @@ export function drain(ctx: Context, options: { label: string; processes: number;
     const itemStatuses = await o.itemCounts(reportId);
     const items = sum(itemStatuses);
     const perItem = await window.finish(items, seconds);
-    const runStatuses = await o.runCounts();
-    const databaseAfter = (await o.one<{ n: string }>(`select pg_database_size(current_database())::text as n`)).n;
-    const mediaBytes = await directoryBytes(path.join(dataDir, 'media'));
+    const runStatuses = await o.runCounts(reportId);
+    const databaseBytes = databaseAdmitted - databaseBefore + ((await databaseSize()) - databaseWarm);
+    const mediaBytes = (await directoryBytes(path.join(dataDir, 'media'))) - mediaWarm;
     const storage = {
-      database_bytes_per_person: Math.round((Number(databaseAfter) - Number(databaseBefore)) / options.people),
-      database_bytes_per_item: Math.round((Number(databaseAfter) - Number(databaseBefore)) / items),
+      database_bytes_per_person: Math.round(databaseBytes / options.people),
+      database_bytes_per_item: Math.round(databaseBytes / items),
       media_bytes_per_person: Math.round(mediaBytes / options.people),
     };
     let profile: DrainResult['profile'] = null;

@@ -51,8 +51,12 @@ export class Observer {
     return Object.fromEntries(rows.map((r) => [r.status, r.n]));
   }
 
-  async runCounts(): Promise<Record<string, number>> {
-    const rows = await this.query<{ status: string; n: number }>(`select status, count(*)::int as n from scan_runs group by status order by status`);
+  /** Run counts by status, for one report or every report. */
+  async runCounts(reportId?: string): Promise<Record<string, number>> {
+    const rows = await this.query<{ status: string; n: number }>(
+      `select status, count(*)::int as n from scan_runs ${reportId ? 'where report_id = $1' : ''} group by status order by status`,
+      reportId ? [reportId] : [],
+    );
     return Object.fromEntries(rows.map((r) => [r.status, r.n]));
   }
 }

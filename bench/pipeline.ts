@@ -30,7 +30,8 @@
  * for how each is driven and docs/benchmarks.md ("npm run bench:pipeline").
  *
  * Knobs (env; defaults are the issue's figures): BENCH_SCENARIOS
- * ("images,throughput,slow,fair,api"), BENCH_PEOPLE (1000), BENCH_PROCESSES ("1,2",
+ * ("images,throughput,slow,fair,api"), BENCH_PEOPLE (1000), BENCH_WARMUP_PEOPLE
+ * (100: a report drained before each throughput window, then ANALYZE; 0: none), BENCH_PROCESSES ("1,2",
  * throughput), BENCH_SLOW_DELAY_MS (2000), BENCH_FAIR_PEOPLE (2000),
  * BENCH_FAIR_DELAY_MS (300), BENCH_FAIR_TIMEOUT_SECONDS (120),
  * BENCH_API_SECONDS (5), BENCH_API_CONNECTIONS (10), BENCH_API_RATE (100
@@ -79,6 +80,7 @@ function nonNegativeInt(name: string, fallback: number): number {
 const settings = {
   scenarios: scenarioList(),
   people: positiveInt('BENCH_PEOPLE', 1000),
+  warmup_people: nonNegativeInt('BENCH_WARMUP_PEOPLE', 100),
   processes: (process.env.BENCH_PROCESSES ?? '1,2').split(',').map((s) => Number(s.trim())),
   slow_delay_ms: positiveInt('BENCH_SLOW_DELAY_MS', 2000),
   fair_people: positiveInt('BENCH_FAIR_PEOPLE', 2000),
@@ -292,7 +294,13 @@ async function main(): Promise<void> {
       const runs: DrainResult[] = [];
       for (const processes of settings.processes) {
         await attempt(`throughput-${processes}p`, async () => {
-          const r = await drain(ctx, { label: `throughput_${processes}p`, processes, delayMs: 0, people: settings.people });
+          const r = await drain(ctx, {
+            label: `throughput_${processes}p`,
+            processes,
+            delayMs: 0,
+            people: settings.people,
+            warmupPeople: settings.warmup_people,
+          });
           log(`throughput, ${processes} process(es): ${r.items} items in ${r.seconds} s = ${r.items_per_second} items/s`);
           runs.push(r);
         });
@@ -300,7 +308,14 @@ async function main(): Promise<void> {
       if (settings.profile) {
         await attempt('throughput-profiled', async () => {
           const file = path.join(ROOT, 'bench/results/profiles/worker-throughput.cpuprofile');
-          const r = await drain(ctx, { label: 'throughput_profiled', processes: 1, delayMs: 0, people: settings.people, profile: file });
+          const r = await drain(ctx, {
+            label: 'throughput_profiled',
+            processes: 1,
+            delayMs: 0,
+            people: settings.people,
+            warmupPeople: settings.warmup_people,
+            profile: file,
+          });
           log(`throughput under --cpu-prof: ${r.items_per_second} items/s`);
           out.profiled = r;
         });
@@ -311,7 +326,13 @@ async function main(): Promise<void> {
     }
     if (settings.scenarios.includes('slow')) {
       await attempt('slow', async () => {
-        out.slow = await drain(ctx, { label: 'slow', processes: 1, delayMs: settings.slow_delay_ms, people: settings.people });
+        out.slow = await drain(ctx, {
+          label: 'slow',
+          processes: 1,
+          delayMs: settings.slow_delay_ms,
+          people: settings.people,
+          warmupPeople: settings.warmup_people,
+        });
         log(`slow provider: ${out.slow.items} items in ${out.slow.seconds} s`);
       });
     }
