@@ -278,10 +278,13 @@ export async function activityPage(db: Kysely<Database>, filter: ActivityFilter)
       'e.updated_at',
       'e.revision',
     ])
-    .where('e.report_id', '=', filter.reportId)
     .where((eb) => eb.or([eb('e.profile_id', 'is', null), eb('p.status', '=', 'active')]));
+  // One person's events are found by the person (activity_events_person), whose attachment is in the
+  // report; naming the report's column as well would let a plan scan the whole report (migration 0034).
+  query = filter.profileId
+    ? query.where('e.profile_id', '=', filter.profileId).where('p.report_id', '=', filter.reportId)
+    : query.where('e.report_id', '=', filter.reportId);
   if (filter.afterId) query = query.where('e.id', '>', filter.afterId);
-  if (filter.profileId) query = query.where('e.profile_id', '=', filter.profileId);
   if (filter.eventType) query = query.where('e.event_type', '=', filter.eventType as never);
   // 4.11a: events with unknown dates are excluded only when a date filter is used.
   if (filter.from) query = query.where('e.occurred_at', '>=', filter.from);

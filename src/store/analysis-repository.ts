@@ -16,10 +16,8 @@ import type { CollectedActivityEvent, CollectedCompany, CollectedProfile } from 
 import type { EvidenceOrigin, PreparedEvidence } from '../domain/collected.js';
 import { allInOneStatement } from './one-statement.js';
 import { personFactsJson, personFromJson, type GatheredPerson } from './rollup-repository.js';
-import type { Database } from './schema.js';
+import { NIL_SUBJECT, type Database } from './schema.js';
 
-/** `activity_events.subject` of company-page events. */
-const NIL_SUBJECT = '00000000-0000-0000-0000-000000000000';
 
 export interface EvidenceToStore {
   section: string;
@@ -119,17 +117,30 @@ export interface EventRow {
   event: CollectedActivityEvent;
 }
 
-/** The subject's stored events among `externalIds` (null when there are none to look for). */
+/**
+ * The subject's stored events among `externalIds` (null when there are none
+ * to look for): a person's events by the person alone
+ * (`activity_events_person`: no index that starts with the report can serve
+ * it, migration 0034), the company page's by the report and the nil subject
+ * (`activity_events_subject_key`); then those ids, compared outside a
+ * subquery PostgreSQL may not flatten (`offset 0`) so that they are never an
+ * index condition: a plan made for any ids (a prepared statement's generic
+ * plan) would cost an unknown number of probes for them.
+ */
 function existingEventsQuery(db: Kysely<Database>, input: { reportId: string; profileId: string | null; externalIds: string[] }) {
   if (input.externalIds.length === 0) return null;
+  const events = db.selectFrom('activity_events').select(['external_id', 'id', 'content_hash', 'updated_at']);
+  const subjectEvents = (
+    input.profileId === null ? events.where('report_id', '=', input.reportId).where('subject', '=', NIL_SUBJECT) : events.where('profile_id', '=', input.profileId)
+  )
+    .modifyEnd(sql`offset 0`)
+    .as('e');
   return (
     db
-      .selectFrom('activity_events')
-      .select(['external_id', 'id', 'content_hash', 'updated_at'])
-      .where('report_id', '=', input.reportId)
-      .where('subject', '=', input.profileId ?? NIL_SUBJECT)
+      .selectFrom(subjectEvents)
+      .selectAll()
       // One text whatever the number of ids (an `in` list is a text per length, each planned anew: prepared-statements.ts).
-      .where(sql<boolean>`external_id = any(${input.externalIds}::text[])`)
+      .where(sql<boolean>`e.external_id = any(${input.externalIds}::text[])`)
   );
 }
 
@@ -320,7 +331,7 @@ export async function readFinishFacts(db: Kysely<Database>, input: { reportId: s
              (select json_agg(json_build_object('external_id', e.external_id, 'event_type', e.event_type, 'actor', e.actor,
                                                 'source_url', e.source_url, 'text', e.text, 'occurred_at', e.occurred_at, 'counts', e.counts))
                 from activity_events e
-               where e.report_id = ${input.reportId} and e.profile_id = ${input.profileId} and e.actor_kind = 'person')
+               where e.profile_id = ${input.profileId} and e.actor_kind = 'person')
            end as events,
            (select json_agg(json_build_object('id', i.id, 'section', i.section, 'origin', i.origin, 'item_id', i.item_id,
                                               'original_sha256', i.original_sha256))

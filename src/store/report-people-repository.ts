@@ -106,7 +106,12 @@ export async function readReportPerson(
   };
 }
 
-/** The person's newest activity events (by when they happened, else when they were seen), at most `limit`. */
+/**
+ * The person's newest activity events (by when they happened, else when they
+ * were seen), at most `limit`. Found by the person (activity_events_person),
+ * whose attachment is in the report: naming the report's column as well
+ * would let a plan scan the whole report (migration 0034).
+ */
 export async function readPersonActivity(db: Db, reportId: string, profileId: string, limit: number) {
   return db
     .selectFrom('activity_events')
@@ -124,8 +129,8 @@ export async function readPersonActivity(db: Db, reportId: string, profileId: st
       'available_at',
       'updated_at',
     ])
-    .where('report_id', '=', reportId)
     .where('profile_id', '=', profileId)
+    .where(sql<boolean>`exists (select 1 from report_profiles p where p.id = ${profileId} and p.report_id = ${reportId})`)
     .orderBy(sql`coalesce(occurred_at, captured_at)`, 'desc')
     .orderBy('id')
     .limit(limit)

@@ -61,7 +61,7 @@ import {
 import { revisionOf } from '../domain/revision.js';
 import { lockAttachments, lockReport } from './locks.js';
 import { addRunChange, applyRunCounts, emptyRunCounts, type RunChange, type RunCounts } from './scan-repository.js';
-import type { Database } from './schema.js';
+import { NIL_SUBJECT, type Database } from './schema.js';
 import { inOneStatement } from './one-statement.js';
 import { retryingTransaction } from './transaction.js';
 
@@ -493,8 +493,7 @@ const PERSON_FACTS_COLUMNS = `
                                 'restricted', coalesce(jsonb_array_length(a.profile_data -> 'restricted'), 0) > 0)
          from profile_analyses a where a.profile_id = p.id) as analysis,
       exists (select 1 from activity_coverage c where c.profile_id = p.id) as observed,
-      (select json_object_agg(e.id, e.revision) from activity_events e
-         where e.report_id = p.report_id and e.profile_id = p.id) as events`;
+      (select json_object_agg(e.id, e.revision) from activity_events e where e.profile_id = p.id) as events`;
 
 /**
  * Each attachment of `ids` (null: all of the report's) with its facts, in one
@@ -571,7 +570,7 @@ async function companyFacts(db: Kysely<Database>, reportId: string) {
          order by r.created_at desc, i.created_at desc limit 1) as item,
       exists (select 1 from company_context where report_id = ${reportId}) as observed,
       (select json_object_agg(e.id, e.revision) from activity_events e
-         where e.report_id = ${reportId} and e.profile_id is null) as events`.execute(db);
+         where e.report_id = ${reportId} and e.subject = ${NIL_SUBJECT}) as events`.execute(db);
   const row = rows[0];
   return { item: row.item, observed: row.observed, events: row.events ?? {} };
 }

@@ -257,9 +257,12 @@ export interface ActivityEventsTable {
   updated_at: Timestamp | null;
   revision: string;
   content_hash: string;
-  /** profile_id, or the nil UUID for the company page (generated). */
+  /** profile_id, or NIL_SUBJECT for the company page (generated). */
   subject: GeneratedAlways<string>;
 }
+
+/** `activity_events.subject` of company-page events (its generated column: `coalesce(profile_id, nil)`). */
+export const NIL_SUBJECT = '00000000-0000-0000-0000-000000000000';
 
 export interface ActivityCoverageTable {
   profile_id: string;

@@ -89,4 +89,28 @@ describe("a person's finish: facts read before its writes", () => {
     }
     await assertTotalsMatchRebuild(t, reportId);
   });
+
+  test("the read finds the person's stored events among the observed ids, and no one else's", async () => {
+    const created = await t.request('POST', '/api/v1/reports', {
+      key: owner.secret,
+      headers: { 'idempotency-key': 'finish-facts-events' },
+      body: reportBody({ profiles: people(2, 'events') }),
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const reportId: string = created.body.data.report.id;
+    const [first, second]: string[] = created.body.data.profiles.rows.map((r: { profile_id: string }) => r.profile_id);
+    await processAll();
+    const events = (profileId: string) =>
+      t.runtime.db.selectFrom('activity_events').select(['id', 'external_id', 'content_hash']).where('profile_id', '=', profileId).orderBy('external_id').execute();
+    const [mine, theirs] = [await events(first), await events(second)];
+    assert.ok(mine.length >= 2 && theirs.length > 0, 'both people have events');
+    assert.ok(!theirs.some((o) => mine.some((e) => e.external_id === o.external_id)), 'the simulator gives each person their own event ids');
+    const asked = [mine[0].external_id, mine[mine.length - 1].external_id, 'never-observed'];
+    // The other person's ids are looked for too: none of their events may come back.
+    const read = await readFinishFacts(t.runtime.db, { reportId, profileId: first, observedEventIds: [...asked, ...theirs.map((e) => e.external_id)] });
+    assert.deepEqual(
+      [...read.existingEvents.entries()].map(([externalId, e]) => [externalId, e.id, e.content_hash]).sort(),
+      [mine[0], mine[mine.length - 1]].map((e) => [e.external_id, e.id, e.content_hash]).sort(),
+    );
+  });
 });
