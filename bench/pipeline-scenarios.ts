@@ -215,7 +215,9 @@ export function drain(
       // PostgreSQL then skips each table with a warning, nothing more. pg_class.reltuples is -1
       // until a table was first analyzed or vacuumed.
       await runStatement(db.url, `${TAG} analyze`);
-      const unanalyzed = await o.query<{ relname: string }>(`select relname from pg_class where relnamespace = 'public'::regnamespace and relkind = 'r' and reltuples < 0`);
+      const unanalyzed = await o.query<{ relname: string }>(
+        `select relname from pg_class where relnamespace = 'public'::regnamespace and relkind = 'r' and reltuples < 0`,
+      );
       if (unanalyzed.length > 0) throw new Error(`${options.label}: ANALYZE left ${unanalyzed.map((r) => r.relname).join(', ')} without statistics`);
       ctx.log(
         `${options.label}: warm-up of ${options.warmupPeople} people drained in ${((performance.now() - warmupStarted) / 1000).toFixed(1)} s; tables analyzed`,

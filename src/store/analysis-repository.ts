@@ -18,7 +18,6 @@ import { allInOneStatement } from './one-statement.js';
 import { personFactsJson, personFromJson, type GatheredPerson } from './rollup-repository.js';
 import { NIL_SUBJECT, type Database } from './schema.js';
 
-
 export interface EvidenceToStore {
   section: string;
   origin: EvidenceOrigin;
@@ -131,7 +130,9 @@ function existingEventsQuery(db: Kysely<Database>, input: { reportId: string; pr
   if (input.externalIds.length === 0) return null;
   const events = db.selectFrom('activity_events').select(['external_id', 'id', 'content_hash', 'updated_at']);
   const subjectEvents = (
-    input.profileId === null ? events.where('report_id', '=', input.reportId).where('subject', '=', NIL_SUBJECT) : events.where('profile_id', '=', input.profileId)
+    input.profileId === null
+      ? events.where('report_id', '=', input.reportId).where('subject', '=', NIL_SUBJECT)
+      : events.where('profile_id', '=', input.profileId)
   )
     .modifyEnd(sql`offset 0`)
     .as('e');

@@ -499,13 +499,22 @@ const PERSON_FACTS_COLUMNS = `
  * Each attachment of `ids` (null: all of the report's) with its facts, in one
  * query. One id is compared as a value, not an array: the statement is
  * prepared (prepared-statements.ts), and a plan made for any array cannot
- * know it holds one id (it walked the report's people).
+ * know it holds one id (it walked the report's people). Several ids are
+ * found by the primary key in a subquery PostgreSQL may not flatten
+ * (`offset 0`), the report compared outside it: a plan made for any array
+ * costs an unknown number of probes for them, and where the statistics had
+ * nothing on the report, reading the report's people by `report_id` and
+ * filtering looked cheaper (every fold walked the report: docs/benchmarks.md,
+ * "The finish's read and its plans").
  */
 function personFactsSelect(reportId: string, ids: readonly string[] | null) {
+  const people =
+    ids === null || ids.length === 1 ? sql`report_profiles p` : sql`(select * from report_profiles where id = any(${[...ids]}::uuid[]) offset 0) p`;
+  const which = ids !== null && ids.length === 1 ? sql` and p.id = ${ids[0]}::uuid` : sql``;
   return sql<PersonFactsRow>`
     select ${sql.raw(PERSON_FACTS_COLUMNS)}
-    from report_profiles p
-    where p.report_id = ${reportId} and ${ids === null ? sql`true` : ids.length === 1 ? sql`p.id = ${ids[0]}::uuid` : sql`p.id = any(${[...ids]}::uuid[])`}`;
+    from ${people}
+    where p.report_id = ${reportId}${which}`;
 }
 
 /**

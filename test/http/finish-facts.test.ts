@@ -101,7 +101,12 @@ describe("a person's finish: facts read before its writes", () => {
     const [first, second]: string[] = created.body.data.profiles.rows.map((r: { profile_id: string }) => r.profile_id);
     await processAll();
     const events = (profileId: string) =>
-      t.runtime.db.selectFrom('activity_events').select(['id', 'external_id', 'content_hash']).where('profile_id', '=', profileId).orderBy('external_id').execute();
+      t.runtime.db
+        .selectFrom('activity_events')
+        .select(['id', 'external_id', 'content_hash'])
+        .where('profile_id', '=', profileId)
+        .orderBy('external_id')
+        .execute();
     const [mine, theirs] = [await events(first), await events(second)];
     assert.ok(mine.length >= 2 && theirs.length > 0, 'both people have events');
     assert.ok(!theirs.some((o) => mine.some((e) => e.external_id === o.external_id)), 'the simulator gives each person their own event ids');
