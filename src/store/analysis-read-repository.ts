@@ -15,6 +15,7 @@ import { prepared, runPrepared } from './prepared-statements.js';
 import { reportFromJson, reportJsonSql } from './report-repository.js';
 import type { ReportRow } from './report-repository.js';
 import { latestFullItemJoin } from './latest-item.js';
+import { UNFLATTENED_TEXT } from './plan-fence.js';
 import { begunPeopleSql, profilesWithBegunPeople, withBegunPeople, type PersonFactsRow } from './rollup-repository.js';
 import type { Database } from './schema.js';
 
@@ -170,9 +171,9 @@ const findingsPageSql = (filtered: boolean) => `
                                'captured_at', a.captured_at, 'available_at', a.available_at) end as stored,
            li.status as full_status, li.warning as full_warning
       from report_profiles p
-      -- One primary-key lookup per row of the page (offset 0 keeps it a nested loop in every plan; a
-      -- merge join would walk profile_analyses from its first row on every page).
-      left join lateral (select * from profile_analyses a where a.profile_id = p.id offset 0) a on true
+      -- One primary-key lookup per row of the page (the fence keeps it a nested loop in every plan; a
+      -- merge join would walk profile_analyses from its first row on every page: plan-fence.ts).
+      left join lateral (select * from profile_analyses a where a.profile_id = p.id ${UNFLATTENED_TEXT}) a on true
       ${latestFullItemJoin('p')}
      -- report_id = $2 itself (not through rep): the (report_id, id) index of active attachments, in any plan.
      where p.report_id = $2 and p.status = 'active' and p.id > $3::uuid ${filtered ? 'and p.id = $6::uuid' : ''}

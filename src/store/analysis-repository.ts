@@ -15,6 +15,7 @@ import type { analysisChange, ProfileAnalysis, ProfileFacts, StoredAnalysisState
 import type { CollectedActivityEvent, CollectedCompany, CollectedProfile } from '../domain/collected.js';
 import type { EvidenceOrigin, PreparedEvidence } from '../domain/collected.js';
 import { allInOneStatement } from './one-statement.js';
+import { UNFLATTENED } from './plan-fence.js';
 import { personFactsJson, personFromJson, type GatheredPerson } from './rollup-repository.js';
 import { NIL_SUBJECT, type Database } from './schema.js';
 
@@ -121,10 +122,8 @@ export interface EventRow {
  * to look for): a person's events by the person alone
  * (`activity_events_person`: no index that starts with the report can serve
  * it, migration 0034), the company page's by the report and the nil subject
- * (`activity_events_subject_key`); then those ids, compared outside a
- * subquery PostgreSQL may not flatten (`offset 0`) so that they are never an
- * index condition: a plan made for any ids (a prepared statement's generic
- * plan) would cost an unknown number of probes for them.
+ * (`activity_events_subject_key`); then those ids, compared outside the
+ * subquery (plan-fence.ts) so that they are never an index condition.
  */
 function existingEventsQuery(db: Kysely<Database>, input: { reportId: string; profileId: string | null; externalIds: string[] }) {
   if (input.externalIds.length === 0) return null;
@@ -134,7 +133,7 @@ function existingEventsQuery(db: Kysely<Database>, input: { reportId: string; pr
       ? events.where('report_id', '=', input.reportId).where('subject', '=', NIL_SUBJECT)
       : events.where('profile_id', '=', input.profileId)
   )
-    .modifyEnd(sql`offset 0`)
+    .modifyEnd(UNFLATTENED)
     .as('e');
   return (
     db

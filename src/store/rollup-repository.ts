@@ -63,6 +63,7 @@ import { lockAttachments, lockReport } from './locks.js';
 import { addRunChange, applyRunCounts, emptyRunCounts, type RunChange, type RunCounts } from './scan-repository.js';
 import { NIL_SUBJECT, type Database } from './schema.js';
 import { inOneStatement } from './one-statement.js';
+import { UNFLATTENED } from './plan-fence.js';
 import { retryingTransaction } from './transaction.js';
 
 export type RollupScope = { profileIds: readonly (string | null)[] } | 'all';
@@ -500,16 +501,12 @@ const PERSON_FACTS_COLUMNS = `
  * query. One id is compared as a value, not an array: the statement is
  * prepared (prepared-statements.ts), and a plan made for any array cannot
  * know it holds one id (it walked the report's people). Several ids are
- * found by the primary key in a subquery PostgreSQL may not flatten
- * (`offset 0`), the report compared outside it: a plan made for any array
- * costs an unknown number of probes for them, and where the statistics had
- * nothing on the report, reading the report's people by `report_id` and
- * filtering looked cheaper (every fold walked the report: docs/benchmarks.md,
- * "The finish's read and its plans").
+ * found by the primary key inside a plan fence (plan-fence.ts), the report
+ * compared outside it.
  */
 function personFactsSelect(reportId: string, ids: readonly string[] | null) {
   const people =
-    ids === null || ids.length === 1 ? sql`report_profiles p` : sql`(select * from report_profiles where id = any(${[...ids]}::uuid[]) offset 0) p`;
+    ids === null || ids.length === 1 ? sql`report_profiles p` : sql`(select * from report_profiles where id = any(${[...ids]}::uuid[]) ${UNFLATTENED}) p`;
   const which = ids !== null && ids.length === 1 ? sql` and p.id = ${ids[0]}::uuid` : sql``;
   return sql<PersonFactsRow>`
     select ${sql.raw(PERSON_FACTS_COLUMNS)}
