@@ -1,14 +1,15 @@
 /**
- * The end of a collected item, as one story in one transaction
- * (store/item-repository.ts endClaimedItem ends the item, holds the locks
- * and rolls up). A person's item reads, in one statement, what is stored of
- * the person; builds its writes (evidence images, activity, billed records);
- * takes the person's facts as those writes leave them (finishFacts),
- * evaluates their checks (domain/profile-analysis.ts), and hands every write
- * and the person's facts as they will stand to the statement that records
- * the person's roll-up delta. The company page's item stores its rows one
- * statement each. Nothing is written when the claim no longer holds the item
- * ('skipped').
+ * The end of a collected item. A person's item (nearly every item) reads, in
+ * one statement, what is stored of the person (readFinishFacts); builds its
+ * writes (evidence images, activity, billed records); takes the person's
+ * facts as those writes leave them (finishFacts), evaluates their checks
+ * (domain/profile-analysis.ts); and hands every write and the person's facts
+ * as they will stand to the one statement that ends the item, records the
+ * person's roll-up delta, and writes only if no one changed the person since
+ * the read (store/item-repository.ts, endPersonItem); when someone did, it
+ * reads and decides again. The company page's item stores its rows one
+ * statement each, in a transaction under its report's lock. Nothing is
+ * written when the claim no longer holds the item ('skipped').
  */
 import type { CollectResult } from '../domain/collected.js';
 import { analysisFacts } from '../domain/analysis-aggregate.js';
@@ -20,12 +21,21 @@ import {
   finishFacts,
   readFinishFacts,
   storeActivity,
+  type FinishRead,
   storeCompany,
   storeEvidence,
   type EvidenceToStore,
 } from '../store/analysis-repository.js';
 import type { Db } from '../store/database.js';
-import { endClaimedItem, type AnalysisInputs, type ClaimedItem, type ItemOutcome } from '../store/item-repository.js';
+import {
+  endClaimedItem,
+  endPersonItem,
+  type AnalysisInputs,
+  type ClaimedItem,
+  type ItemEnd,
+  type ItemOutcome,
+  type PersonItemEnd,
+} from '../store/item-repository.js';
 import { checkMediaGeneration, mediaGeneration as readMediaGeneration } from '../store/maintenance-repository.js';
 import type { GatheredPerson } from '../store/rollup-repository.js';
 import { providerUsageWrite } from '../store/provider-usage-repository.js';
@@ -44,7 +54,89 @@ export type Finish =
       provider?: string;
     };
 
+/** How many times a person's finish reads them again when someone changed them meanwhile, before it gives up (an error: the item is retried). */
+export const MAX_FINISH_READS = 10;
+
 export async function finishItem(db: Db, finish: Finish, now: Date): Promise<ItemOutcome | 'skipped'> {
+  const { item } = finish;
+  if (item.profile_id === null) return finishCompanyPage(db, finish, now);
+  const profileId = item.profile_id;
+  const end: ItemEnd =
+    finish.outcome === 'inaccessible'
+      ? { status: 'inaccessible', warning: false, reason: finish.reason }
+      : { status: 'succeeded', warning: finish.result.missing_sections.length > 0, reason: null };
+  const observedEventIds = finish.outcome === 'succeeded' ? (finish.result.activity?.map((e) => e.external_id) ?? []) : [];
+  for (let read = 1; ; read++) {
+    const facts = await readFinishFacts(db, {
+      reportId: item.report_id,
+      profileId,
+      observedEventIds,
+      ended: { id: item.id, status: end.status, warning: end.warning },
+    });
+    if (facts.factsVersion === null) return 'skipped'; // The attachment is gone (never, today: attachments are not deleted).
+    const given: PersonItemEnd =
+      finish.outcome === 'inaccessible'
+        ? { factsVersion: facts.factsVersion, person: facts.person, writes: [], analysisAvailable: false }
+        : personWrites(db, finish, { ...item, profile_id: profileId }, facts, now);
+    const outcome = await endPersonItem(db, item, end, now, given);
+    if (outcome === 'ended') return finish.outcome === 'inaccessible' ? 'inaccessible' : 'succeeded';
+    if (outcome === 'lost') return 'skipped';
+    if (read >= MAX_FINISH_READS) throw new Error(`the person of item ${item.id} changed ${read} times while it finished`);
+  }
+}
+
+/**
+ * A person's succeeded item: its writes and the person's facts as they
+ * leave them, from what was read of the person (`read`), and the analysis
+ * evaluated from those facts.
+ */
+function personWrites(
+  db: Db,
+  finish: Extract<Finish, { outcome: 'succeeded' }>,
+  item: ClaimedItem & { profile_id: string },
+  read: FinishRead,
+  now: Date,
+): PersonItemEnd {
+  const { result, mediaGeneration } = finish;
+  const capturedAt = new Date(result.captured_at);
+  const holdMedia = mediaGeneration !== undefined && finish.evidence.length > 0;
+  // The blobs stored before the read are still there if no media collection ran since the generation was read
+  // (checked again by the statement that ends the item, under the collections' lock).
+  if (holdMedia) checkMediaGeneration({ beforeBlobs: mediaGeneration, underLock: read.mediaGeneration });
+  const ids = { reportId: item.report_id, profileId: item.profile_id, itemId: item.id };
+  const activity = result.activity === null ? null : { ...ids, events: result.activity, capturedAt };
+  // Counted with the result it paid for: a stored result is counted once, a lost one never.
+  const usage =
+    finish.provider !== undefined && (result.billed_records ?? 0) > 0
+      ? providerUsageWrite({ workspaceId: item.workspace_id, provider: finish.provider, records: result.billed_records! })
+      : null;
+  const evidence = evidenceWrites(db, { ...ids, images: finish.evidence }, now);
+  const events = activity && activityWrites(db, activity, now, read.existingEvents);
+  const itemWrites = [...evidence.writes, ...(events?.writes ?? []), ...(usage ? [usage] : [])];
+  const common = { factsVersion: read.factsVersion!, mediaGeneration: holdMedia ? mediaGeneration : undefined };
+  // The person's checks, from this item's observation of the profile (a full-profile item) or the
+  // stored one (an activity item), with the activity and evidence as this item leaves them.
+  const observed = item.mode === 'full_profile' && result.profile ? { profile: result.profile, capturedAt } : null;
+  const facts = finishFacts(read, { itemId: item.id, observed, company: finish.inputs.company, evidence: evidence.rows, activity: events?.rows ?? null });
+  // No profile data yet: activity alone waits for it.
+  if (facts.profile === null) return { ...common, person: facts.person, writes: itemWrites, analysisAvailable: false };
+  const analysis = analyzeProfile(facts.profile.facts);
+  const { stored } = facts.profile;
+  const profile = facts.profile.facts.profile;
+  const change = analysisChange(item.report_id, stored, analysis, now);
+  const observedBy = observed ? item.id : stored!.item_id;
+  // The person's facts as they stand once the analysis is stored: the delta is recorded with it, in one statement.
+  const person = facts.person && change.kind === 'analysis' ? withAnalysis(facts.person, analysisFacts(analysis, profile)) : facts.person;
+  return {
+    ...common,
+    person,
+    writes: [...itemWrites, ...analysisWrites(db, { reportId: item.report_id, profileId: item.profile_id, itemId: observedBy, profile }, analysis, change)],
+    analysisAvailable: change.kind === 'analysis',
+  };
+}
+
+/** The company page's item: its rows one statement each, under its report's lock (store/item-repository.ts, endClaimedItem). */
+async function finishCompanyPage(db: Db, finish: Finish, now: Date): Promise<ItemOutcome | 'skipped'> {
   const { item } = finish;
   if (finish.outcome === 'inaccessible') {
     const ended = await endClaimedItem(db, item, { status: 'inaccessible', warning: false, reason: finish.reason }, now, async () => {});
@@ -54,61 +146,21 @@ export async function finishItem(db: Db, finish: Finish, now: Date): Promise<Ite
   const capturedAt = new Date(result.captured_at);
   const end = { status: 'succeeded' as const, warning: result.missing_sections.length > 0, reason: null };
   const holdMedia = mediaGeneration !== undefined && finish.evidence.length > 0;
-  /** The blobs stored before the transaction are still there: no media collection ran since the generation was read. */
-  const blobsKept = (underLock: number) => {
-    if (holdMedia) checkMediaGeneration({ beforeBlobs: mediaGeneration, underLock });
-  };
   const ended = await endClaimedItem(
     db,
     item,
     end,
     now,
     async (trx) => {
-      const ids = { reportId: item.report_id, profileId: item.profile_id, itemId: item.id };
-      const activity = result.activity === null ? null : { ...ids, events: result.activity, capturedAt };
-      // Counted with the result it paid for: a stored result is counted once, a lost one never.
-      const usage =
-        finish.provider !== undefined && (result.billed_records ?? 0) > 0
-          ? providerUsageWrite({ workspaceId: item.workspace_id, provider: finish.provider, records: result.billed_records! })
-          : null;
-      if (item.profile_id === null) {
-        await storeEvidence(trx, { ...ids, images: finish.evidence }, now);
-        if (activity) await storeActivity(trx, activity, now);
-        if (usage) await usage.execute(trx);
-        if (holdMedia) blobsKept(await readMediaGeneration(trx));
-        if (result.company) await storeCompany(trx, { reportId: item.report_id, itemId: item.id, company: result.company, capturedAt }, now);
-        return;
+      const ids = { reportId: item.report_id, profileId: null, itemId: item.id };
+      await storeEvidence(trx, { ...ids, images: finish.evidence }, now);
+      if (result.activity !== null) await storeActivity(trx, { ...ids, events: result.activity, capturedAt }, now);
+      if (finish.provider !== undefined && (result.billed_records ?? 0) > 0) {
+        await providerUsageWrite({ workspaceId: item.workspace_id, provider: finish.provider, records: result.billed_records! }).execute(trx);
       }
-      // A person's item: what is stored of the person is read once, before the item's writes, which go
-      // with the analysis into the statement that records the roll-up delta (finishFacts says what they leave).
-      const read = await readFinishFacts(trx, {
-        reportId: item.report_id,
-        profileId: item.profile_id,
-        observedEventIds: result.activity?.map((e) => e.external_id) ?? [],
-      });
-      blobsKept(read.mediaGeneration);
-      const evidence = evidenceWrites(trx, { ...ids, images: finish.evidence }, now);
-      const events = activity && activityWrites(trx, activity, now, read.existingEvents);
-      const itemWrites = [...evidence.writes, ...(events?.writes ?? []), ...(usage ? [usage] : [])];
-      // The person's checks, from this item's observation of the profile (a full-profile item) or the
-      // stored one (an activity item), with the activity and evidence as this item leaves them.
-      const observed = item.mode === 'full_profile' && result.profile ? { profile: result.profile, capturedAt } : null;
-      const facts = finishFacts(read, { itemId: item.id, observed, company: finish.inputs.company, evidence: evidence.rows, activity: events?.rows ?? null });
-      if (facts.profile === null) return { person: facts.person, writes: itemWrites }; // No profile data yet: activity alone waits for it.
-      const analysis = analyzeProfile(facts.profile.facts);
-      const { stored } = facts.profile;
-      const profile = facts.profile.facts.profile;
-      const change = analysisChange(item.report_id, stored, analysis, now);
-      const observedBy = observed ? item.id : stored!.item_id;
-      // The person's facts as they stand once the analysis is stored: the delta is recorded with it, in one statement.
-      const person = facts.person && change.kind === 'analysis' ? withAnalysis(facts.person, analysisFacts(analysis, profile)) : facts.person;
-      return {
-        person,
-        writes: [
-          ...itemWrites,
-          ...analysisWrites(trx, { reportId: item.report_id, profileId: item.profile_id, itemId: observedBy, profile }, analysis, change),
-        ],
-      };
+      // The blobs stored before the transaction are still there: no media collection ran since the generation was read.
+      if (holdMedia) checkMediaGeneration({ beforeBlobs: mediaGeneration, underLock: await readMediaGeneration(trx) });
+      if (result.company) await storeCompany(trx, { reportId: item.report_id, itemId: item.id, company: result.company, capturedAt }, now);
     },
     { holdMedia },
   );

@@ -1,11 +1,13 @@
 /**
  * Writes of stored analysis by the scan workers: evidence images, profile
  * data and findings, activity events and coverage, company context.
- * Everything here runs inside the item's finishing transaction. A person's
- * item reads the person once, before its writes (`readFinishFacts`), and
- * builds its writes as single statements that go into its last statement
- * (`evidenceWrites`, `activityWrites`, `analysisWrites`); `finishFacts`
- * says what those writes leave, next to the writes whose rules it applies.
+ * A person's item reads the person once, before its writes
+ * (`readFinishFacts`), and builds its writes as single statements that go
+ * into the one statement that ends it (`evidenceWrites`, `activityWrites`,
+ * `analysisWrites`; item-repository.ts, endPersonItem); `finishFacts` says
+ * what those writes leave, next to the writes whose rules it applies. The
+ * company page's item stores its rows in its finishing transaction
+ * (`storeEvidence`, `storeActivity`, `storeCompany`).
  */
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type OperationNodeSource } from 'kysely';
@@ -16,8 +18,8 @@ import type { CollectedActivityEvent, CollectedCompany, CollectedProfile } from 
 import type { EvidenceOrigin, PreparedEvidence } from '../domain/collected.js';
 import { allInOneStatement } from './one-statement.js';
 import { UNFLATTENED } from './plan-fence.js';
-import { personFactsJson, personFromJson, type GatheredPerson } from './rollup-repository.js';
-import { NIL_SUBJECT, type Database } from './schema.js';
+import { personFactsJson, personFromJson, type GatheredPerson, type PersonFactsRow } from './rollup-repository.js';
+import { NIL_SUBJECT, type Database, type ItemStatus } from './schema.js';
 
 export interface EvidenceToStore {
   section: string;
@@ -283,7 +285,7 @@ export interface StoredAnalysisRow extends StoredAnalysisState {
   item_id: string;
 }
 
-/** What a finishing item of a person reads in one statement, before its own writes (`readFinishFacts`). */
+/** What a finishing item of a person reads in one statement, before it ends and before its own writes (`readFinishFacts`). */
 export interface FinishRead {
   /** The stored analysis, and the profile data it was evaluated from. */
   stored: { analysis: StoredAnalysisRow; profile: CollectedProfile } | undefined;
@@ -295,20 +297,25 @@ export interface FinishRead {
   existingEvents: Map<string, ExistingEvent>;
   /** The person's roll-up facts and stored contribution (rollup-repository.ts); null when the attachment is gone. */
   person: GatheredPerson | null;
-  /** The media collection generation (maintenance-repository.ts), read after the statement that took the collections' lock. */
+  /** The media collection generation (maintenance-repository.ts) as of the read. */
   mediaGeneration: number;
+  /** The attachment's version (migration 0035) as of the read; null when the attachment is gone. */
+  factsVersion: string | null;
 }
 
 /**
- * What a finishing item of a person reads, in one statement, inside its
- * transaction, under the attachment lock (so the other mode's item of the
- * person has stored its rows), before its own writes (`finishFacts` adds
- * them): the stored analysis and profile data, the person's activity and
- * evidence, the stored events the item's observation will update, the
- * person's roll-up facts (the item already ended) and the media collection
- * generation.
+ * What a finishing item of a person reads, in one statement, on its own,
+ * before its writes (`finishFacts` adds them), which go into the statement
+ * that ends the item (item-repository.ts, endPersonItem): the stored
+ * analysis and profile data, the person's activity and evidence, the stored
+ * events the item's observation will update, the person's roll-up facts
+ * (with the item as it ends: `ended`), the media collection generation, and
+ * the attachment's version, which that statement checks.
  */
-export async function readFinishFacts(db: Kysely<Database>, input: { reportId: string; profileId: string; observedEventIds: string[] }): Promise<FinishRead> {
+export async function readFinishFacts(
+  db: Kysely<Database>,
+  input: { reportId: string; profileId: string; observedEventIds: string[]; /** Absent: the facts as stored. */ ended?: EndedItem },
+): Promise<FinishRead> {
   const existing = existingEventsQuery(db, { ...input, externalIds: input.observedEventIds });
   const { rows } = await sql<{
     profile_data: CollectedProfile | null;
@@ -324,6 +331,7 @@ export async function readFinishFacts(db: Kysely<Database>, input: { reportId: s
     existing: { external_id: string; id: string; content_hash: string; updated_at: string | null }[] | null;
     person: Parameters<typeof personFromJson>[0];
     media_generation: number;
+    facts_version: string | null;
   }>`
     select a.profile_data, a.captured_at, a.item_id, a.revision, a.catalog_version, a.available_at, a.analysis_format,
            c.covered,
@@ -339,7 +347,8 @@ export async function readFinishFacts(db: Kysely<Database>, input: { reportId: s
              where i.report_id = ${input.reportId} and i.profile_id = ${input.profileId} and not i.obsolete) as evidence,
            ${existing ? sql`(select json_agg(x) from (${existing}) x)` : sql`null`} as existing,
            ${personFactsJson(input.reportId, input.profileId)} as person,
-           coalesce((select media_gc_generation from maintenance_state), 0) as media_generation
+           coalesce((select media_gc_generation from maintenance_state), 0) as media_generation,
+           (select rp.facts_version from report_profiles rp where rp.id = ${input.profileId}) as facts_version
       from (select exists (select 1 from activity_coverage where profile_id = ${input.profileId}) as covered) c
       left join profile_analyses a on a.profile_id = ${input.profileId}`.execute(db);
   const row = rows[0];
@@ -369,9 +378,23 @@ export async function readFinishFacts(db: Kysely<Database>, input: { reportId: s
         { id: e.id, content_hash: e.content_hash, updated_at: e.updated_at === null ? null : new Date(e.updated_at) },
       ]),
     ),
-    person: personFromJson(row.person),
+    person: personFromJson(row.person && input.ended ? endedIn(row.person, input.ended) : row.person),
     mediaGeneration: Number(row.media_generation),
+    factsVersion: row.facts_version,
   };
+}
+
+/** The item a finish ends, and how (its person's facts are read before the end). */
+export interface EndedItem {
+  id: string;
+  status: ItemStatus;
+  warning: boolean;
+}
+
+/** The person's facts with `ended` as it ends: their latest item of its mode when it is that one. */
+function endedIn(row: PersonFactsRow, ended: EndedItem): PersonFactsRow {
+  const latest = row.latest?.map((item) => (item.id === ended.id ? { ...item, status: ended.status, warning: ended.warning } : item)) ?? null;
+  return { ...row, latest };
 }
 
 /** What a finishing item of a person knows once its writes are decided (`finishFacts`). */
@@ -448,9 +471,10 @@ export function finishFacts(
 /**
  * The writes of a person's analysis as `change` (domain/profile-analysis.ts)
  * says: none, its text only, or the whole analysis with the profile data it
- * was evaluated from, observed by `itemId`, and the attachment's
- * `analysis_available` flag. Single statements, for the item's last
- * statement (rollup-repository.ts, recordPersonDelta).
+ * was evaluated from, observed by `itemId` (the attachment's
+ * `analysis_available` flag is set by the statement's own update of the
+ * attachment: item-repository.ts, endPersonItem). Single statements, for
+ * the statement that ends the item.
  */
 export function analysisWrites(
   db: Kysely<Database>,
@@ -479,6 +503,5 @@ export function analysisWrites(
       .insertInto('profile_analyses')
       .values({ profile_id: input.profileId, ...values })
       .onConflict((oc) => oc.column('profile_id').doUpdateSet(values)),
-    db.updateTable('report_profiles').set({ analysis_available: true }).where('id', '=', input.profileId).where('analysis_available', '=', false),
   ];
 }

@@ -1,9 +1,9 @@
 /**
  * The scan item lifecycle in the database: claim (the fair queue's SQL
- * function, migrations 0026 to 0028), begin, end (endClaimedItem: the scan
- * use-case stores the item's results in the same transaction,
- * scanning/finish-item.ts), requeue (retry backoff or a provider's
- * Retry-After), fail.
+ * function, migrations 0026 to 0028), begin, end (a person's item in one
+ * statement with its results, endPersonItem; the company page's in a
+ * transaction, endClaimedItem; scanning/finish-item.ts decides what they
+ * store), requeue (retry backoff or a provider's Retry-After), fail.
  *
  * Queue times (`ready_at`, leases) are the database server's clock: one
  * clock for every process, whatever the service clock (CLOCK_OFFSET_MS, a
@@ -24,10 +24,11 @@
  */
 import { sql, type Kysely, type OperationNodeSource, type QueryCreator, type RawBuilder } from 'kysely';
 import { lockReport, lockRun } from './locks.js';
-import { holdMediaCollections, holdMediaCollectionsExpression } from './maintenance-repository.js';
+import { holdMediaCollections, MediaCollected } from './maintenance-repository.js';
+import { inOneStatement } from './one-statement.js';
 import { retryingTransaction } from './transaction.js';
 import { settleRollups } from './rollup-folds.js';
-import { recordPersonDelta, refreshReportRollup, type GatheredPerson } from './rollup-repository.js';
+import { personDelta, personDeltaWrites, recordPersonDelta, refreshReportRollup, storeVisibleFlags, type GatheredPerson } from './rollup-repository.js';
 import { applyRunChange, type RunChange } from './scan-repository.js';
 import type { Database, ItemStatus, ScanMode } from './schema.js';
 import type { KeyMode } from '../domain/keys.js';
@@ -343,31 +344,113 @@ export interface AnalysisInputs {
 /** How a claimed item ends when its collection gave a result. */
 export type ItemEnd = { status: 'succeeded'; warning: boolean; reason: null } | { status: 'inaccessible'; warning: false; reason: string };
 
-/** What a person's finishing item hands back to `endClaimedItem` for its last statement. */
+/**
+ * What a person's finishing item writes in the statement that ends it,
+ * decided from what it read of the person first (analysis-repository.ts,
+ * readFinishFacts; scanning/finish-item.ts).
+ */
 export interface PersonItemEnd {
-  /** The person's facts after the item's writes, the analysis about to be stored included. */
+  /** The attachment's version that read saw: the statement writes only if it is still that. */
+  factsVersion: string;
+  /** The person's facts after the item's writes, the analysis about to be stored included (null: the attachment is gone). */
   person: GatheredPerson | null;
-  /** The item's writes (evidence, activity, billed records, analysis), run in the statement that records the person's delta. */
-  writes: OperationNodeSource[];
+  /** The item's writes (evidence, activity, billed records, analysis): single statements on tables this one does not otherwise write. */
+  writes: readonly OperationNodeSource[];
+  /** The item stores the person's first analysis: the attachment's `analysis_available` flag is set. */
+  analysisAvailable: boolean;
+  /** The media collection generation read before the item stored its blobs; absent when it stores none. */
+  mediaGeneration?: number;
+}
+
+/** 'stale': someone changed the person since the read (nothing written; read again). 'lost': the claim no longer holds the item. */
+export type PersonItemEndOutcome = 'ended' | 'lost' | 'stale';
+
+/** The SQLSTATEs of finish_person_item_check (migration 0035). */
+const CLAIM_LOST = 'PS001';
+const PERSON_CHANGED = 'PS002';
+const MEDIA_COLLECTED = 'PS003';
+
+/**
+ * Ends a person's claimed item in one statement, outside any transaction,
+ * and folds its roll-up after it: the item's end (guarded by the claim), the
+ * attachment's lock with a check of its version, the item's writes, the
+ * person's contribution and roll-up delta. What it trades and why: the
+ * session holds no transaction open while the worker's event loop is busy
+ * elsewhere (a transaction of several statements waited for the loop
+ * between each, docs/scaling.md, "Sessions idle in a transaction"), and two
+ * round trips (read, then this) replace five; in exchange the person is read
+ * before the lock, so the statement may find them changed ('stale': nothing
+ * was written, and the caller reads and decides again). Every transaction
+ * that changes a person's facts under the attachment lock bumps its version
+ * (src/store/locks.ts), and an UPDATE rechecks its condition on the newest
+ * version of the row it locked, so the check sees every change committed
+ * before the lock, although the statement's snapshot predates it; changes
+ * after it wait for this statement.
+ *
+ * Lock order (src/store/locks.ts): the media collections' lock (when the item
+ * stores blobs; taken, and the generation read after it, by a function with
+ * a snapshot of its own), the item, then the attachment: each is in a CTE
+ * that the next one's condition names. The statement's last part checks the
+ * three and raises unless all hold, which undoes every write of the
+ * statement; the item's writes run after it (a data-modifying CTE that the
+ * main query does not read runs when it has finished) or are undone with it.
+ * Throws MediaCollected when a media collection ran since the item stored
+ * its blobs.
+ */
+export async function endPersonItem(db: Kysely<Database>, item: ClaimedItem, end: ItemEnd, now: Date, given: PersonItemEnd): Promise<PersonItemEndOutcome> {
+  if (item.profile_id === null) throw new Error("endPersonItem ends a person's item");
+  const finished = { kind: 'finished' as const, status: end.status, warning: end.warning };
+  const change = personDelta(given.person);
+  const holdsMedia = given.mediaGeneration !== undefined;
+  const ended = db
+    .updateTable('scan_items')
+    .set({ ...end, finished_at: now, claim_id: null, lease_expires_at: null })
+    .where('id', '=', item.id)
+    .where('claim_id', '=', item.claim_id)
+    .where('status', '=', 'running')
+    .where('profile_id', 'is not', null)
+    .$if(holdsMedia, (qb) => qb.where(sql<boolean>`(select generation from media) is not null`))
+    .returning('id');
+  const bumped = sql`
+    update report_profiles set facts_version = facts_version + 1, analysis_available = analysis_available or ${given.analysisAvailable}
+     where id = ${item.profile_id}::uuid and facts_version = ${given.factsVersion}::bigint and exists (select 1 from ended)
+    returning id`;
+  const writes = [...given.writes, ...personDeltaWrites(item.report_id, item.profile_id, { runId: item.run_id, change: finished }, now, change)];
+  const mediaKept = holdsMedia ? sql`(select generation from media) = ${given.mediaGeneration}::bigint` : sql`true`;
+  const check = sql`select finish_person_item_check(exists (select 1 from ended), ${mediaKept}, exists (select 1 from bumped)) as ok`;
+  const locks = [
+    ...(holdsMedia ? [{ name: 'media', query: sql`select hold_media_collections_generation() as generation`, materialized: true }] : []),
+    { name: 'ended', query: ended },
+    { name: 'bumped', query: bumped },
+  ];
+  try {
+    await inOneStatement(writes, check, locks).execute(db);
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code === CLAIM_LOST) return 'lost';
+    if (code === PERSON_CHANGED) return 'stale';
+    if (code === MEDIA_COLLECTED) throw new MediaCollected();
+    throw error;
+  }
+  // Whether the person counts as active changed (a person removed before their contribution was ever stored): their visible flags follow.
+  if (change.activeChanged) await storeVisibleFlags(db, [item.profile_id]);
+  settle(db, item.report_id, now);
+  return 'ended';
 }
 
 /**
- * Ends a claimed item in one transaction and folds its roll-up after the
- * commit. False when the claim no longer holds the item: nothing was written.
- *
- * A person's item (nearly every item) ends in its first statement, which
- * also locks the attachment (`endPersonItem`); `store` then reads the person
- * and hands back their facts as the item's writes leave them, and those
- * writes (evidence, activity, analysis: scanning/finish-item.ts), which go
- * into the statement that records the delta. The company page's item locks report,
- * run and item (lockClaimed), runs `store`, then ends.
+ * Ends the company page's claimed item in one transaction, with `store`'s
+ * writes, under the report, run and item locks (lockClaimed), and rolls up
+ * under the report lock. False when the claim no longer holds the item:
+ * nothing was written. (A person's item ends in one statement:
+ * endPersonItem.)
  */
 export async function endClaimedItem(
   db: Kysely<Database>,
   item: ClaimedItem,
   end: ItemEnd,
   now: Date,
-  store: (trx: Kysely<Database>, locked: LockedItem) => Promise<PersonItemEnd | void>,
+  store: (trx: Kysely<Database>, locked: LockedItem) => Promise<void>,
   /**
    * `holdMedia`: `store` records evidence blobs. Media collections wait for
    * this transaction (their lock, taken shared before any row lock), and
@@ -375,16 +458,10 @@ export async function endClaimedItem(
    */
   options: { holdMedia?: boolean } = {},
 ): Promise<boolean> {
+  if (item.profile_id !== null) throw new Error("a person's item ends by endPersonItem");
   const claim = { itemId: item.id, claimId: item.claim_id };
   const finished = { kind: 'finished' as const, status: end.status, warning: end.warning };
   const ended = await transaction(db, async (trx) => {
-    if (item.profile_id !== null) {
-      const locked = await endPersonItem(trx, claim, end, now, options);
-      if (!locked) return null;
-      const given = await store(trx, locked);
-      await recordPersonDelta(trx, locked.report_id, item.profile_id, { runId: locked.run_id, change: finished }, now, given ?? undefined);
-      return { settle: true };
-    }
     if (options.holdMedia) await holdMediaCollections(trx);
     const locked = await lockClaimed(trx, claim, item);
     if (!locked) return null;
@@ -399,42 +476,6 @@ export async function endClaimedItem(
   if (!ended) return false;
   if (ended.settle) settle(db, item.report_id, now);
   return true;
-}
-
-/**
- * A person's item ends in one statement: the update, guarded by the claim,
- * locks the item (after the media collections' lock, shared, with
- * `holdMedia`: an InitPlan, evaluated before the scan), then the attachment
- * is locked (src/store/locks.ts: item, then attachment). Null when the claim
- * no longer holds the item. What is read after the attachment lock is read by
- * later statements (a statement's snapshot predates the locks it waits for).
- */
-async function endPersonItem(
-  trx: Kysely<Database>,
-  claim: Pick<Claim, 'itemId' | 'claimId'>,
-  end: ItemEnd,
-  now: Date,
-  options: { holdMedia?: boolean },
-): Promise<LockedItem | null> {
-  const mediaHeld = options.holdMedia ? sql<boolean>`(select ${holdMediaCollectionsExpression()} is not null)` : sql<boolean>`true`;
-  const withEnded = trx.with('ended', (qb) =>
-    qb
-      .updateTable('scan_items')
-      .set({ ...end, finished_at: now, claim_id: null, lease_expires_at: null })
-      .where('id', '=', claim.itemId)
-      .where('claim_id', '=', claim.claimId)
-      .where('status', '=', 'running')
-      .where('profile_id', 'is not', null)
-      .where(mediaHeld)
-      .returning('id'),
-  );
-  // The CTE is named only in SQL: the item read's builder does not need to know its type.
-  const item = await itemRead(withEnded as unknown as QueryCreator<Database>, claim.itemId)
-    .where('i.id', '=', sql<string>`(select id from ended)`)
-    .where('p.id', 'is not', null)
-    .forNoKeyUpdate('p')
-    .executeTakeFirst();
-  return item ? { ...item, status: end.status, claim_id: null } : null;
 }
 
 /** Ends a claimed item `failed` (attempts spent, or a failure retrying cannot mend). */

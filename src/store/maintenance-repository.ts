@@ -3,22 +3,25 @@
  * docs/operations.md): tombstones of expired import receipts, and obsolete evidence no stored finding refers to (with
  * the media blobs nothing else uses).
  *
- * Media collection and workers: a worker stores its blobs before its
- * finishing transaction (content addressing: a blob already there is not
+ * Media collection and workers: a worker stores its blobs before it
+ * finishes the item (content addressing: a blob already there is not
  * written again), so a collection deleting that very blob in between would
  * leave the new evidence without media. Collections therefore run under an
  * exclusive advisory lock and bump `maintenance_state.media_gc_generation`
- * when they delete blobs; a finishing transaction that records evidence takes
- * the same lock shared before any row lock (a person's item: in the
- * statement that ends it, `holdMediaCollectionsExpression`; the company
- * page's item: `holdMediaCollections`), reads the generation in a later
- * statement (scanning/finish-item.ts) and checks that it is still the one
- * read before the blobs were stored (`checkMediaGeneration`); if not, the
- * item stores its blobs again and retries (src/scanning/item-handler.ts).
- * The generation is read in a statement after the lock's, never in the same
- * one: a statement's snapshot is taken before the locks it waits for.
+ * when they delete blobs; a finish that records evidence takes the same
+ * lock shared before any row lock and checks that the generation is still
+ * the one read before the blobs were stored (`checkMediaGeneration`); if
+ * not, the item stores its blobs again and retries
+ * (src/scanning/item-handler.ts). A person's item does both in the one
+ * statement that ends it, through `hold_media_collections_generation()`
+ * (migration 0035: the function reads the generation with a snapshot of its
+ * own, taken once the lock is held; item-repository.ts, endPersonItem); the
+ * company page's item takes the lock first in its transaction
+ * (`holdMediaCollections`) and reads the generation in a later statement
+ * (scanning/finish-item.ts). Never in the same statement as the lock: a
+ * statement's snapshot is taken before the locks it waits for.
  */
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from './schema.js';
 import { retryingTransaction } from './transaction.js';
 
@@ -26,7 +29,7 @@ import { retryingTransaction } from './transaction.js';
 export const MAINTENANCE_LOCK = 7_305_113_012;
 export const MEDIA_GC_LOCK = 7_305_113_013;
 
-/** Thrown inside a finishing transaction when a media collection ran since the worker stored its blobs. */
+/** Thrown by an item's finish when a media collection ran since the worker stored its blobs. */
 export class MediaCollected extends Error {
   constructor() {
     super('a media collection ran while this item stored its evidence; storing it again');
@@ -39,14 +42,9 @@ export async function mediaGeneration(db: Kysely<Database>): Promise<number> {
   return row?.media_gc_generation ?? 0;
 }
 
-/** First in the transaction that records evidence: blocks collections until it commits. */
+/** First in the company page item's transaction when it records evidence: blocks collections until it commits. */
 export async function holdMediaCollections(trx: Kysely<Database>): Promise<void> {
-  await sql`select ${holdMediaCollectionsExpression()}`.execute(trx);
-}
-
-/** `holdMediaCollections` as an expression of a caller's statement (store/item-repository.ts, endPersonItem). */
-export function holdMediaCollectionsExpression(): RawBuilder<void> {
-  return sql<void>`pg_advisory_xact_lock_shared(${MEDIA_GC_LOCK}::bigint)`;
+  await sql`select pg_advisory_xact_lock_shared(${MEDIA_GC_LOCK}::bigint)`.execute(trx);
 }
 
 /**

@@ -11,13 +11,23 @@
  */
 import { sql, type OperationNodeSource, type RawBuilder } from 'kysely';
 
-export function inOneStatement(writes: readonly OperationNodeSource[], last: OperationNodeSource): RawBuilder<unknown> {
-  if (writes.length === 0) return sql`${last}`;
-  const ctes = sql.join(
-    writes.map((write, i) => sql`${sql.ref(`w${i}`)} as (${write})`),
-    sql`, `,
-  );
-  return sql`with ${ctes} ${last}`;
+export function inOneStatement(
+  writes: readonly OperationNodeSource[],
+  last: OperationNodeSource,
+  /**
+   * Named parts before the writes, which `last` (and the next named parts)
+   * may read: a write whose result decides the statement, as in
+   * item-repository.ts, endPersonItem. `materialized`: evaluated once, as a
+   * whole, before anything reads it.
+   */
+  named: readonly { name: string; query: OperationNodeSource; materialized?: boolean }[] = [],
+): RawBuilder<unknown> {
+  const parts = [
+    ...named.map((part) => sql`${sql.ref(part.name)} as ${part.materialized ? sql`materialized ` : sql``}(${part.query})`),
+    ...writes.map((write, i) => sql`${sql.ref(`w${i}`)} as (${write})`),
+  ];
+  if (parts.length === 0) return sql`${last}`;
+  return sql`with ${sql.join(parts, sql`, `)} ${last}`;
 }
 
 /** Writes (at least one) run as one statement: every one but the last as a CTE, with the same rules. */

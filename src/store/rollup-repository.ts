@@ -42,7 +42,7 @@
  * lock (src/store/locks.ts), so the deltas of one person telescope, and
  * additions commute, so folds in any order give exact totals.
  */
-import { sql, type Kysely, type OperationNodeSource, type RawBuilder } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import {
   addCollection,
   addTotals,
@@ -59,10 +59,10 @@ import {
   withPendingDeltas,
 } from '../domain/analysis-aggregate.js';
 import { revisionOf } from '../domain/revision.js';
-import { lockAttachments, lockReport } from './locks.js';
+import { bumpAttachment, lockAttachments, lockReport, lockUnheldAttachments } from './locks.js';
 import { addRunChange, applyRunCounts, emptyRunCounts, type RunChange, type RunCounts } from './scan-repository.js';
 import { NIL_SUBJECT, type Database } from './schema.js';
-import { inOneStatement } from './one-statement.js';
+import { allInOneStatement } from './one-statement.js';
 import { UNFLATTENED } from './plan-fence.js';
 import { retryingTransaction } from './transaction.js';
 
@@ -163,7 +163,7 @@ export async function refreshReportRollup(
   if (!companyBefore || revisionOf(companyBefore) !== revisionOf(company)) totals = applyContribution(totals, companyBefore, company);
 
   await updateReportRow(db, reportId, totals, options.touch ? now : null, { company, at: now, contributions: changed });
-  await storeVisibleFlags(db, changed);
+  await storeVisibleFlags(db, activeChangedIds(changed));
   return totals;
 }
 
@@ -201,9 +201,7 @@ function recompute(gathered: GatheredPerson[], totals: Totals, changed: ChangedC
  */
 async function unheldPersonFacts(db: Kysely<Database>, reportId: string, ids: string[], now: Date): Promise<{ unheld: GatheredPerson[]; held: string[] }> {
   if (ids.length === 0) return { unheld: [], held: [] };
-  const { rows } = await sql<{ id: string }>`
-    select id from report_profiles where id = any(${ids}::uuid[]) order by id for no key update skip locked`.execute(db);
-  const locked = new Set(rows.map((r) => r.id));
+  const locked = new Set(await lockUnheldAttachments(db, ids));
   const held = ids.filter((id) => !locked.has(id));
   if (held.length > 0) {
     await sql`
@@ -216,7 +214,7 @@ async function unheldPersonFacts(db: Kysely<Database>, reportId: string, ids: st
 async function storeContributions(db: Kysely<Database>, reportId: string, changed: ChangedContribution[]): Promise<void> {
   if (changed.length === 0) return;
   await contributionsWrite(reportId, changed).execute(db);
-  await storeVisibleFlags(db, changed);
+  await storeVisibleFlags(db, activeChangedIds(changed));
 }
 
 /** The new contributions of `changed` (not empty) as one statement, for `storeContributions` or the report row's (`updateReportRow`). */
@@ -228,16 +226,24 @@ function contributionsWrite(reportId: string, changed: ChangedContribution[]): R
       on conflict (profile_id) do update set contribution = excluded.contribution`;
 }
 
-/** The visible flags of those of `changed` whose being active changed (rare: a removal, a restore). */
-async function storeVisibleFlags(db: Kysely<Database>, changed: ChangedContribution[]): Promise<void> {
-  const changedIds = changed.filter((c) => c.activeChanged).map((c) => c.id);
+/**
+ * The visible flags of `profileIds` as their attachments' status says: for
+ * people whose being active changed (rare: a removal, a restore; a finishing
+ * item's person removed before their contribution was ever stored).
+ */
+export async function storeVisibleFlags(db: Kysely<Database>, profileIds: readonly string[]): Promise<void> {
   // Freshness bounds read these through partial indexes.
-  for (const table of changedIds.length > 0 ? (['profile_analyses', 'activity_coverage'] as const) : []) {
+  for (const table of profileIds.length > 0 ? (['profile_analyses', 'activity_coverage'] as const) : []) {
     await sql`
         update ${sql.table(table)} t set visible = (p.status = 'active')
         from report_profiles p
-        where p.id = t.profile_id and t.profile_id = any(${changedIds}::uuid[]) and t.visible <> (p.status = 'active')`.execute(db);
+        where p.id = t.profile_id and t.profile_id = any(${[...profileIds]}::uuid[]) and t.visible <> (p.status = 'active')`.execute(db);
   }
+}
+
+/** The ids of those of `changed` whose being active changed. */
+function activeChangedIds(changed: readonly ChangedContribution[]): string[] {
+  return changed.filter((c) => c.activeChanged).map((c) => c.id);
 }
 
 // ------------------------------------------------------------ deltas (a worker's person item)
@@ -245,61 +251,70 @@ async function storeVisibleFlags(db: Kysely<Database>, changed: ChangedContribut
 /**
  * A worker's transition of a person's item, inside its transaction, after it
  * locked the item and then the attachment (src/store/locks.ts): recomputes
- * the person's contribution, stores it, and appends the difference and the
- * run's change to rollup_deltas. `settleRollups` folds it after the commit.
- *
- * `given`: the person's facts as they stand after the transition's writes
- * (read by the caller's own statement: a finishing item's facts read, with
- * the analysis it is about to store), and the caller's last writes
- * (`writes`: single data-modifying statements, none touching the tables
- * written here), executed in this one statement.
+ * the person's contribution, stores it, bumps the attachment's version, and
+ * appends the difference and the run's change to rollup_deltas, in one
+ * statement. `settleRollups` folds it after the commit.
  */
-export async function recordPersonDelta(
-  db: Kysely<Database>,
+export async function recordPersonDelta(db: Kysely<Database>, reportId: string, profileId: string, run: PersonRunChange | null, now: Date): Promise<void> {
+  const [person] = await personFacts(db, reportId, [profileId]);
+  const change = personDelta(person ?? null);
+  if (change.activeChanged) {
+    // Whether the person counts as active changed (never, for an item's transition): the visible flags follow.
+    await storeContributions(db, reportId, [{ id: profileId, contribution: change.contribution!, activeChanged: true }]);
+    change.contribution = null;
+  }
+  await allInOneStatement([bumpAttachment(profileId), ...personDeltaWrites(reportId, profileId, run, now, change)]).execute(db);
+}
+
+/** The run of a person's item and how its counts change. */
+export interface PersonRunChange {
+  runId: string;
+  change: RunChange;
+}
+
+/** How a transition changes a person's roll-up: the difference to fold and the contribution to store (null: none). */
+export interface PersonDelta {
+  delta: Totals | null;
+  contribution: Contribution | null;
+  /** Whether the person counts as active changed (a removal, a restore; never an item's transition): their visible flags follow. */
+  activeChanged: boolean;
+}
+
+/** The person's roll-up change, from their facts after the transition and their stored contribution (`person.stored`). */
+export function personDelta(person: GatheredPerson | null): PersonDelta {
+  if (!person) return { delta: null, contribution: null, activeChanged: false };
+  const after = personContribution(person.facts);
+  const before = person.stored;
+  if (before && revisionOf(before) === revisionOf(after)) return { delta: null, contribution: null, activeChanged: false };
+  return { delta: contributionDelta(before, after), contribution: after, activeChanged: before ? before.persons !== after.persons : after.persons === 0 };
+}
+
+/**
+ * The writes that record `change` (single data-modifying statements, for
+ * the caller's one statement): the contribution, when it changed, and the
+ * delta with the run's change, when there is either.
+ */
+export function personDeltaWrites(
   reportId: string,
   profileId: string,
-  run: { runId: string; change: RunChange } | null,
+  run: PersonRunChange | null,
   now: Date,
-  given?: { person: GatheredPerson | null; writes: readonly OperationNodeSource[] },
-): Promise<void> {
-  const person = given ? given.person : (await personFacts(db, reportId, [profileId]))[0];
-  let delta: Totals | null = null;
-  let contribution: Contribution | null = null;
-  if (person) {
-    const after = personContribution(person.facts);
-    const before = person.stored;
-    if (!before || revisionOf(before) !== revisionOf(after)) {
-      delta = contributionDelta(before, after);
-      contribution = after;
-      // Whether the person counts as active changed (never, for an item's transition): the visible flags follow.
-      const activeChanged = before ? before.persons !== after.persons : after.persons === 0;
-      if (activeChanged) {
-        await storeContributions(db, reportId, [{ id: profileId, contribution: after, activeChanged }]);
-        contribution = null;
-      }
-    }
-  }
-  const alongside = given?.writes ?? [];
-  if (delta === null && run === null && alongside.length === 0) return;
-  const change = run?.change;
-  // One statement: the caller's writes, the person's contribution (when it changed) and the delta (when there is one).
-  const writes = [
-    ...alongside,
-    ...(contribution === null
-      ? []
-      : [
-          sql`insert into profile_contributions (profile_id, report_id, contribution)
+  change: Pick<PersonDelta, 'delta' | 'contribution'>,
+): RawBuilder<unknown>[] {
+  const { delta, contribution } = change;
+  const writes: RawBuilder<unknown>[] = [];
+  if (contribution !== null) {
+    writes.push(sql`insert into profile_contributions (profile_id, report_id, contribution)
               values (${profileId}::uuid, ${reportId}::uuid, ${JSON.stringify(contribution)}::jsonb)
-              on conflict (profile_id) do update set contribution = excluded.contribution`,
-        ]),
-  ];
-  const last =
-    delta === null && run === null
-      ? sql`select 1`
-      : sql`insert into rollup_deltas (report_id, run_id, started, finished, warning, totals, at)
-            values (${reportId}::uuid, ${run?.runId ?? null}::uuid, ${change?.kind === 'started'}, ${change?.kind === 'finished' ? change.status : null},
-                    ${change?.kind === 'finished' && change.warning === true}, ${delta === null ? null : JSON.stringify(delta)}::jsonb, ${now}::timestamptz)`;
-  await inOneStatement(writes, last).execute(db);
+              on conflict (profile_id) do update set contribution = excluded.contribution`);
+  }
+  if (delta !== null || run !== null) {
+    const runChange = run?.change;
+    writes.push(sql`insert into rollup_deltas (report_id, run_id, started, finished, warning, totals, at)
+            values (${reportId}::uuid, ${run?.runId ?? null}::uuid, ${runChange?.kind === 'started'}, ${runChange?.kind === 'finished' ? runChange.status : null},
+                    ${runChange?.kind === 'finished' && runChange.warning === true}, ${delta === null ? null : JSON.stringify(delta)}::jsonb, ${now}::timestamptz)`);
+  }
+  return writes;
 }
 
 interface PendingDeltas {
@@ -387,7 +402,7 @@ export async function foldOnce(db: Kysely<Database>, reportId: string, now: Date
       const totals = recompute(unheld, stored.totals, changed, { rebuild: false });
       if (pending.totals || changed.length > 0) {
         await updateReportRow(trx, reportId, pending.totals ? addTotals(totals, pending.totals) : totals, null, { at: pending.at, contributions: changed });
-        await storeVisibleFlags(trx, changed);
+        await storeVisibleFlags(trx, activeChangedIds(changed));
       } else {
         // Only run changes: the report's analysis_state may follow its runs.
         await updateReportRow(trx, reportId, stored.totals, null);
@@ -468,7 +483,7 @@ export interface PersonFactsRow {
   title: string | null;
   headline: string | null;
   contribution: Contribution | null;
-  latest: { mode: 'full_profile' | 'activity'; status: LatestItem['status']; warning: boolean }[] | null;
+  latest: { id: string; mode: 'full_profile' | 'activity'; status: LatestItem['status']; warning: boolean }[] | null;
   analysis: { revision: string; outcomes: Record<string, Outcome> | null; restricted: boolean } | null;
   observed: boolean;
   events: Record<string, string> | null;
@@ -485,7 +500,7 @@ const PERSON_FACTS_COLUMNS = `
     p.id, p.status, p.pronet_url, p.name, p.title, p.headline,
       (select pc.contribution from profile_contributions pc where pc.profile_id = p.id) as contribution,
       (select json_agg(x) from (
-         select distinct on (r.mode) r.mode, i.status, i.warning
+         select distinct on (r.mode) i.id, r.mode, i.status, i.warning
          from scan_items i join scan_runs r on r.id = i.run_id
          where i.report_id = p.report_id and i.profile_id = p.id and i.kind = 'person'
          order by r.mode, r.created_at desc, i.created_at desc) x) as latest,

@@ -102,6 +102,12 @@ export interface ReportProfilesTable {
   source: ProfileSource;
   status: 'active' | 'removed';
   analysis_available: Generated<boolean>;
+  /**
+   * Bumped by every transaction that changes the person's facts under the
+   * attachment lock (src/store/locks.ts); a finishing item's one statement
+   * checks it against its read (migration 0035, item-repository.ts).
+   */
+  facts_version: Generated<string>;
   added_at: Timestamp;
   removed_at: Timestamp | null;
   created_at: Timestamp;
