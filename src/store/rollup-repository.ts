@@ -59,10 +59,19 @@ import {
   withPendingDeltas,
 } from '../domain/analysis-aggregate.js';
 import { revisionOf } from '../domain/revision.js';
-import { bumpAttachment, lockAttachments, lockReport, lockUnheldAttachments } from './locks.js';
-import { addRunChange, applyRunCounts, emptyRunCounts, type RunChange, type RunCounts } from './scan-repository.js';
+import { bumpAttachment, bumpUnheldAttachments, lockAttachments, lockReport, lockUnheldAttachments } from './locks.js';
+import {
+  addRunChange,
+  applyRunCounts,
+  emptyRunCounts,
+  runCountsUpdate,
+  settleRunStatus,
+  type RunChange,
+  type RunCounts,
+  type ScanRunRow,
+} from './scan-repository.js';
 import { NIL_SUBJECT, type Database } from './schema.js';
-import { allInOneStatement } from './one-statement.js';
+import { allInOneStatement, inOneStatement } from './one-statement.js';
 import { UNFLATTENED } from './plan-fence.js';
 import { retryingTransaction } from './transaction.js';
 
@@ -142,7 +151,7 @@ export async function refreshReportRollup(
   await lockReport(db, reportId);
   const stored = await readAggregates(db, reportId);
   // Deltas the workers appended since the last fold (their contributions are already stored).
-  const pending = await takeDeltas(db, reportId, now, 'held');
+  const pending = await takeDeltas(db, reportId, now);
   // Without a stored aggregate (a new report), everything is summed from scratch.
   const rebuild = !stored;
   const ids = rebuild || scope === 'all' ? null : [...new Set(scope.profileIds.filter((id): id is string => id !== null))];
@@ -337,32 +346,21 @@ interface DeltaRow {
 }
 
 /**
- * Deletes the report's pending deltas and applies their run changes; returns
- * their summed totals difference. `lock`: 'held' (the caller holds the report
- * lock), or 'unless-locked': the report lock is taken in the same statement,
- * and null is returned when another transaction holds it (nothing deleted).
- * Deltas committed after the statement's snapshot are left for the next fold.
+ * Deletes the report's pending deltas (the caller holds the report lock) and
+ * applies their run changes; returns their summed totals difference.
  */
-async function takeDeltas(db: Kysely<Database>, reportId: string, now: Date, lock: 'held'): Promise<PendingDeltas>;
-async function takeDeltas(db: Kysely<Database>, reportId: string, now: Date, lock: 'unless-locked'): Promise<PendingDeltas | null>;
-async function takeDeltas(db: Kysely<Database>, reportId: string, now: Date, lock: 'held' | 'unless-locked'): Promise<PendingDeltas | null> {
-  let rows: DeltaRow[];
-  if (lock === 'held') {
-    rows = (
-      await sql<DeltaRow>`
-        delete from rollup_deltas where report_id = ${reportId}
-        returning run_id, started, finished, warning, totals, at, recompute_profile_id`.execute(db)
-    ).rows;
-  } else {
-    const taken = await sql<{ locked: boolean } & ({ [K in keyof DeltaRow]: null } | DeltaRow)>`
-      with locked as (select 1 from reports where id = ${reportId} for no key update skip locked),
-           taken as (delete from rollup_deltas where report_id = ${reportId} and exists (select 1 from locked)
-                     returning run_id, started, finished, warning, totals, at, recompute_profile_id)
-      select exists (select 1 from locked) as locked, taken.*
-        from (values (1)) as one left join taken on true`.execute(db);
-    if (!taken.rows[0].locked) return null;
-    rows = taken.rows.filter((r): r is { locked: boolean } & DeltaRow => r.at !== null);
-  }
+async function takeDeltas(db: Kysely<Database>, reportId: string, now: Date): Promise<PendingDeltas> {
+  const { rows } = await sql<DeltaRow>`
+    delete from rollup_deltas where report_id = ${reportId}
+    returning run_id, started, finished, warning, totals, at, recompute_profile_id`.execute(db);
+  const pending = pendingFrom(rows, now);
+  // Runs in id order: two folds never lock the same runs in opposite order.
+  for (const runId of [...pending.runs.keys()].sort()) await applyRunCounts(db, runId, pending.runs.get(runId)!, pending.at);
+  return pending;
+}
+
+/** The sum of deltas: their totals difference, each run's counts, the people they ask to recompute, and when the last happened. */
+function pendingFrom(rows: readonly DeltaRow[], now: Date): PendingDeltas {
   const pending: PendingDeltas = { totals: null, runs: new Map(), recompute: [], at: now };
   if (rows.length === 0) return pending;
   pending.at = rows.reduce((latest, r) => (r.at > latest ? r.at : latest), rows[0].at);
@@ -375,43 +373,140 @@ async function takeDeltas(db: Kysely<Database>, reportId: string, now: Date, loc
     if (row.started) addRunChange(counts, { kind: 'started' }, row.at);
     if (row.finished) addRunChange(counts, { kind: 'finished', status: row.finished, warning: row.warning }, row.at);
   }
-  // Runs in id order: two folds never lock the same runs in opposite order.
-  for (const runId of [...pending.runs.keys()].sort()) await applyRunCounts(db, runId, pending.runs.get(runId)!, pending.at);
   return pending;
 }
 
 /** 'folded' names the begun people it left to the transitions holding them (asked again by deltas of their own). */
 export type FoldResult = { kind: 'folded'; held: string[] } | { kind: 'empty' } | { kind: 'busy' };
 
-/** One fold of a report's pending deltas, unless another transaction holds the report lock ('busy'). */
+/**
+ * One fold of a report's pending deltas, unless another transaction holds
+ * the report lock ('busy'), in a transaction of three statements (each of
+ * them waits for the worker's event loop in between, so fewer statements
+ * hold the transaction open for less time):
+ *
+ * 1. takes the report lock (SKIP LOCKED), deletes the report's pending
+ *    deltas, and takes the lock of the people they ask to recompute that no
+ *    one else holds (SKIP LOCKED, bumping their versions: locks.ts). Nothing
+ *    here waits. The people before the runs is against the lock order's
+ *    letter, not its purpose: every writer of a run holds the report lock,
+ *    which this transaction holds, and SKIP LOCKED never waits;
+ * 2. adds the deltas' run changes to their runs, asks again for the people
+ *    someone else held (a delta each: their holder's fold takes it), and
+ *    reads the stored aggregates and the locked people's facts (after the
+ *    locks: a statement's snapshot predates the locks it takes);
+ * 3. stores the report row, its aggregates and the recomputed
+ *    contributions (one statement), after the runs' statuses where they
+ *    changed (rare: a run's start and end).
+ */
 export async function foldOnce(db: Kysely<Database>, reportId: string, now: Date): Promise<FoldResult> {
   return retryingTransaction(
     db,
     async (trx): Promise<FoldResult> => {
-      const pending = await takeDeltas(trx, reportId, now, 'unless-locked');
-      if (pending === null) return { kind: 'busy' };
+      const taken = await takeDeltasUnlessLocked(trx, reportId, now);
+      if (taken === null) return { kind: 'busy' };
+      const { pending, locked } = taken;
       if (pending.totals === null && pending.runs.size === 0 && pending.recompute.length === 0) return { kind: 'empty' };
-      const stored = await readAggregates(trx, reportId);
-      if (!stored) {
+      const held = pending.recompute.filter((id) => !locked.includes(id));
+      const read = await foldRead(trx, reportId, pending, locked, held);
+      for (const run of read.runs) await settleRunStatus(trx, run, pending.at);
+      if (!read.stored) {
         // No aggregate row to add to (never the case for a report made by create-report): sum everything.
         await refreshReportRollup(trx, reportId, 'all', pending.at);
         return { kind: 'folded', held: [] };
       }
       const changed: ChangedContribution[] = [];
-      const { unheld, held } = await unheldPersonFacts(trx, reportId, pending.recompute, pending.at);
-      const totals = recompute(unheld, stored.totals, changed, { rebuild: false });
+      const totals = recompute(read.people, read.stored.totals, changed, { rebuild: false });
       if (pending.totals || changed.length > 0) {
         await updateReportRow(trx, reportId, pending.totals ? addTotals(totals, pending.totals) : totals, null, { at: pending.at, contributions: changed });
         await storeVisibleFlags(trx, activeChangedIds(changed));
       } else {
         // Only run changes: the report's analysis_state may follow its runs.
-        await updateReportRow(trx, reportId, stored.totals, null);
+        await updateReportRow(trx, reportId, read.stored.totals, null);
       }
       return { kind: 'folded', held };
     },
     // A fold lost in a crash loses its deletions too: the deltas are folded again.
     { asynchronousCommit: true },
   );
+}
+
+/**
+ * The fold's first statement: null when another transaction holds the
+ * report lock (nothing deleted); else the deleted deltas' sum and the people
+ * among those they ask to recompute whose locks it took.
+ */
+async function takeDeltasUnlessLocked(db: Kysely<Database>, reportId: string, now: Date): Promise<{ pending: PendingDeltas; locked: string[] } | null> {
+  const { rows } = await sql<{ locked: boolean; deltas: (Omit<DeltaRow, 'at'> & { at: string })[] | null; people: string[] | null }>`
+    with locked as (select 1 from reports where id = ${reportId} for no key update skip locked),
+         taken as (delete from rollup_deltas where report_id = ${reportId} and exists (select 1 from locked)
+                   returning run_id, started, finished, warning, totals, at, recompute_profile_id),
+         people as (${bumpUnheldAttachments(sql`select recompute_profile_id from taken where recompute_profile_id is not null`)})
+    select exists (select 1 from locked) as locked,
+           (select json_agg(taken) from taken) as deltas,
+           (select array_agg(id) from people) as people`.execute(db);
+  const row = rows[0];
+  if (!row.locked) return null;
+  const deltas = (row.deltas ?? []).map((d) => ({ ...d, at: new Date(d.at) }));
+  return { pending: pendingFrom(deltas, now), locked: row.people ?? [] };
+}
+
+/**
+ * The fold's second statement: the runs' counts (`runCountsUpdate`, each run
+ * in a part of its own, returning the row its status is settled from), a
+ * delta asking again for each of `held`, and what the fold adds to: the
+ * stored aggregates and the facts of the `locked` people. The facts read
+ * scan_runs, which the statement updates, only for columns no update changes
+ * (a run's mode and creation time).
+ */
+async function foldRead(
+  db: Kysely<Database>,
+  reportId: string,
+  pending: PendingDeltas,
+  locked: readonly string[],
+  held: readonly string[],
+): Promise<{ runs: ScanRunRow[]; stored: AggregateRow | null; people: GatheredPerson[] }> {
+  // Runs in id order: two folds never lock the same runs in opposite order.
+  const runIds = [...pending.runs.keys()].sort();
+  const runs = runIds.map((id, i) => ({ name: `run${i}`, query: runCountsUpdate(db, id, pending.runs.get(id)!).returningAll() }));
+  const asked =
+    held.length === 0
+      ? []
+      : [
+          sql`insert into rollup_deltas (report_id, run_id, started, at, recompute_profile_id)
+              select ${reportId}::uuid, null, false, ${pending.at}::timestamptz, h from unnest(${[...held]}::uuid[]) as h`,
+        ];
+  const runRows =
+    runs.length === 0
+      ? sql`null`
+      : sql`(select json_agg(r) from (${sql.join(
+          runs.map((run) => sql`select * from ${sql.ref(run.name)}`),
+          sql` union all `,
+        )}) r)`;
+  const people = locked.length === 0 ? sql`null` : sql`(select json_agg(to_jsonb(pf)) from (${personFactsSelect(reportId, locked)}) pf)`;
+  const { rows } = await inOneStatement(
+    asked,
+    sql`select ${runRows} as runs,
+               (select json_build_object('totals', a.totals, 'company', a.company) from report_aggregates a where a.report_id = ${reportId}) as stored,
+               ${people} as people`,
+    runs,
+  ).execute(db);
+  const row = rows[0] as {
+    runs: (ScanRunRow & Record<'created_at' | 'started_at' | 'completed_at', string | null>)[] | null;
+    stored: AggregateRow | null;
+    people: PersonFactsRow[] | null;
+  };
+  const date = (value: string | null) => (value === null ? null : new Date(value));
+  return {
+    runs: (row.runs ?? []).map((run) => ({
+      ...run,
+      created_at: new Date(run.created_at!),
+      started_at: date(run.started_at),
+      completed_at: date(run.completed_at),
+    })),
+    stored: row.stored,
+    people: (row.people ?? []).map(gathered),
+  };
 }
 
 /** Whether deltas are pending besides those asking again for `held` (whose transitions fold them). */

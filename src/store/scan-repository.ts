@@ -232,8 +232,19 @@ export async function applyRunChange(db: Kysely<Database>, runId: string, change
  * and settles the run's status. `now` is when the last of them happened.
  */
 export async function applyRunCounts(db: Kysely<Database>, runId: string, counts: RunCounts, now: Date): Promise<ScanRunRow> {
+  const run = await runCountsUpdate(db, runId, counts).returningAll().executeTakeFirstOrThrow();
+  return settleRunStatus(db, run, now);
+}
+
+/**
+ * The update that adds `counts` to a run's maintained counts (its status is
+ * settled by `settleRunStatus`, from the row it returns), for a statement of
+ * the caller's: the fold applies every run's in the statement that reads
+ * what it folds into (rollup-repository.ts, foldOnce).
+ */
+export function runCountsUpdate(db: Kysely<Database>, runId: string, counts: RunCounts) {
   const finished = counts.succeeded + counts.failed + counts.inaccessible + counts.cancelled;
-  const run = await db
+  return db
     .updateTable('scan_runs')
     .set((eb) => ({
       started_at: counts.startedAt ? eb.fn.coalesce('started_at', eb.val(counts.startedAt)) : eb.ref('started_at'),
@@ -244,10 +255,7 @@ export async function applyRunCounts(db: Kysely<Database>, runId: string, counts
       inaccessible: eb('inaccessible', '+', counts.inaccessible),
       cancelled: eb('cancelled', '+', counts.cancelled),
     }))
-    .where('id', '=', runId)
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  return settleRunStatus(db, run, now);
+    .where('id', '=', runId);
 }
 
 /**
@@ -283,7 +291,7 @@ export async function refreshRun(db: Kysely<Database>, runId: string, now: Date)
 }
 
 /** The run's status from its counts (decisions "Run status"), and its timestamps; one more statement only when they change. */
-async function settleRunStatus(db: Kysely<Database>, run: ScanRunRow, now: Date): Promise<ScanRunRow> {
+export async function settleRunStatus(db: Kysely<Database>, run: ScanRunRow, now: Date): Promise<ScanRunRow> {
   let status = runStatus({
     pending: run.unfinished,
     running: 0,
