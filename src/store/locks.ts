@@ -22,7 +22,7 @@
  * the report while it stores them) then never conflict with them, so two
  * writers never deadlock upgrading a shared lock.
  */
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from './schema.js';
 
 export async function lockReport(db: Kysely<Database>, reportId: string): Promise<void> {
@@ -51,21 +51,12 @@ export async function lockAttachments(db: Kysely<Database>, profileIds: readonly
  * (SKIP LOCKED); returns the ids it locked.
  */
 export async function lockUnheldAttachments(db: Kysely<Database>, ids: readonly string[]): Promise<string[]> {
-  const { rows } = await sql<{ id: string }>`${bumpUnheldAttachments(sql`select unnest(${ids}::uuid[])`)}`.execute(db);
-  return rows.map((r) => r.id);
-}
-
-/**
- * `lockUnheldAttachments` as a part of a caller's statement, for the ids a
- * query of that statement returns (the fold's, rollup-repository.ts); it
- * returns the ids it locked. It never waits (SKIP LOCKED).
- */
-export function bumpUnheldAttachments(ids: RawBuilder<unknown>): RawBuilder<{ id: string }> {
-  return sql<{ id: string }>`
+  const { rows } = await sql<{ id: string }>`
     update report_profiles p set facts_version = p.facts_version + 1
-      from (select id from report_profiles where id in (${ids}) order by id for no key update skip locked) l
+      from (select id from report_profiles where id = any(${ids}::uuid[]) order by id for no key update skip locked) l
      where p.id = l.id
-    returning p.id`;
+    returning p.id`.execute(db);
+  return rows.map((r) => r.id);
 }
 
 /** The bump of an attachment locked by a statement of the caller's (`lockClaimed`): the person's facts may change. */

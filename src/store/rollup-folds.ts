@@ -12,7 +12,8 @@
  *
  * Measured and not kept: a fold that waits a window (100 ms) for more
  * transitions of its report took the statements per item from about 14 to
- * 11 (one fold of about ten statements per many items), but the runs'
+ * 11 (one fold of about ten statements per many items; a fold is two
+ * statements since: rollup-repository.ts, foldOnce), but the runs'
  * statuses and the report row then trailed the summary's work counts (which
  * add the pending deltas) by up to that much, and the web report test saw a
  * finished summary beside a run still running. A window needs the run reads

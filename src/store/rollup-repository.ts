@@ -20,26 +20,29 @@
  *   deltas, recomputes the contributions of the attachments it touched with
  *   a fixed number of set-based queries and stores the result. Nothing here
  *   scans the whole roster unless asked to (`'all'`).
- * - `recordPersonDelta`, for a worker's transition of a person's item: under
- *   the item's and the person's row locks only, it stores the person's new
- *   contribution and appends what changed (in the totals and in the run's
- *   counts) to `rollup_deltas`. Items of one report never wait on each other
- *   for the report or run row. `settleRollups` then folds the report's
- *   deltas into the aggregates, the runs and the report row: one transaction
- *   for however many deltas are pending, by whichever transaction gets the
- *   report lock (the others leave it to that one). When folds run (after
- *   the transitions, coalesced per report, on a stop, by the sweep) is
- *   rollup-folds.ts.
+ * - `recordPersonDelta` (a requeue, a failure) and the statement that ends
+ *   a person's item (item-repository.ts, endPersonItem, from `personDelta`
+ *   and `personDeltaWrites`), for a worker's transition of a person's item:
+ *   under the item's and the person's row locks only, it stores the person's
+ *   new contribution and appends what changed (in the totals and in the
+ *   run's counts) to `rollup_deltas`. Items of one report never wait on each
+ *   other for the report or run row. `settleRollups` then folds the report's
+ *   deltas into the aggregates, the runs and the report row: one read and
+ *   one write for however many deltas are pending (`foldOnce`), by whichever
+ *   process gets the report lock (the others leave it to that one). When
+ *   folds run (after the transitions, coalesced per report, on a stop, by the
+ *   sweep) is rollup-folds.ts.
  * - A begun person's item appends a delta that only names the person
  *   (`recompute_profile_id`, item-repository.ts beginItem): the fold (or an
- *   API write's refresh) recomputes that person under their lock, skipping
- *   a person another transaction holds, whom it asks for again (a delta of
- *   their own). Until then readers count the people that pending deltas
+ *   API write's refresh) recomputes that person, skipping a person another
+ *   transaction holds, whom it asks for again (a delta of their own). Until then readers count the people that pending deltas
  *   name as their rows stand (`begunPeopleSql`, `withBegunPeople`), so a
  *   collection's revision always matches the records of the same snapshot.
  *
  * Every writer of a person's contribution holds that person's attachment
- * lock (src/store/locks.ts), so the deltas of one person telescope, and
+ * lock and bumps their version (src/store/locks.ts), and a writer that read
+ * the person before the lock (a finish, a fold) writes only if the version
+ * is still the one it read, so the deltas of one person telescope, and
  * additions commute, so folds in any order give exact totals.
  */
 import { sql, type Kysely, type RawBuilder } from 'kysely';
@@ -59,17 +62,8 @@ import {
   withPendingDeltas,
 } from '../domain/analysis-aggregate.js';
 import { revisionOf } from '../domain/revision.js';
-import { bumpAttachment, bumpUnheldAttachments, lockAttachments, lockReport, lockUnheldAttachments } from './locks.js';
-import {
-  addRunChange,
-  applyRunCounts,
-  emptyRunCounts,
-  runCountsUpdate,
-  settleRunStatus,
-  type RunChange,
-  type RunCounts,
-  type ScanRunRow,
-} from './scan-repository.js';
+import { bumpAttachment, lockAttachments, lockReport, lockUnheldAttachments } from './locks.js';
+import { addRunChange, applyRunCounts, emptyRunCounts, runAfter, type RunChange, type RunCounts, type RunProgress } from './scan-repository.js';
 import { NIL_SUBJECT, type Database } from './schema.js';
 import { allInOneStatement, inOneStatement } from './one-statement.js';
 import { UNFLATTENED } from './plan-fence.js';
@@ -227,11 +221,12 @@ async function storeContributions(db: Kysely<Database>, reportId: string, change
 }
 
 /** The new contributions of `changed` (not empty) as one statement, for `storeContributions` or the report row's (`updateReportRow`). */
-function contributionsWrite(reportId: string, changed: ChangedContribution[]): RawBuilder<unknown> {
+function contributionsWrite(reportId: string, changed: ChangedContribution[], when: RawBuilder<boolean> = sql`true`): RawBuilder<unknown> {
   return sql`
       insert into profile_contributions (profile_id, report_id, contribution)
       select v.id, ${reportId}::uuid, v.c
       from unnest(${changed.map((c) => c.id)}::uuid[], ${changed.map((c) => JSON.stringify(c.contribution))}::jsonb[]) as v(id, c)
+      where ${when}
       on conflict (profile_id) do update set contribution = excluded.contribution`;
 }
 
@@ -380,133 +375,221 @@ function pendingFrom(rows: readonly DeltaRow[], now: Date): PendingDeltas {
 export type FoldResult = { kind: 'folded'; held: string[] } | { kind: 'empty' } | { kind: 'busy' };
 
 /**
- * One fold of a report's pending deltas, unless another transaction holds
- * the report lock ('busy'), in a transaction of three statements (each of
- * them waits for the worker's event loop in between, so fewer statements
- * hold the transaction open for less time):
+ * One fold of a report's pending deltas, without a transaction: one
+ * statement reads them with what they fold into, and one writes the fold,
+ * if no one changed any of it in between. What it trades and why: a
+ * transaction of several statements waits for the worker's busy event loop
+ * between every two while it holds the report's row (docs/scaling.md,
+ * "Sessions idle in a transaction"); in exchange the fold reads before it
+ * locks, so its write may find the report or a person changed ('stale':
+ * nothing written, and it reads again).
  *
- * 1. takes the report lock (SKIP LOCKED), deletes the report's pending
- *    deltas, and takes the lock of the people they ask to recompute that no
- *    one else holds (SKIP LOCKED, bumping their versions: locks.ts). Nothing
- *    here waits. The people before the runs is against the lock order's
- *    letter, not its purpose: every writer of a run holds the report lock,
- *    which this transaction holds, and SKIP LOCKED never waits;
- * 2. adds the deltas' run changes to their runs, asks again for the people
- *    someone else held (a delta each: their holder's fold takes it), and
- *    reads the stored aggregates and the locked people's facts (after the
- *    locks: a statement's snapshot predates the locks it takes);
- * 3. stores the report row, its aggregates and the recomputed
- *    contributions (one statement), after the runs' statuses where they
- *    changed (rare: a run's start and end).
+ * 1. `foldRead`: the report row's version (its `xmin`: every writer of the
+ *    report's aggregates and runs ends by updating the report row,
+ *    `updateReportRow`, under the report lock), the pending deltas, the
+ *    stored aggregates, the report's runs and the facts of the people the
+ *    deltas ask to recompute (with their versions, locks.ts);
+ * 2. the sums, the recomputed contributions, the runs as the deltas leave
+ *    them (`runAfter`) and the report's state, in TypeScript;
+ * 3. `foldWrite`: takes the report lock (SKIP LOCKED: 'busy' when another
+ *    transaction holds it), and writes only if the report row is the
+ *    version read and every recomputed person's version was (bumping them):
+ *    deletes the deltas read, writes the runs, the aggregates, the
+ *    contributions and the report row. A row lock's UPDATE or SELECT … FOR
+ *    UPDATE rechecks its condition on the newest version of the row, so the
+ *    comparisons see every change committed before the locks, although the
+ *    statement's snapshot predates them.
+ *
+ * A report with no aggregate row yet (never the case for one made by
+ * create-report) is summed from scratch in a transaction under its lock.
  */
 export async function foldOnce(db: Kysely<Database>, reportId: string, now: Date): Promise<FoldResult> {
-  return retryingTransaction(
-    db,
-    async (trx): Promise<FoldResult> => {
-      const taken = await takeDeltasUnlessLocked(trx, reportId, now);
-      if (taken === null) return { kind: 'busy' };
-      const { pending, locked } = taken;
-      if (pending.totals === null && pending.runs.size === 0 && pending.recompute.length === 0) return { kind: 'empty' };
-      const held = pending.recompute.filter((id) => !locked.includes(id));
-      const read = await foldRead(trx, reportId, pending, locked, held);
-      for (const run of read.runs) await settleRunStatus(trx, run, pending.at);
-      if (!read.stored) {
-        // No aggregate row to add to (never the case for a report made by create-report): sum everything.
+  for (let attempt = 1; ; attempt++) {
+    const read = await foldRead(db, reportId);
+    if (read === null || read.deltas.length === 0) return { kind: 'empty' };
+    const pending = pendingFrom(read.deltas, now);
+    if (!read.stored) {
+      await retryingTransaction(db, async (trx) => {
+        await lockReport(trx, reportId);
         await refreshReportRollup(trx, reportId, 'all', pending.at);
-        return { kind: 'folded', held: [] };
-      }
-      const changed: ChangedContribution[] = [];
-      const totals = recompute(read.people, read.stored.totals, changed, { rebuild: false });
-      if (pending.totals || changed.length > 0) {
-        await updateReportRow(trx, reportId, pending.totals ? addTotals(totals, pending.totals) : totals, null, { at: pending.at, contributions: changed });
-        await storeVisibleFlags(trx, activeChangedIds(changed));
-      } else {
-        // Only run changes: the report's analysis_state may follow its runs.
-        await updateReportRow(trx, reportId, read.stored.totals, null);
-      }
-      return { kind: 'folded', held };
-    },
-    // A fold lost in a crash loses its deletions too: the deltas are folded again.
-    { asynchronousCommit: true },
-  );
+      });
+      return { kind: 'folded', held: [] };
+    }
+    const changed: ChangedContribution[] = [];
+    const totals = recompute(read.people.map(gathered), read.stored.totals, changed, { rebuild: false });
+    const runs = read.runs.map((run) => {
+      const counts = pending.runs.get(run.id);
+      return { id: run.id, version: run.version, after: counts ? runAfter(run, counts, pending.at) : run, changed: counts !== undefined };
+    });
+    const written = await foldWrite(db, reportId, {
+      version: read.version,
+      deltaIds: read.deltas.map((d) => d.id),
+      people: read.people.map((p) => ({ id: p.id, version: p.facts_version })),
+      held: read.held,
+      runs: runs.filter((run) => run.changed).map((run) => ({ id: run.id, version: run.version, after: run.after })),
+      runStates: runStates(runs.map((run) => run.after.status)),
+      totals: pending.totals ? addTotals(totals, pending.totals) : totals,
+      contributions: changed,
+      at: pending.at,
+    });
+    if (written === 'busy') return { kind: 'busy' };
+    if (written === 'folded') {
+      await storeVisibleFlags(db, activeChangedIds(changed));
+      return { kind: 'folded', held: read.held };
+    }
+    if (attempt >= MAX_FOLD_READS) throw new Error(`the report ${reportId} changed ${attempt} times while it was folded`);
+  }
+}
+
+/** How many times a fold reads again when the report or a person changed meanwhile, before it gives up (the sweep folds later). */
+const MAX_FOLD_READS = 10;
+
+/** How many of a report's runs there are, and how many are running or queued: what its `analysis_state` is decided from (`reportRowUpdate`). */
+interface RunStates {
+  total: number;
+  running: number;
+  queued: number;
+}
+
+function runStates(statuses: readonly string[]): RunStates {
+  return { total: statuses.length, running: statuses.filter((s) => s === 'running').length, queued: statuses.filter((s) => s === 'queued').length };
+}
+
+type DeltaRead = DeltaRow & { id: number };
+
+interface FoldRead {
+  /** The report row's version (`xmin`), which `foldWrite` checks. */
+  version: string;
+  deltas: DeltaRead[];
+  stored: AggregateRow | null;
+  /** The report's runs, with their versions (`xmin`). */
+  runs: (RunProgress & { id: string; version: string })[];
+  /** The facts of the people the deltas ask to recompute that no other transaction held when read (SKIP LOCKED). */
+  people: PersonFactsRow[];
+  /** Those another transaction held: asked for again, by a delta each, which that transaction's fold takes. */
+  held: string[];
 }
 
 /**
- * The fold's first statement: null when another transaction holds the
- * report lock (nothing deleted); else the deleted deltas' sum and the people
- * among those they ask to recompute whose locks it took.
+ * The fold's read, in one statement (one snapshot); null when the report is
+ * gone. The people the deltas ask to recompute are read if no other
+ * transaction holds them (their row locks, tried with SKIP LOCKED, last only
+ * as long as the statement): a transition holding one recomputes them, and
+ * the fold leaves them to it.
  */
-async function takeDeltasUnlessLocked(db: Kysely<Database>, reportId: string, now: Date): Promise<{ pending: PendingDeltas; locked: string[] } | null> {
-  const { rows } = await sql<{ locked: boolean; deltas: (Omit<DeltaRow, 'at'> & { at: string })[] | null; people: string[] | null }>`
-    with locked as (select 1 from reports where id = ${reportId} for no key update skip locked),
-         taken as (delete from rollup_deltas where report_id = ${reportId} and exists (select 1 from locked)
-                   returning run_id, started, finished, warning, totals, at, recompute_profile_id),
-         people as (${bumpUnheldAttachments(sql`select recompute_profile_id from taken where recompute_profile_id is not null`)})
-    select exists (select 1 from locked) as locked,
-           (select json_agg(taken) from taken) as deltas,
-           (select array_agg(id) from people) as people`.execute(db);
+async function foldRead(db: Kysely<Database>, reportId: string): Promise<FoldRead | null> {
+  const { rows } = await sql<{
+    version: string;
+    deltas: (Omit<DeltaRead, 'at'> & { at: string })[] | null;
+    stored: AggregateRow | null;
+    runs: (Omit<RunProgress, 'started_at' | 'completed_at'> & { id: string; version: string; started_at: string | null; completed_at: string | null })[] | null;
+    people: PersonFactsRow[] | null;
+    begun: string[] | null;
+  }>`
+    select r.xmin::text as version,
+           (select json_agg(json_build_object('id', d.id, 'run_id', d.run_id, 'started', d.started, 'finished', d.finished, 'warning', d.warning,
+                                              'totals', d.totals, 'at', d.at, 'recompute_profile_id', d.recompute_profile_id) order by d.id)
+              from rollup_deltas d where d.report_id = r.id) as deltas,
+           (select json_build_object('totals', a.totals, 'company', a.company) from report_aggregates a where a.report_id = r.id) as stored,
+           (select json_agg(json_build_object('id', x.id, 'version', x.xmin::text, 'status', x.status, 'unfinished', x.unfinished, 'completed', x.completed, 'warnings', x.warnings,
+                                              'failed', x.failed, 'inaccessible', x.inaccessible, 'cancelled', x.cancelled, 'started_at', x.started_at,
+                                              'completed_at', x.completed_at, 'terminal_reason', x.terminal_reason))
+              from scan_runs x where x.report_id = r.id) as runs,
+           (select json_agg(to_jsonb(pf)) from (
+              select ${sql.raw(PERSON_FACTS_COLUMNS)}
+                from (select * from report_profiles
+                       where id in (select d.recompute_profile_id from rollup_deltas d where d.report_id = r.id and d.recompute_profile_id is not null)
+                       for no key update skip locked) p
+               where p.report_id = r.id) pf) as people,
+           (select array_agg(distinct d.recompute_profile_id) from rollup_deltas d where d.report_id = r.id and d.recompute_profile_id is not null) as begun
+      from reports r where r.id = ${reportId}`.execute(db);
   const row = rows[0];
-  if (!row.locked) return null;
-  const deltas = (row.deltas ?? []).map((d) => ({ ...d, at: new Date(d.at) }));
-  return { pending: pendingFrom(deltas, now), locked: row.people ?? [] };
+  if (!row) return null;
+  const date = (value: string | null) => (value === null ? null : new Date(value));
+  return {
+    version: row.version,
+    deltas: (row.deltas ?? []).map((d) => ({ ...d, at: new Date(d.at) })),
+    stored: row.stored,
+    runs: (row.runs ?? []).map((run) => ({ ...run, started_at: date(run.started_at), completed_at: date(run.completed_at) })),
+    people: row.people ?? [],
+    held: (row.begun ?? []).filter((id) => !(row.people ?? []).some((p) => p.id === id)),
+  };
 }
 
-/**
- * The fold's second statement: the runs' counts (`runCountsUpdate`, each run
- * in a part of its own, returning the row its status is settled from), a
- * delta asking again for each of `held`, and what the fold adds to: the
- * stored aggregates and the facts of the `locked` people. The facts read
- * scan_runs, which the statement updates, only for columns no update changes
- * (a run's mode and creation time).
- */
-async function foldRead(
+/** The fold's write, in one statement: 'busy' (another transaction holds the report), 'stale' (nothing written) or 'folded'. */
+async function foldWrite(
   db: Kysely<Database>,
   reportId: string,
-  pending: PendingDeltas,
-  locked: readonly string[],
-  held: readonly string[],
-): Promise<{ runs: ScanRunRow[]; stored: AggregateRow | null; people: GatheredPerson[] }> {
+  fold: {
+    version: string;
+    deltaIds: number[];
+    people: { id: string; version: string }[];
+    held: string[];
+    /** The runs the deltas change, with their versions (`xmin`) as read. */
+    runs: { id: string; version: string; after: RunProgress }[];
+    runStates: RunStates;
+    totals: Totals;
+    contributions: ChangedContribution[];
+    at: Date;
+  },
+): Promise<'busy' | 'stale' | 'folded'> {
+  const ok = sql<boolean>`exists (select 1 from ok)`;
   // Runs in id order: two folds never lock the same runs in opposite order.
-  const runIds = [...pending.runs.keys()].sort();
-  const runs = runIds.map((id, i) => ({ name: `run${i}`, query: runCountsUpdate(db, id, pending.runs.get(id)!).returningAll() }));
-  const asked =
-    held.length === 0
+  const runs = [...fold.runs]
+    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    .map((run) => {
+      const { status, unfinished, completed, warnings, failed, inaccessible, cancelled, started_at, completed_at, terminal_reason } = run.after;
+      const progress = { status, unfinished, completed, warnings, failed, inaccessible, cancelled, started_at, completed_at, terminal_reason };
+      return db.updateTable('scan_runs').set(progress).where('id', '=', run.id).where(ok);
+    });
+  const writes = [
+    sql`delete from rollup_deltas where id = any(${fold.deltaIds}::bigint[]) and ${ok}`,
+    ...(fold.held.length === 0
       ? []
       : [
           sql`insert into rollup_deltas (report_id, run_id, started, at, recompute_profile_id)
-              select ${reportId}::uuid, null, false, ${pending.at}::timestamptz, h from unnest(${[...held]}::uuid[]) as h`,
-        ];
-  const runRows =
-    runs.length === 0
-      ? sql`null`
-      : sql`(select json_agg(r) from (${sql.join(
-          runs.map((run) => sql`select * from ${sql.ref(run.name)}`),
-          sql` union all `,
-        )}) r)`;
-  const people = locked.length === 0 ? sql`null` : sql`(select json_agg(to_jsonb(pf)) from (${personFactsSelect(reportId, locked)}) pf)`;
-  const { rows } = await inOneStatement(
-    asked,
-    sql`select ${runRows} as runs,
-               (select json_build_object('totals', a.totals, 'company', a.company) from report_aggregates a where a.report_id = ${reportId}) as stored,
-               ${people} as people`,
-    runs,
-  ).execute(db);
-  const row = rows[0] as {
-    runs: (ScanRunRow & Record<'created_at' | 'started_at' | 'completed_at', string | null>)[] | null;
-    stored: AggregateRow | null;
-    people: PersonFactsRow[] | null;
-  };
-  const date = (value: string | null) => (value === null ? null : new Date(value));
-  return {
-    runs: (row.runs ?? []).map((run) => ({
-      ...run,
-      created_at: new Date(run.created_at!),
-      started_at: date(run.started_at),
-      completed_at: date(run.completed_at),
-    })),
-    stored: row.stored,
-    people: (row.people ?? []).map(gathered),
-  };
+              select ${reportId}::uuid, null, false, ${fold.at}::timestamptz, h from unnest(${fold.held}::uuid[]) as h where ${ok}`,
+        ]),
+    ...runs,
+    ...(fold.contributions.length > 0 ? [contributionsWrite(reportId, fold.contributions, ok)] : []),
+    sql`update report_aggregates set totals = ${JSON.stringify(fold.totals)}::jsonb, updated_at = ${fold.at}::timestamptz
+         where report_id = ${reportId} and ${ok}`,
+    reportRowUpdate(
+      reportId,
+      fold.totals,
+      null,
+      sql`select ${fold.runStates.total}::int as total, ${fold.runStates.running}::int as running, ${fold.runStates.queued}::int as queued`,
+      ok,
+    ),
+  ];
+  const { rows } = await inOneStatement(writes, sql`select exists (select 1 from locked) as locked, ${ok} as ok`, [
+    { name: 'locked', query: sql`select xmin::text as version from reports where id = ${reportId} for no key update skip locked` },
+    {
+      name: 'people',
+      query: sql`update report_profiles p set facts_version = p.facts_version + 1
+                   from unnest(${fold.people.map((p) => p.id)}::uuid[], ${fold.people.map((p) => p.version)}::bigint[]) as v(id, version)
+                  where p.id = v.id and p.facts_version = v.version and exists (select 1 from locked where version = ${fold.version})
+                 returning p.id`,
+    },
+    {
+      name: 'runs',
+      query: sql`select x.id, x.xmin::text as version from scan_runs x
+                  where x.id = any(${fold.runs.map((r) => r.id)}::uuid[]) and exists (select 1 from locked where version = ${fold.version})
+                  order by x.id for no key update`,
+    },
+    {
+      name: 'ok',
+      query: sql`select 1 from locked
+                  where version = ${fold.version}
+                    and (select count(*) from runs join unnest(${fold.runs.map((r) => r.id)}::uuid[], ${fold.runs.map((r) => r.version)}::text[]) as v(id, version)
+                                             on v.id = runs.id and v.version = runs.version) = ${fold.runs.length}
+                    and (select count(*) from people) = ${fold.people.length}`,
+      materialized: true,
+    },
+  ]).execute(db);
+  const row = rows[0] as { locked: boolean; ok: boolean };
+  if (!row.locked) return 'busy';
+  return row.ok ? 'folded' : 'stale';
 }
 
 /** Whether deltas are pending besides those asking again for `held` (whose transitions fold them). */
@@ -532,22 +615,36 @@ async function updateReportRow(
   touchedAt: Date | null,
   aggregate?: { company?: Contribution; at: Date; contributions?: ChangedContribution[] },
 ): Promise<void> {
-  const contributed = aggregate?.contributions?.length ? sql`contributed as (${contributionsWrite(reportId, aggregate.contributions)}),` : sql``;
+  const contributed = aggregate?.contributions?.length ? [contributionsWrite(reportId, aggregate.contributions)] : [];
   const storeAggregate = aggregate
-    ? sql`
-    stored as (
-      insert into report_aggregates (report_id, totals, company, updated_at)
-      values (${reportId}::uuid, ${JSON.stringify(totals)}::jsonb, ${aggregate.company ? JSON.stringify(aggregate.company) : null}::jsonb, ${aggregate.at}::timestamptz)
-      on conflict (report_id) do update
-        set totals = excluded.totals, company = coalesce(excluded.company, report_aggregates.company), updated_at = excluded.updated_at),`
-    : sql``;
-  await sql`
-    with ${contributed} ${storeAggregate} runs as (
-      select count(*) as total,
+    ? [
+        sql`insert into report_aggregates (report_id, totals, company, updated_at)
+            values (${reportId}::uuid, ${JSON.stringify(totals)}::jsonb, ${aggregate.company ? JSON.stringify(aggregate.company) : null}::jsonb, ${aggregate.at}::timestamptz)
+            on conflict (report_id) do update
+              set totals = excluded.totals, company = coalesce(excluded.company, report_aggregates.company), updated_at = excluded.updated_at`,
+      ]
+    : [];
+  const runs = sql`select count(*) as total,
              count(*) filter (where status = 'running') as running,
              count(*) filter (where status = 'queued') as queued
-      from scan_runs where report_id = ${reportId}
-    )
+      from scan_runs where report_id = ${reportId}`;
+  await inOneStatement([...contributed, ...storeAggregate], reportRowUpdate(reportId, totals, touchedAt, runs)).execute(db);
+}
+
+/**
+ * The report row's update from its totals and its runs' states (`runs`: a
+ * query of one row, total, running, queued): profile_count,
+ * analyzed_profile_count and analysis_state (decisions
+ * "Report.analysis_state"). `when`: only if it holds.
+ */
+function reportRowUpdate(
+  reportId: string,
+  totals: Totals,
+  touchedAt: Date | null,
+  runs: RawBuilder<unknown>,
+  when: RawBuilder<boolean> = sql`true`,
+): RawBuilder<unknown> {
+  return sql`
     update reports set
       updated_at = coalesce(${touchedAt}::timestamptz, reports.updated_at),
       profile_count = ${totals.persons},
@@ -559,8 +656,8 @@ async function updateReportRow(
         when runs.queued > 0 then 'queued'
         else 'failed'
       end
-    from runs
-    where reports.id = ${reportId}`.execute(db);
+    from (${runs}) as runs
+    where reports.id = ${reportId} and ${when}`;
 }
 
 /** A person's facts and the contribution stored for them. */
@@ -582,6 +679,8 @@ export interface PersonFactsRow {
   analysis: { revision: string; outcomes: Record<string, Outcome> | null; restricted: boolean } | null;
   observed: boolean;
   events: Record<string, string> | null;
+  /** The attachment's version (migration 0035, locks.ts). */
+  facts_version: string;
 }
 
 /**
@@ -592,7 +691,7 @@ export interface PersonFactsRow {
  * JSON (`personFactsJson`, `begunPeopleSql`).
  */
 const PERSON_FACTS_COLUMNS = `
-    p.id, p.status, p.pronet_url, p.name, p.title, p.headline,
+    p.id, p.status, p.pronet_url, p.name, p.title, p.headline, p.facts_version,
       (select pc.contribution from profile_contributions pc where pc.profile_id = p.id) as contribution,
       (select json_agg(x) from (
          select distinct on (r.mode) i.id, r.mode, i.status, i.warning

@@ -228,34 +228,43 @@ export async function applyRunChange(db: Kysely<Database>, runId: string, change
 
 /**
  * Applies the summed transitions of a run's items to its maintained counts
- * (one statement, under the run's row lock, taken here if the caller did not)
- * and settles the run's status. `now` is when the last of them happened.
+ * and settles the run's status (`runAfter`), under the run's row lock (taken
+ * here if the caller did not). `now` is when the last of them happened.
  */
 export async function applyRunCounts(db: Kysely<Database>, runId: string, counts: RunCounts, now: Date): Promise<ScanRunRow> {
-  const run = await runCountsUpdate(db, runId, counts).returningAll().executeTakeFirstOrThrow();
-  return settleRunStatus(db, run, now);
-}
-
-/**
- * The update that adds `counts` to a run's maintained counts (its status is
- * settled by `settleRunStatus`, from the row it returns), for a statement of
- * the caller's: the fold applies every run's in the statement that reads
- * what it folds into (rollup-repository.ts, foldOnce).
- */
-export function runCountsUpdate(db: Kysely<Database>, runId: string, counts: RunCounts) {
-  const finished = counts.succeeded + counts.failed + counts.inaccessible + counts.cancelled;
+  const run = await db.selectFrom('scan_runs').selectAll().where('id', '=', runId).forNoKeyUpdate().executeTakeFirstOrThrow();
   return db
     .updateTable('scan_runs')
-    .set((eb) => ({
-      started_at: counts.startedAt ? eb.fn.coalesce('started_at', eb.val(counts.startedAt)) : eb.ref('started_at'),
-      unfinished: eb('unfinished', '-', finished),
-      completed: eb('completed', '+', counts.succeeded),
-      warnings: eb('warnings', '+', counts.warnings),
-      failed: eb('failed', '+', counts.failed + counts.inaccessible),
-      inaccessible: eb('inaccessible', '+', counts.inaccessible),
-      cancelled: eb('cancelled', '+', counts.cancelled),
-    }))
-    .where('id', '=', runId);
+    .set(runAfter(run, counts, now))
+    .where('id', '=', runId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** The columns of a run that its items' transitions change. */
+export type RunProgress = Pick<
+  ScanRunRow,
+  'status' | 'unfinished' | 'completed' | 'warnings' | 'failed' | 'inaccessible' | 'cancelled' | 'started_at' | 'completed_at' | 'terminal_reason'
+>;
+
+/**
+ * A run with the summed transitions of its items (`counts`) added to its
+ * maintained counts, and its status settled from them (`runSettlement`):
+ * the one rule of both `applyRunCounts` and the fold (rollup-repository.ts).
+ */
+export function runAfter(run: RunProgress, counts: RunCounts, now: Date): RunProgress {
+  const finished = counts.succeeded + counts.failed + counts.inaccessible + counts.cancelled;
+  const added: RunProgress = {
+    ...run,
+    started_at: run.started_at ?? counts.startedAt,
+    unfinished: run.unfinished - finished,
+    completed: run.completed + counts.succeeded,
+    warnings: run.warnings + counts.warnings,
+    failed: run.failed + counts.failed + counts.inaccessible,
+    inaccessible: run.inaccessible + counts.inaccessible,
+    cancelled: run.cancelled + counts.cancelled,
+  };
+  return { ...added, ...runSettlement(added, now) };
 }
 
 /**
@@ -292,6 +301,16 @@ export async function refreshRun(db: Kysely<Database>, runId: string, now: Date)
 
 /** The run's status from its counts (decisions "Run status"), and its timestamps; one more statement only when they change. */
 export async function settleRunStatus(db: Kysely<Database>, run: ScanRunRow, now: Date): Promise<ScanRunRow> {
+  const settled = runSettlement(run, now);
+  if (settled === null) return run;
+  return db.updateTable('scan_runs').set(settled).where('id', '=', run.id).returningAll().executeTakeFirstOrThrow();
+}
+
+/** What a run's status and timestamps are to be, from its counts (decisions "Run status"); null when they already are. */
+export function runSettlement(
+  run: Pick<ScanRunRow, 'status' | 'unfinished' | 'completed' | 'failed' | 'inaccessible' | 'cancelled' | 'started_at' | 'completed_at'>,
+  now: Date,
+): Pick<ScanRunRow, 'status' | 'started_at' | 'completed_at' | 'terminal_reason'> | null {
   let status = runStatus({
     pending: run.unfinished,
     running: 0,
@@ -304,18 +323,13 @@ export async function settleRunStatus(db: Kysely<Database>, run: ScanRunRow, now
   // backoff, a provider's Retry-After) stays running: it is not joinable.
   if (status === 'queued' && run.started_at !== null) status = 'running';
   const terminal = isTerminal(status);
-  if (status === run.status && (!terminal || run.completed_at !== null) && (status === 'queued' || run.started_at !== null)) return run;
-  return db
-    .updateTable('scan_runs')
-    .set((eb) => ({
-      status,
-      started_at: status === 'queued' ? eb.ref('started_at') : eb.fn.coalesce('started_at', eb.val(now)),
-      completed_at: terminal ? eb.fn.coalesce('completed_at', eb.val(now)) : null,
-      terminal_reason: terminalReason(status),
-    }))
-    .where('id', '=', run.id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  if (status === run.status && (!terminal || run.completed_at !== null) && (status === 'queued' || run.started_at !== null)) return null;
+  return {
+    status,
+    started_at: status === 'queued' ? run.started_at : (run.started_at ?? now),
+    completed_at: terminal ? (run.completed_at ?? now) : null,
+    terminal_reason: terminalReason(status),
+  };
 }
 
 /** Cancels every unfinished item of the report's runs (e.g. when it is archived). */
