@@ -405,40 +405,54 @@ export type FoldResult = { kind: 'folded'; held: string[] } | { kind: 'empty' } 
  */
 export async function foldOnce(db: Kysely<Database>, reportId: string, now: Date): Promise<FoldResult> {
   for (let attempt = 1; ; attempt++) {
-    const read = await foldRead(db, reportId);
-    if (read === null || read.deltas.length === 0) return { kind: 'empty' };
-    const pending = pendingFrom(read.deltas, now);
-    if (!read.stored) {
-      await retryingTransaction(db, async (trx) => {
-        await lockReport(trx, reportId);
-        await refreshReportRollup(trx, reportId, 'all', pending.at);
-      });
-      return { kind: 'folded', held: [] };
-    }
-    const changed: ChangedContribution[] = [];
-    const totals = recompute(read.people.map(gathered), read.stored.totals, changed, { rebuild: false });
-    const runs = read.runs.map((run) => {
-      const counts = pending.runs.get(run.id);
-      return { id: run.id, version: run.version, after: counts ? runAfter(run, counts, pending.at) : run, changed: counts !== undefined };
-    });
-    const written = await foldWrite(db, reportId, {
-      version: read.version,
-      deltaIds: read.deltas.map((d) => d.id),
-      people: read.people.map((p) => ({ id: p.id, version: p.facts_version })),
-      held: read.held,
-      runs: runs.filter((run) => run.changed).map((run) => ({ id: run.id, version: run.version, after: run.after })),
-      runStates: runStates(runs.map((run) => run.after.status)),
-      totals: pending.totals ? addTotals(totals, pending.totals) : totals,
-      contributions: changed,
-      at: pending.at,
-    });
+    const plan = await planFold(db, reportId, now);
+    if (plan.kind !== 'write') return plan;
+    const written = await writeFold(db, reportId, plan);
     if (written === 'busy') return { kind: 'busy' };
-    if (written === 'folded') {
-      await storeVisibleFlags(db, activeChangedIds(changed));
-      return { kind: 'folded', held: read.held };
-    }
+    if (written === 'folded') return { kind: 'folded', held: plan.held };
     if (attempt >= MAX_FOLD_READS) throw new Error(`the report ${reportId} changed ${attempt} times while it was folded`);
   }
+}
+
+/** What a fold writes, decided from its read (`planFold`); `writeFold` writes it if nothing it read has changed. */
+export interface FoldPlan extends FoldWrite {
+  kind: 'write';
+}
+
+/**
+ * The fold's read and what it decides from it: nothing to fold ('empty'),
+ * a report without an aggregate row summed from scratch under its lock
+ * ('folded'), or the write to make (`writeFold`).
+ */
+export async function planFold(db: Kysely<Database>, reportId: string, now: Date): Promise<FoldPlan | Extract<FoldResult, { kind: 'empty' | 'folded' }>> {
+  const read = await foldRead(db, reportId);
+  if (read === null || read.deltas.length === 0) return { kind: 'empty' };
+  const pending = pendingFrom(read.deltas, now);
+  if (!read.stored) {
+    await retryingTransaction(db, async (trx) => {
+      await lockReport(trx, reportId);
+      await refreshReportRollup(trx, reportId, 'all', pending.at);
+    });
+    return { kind: 'folded', held: [] };
+  }
+  const changed: ChangedContribution[] = [];
+  const totals = recompute(read.people.map(gathered), read.stored.totals, changed, { rebuild: false });
+  const runs = read.runs.map((run) => {
+    const counts = pending.runs.get(run.id);
+    return { id: run.id, version: run.version, after: counts ? runAfter(run, counts, pending.at) : run, changed: counts !== undefined };
+  });
+  return {
+    kind: 'write',
+    version: read.version,
+    deltaIds: read.deltas.map((d) => d.id),
+    people: read.people.map((p) => ({ id: p.id, version: p.facts_version })),
+    held: read.held,
+    runs: runs.filter((run) => run.changed).map((run) => ({ id: run.id, version: run.version, after: run.after })),
+    runStates: runStates(runs.map((run) => run.after.status)),
+    totals: pending.totals ? addTotals(totals, pending.totals) : totals,
+    contributions: changed,
+    at: pending.at,
+  };
 }
 
 /** How many times a fold reads again when the report or a person changed meanwhile, before it gives up (the sweep folds later). */
@@ -516,23 +530,29 @@ async function foldRead(db: Kysely<Database>, reportId: string): Promise<FoldRea
   };
 }
 
-/** The fold's write, in one statement: 'busy' (another transaction holds the report), 'stale' (nothing written) or 'folded'. */
-async function foldWrite(
-  db: Kysely<Database>,
-  reportId: string,
-  fold: {
-    version: string;
-    deltaIds: number[];
-    people: { id: string; version: string }[];
-    held: string[];
-    /** The runs the deltas change, with their versions (`xmin`) as read. */
-    runs: { id: string; version: string; after: RunProgress }[];
-    runStates: RunStates;
-    totals: Totals;
-    contributions: ChangedContribution[];
-    at: Date;
-  },
-): Promise<'busy' | 'stale' | 'folded'> {
+/** What a fold writes (`planFold`). */
+interface FoldWrite {
+  /** The report row's version (`xmin`) as read. */
+  version: string;
+  deltaIds: number[];
+  /** The recomputed people, with their versions as read. */
+  people: { id: string; version: string }[];
+  /** The people another transaction held: asked for again. */
+  held: string[];
+  /** The runs the deltas change, with their versions (`xmin`) as read. */
+  runs: { id: string; version: string; after: RunProgress }[];
+  runStates: RunStates;
+  totals: Totals;
+  contributions: ChangedContribution[];
+  at: Date;
+}
+
+/**
+ * The fold's write, in one statement: 'busy' (another transaction holds the
+ * report), 'stale' (the report, a run or a person is no longer as read:
+ * nothing written) or 'folded'.
+ */
+export async function writeFold(db: Kysely<Database>, reportId: string, fold: FoldWrite): Promise<'busy' | 'stale' | 'folded'> {
   const ok = sql<boolean>`exists (select 1 from ok)`;
   // Runs in id order: two folds never lock the same runs in opposite order.
   const runs = [...fold.runs]
@@ -589,7 +609,9 @@ async function foldWrite(
   ]).execute(db);
   const row = rows[0] as { locked: boolean; ok: boolean };
   if (!row.locked) return 'busy';
-  return row.ok ? 'folded' : 'stale';
+  if (!row.ok) return 'stale';
+  await storeVisibleFlags(db, activeChangedIds(fold.contributions));
+  return 'folded';
 }
 
 /** Whether deltas are pending besides those asking again for `held` (whose transitions fold them). */

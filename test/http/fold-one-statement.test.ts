@@ -1,0 +1,107 @@
+/**
+ * A fold reads the report's pending deltas with what they fold into, then
+ * writes in one statement only if the report row, the runs it changes and
+ * the people it recomputes are still the versions it read
+ * (store/rollup-repository.ts, planFold and writeFold). Anything changed in
+ * between: nothing is written, the deltas stay, and the next fold is exact.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { processItem } from '../../src/scanning/item-handler.js';
+import { claimItem } from '../../src/store/item-repository.js';
+import { lockAttachments } from '../../src/store/locks.js';
+import { foldOnce, planFold, writeFold } from '../../src/store/rollup-repository.js';
+import { people, reportBody, startTestApp, type Tenant, type TestApp } from '../support/app.js';
+import { handlerContext } from '../support/handler.js';
+import { assertTotalsMatchRebuild, foldsSettled } from '../support/rollups.js';
+
+describe('a fold in one read and one write', () => {
+  let t: TestApp;
+  let owner: Tenant;
+
+  before(async () => {
+    t = await startTestApp();
+    owner = await t.tenant();
+  });
+  after(async () => {
+    await t?.close();
+  });
+
+  /** A scanned report of two people, every fold done; one person's id. */
+  async function scannedReport(key: string): Promise<{ reportId: string; profileId: string }> {
+    const created = await t.request('POST', '/api/v1/reports', {
+      key: owner.secret,
+      headers: { 'idempotency-key': key },
+      body: reportBody({ profiles: people(2, key) }),
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const reportId: string = created.body.data.report.id;
+    const ctx = handlerContext(t);
+    for (let claim = await claimItem(t.runtime.db, 30); claim; claim = await claimItem(t.runtime.db, 30)) {
+      assert.equal(await processItem(ctx, claim), 'succeeded');
+    }
+    await foldsSettled(t);
+    const person = await t.runtime.db.selectFrom('report_profiles').select('id').where('report_id', '=', reportId).executeTakeFirstOrThrow();
+    return { reportId, profileId: person.id };
+  }
+
+  /** A pending delta asking to recompute the person (what a begun item appends), and the pending deltas' ids. */
+  async function askToRecompute(reportId: string, profileId: string): Promise<void> {
+    await t.runtime.db
+      .insertInto('rollup_deltas')
+      .values({ report_id: reportId, run_id: null, started: false, at: new Date(), recompute_profile_id: profileId })
+      .execute();
+  }
+
+  async function pendingOf(reportId: string): Promise<number> {
+    return (await t.runtime.db.selectFrom('rollup_deltas').select('id').where('report_id', '=', reportId).execute()).length;
+  }
+
+  async function storedTotals(reportId: string) {
+    return (await t.runtime.db.selectFrom('report_aggregates').select('totals').where('report_id', '=', reportId).executeTakeFirstOrThrow()).totals;
+  }
+
+  test("a report row written after the fold's read: the write changes nothing and says stale, and the next fold is exact", async () => {
+    const { reportId, profileId } = await scannedReport('fold-report');
+    await askToRecompute(reportId, profileId);
+    const plan = await planFold(t.runtime.db, reportId, new Date());
+    assert.equal(plan.kind, 'write');
+    const before = await storedTotals(reportId);
+    // Any writer under the report lock ends by updating the report row (updateReportRow).
+    await t.runtime.db.updateTable('reports').set({ updated_at: new Date() }).where('id', '=', reportId).execute();
+    assert.equal(await writeFold(t.runtime.db, reportId, plan), 'stale');
+    assert.equal(await pendingOf(reportId), 1, 'the delta read is still pending');
+    assert.deepEqual(await storedTotals(reportId), before);
+    assert.equal((await foldOnce(t.runtime.db, reportId, new Date())).kind, 'folded');
+    assert.equal(await pendingOf(reportId), 0);
+    await assertTotalsMatchRebuild(t, reportId);
+  });
+
+  test("a person recomputed by another writer after the fold's read: the write changes nothing and says stale", async () => {
+    const { reportId, profileId } = await scannedReport('fold-person');
+    await askToRecompute(reportId, profileId);
+    const plan = await planFold(t.runtime.db, reportId, new Date());
+    assert.equal(plan.kind, 'write');
+    // A requeue, a roll-up or an item's end of this person: the attachment's version moves on.
+    await t.runtime.db.transaction().execute((trx) => lockAttachments(trx, [profileId]));
+    assert.equal(await writeFold(t.runtime.db, reportId, plan), 'stale');
+    assert.equal(await pendingOf(reportId), 1);
+    assert.equal((await foldOnce(t.runtime.db, reportId, new Date())).kind, 'folded');
+    await assertTotalsMatchRebuild(t, reportId);
+  });
+
+  test('a fold while another transaction holds the report: busy, and nothing is written', async () => {
+    const { reportId, profileId } = await scannedReport('fold-busy');
+    await askToRecompute(reportId, profileId);
+    const plan = await planFold(t.runtime.db, reportId, new Date());
+    assert.equal(plan.kind, 'write');
+    const outcome = await t.runtime.db.transaction().execute(async (trx) => {
+      await trx.selectFrom('reports').select('id').where('id', '=', reportId).forNoKeyUpdate().execute();
+      return writeFold(t.runtime.db, reportId, plan);
+    });
+    assert.equal(outcome, 'busy');
+    assert.equal(await pendingOf(reportId), 1);
+    assert.equal((await foldOnce(t.runtime.db, reportId, new Date())).kind, 'folded');
+    await assertTotalsMatchRebuild(t, reportId);
+  });
+});
