@@ -512,7 +512,7 @@ async function foldRead(db: Kysely<Database>, reportId: string): Promise<FoldRea
            (select json_agg(to_jsonb(pf)) from (
               select ${sql.raw(PERSON_FACTS_COLUMNS)}
                 from (select * from report_profiles
-                       where id in (select d.recompute_profile_id from rollup_deltas d where d.report_id = r.id and d.recompute_profile_id is not null)
+                       where id = any (array(select d.recompute_profile_id from rollup_deltas d where d.report_id = r.id and d.recompute_profile_id is not null))
                        for no key update skip locked) p
                where p.report_id = r.id) pf) as people,
            (select array_agg(distinct d.recompute_profile_id) from rollup_deltas d where d.report_id = r.id and d.recompute_profile_id is not null) as begun
