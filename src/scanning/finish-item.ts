@@ -105,11 +105,7 @@ function personWrites(
   if (holdMedia) checkMediaGeneration({ beforeBlobs: mediaGeneration, underLock: read.mediaGeneration });
   const ids = { reportId: item.report_id, profileId: item.profile_id, itemId: item.id };
   const activity = result.activity === null ? null : { ...ids, events: result.activity, capturedAt };
-  // Counted with the result it paid for: a stored result is counted once, a lost one never.
-  const usage =
-    finish.provider !== undefined && (result.billed_records ?? 0) > 0
-      ? providerUsageWrite({ workspaceId: item.workspace_id, provider: finish.provider, records: result.billed_records! })
-      : null;
+  const usage = usageWrite(finish);
   const evidence = evidenceWrites(db, { ...ids, images: finish.evidence }, now);
   const events = activity && activityWrites(db, activity, now, read.existingEvents);
   const itemWrites = [...evidence.writes, ...(events?.writes ?? []), ...(usage ? [usage] : [])];
@@ -155,9 +151,7 @@ async function finishCompanyPage(db: Db, finish: Finish, now: Date): Promise<Ite
       const ids = { reportId: item.report_id, profileId: null, itemId: item.id };
       await storeEvidence(trx, { ...ids, images: finish.evidence }, now);
       if (result.activity !== null) await storeActivity(trx, { ...ids, events: result.activity, capturedAt }, now);
-      if (finish.provider !== undefined && (result.billed_records ?? 0) > 0) {
-        await providerUsageWrite({ workspaceId: item.workspace_id, provider: finish.provider, records: result.billed_records! }).execute(trx);
-      }
+      await usageWrite(finish)?.execute(trx);
       // The blobs stored before the transaction are still there: no media collection ran since the generation was read.
       if (holdMedia) checkMediaGeneration({ beforeBlobs: mediaGeneration, underLock: await readMediaGeneration(trx) });
       if (result.company) await storeCompany(trx, { reportId: item.report_id, itemId: item.id, company: result.company, capturedAt }, now);
@@ -165,6 +159,13 @@ async function finishCompanyPage(db: Db, finish: Finish, now: Date): Promise<Ite
     { holdMedia },
   );
   return ended ? 'succeeded' : 'skipped';
+}
+
+/** The item's billed records, counted with the result they paid for (a stored result is counted once, a lost one never); null when none. */
+function usageWrite(finish: Extract<Finish, { outcome: 'succeeded' }>) {
+  const records = finish.result.billed_records ?? 0;
+  if (finish.provider === undefined || records <= 0) return null;
+  return providerUsageWrite({ workspaceId: finish.item.workspace_id, provider: finish.provider, records });
 }
 
 function withAnalysis(person: GatheredPerson, analysis: GatheredPerson['facts']['analysis']): GatheredPerson {
