@@ -490,6 +490,14 @@ interface FoldRead {
  * transaction holds them (their row locks, tried with SKIP LOCKED, last only
  * as long as the statement): a transition holding one recomputes them, and
  * the fold leaves them to it.
+ *
+ * The lock only decides who is read; every column of a person, their
+ * version too, is read from the statement's snapshot. A row locked FOR
+ * UPDATE is returned as its newest version, which may be newer than the
+ * snapshot (a finish that committed while this statement ran): its version
+ * would then pass the write's check while its contribution and facts,
+ * read from the snapshot, are the ones before that finish, and the fold
+ * would add that finish's change a second time.
  */
 async function foldRead(db: Kysely<Database>, reportId: string): Promise<FoldRead | null> {
   const { rows } = await sql<{
@@ -511,10 +519,12 @@ async function foldRead(db: Kysely<Database>, reportId: string): Promise<FoldRea
               from scan_runs x where x.report_id = r.id) as runs,
            (select json_agg(to_jsonb(pf)) from (
               select ${sql.raw(PERSON_FACTS_COLUMNS)}
-                from (select * from report_profiles
-                       where id = any (array(select d.recompute_profile_id from rollup_deltas d where d.report_id = r.id and d.recompute_profile_id is not null))
-                       for no key update skip locked) p
-               where p.report_id = r.id) pf) as people,
+                from report_profiles p
+               where p.report_id = r.id
+                 and p.id = any (array(select u.id from report_profiles u
+                                        where u.id = any (array(select d.recompute_profile_id from rollup_deltas d
+                                                                 where d.report_id = r.id and d.recompute_profile_id is not null))
+                                        for no key update skip locked))) pf) as people,
            (select array_agg(distinct d.recompute_profile_id) from rollup_deltas d where d.report_id = r.id and d.recompute_profile_id is not null) as begun
       from reports r where r.id = ${reportId}`.execute(db);
   const row = rows[0];

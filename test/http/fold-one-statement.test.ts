@@ -9,9 +9,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { emptyTotals } from '../../src/domain/analysis-aggregate.js';
 import { processItem } from '../../src/scanning/item-handler.js';
-import { claimItem } from '../../src/store/item-repository.js';
+import { claimItem, markItemFailed, type Claim } from '../../src/store/item-repository.js';
 import { lockAttachments } from '../../src/store/locks.js';
 import { foldOnce, planFold, writeFold } from '../../src/store/rollup-repository.js';
+import { sql } from 'kysely';
 import { people, reportBody, startTestApp, type Tenant, type TestApp } from '../support/app.js';
 import { handlerContext } from '../support/handler.js';
 import { assertTotalsMatchRebuild, foldsSettled } from '../support/rollups.js';
@@ -97,6 +98,51 @@ describe('a fold in one read and one write', () => {
     assert.equal(await writeFold(t.runtime.db, reportId, plan), 'stale');
     assert.equal(await pendingOf(reportId), 1);
     assert.equal((await foldOnce(t.runtime.db, reportId, new Date())).kind, 'folded');
+    await assertTotalsMatchRebuild(t, reportId);
+  });
+
+  /** Claims the report's items, without beginning them, until one of a person's; that claim. */
+  async function claimAPersonItem(reportId: string): Promise<Claim> {
+    for (let claim = await claimItem(t.runtime.db, 30); claim; claim = await claimItem(t.runtime.db, 30)) {
+      const item = await t.runtime.db.selectFrom('scan_items').select(['report_id', 'profile_id']).where('id', '=', claim.itemId).executeTakeFirstOrThrow();
+      if (item.report_id === reportId && item.profile_id !== null) return claim;
+    }
+    throw new Error('no person item to claim');
+  }
+
+  /** The fold reads running now (pg_stat_activity): each one's session and start. */
+  async function foldReadsRunning(): Promise<string[]> {
+    const { rows } = await sql<{ read: string }>`
+      select pid || ' ' || query_start::text as read from pg_stat_activity
+       where state = 'active' and query like '%select r.xmin::text as version,%' and pid <> pg_backend_pid()`.execute(t.runtime.db);
+    return rows.map((r) => r.read);
+  }
+
+  test("a person who changes while the fold's read runs (after its snapshot, before it locks them): the fold does not count the change twice", async () => {
+    const created = await t.request('POST', '/api/v1/reports', {
+      key: owner.secret,
+      headers: { 'idempotency-key': 'fold-during-read' },
+      body: reportBody({ profiles: people(1, 'fold-during-read') }),
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const reportId: string = created.body.data.report.id;
+    // The person's item is running while their stored contribution still says queued, and a delta asks
+    // to recompute them: what a begin leaves (item-repository.ts, beginItem), without its fold.
+    const claim = await claimAPersonItem(reportId);
+    const { profile_id: profileId } = await t.runtime.db.selectFrom('scan_items').select('profile_id').where('id', '=', claim.itemId).executeTakeFirstOrThrow();
+    await askToRecompute(reportId, profileId!);
+    // Deltas with nothing in them, read before the people: the read runs long enough for a transition to commit meanwhile.
+    await sql`insert into rollup_deltas (report_id, run_id, started, at) select ${reportId}::uuid, null, false, now() from generate_series(1, 150000)`.execute(
+      t.runtime.db,
+    );
+    const fold = foldOnce(t.runtime.db, reportId, new Date());
+    let reads: string[] = [];
+    for (let i = 0; i < 2000 && reads.length === 0; i++) reads = await foldReadsRunning();
+    assert.equal(reads.length, 1, "the fold's read was seen running");
+    // The item fails: its person's version, contribution and a delta of the change commit while the read runs.
+    await markItemFailed(t.runtime.db, claim, 'failed during the fold', new Date());
+    assert.ok((await foldReadsRunning()).includes(reads[0]), 'the failure committed while the same read still ran');
+    await fold;
     await assertTotalsMatchRebuild(t, reportId);
   });
 
