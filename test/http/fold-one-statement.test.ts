@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { emptyTotals } from '../../src/domain/analysis-aggregate.js';
 import { processItem } from '../../src/scanning/item-handler.js';
-import { claimItem, markItemFailed, type Claim } from '../../src/store/item-repository.js';
+import { beginItem, claimItem, markItemFailed, type Claim } from '../../src/store/item-repository.js';
 import { lockAttachments } from '../../src/store/locks.js';
 import { foldOnce, planFold, writeFold } from '../../src/store/rollup-repository.js';
 import { sql } from 'kysely';
@@ -101,11 +101,19 @@ describe('a fold in one read and one write', () => {
     await assertTotalsMatchRebuild(t, reportId);
   });
 
-  /** Claims the report's items, without beginning them, until one of a person's; that claim. */
+  /**
+   * Claims the report's items until one of a person's, which is left unbegun; the others (the
+   * company page's) are begun as a worker begins them, and their folds done.
+   */
   async function claimAPersonItem(reportId: string): Promise<Claim> {
+    const now = new Date();
     for (let claim = await claimItem(t.runtime.db, 30); claim; claim = await claimItem(t.runtime.db, 30)) {
       const item = await t.runtime.db.selectFrom('scan_items').select(['report_id', 'profile_id']).where('id', '=', claim.itemId).executeTakeFirstOrThrow();
-      if (item.report_id === reportId && item.profile_id !== null) return claim;
+      if (item.report_id === reportId && item.profile_id !== null) {
+        await foldsSettled(t);
+        return claim;
+      }
+      assert.ok(await beginItem(t.runtime.db, claim, now));
     }
     throw new Error('no person item to claim');
   }
