@@ -43,7 +43,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
     if (options.logger) options.logger.warn({ err: error }, 'database pool: an idle connection failed; it is replaced on demand');
     else log(`database pool: an idle connection failed (${error.message}); it is replaced on demand`);
   });
-  const scanPool = options.scanPoolSize ? createPool(databaseUrl, options.scanPoolSize, { asynchronousCommit: true }) : null;
+  const scanPool = options.scanPoolSize ? createPool(databaseUrl, options.scanPoolSize, { asynchronousCommit: true, genericPlans: true }) : null;
   scanPool?.on('error', (error) => {
     if (options.logger) options.logger.warn({ err: error }, 'scan pool: an idle connection failed; it is replaced on demand');
     else log(`scan pool: an idle connection failed (${error.message}); it is replaced on demand`);

@@ -56,7 +56,7 @@ export function commitsAsynchronously(db: Kysely<Database>): boolean {
   return asynchronousDbs.has(db);
 }
 
-export function createPool(url: string, max = 10, options: { keepIdle?: boolean; asynchronousCommit?: boolean } = {}): pg.Pool {
+export function createPool(url: string, max = 10, options: { keepIdle?: boolean; asynchronousCommit?: boolean; genericPlans?: boolean } = {}): pg.Pool {
   // keepIdle: connections are never closed for being idle (a session that holds a lock).
   const idleTimeoutMillis = options.keepIdle ? 0 : 30_000;
   const pool = new pg.Pool({
@@ -64,8 +64,11 @@ export function createPool(url: string, max = 10, options: { keepIdle?: boolean;
     max,
     idleTimeoutMillis,
     connectionTimeoutMillis: 10_000,
-    idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_TIMEOUT_MS,
-    options: options.asynchronousCommit ? '-c synchronous_commit=off' : undefined,
+  });
+  // The first statement of each new connection, queued before any query the pool hands it.
+  pool.on('connect', (client) => {
+    // A failure leaves the server's settings (slower, never less durable); the connection's next query reports a broken one.
+    client.query(sessionSettings(options)).catch(() => {});
   });
   if (options.asynchronousCommit) asynchronousPools.add(pool);
   // An idle client's error (e.g. the server restarting) must not crash the process.
@@ -84,6 +87,21 @@ export function createDb(pool: pg.Pool, options: { statementCache?: StatementCac
   registerPool(db, pool);
   if (asynchronousPools.has(pool)) asynchronousDbs.add(db);
   return db;
+}
+
+/**
+ * The sessions' settings, as the `SET` statements each new connection runs
+ * first. Not startup parameters: a pooler in session mode (PgBouncer) passes
+ * a `SET` on to the server, but refuses startup parameters other than the
+ * few it tracks (or drops them, when told to ignore them).
+ */
+function sessionSettings(options: { asynchronousCommit?: boolean; genericPlans?: boolean }): string {
+  return [
+    `set idle_in_transaction_session_timeout = ${IDLE_IN_TRANSACTION_TIMEOUT_MS}`,
+    ...(options.asynchronousCommit ? ['set synchronous_commit = off'] : []),
+    // Prepared statements keep one plan made for any value (prepared-statements.ts, "Generic plans").
+    ...(options.genericPlans ? ['set plan_cache_mode = force_generic_plan'] : []),
+  ].join('; ');
 }
 
 const migrationsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');

@@ -38,6 +38,20 @@
  *   the authorization statement and the fused reads. A name is bound to one
  *   text for the life of the process (`prepared` refuses a second text under
  *   a taken name, which would otherwise fail on some connections only).
+ *
+ * Generic plans. The scan workers' pool (runtime.ts, `scanDb`) sets
+ * `plan_cache_mode = force_generic_plan` on its sessions
+ * (database.ts, `genericPlans`): a prepared statement is planned once per
+ * connection, for any value, instead of for its values on its first five
+ * executions and on every execution where PostgreSQL estimates a generic
+ * plan dearer (it kept planning the fold's write that way, 0.76 plans per
+ * call). What it trades: a plan that cannot use a parameter's value. Every
+ * statement of that pool finds its rows by keys (an item, a person, a
+ * report), and those that once walked a report under a generic plan now
+ * compare one id as a value or fence their lists (plan-fence.ts); the
+ * benchmark's rows read per item say whether that still holds
+ * (docs/benchmarks.md, "Generic plans"). The API's pool keeps the default
+ * (`auto`): its reads filter and page by values.
  */
 import { createHash } from 'node:crypto';
 import type { Kysely, PostgresPool, PostgresPoolClient } from 'kysely';

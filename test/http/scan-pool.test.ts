@@ -15,7 +15,8 @@ import type { Database } from '../../src/store/schema.js';
 import { retryingTransaction } from '../../src/store/transaction.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 
-const setting = async (db: Kysely<Database>) => (await sql<{ value: string }>`select current_setting('synchronous_commit') as value`.execute(db)).rows[0].value;
+const setting = async (db: Kysely<Database>, name = 'synchronous_commit') =>
+  (await sql<{ value: string }>`select current_setting(${name}) as value`.execute(db)).rows[0].value;
 
 describe("a scan worker's pools", () => {
   let database: TestDatabase;
@@ -36,6 +37,16 @@ describe("a scan worker's pools", () => {
     assert.equal(commitsAsynchronously(runtime.scanDb!), true);
     assert.equal(await setting(runtime.db), 'on');
     assert.equal(commitsAsynchronously(runtime.db), false);
+  });
+
+  test("the scan pool's sessions keep one generic plan per prepared statement, the durable pool's plan as the server decides", async () => {
+    assert.equal(await setting(runtime.scanDb!, 'plan_cache_mode'), 'force_generic_plan');
+    assert.equal(await setting(runtime.db, 'plan_cache_mode'), 'auto');
+  });
+
+  test("every pool's sessions end a transaction left idle for 30 seconds", async () => {
+    assert.equal(await setting(runtime.scanDb!, 'idle_in_transaction_session_timeout'), '30s');
+    assert.equal(await setting(runtime.db, 'idle_in_transaction_session_timeout'), '30s');
   });
 
   test('an asynchronous transaction on the durable pool commits asynchronously, and its session goes back to the setting after it', async () => {
