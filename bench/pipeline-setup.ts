@@ -340,20 +340,55 @@ export function processTicks(pid: number): number | null {
   return procTimes(pid)?.own ?? null;
 }
 
-/**
- * CPU ticks of the PostgreSQL server started by the bench: the postmaster,
- * its live children (backends, WAL writer, checkpointer, …) and, through the
- * postmaster's cutime/cstime, every child it has reaped. The difference of
- * two readings is exact even when backends come and go in between.
- */
-export function serverTicks(postmasterPid: number): number | null {
+/** What a process of the embedded server is, from its title (`ps`), for the CPU breakdown. */
+export type ServerProcessKind = 'backends' | 'autovacuum' | 'wal writer' | 'other background';
+
+function kindOf(pid: number): ServerProcessKind {
+  let title = '';
+  try {
+    title = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch {
+    // Gone since it was listed: counted with the other background processes (its ticks are tiny).
+  }
+  if (title.includes('autovacuum worker')) return 'autovacuum';
+  if (title.includes('walwriter')) return 'wal writer';
+  // Client sessions' titles are "postgres: user database host(port) state".
+  if (/postgres: \S+ \S+ \S+\(\d+\)|postgres: \S+ \S+ \[local\]/.test(title)) return 'backends';
+  return 'other background';
+}
+
+/** A reading of the embedded server's processes: each live child's kind and ticks, and the ticks of the postmaster and of every child it reaped. */
+export interface ServerReading {
+  children: Map<number, { kind: ServerProcessKind; ticks: number }>;
+  /** The postmaster's own ticks plus cutime/cstime (children that exited and were waited for). */
+  rest: number;
+}
+
+export function readServer(postmasterPid: number): ServerReading | null {
   const root = procTimes(postmasterPid);
   if (!root) return null;
-  let ticks = root.own + root.reaped;
+  const children = new Map<number, { kind: ServerProcessKind; ticks: number }>();
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     const t = procTimes(Number(entry));
-    if (t && t.ppid === postmasterPid) ticks += t.own;
+    if (t && t.ppid === postmasterPid) children.set(Number(entry), { kind: kindOf(Number(entry)), ticks: t.own });
   }
-  return ticks;
+  return { children, rest: root.own + root.reaped };
+}
+
+/**
+ * The server's CPU ticks between two readings, in all (exact even when
+ * processes come and go: the postmaster's cutime/cstime hold the exited
+ * ones) and by kind of process. A process that exited in between (an
+ * autovacuum worker, mostly, or a closed connection) counts under
+ * 'exited', with the postmaster's own ticks.
+ */
+export function serverTicksBetween(before: ServerReading, after: ServerReading): { all: number; byKind: Record<ServerProcessKind | 'exited', number> } {
+  const byKind: Record<ServerProcessKind | 'exited', number> = { backends: 0, autovacuum: 0, 'wal writer': 0, 'other background': 0, exited: 0 };
+  for (const [pid, now] of after.children) byKind[now.kind] += now.ticks - (before.children.get(pid)?.ticks ?? 0);
+  let goneBefore = 0;
+  for (const [pid, then] of before.children) if (!after.children.has(pid)) goneBefore += then.ticks;
+  byKind.exited = after.rest - before.rest - goneBefore;
+  const all = Object.values(byKind).reduce((a, b) => a + b, 0);
+  return { all, byKind };
 }

@@ -11,7 +11,7 @@
  * number is subtracted from the transactions.
  */
 import pg from 'pg';
-import { processTicks, serverTicks, TAG, ticksToMs, type BenchServer, type ScenarioDatabase } from './pipeline-setup.js';
+import { processTicks, readServer, serverTicksBetween, TAG, ticksToMs, type BenchServer, type ScenarioDatabase } from './pipeline-setup.js';
 
 /** A connection of the benchmark to a scenario's database; counts its own statements. */
 export class Observer {
@@ -149,6 +149,8 @@ export interface WindowStats {
     /** CPU of the worker processes, together. */
     worker_ms_per_item: number | null;
     postgres_ms_per_item: number | null;
+    /** Of it, by kind of process (the embedded server only): client backends, autovacuum workers, the WAL writer, other background processes, and processes that exited during the window. */
+    postgres_by_process_ms_per_item: Record<string, number> | null;
     /** What the PostgreSQL figure covers. */
     postgres_scope: string;
     worker_cpu_percent_of_one_core: number | null;
@@ -172,7 +174,7 @@ export async function startWindow(o: Observer, server: BenchServer, workerPids: 
     return ticks.every((t) => t !== null) ? ticks.reduce((a, b) => a + b, 0) : null;
   };
   const workerBefore = workerTicks();
-  const serverBefore = server.postmasterPid === null ? null : serverTicks(server.postmasterPid);
+  const serverBefore = server.postmasterPid === null ? null : readServer(server.postmasterPid);
   // Backends of this database (when the bench did not start the server): ticks at first and last sight.
   const backends = new Map<number, { first: number; last: number }>();
   let backendsSeen = false;
@@ -218,11 +220,14 @@ export async function startWindow(o: Observer, server: BenchServer, workerPids: 
   const finish = async (items: number, seconds: number): Promise<WindowStats> => {
     await sample();
     const workerAfter = workerTicks();
-    const serverAfter = server.postmasterPid === null ? null : serverTicks(server.postmasterPid);
+    const serverAfter = server.postmasterPid === null ? null : readServer(server.postmasterPid);
     let postgresTicks: number | null = null;
+    let byKind: Record<string, number> | null = null;
     let scope: string;
     if (serverBefore !== null && serverAfter !== null) {
-      postgresTicks = serverAfter - serverBefore;
+      const between = serverTicksBetween(serverBefore, serverAfter);
+      postgresTicks = between.all;
+      byKind = between.byKind;
       scope = 'the whole embedded server (postmaster, backends, background processes)';
     } else if (server.postmasterPid === null && backendsSeen) {
       postgresTicks = [...backends.values()].reduce((a, b) => a + (b.last - b.first), 0);
@@ -312,6 +317,8 @@ export async function startWindow(o: Observer, server: BenchServer, workerPids: 
       cpu: {
         worker_ms_per_item: workerTicksUsed === null ? null : round(ticksToMs(workerTicksUsed) / Math.max(1, items)),
         postgres_ms_per_item: postgresTicks === null ? null : round(ticksToMs(postgresTicks) / Math.max(1, items)),
+        postgres_by_process_ms_per_item:
+          byKind === null ? null : Object.fromEntries(Object.entries(byKind).map(([kind, ticks]) => [kind, round(ticksToMs(ticks) / Math.max(1, items))])),
         postgres_scope: scope,
         worker_cpu_percent_of_one_core: percent(workerTicksUsed),
         postgres_cpu_percent_of_one_core: percent(postgresTicks),

@@ -203,7 +203,12 @@ function details(out: Output): string[] {
       `throughput, ${r.processes} process(es) × ${r.concurrency_per_process}: ${r.items} items in ${r.seconds} s = ${r.items_per_second} items/s ` +
         `(${r.people_per_second} people/s; ${r.average_running} running on average; admission before the window took ${r.admission_seconds} s)`,
       `  CPU per item: worker ${fmt(p.cpu.worker_ms_per_item, ' ms')} (${fmt(p.cpu.worker_cpu_percent_of_one_core, '%')} of a core), ` +
-        `PostgreSQL ${fmt(p.cpu.postgres_ms_per_item, ' ms')} (${fmt(p.cpu.postgres_cpu_percent_of_one_core, '%')} of a core; ${p.cpu.postgres_scope})`,
+        `PostgreSQL ${fmt(p.cpu.postgres_ms_per_item, ' ms')} (${fmt(p.cpu.postgres_cpu_percent_of_one_core, '%')} of a core; ${p.cpu.postgres_scope})` +
+        (p.cpu.postgres_by_process_ms_per_item
+          ? `\n  PostgreSQL CPU per item by process: ${Object.entries(p.cpu.postgres_by_process_ms_per_item)
+              .map(([kind, ms]) => `${kind} ${ms} ms`)
+              .join(', ')}`
+          : ''),
       `  per item: ${statements}, ${p.transactions_per_item} transactions, ${p.rows_read_per_item} rows read, ${p.rows_written_per_item} rows written`,
       `  storage: ${r.storage.database_bytes_per_person} bytes of database per person (${r.storage.database_bytes_per_item} per item), ` +
         `${r.storage.media_bytes_per_person} bytes of evidence media per person`,
