@@ -64,11 +64,7 @@ export function createPool(url: string, max = 10, options: { keepIdle?: boolean;
     max,
     idleTimeoutMillis,
     connectionTimeoutMillis: 10_000,
-  });
-  // The first statement of each new connection, queued before any query the pool hands it.
-  pool.on('connect', (client) => {
-    // A failure leaves the server's settings (slower, never less durable); the connection's next query reports a broken one.
-    client.query(sessionSettings(options)).catch(() => {});
+    Client: clientWithSettings(sessionSettings(options)),
   });
   if (options.asynchronousCommit) asynchronousPools.add(pool);
   // An idle client's error (e.g. the server restarting) must not crash the process.
@@ -102,6 +98,39 @@ function sessionSettings(options: { asynchronousCommit?: boolean; genericPlans?:
     // Prepared statements keep one plan made for any value (prepared-statements.ts, "Generic plans").
     ...(options.genericPlans ? ['set plan_cache_mode = force_generic_plan'] : []),
   ].join('; ');
+}
+
+/**
+ * A client class whose connection counts as made only once `settings` ran:
+ * the pool hands out no connection before its session is set (pg-pool has
+ * no asynchronous hook for it, and a query queued on a client that is still
+ * busy is deprecated in pg 8). A failed `SET` fails the connection, within
+ * the pool's connection timeout.
+ */
+function clientWithSettings(settings: string): typeof pg.Client {
+  return class SessionClient extends pg.Client {
+    override connect(): Promise<pg.Client>;
+    override connect(callback: ((err: Error) => void) | ((err: null, client: pg.Client) => void)): void;
+    override connect(callback?: ((err: Error) => void) | ((err: null, client: pg.Client) => void)): Promise<pg.Client> | void {
+      const ready = super.connect().then(async () => {
+        try {
+          await this.query(settings);
+        } catch (err) {
+          // The pool forgets a client that failed to connect: close it, or its session would stay open.
+          await this.end().catch(() => {});
+          throw err;
+        }
+        return this;
+      });
+      if (!callback) return ready;
+      // pg-pool passes a callback: an error, or null and the client.
+      const done = callback as (err: Error | null, client?: pg.Client) => void;
+      ready.then(
+        (client) => done(null, client),
+        (err: unknown) => done(err instanceof Error ? err : new Error(String(err))),
+      );
+    }
+  };
 }
 
 const migrationsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');

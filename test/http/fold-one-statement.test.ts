@@ -9,9 +9,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { emptyTotals } from '../../src/domain/analysis-aggregate.js';
 import { processItem } from '../../src/scanning/item-handler.js';
-import { beginItem, claimItem, markItemFailed, type Claim } from '../../src/store/item-repository.js';
+import { beginItem, claimItem, type Claim } from '../../src/store/item-repository.js';
 import { lockAttachments } from '../../src/store/locks.js';
-import { foldOnce, planFold, writeFold } from '../../src/store/rollup-repository.js';
+import { foldOnce, planFold, recordPersonDelta, writeFold } from '../../src/store/rollup-repository.js';
 import { sql } from 'kysely';
 import { people, reportBody, startTestApp, type Tenant, type TestApp } from '../support/app.js';
 import { handlerContext } from '../support/handler.js';
@@ -143,12 +143,25 @@ describe('a fold in one read and one write', () => {
     await sql`insert into rollup_deltas (report_id, run_id, started, at) select ${reportId}::uuid, null, false, now() from generate_series(1, 150000)`.execute(
       t.runtime.db,
     );
-    const fold = foldOnce(t.runtime.db, reportId, new Date());
+    // The item fails as markItemFailed fails it (the item, then the person's version, contribution and delta,
+    // under their locks), in a transaction that commits once the fold's read has begun: its snapshot is older
+    // than the failure, and the people it locks later are free again.
+    const { run_id: runId } = await t.runtime.db.selectFrom('scan_items').select('run_id').where('id', '=', claim.itemId).executeTakeFirstOrThrow();
+    let fold: Promise<unknown> = Promise.resolve();
     let reads: string[] = [];
-    for (let i = 0; i < 2000 && reads.length === 0; i++) reads = await foldReadsRunning();
-    assert.equal(reads.length, 1, "the fold's read was seen running");
-    // The item fails: its person's version, contribution and a delta of the change commit while the read runs.
-    await markItemFailed(t.runtime.db, claim, 'failed during the fold', new Date());
+    await t.runtime.db.transaction().execute(async (trx) => {
+      const now = new Date();
+      await lockAttachments(trx, [profileId!]);
+      await trx
+        .updateTable('scan_items')
+        .set({ status: 'failed', reason: 'failed during the fold', finished_at: now, claim_id: null })
+        .where('id', '=', claim.itemId)
+        .execute();
+      await recordPersonDelta(trx, reportId, profileId!, { runId, change: { kind: 'finished', status: 'failed' } }, now);
+      fold = foldOnce(t.runtime.db, reportId, new Date());
+      for (let i = 0; i < 2000 && reads.length === 0; i++) reads = await foldReadsRunning();
+      assert.equal(reads.length, 1, "the fold's read was seen running");
+    });
     assert.ok((await foldReadsRunning()).includes(reads[0]), 'the failure committed while the same read still ran');
     await fold;
     await assertTotalsMatchRebuild(t, reportId);
