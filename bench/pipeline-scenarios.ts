@@ -153,6 +153,10 @@ export interface DrainResult {
   run_statuses: Record<string, number>;
   item_statuses: Record<string, number>;
   per_item: WindowStats;
+  /** What admitting the report through the API cost PostgreSQL, per item admitted (outside the drain's window). */
+  admission_per_item: { postgres_ms: number | null; statements: number | null };
+  /** An item's whole life: its admission share plus the drain window's figures (claim, begin, heartbeat share, finish, roll-up). */
+  whole_life_per_item: { postgres_ms: number | null; statements: number | null };
   /** What the report's scans added to storage: the database (tables and indexes, dead rows included) and the media directory. */
   storage: { database_bytes_per_person: number; database_bytes_per_item: number; media_bytes_per_person: number };
   /** With `profile`: the worker's V8 CPU profile over the window (its main thread; libuv and sharp threads are not in it). */
@@ -181,9 +185,12 @@ export function drain(
     const warmupId =
       options.warmupPeople > 0 ? await admitReport({ origin: api.origin, tenant: db.tenants[0] }, `${options.label}-warmup`, options.warmupPeople) : null;
     const databaseBefore = await databaseSize();
+    // The admission's share of an item's life: PostgreSQL's CPU and statements while the API admits the report.
+    const admitWindow = await startWindow(o, ctx.server, []);
     const admitStarted = performance.now();
     const reportId = await admitReport({ origin: api.origin, tenant: db.tenants[0] }, options.label, options.people);
     const admissionSeconds = (performance.now() - admitStarted) / 1000;
+    const admitted = await admitWindow.finish(sum(await o.itemCounts(reportId)), admissionSeconds);
     const databaseAdmitted = await databaseSize();
     await api.stop();
     await o.query(`update scan_items set ready_at = ready_at + interval '1 day' where status = 'pending' and report_id = $1`, [reportId]);
@@ -291,6 +298,20 @@ export function drain(
       run_statuses: runStatuses,
       item_statuses: itemStatuses,
       per_item: perItem,
+      admission_per_item: {
+        postgres_ms: admitted.cpu.postgres_ms_per_item,
+        statements: admitted.statements_per_item,
+      },
+      whole_life_per_item: {
+        postgres_ms:
+          admitted.cpu.postgres_ms_per_item === null || perItem.cpu.postgres_ms_per_item === null
+            ? null
+            : round(admitted.cpu.postgres_ms_per_item + perItem.cpu.postgres_ms_per_item),
+        statements:
+          admitted.statements_per_item === null || perItem.statements_per_item === null
+            ? null
+            : round(admitted.statements_per_item + perItem.statements_per_item),
+      },
       storage,
       profile,
     };

@@ -113,12 +113,39 @@ async function statementCounters(o: Observer, observerRole: string): Promise<Map
   );
 }
 
-async function tableCounters(o: Observer): Promise<Map<string, { seq: number; seqRows: number; idxRows: number }>> {
-  const rows = await o.query<{ name: string; seq: string; seq_rows: string; idx_rows: string }>(
-    `select relname as name, coalesce(seq_scan, 0) as seq, coalesce(seq_tup_read, 0) as seq_rows, coalesce(idx_tup_fetch, 0) as idx_rows
-       from pg_stat_user_tables`,
+interface TableCounters {
+  seq: number;
+  seqRows: number;
+  idxRows: number;
+  inserted: number;
+  updated: number;
+  hotUpdated: number;
+  deleted: number;
+}
+
+/** Each table's reads and writes; a TOAST table's writes are named after the table it belongs to ("reports (toast)"). */
+async function tableCounters(o: Observer): Promise<Map<string, TableCounters>> {
+  const rows = await o.query<{ name: string; seq: string; seq_rows: string; idx_rows: string; ins: string; upd: string; hot: string; del: string }>(
+    `select coalesce(owner.relname || ' (toast)', s.relname) as name, coalesce(s.seq_scan, 0) as seq, coalesce(s.seq_tup_read, 0) as seq_rows,
+            coalesce(s.idx_tup_fetch, 0) as idx_rows, s.n_tup_ins as ins, s.n_tup_upd as upd, s.n_tup_hot_upd as hot, s.n_tup_del as del
+       from pg_stat_all_tables s
+       left join pg_class owner on owner.reltoastrelid = s.relid
+      where s.schemaname = 'public' or (s.schemaname = 'pg_toast' and owner.relnamespace = 'public'::regnamespace)`,
   );
-  return new Map(rows.map((r) => [r.name, { seq: Number(r.seq), seqRows: Number(r.seq_rows), idxRows: Number(r.idx_rows) }]));
+  return new Map(
+    rows.map((r) => [
+      r.name,
+      {
+        seq: Number(r.seq),
+        seqRows: Number(r.seq_rows),
+        idxRows: Number(r.idx_rows),
+        inserted: Number(r.ins),
+        updated: Number(r.upd),
+        hotUpdated: Number(r.hot),
+        deleted: Number(r.del),
+      },
+    ]),
+  );
 }
 
 export interface WindowStats {
@@ -137,6 +164,8 @@ export interface WindowStats {
   /** The statements that took the most planning time (track_planning), with how many of their calls were planned. */
   top_planned: Array<{ query: string; plan_ms_per_item: number; plans_per_call: number }>;
   table_reads_per_item: Array<{ table: string; seq_scans: number; seq_rows: number; index_rows: number }>;
+  /** The tables written most: rows inserted, updated (of them HOT, which write no index entry) and deleted per item. */
+  table_writes_per_item: Array<{ table: string; inserted: number; updated: number; hot_updated: number; deleted: number }>;
   /** Average number of this database's sessions in each state over the samples. */
   sessions: {
     samples: number;
@@ -293,6 +322,17 @@ export async function startWindow(o: Observer, server: BenchServer, workerPids: 
       return { table: name, seq_scans: per(a.seq - b.seq), seq_rows: per(a.seqRows - b.seqRows), index_rows: per(a.idxRows - b.idxRows) };
     });
     reads.sort((x, y) => y.seq_rows + y.index_rows - (x.seq_rows + x.index_rows));
+    const writes = [...tablesAfter].map(([name, a]) => {
+      const b = tables.get(name) ?? { inserted: 0, updated: 0, hotUpdated: 0, deleted: 0 };
+      return {
+        table: name,
+        inserted: per(a.inserted - b.inserted),
+        updated: per(a.updated - b.updated),
+        hot_updated: per(a.hotUpdated - b.hotUpdated),
+        deleted: per(a.deleted - b.deleted),
+      };
+    });
+    writes.sort((x, y) => y.inserted + y.updated + y.deleted - (x.inserted + x.updated + x.deleted));
     const avg = (n: number) => round(n / Math.max(1, sessions.samples));
     const workerTicksUsed = workerBefore !== null && workerAfter !== null ? workerAfter - workerBefore : null;
     const percent = (ticks: number | null) => (ticks === null ? null : round((ticksToMs(ticks) / 1000 / seconds) * 100, 0));
@@ -307,6 +347,7 @@ export async function startWindow(o: Observer, server: BenchServer, workerPids: 
       top_statements: top,
       top_planned: topPlanned,
       table_reads_per_item: reads.slice(0, 6),
+      table_writes_per_item: writes.filter((w) => w.inserted + w.updated + w.deleted > 0).slice(0, 12),
       sessions: {
         samples: sessions.samples,
         active: avg(sessions.active),

@@ -130,6 +130,19 @@ function targets(out: Output): Target[] {
       target: '≥ 100 items/s',
       met: one.items_per_second >= 100,
     });
+    const life = one.whole_life_per_item;
+    list.push({
+      figure: `PostgreSQL CPU per item, whole life (admission ${fmt(one.admission_per_item.postgres_ms, ' ms')} + claim to roll-up ${fmt(one.per_item.cpu.postgres_ms_per_item, ' ms')})`,
+      measured: fmt(life.postgres_ms, ' ms'),
+      target: '≤ 3 ms',
+      met: life.postgres_ms === null ? null : life.postgres_ms <= 3,
+    });
+    list.push({
+      figure: `statements per item, whole life (admission ${fmt(one.admission_per_item.statements)} + claim to roll-up ${fmt(one.per_item.statements_per_item)})`,
+      measured: fmt(life.statements),
+      target: '≤ 12',
+      met: life.statements === null ? null : life.statements <= 12,
+    });
     if (out.images) {
       // The throughput as a fraction of the image-work ceiling measured in the same run (docs/scaling.md, "Worker CPU and throughput").
       const fraction = one.items_per_second / out.images.items_per_second_ceiling;
@@ -222,6 +235,12 @@ function details(out: Output): string[] {
       );
     for (const s of (p.top_planned ?? []).slice(0, 3))
       lines.push(`  planning ${s.plan_ms_per_item} ms/item, ${s.plans_per_call} plans per call: ${s.query.slice(0, 100)}`);
+    if (p.table_writes_per_item?.length)
+      lines.push(
+        `  rows written per item by table (inserted/updated (HOT)/deleted): ${p.table_writes_per_item
+          .map((w) => `${w.table} ${w.inserted}/${w.updated} (${w.hot_updated})/${w.deleted}`)
+          .join(', ')}`,
+      );
   }
   if (out.throughput?.ratio_2_vs_1_items_per_second != null)
     lines.push(`throughput, 2 processes vs 1: ×${out.throughput.ratio_2_vs_1_items_per_second.toFixed(2)} items/s`);

@@ -372,7 +372,14 @@ function pendingFrom(rows: readonly DeltaRow[], now: Date): PendingDeltas {
 }
 
 /** 'folded' names the begun people it left to the transitions holding them (asked again by deltas of their own). */
-export type FoldResult = { kind: 'folded'; held: string[] } | { kind: 'empty' } | { kind: 'busy' };
+/**
+ * A fold's outcome. `more`: deltas other than those folded were pending when
+ * the fold's write began (besides those asking again for people another
+ * transaction held, which that transaction's fold takes): the caller folds
+ * again. Deltas committed after that are folded by their own transitions'
+ * requests (rollup-folds.ts).
+ */
+export type FoldResult = { kind: 'folded'; more: boolean } | { kind: 'empty' } | { kind: 'busy' };
 
 /**
  * One fold of a report's pending deltas, without a transaction: one
@@ -409,7 +416,7 @@ export async function foldOnce(db: Kysely<Database>, reportId: string, now: Date
     if (plan.kind !== 'write') return plan;
     const written = await writeFold(db, reportId, plan);
     if (written === 'busy') return { kind: 'busy' };
-    if (written === 'folded') return { kind: 'folded', held: plan.held };
+    if (written !== 'stale') return { kind: 'folded', more: written.more };
     if (attempt >= MAX_FOLD_READS) throw new Error(`the report ${reportId} changed ${attempt} times while it was folded`);
   }
 }
@@ -433,7 +440,8 @@ export async function planFold(db: Kysely<Database>, reportId: string, now: Date
       await lockReport(trx, reportId);
       await refreshReportRollup(trx, reportId, 'all', pending.at);
     });
-    return { kind: 'folded', held: [] };
+    // Summed from scratch: whatever was pending besides is looked at by the next round.
+    return { kind: 'folded', more: true };
   }
   const changed: ChangedContribution[] = [];
   const totals = recompute(read.people.map(gathered), read.stored.totals, changed, { rebuild: false });
@@ -560,9 +568,10 @@ interface FoldWrite {
 /**
  * The fold's write, in one statement: 'busy' (another transaction holds the
  * report), 'stale' (the report, a run or a person is no longer as read:
- * nothing written) or 'folded'.
+ * nothing written) or folded, with whether other deltas were pending as of
+ * the statement's snapshot (`FoldResult`), which spares a statement asking.
  */
-export async function writeFold(db: Kysely<Database>, reportId: string, fold: FoldWrite): Promise<'busy' | 'stale' | 'folded'> {
+export async function writeFold(db: Kysely<Database>, reportId: string, fold: FoldWrite): Promise<'busy' | 'stale' | { more: boolean }> {
   const ok = sql<boolean>`exists (select 1 from ok)`;
   // Runs in id order: two folds never lock the same runs in opposite order.
   const runs = [...fold.runs]
@@ -573,7 +582,7 @@ export async function writeFold(db: Kysely<Database>, reportId: string, fold: Fo
       return db.updateTable('scan_runs').set(progress).where('id', '=', run.id).where(ok);
     });
   const writes = [
-    sql`delete from rollup_deltas where id = any(${fold.deltaIds}::bigint[]) and ${ok}`,
+    sql`delete from rollup_deltas where report_id = ${reportId} and id = any(${fold.deltaIds}::bigint[]) and ${ok}`,
     ...(fold.held.length === 0
       ? []
       : [
@@ -592,7 +601,11 @@ export async function writeFold(db: Kysely<Database>, reportId: string, fold: Fo
       ok,
     ),
   ];
-  const { rows } = await inOneStatement(writes, sql`select exists (select 1 from locked) as locked, ${ok} as ok`, [
+  // The statement's own delete and inserts are not in its snapshot: the deltas it folds are left out by id.
+  const more = sql<boolean>`exists (select 1 from rollup_deltas d
+     where d.report_id = ${reportId} and d.id <> all(${fold.deltaIds}::bigint[])
+       and (d.recompute_profile_id is null or d.recompute_profile_id <> all(${fold.held}::uuid[])))`;
+  const { rows } = await inOneStatement(writes, sql`select exists (select 1 from locked) as locked, ${ok} as ok, ${more} as more`, [
     { name: 'locked', query: sql`select xmin::text as version from reports where id = ${reportId} for no key update skip locked` },
     {
       name: 'people',
@@ -617,20 +630,11 @@ export async function writeFold(db: Kysely<Database>, reportId: string, fold: Fo
       materialized: true,
     },
   ]).execute(db);
-  const row = rows[0] as { locked: boolean; ok: boolean };
+  const row = rows[0] as { locked: boolean; ok: boolean; more: boolean };
   if (!row.locked) return 'busy';
   if (!row.ok) return 'stale';
   await storeVisibleFlags(db, activeChangedIds(fold.contributions));
-  return 'folded';
-}
-
-/** Whether deltas are pending besides those asking again for `held` (whose transitions fold them). */
-export async function hasDeltas(db: Kysely<Database>, reportId: string, held: readonly string[]): Promise<boolean> {
-  const { rows } = await sql`
-    select 1 from rollup_deltas
-     where report_id = ${reportId} and (recompute_profile_id is null or recompute_profile_id <> all(${[...held]}::uuid[]))
-     limit 1`.execute(db);
-  return rows.length > 0;
+  return { more: row.more };
 }
 
 /**
