@@ -172,6 +172,8 @@ export interface WindowStats {
     active: number;
     waiting_on_lock: number;
     idle_in_transaction: number;
+    /** Of the sessions idle in a transaction, by the start of the last statement they ran (its first 80 characters). */
+    idle_in_transaction_after: Record<string, number>;
     lock_waits_by_relation: Record<string, number>;
   };
   cpu: {
@@ -212,12 +214,13 @@ export async function startWindow(o: Observer, server: BenchServer, workerPids: 
     active: 0,
     waiting_on_lock: 0,
     idle_in_transaction: 0,
+    idle_in_transaction_after: {} as Record<string, number>,
     lock_waits_by_relation: {} as Record<string, number>,
   };
 
   const sample = async (initial = false) => {
-    const rows = await o.query<{ pid: number; state: string | null; wait_event_type: string | null; relation: string | null }>(
-      `select a.pid, a.state, a.wait_event_type,
+    const rows = await o.query<{ pid: number; state: string | null; wait_event_type: string | null; relation: string | null; query: string | null }>(
+      `select a.pid, a.state, a.wait_event_type, case when a.state = 'idle in transaction' then a.query end as query,
               (select l.relation::regclass::text from pg_locks l where l.pid = a.pid and not l.granted limit 1) as relation
          from pg_stat_activity a where a.datname = current_database() and a.pid <> pg_backend_pid()`,
     );
@@ -236,7 +239,11 @@ export async function startWindow(o: Observer, server: BenchServer, workerPids: 
     sessions.samples++;
     for (const r of rows) {
       if (r.state === 'active') sessions.active++;
-      if (r.state === 'idle in transaction') sessions.idle_in_transaction++;
+      if (r.state === 'idle in transaction') {
+        sessions.idle_in_transaction++;
+        const after = (r.query ?? '').replace(/\s+/g, ' ').trim().slice(0, 80);
+        sessions.idle_in_transaction_after[after] = (sessions.idle_in_transaction_after[after] ?? 0) + 1;
+      }
       if (r.wait_event_type === 'Lock') {
         sessions.waiting_on_lock++;
         const rel = r.relation ?? 'transaction/other';
@@ -353,6 +360,7 @@ export async function startWindow(o: Observer, server: BenchServer, workerPids: 
         active: avg(sessions.active),
         waiting_on_lock: avg(sessions.waiting_on_lock),
         idle_in_transaction: avg(sessions.idle_in_transaction),
+        idle_in_transaction_after: Object.fromEntries(Object.entries(sessions.idle_in_transaction_after).map(([k, v]) => [k, avg(v)])),
         lock_waits_by_relation: Object.fromEntries(Object.entries(sessions.lock_waits_by_relation).map(([k, v]) => [k, avg(v)])),
       },
       cpu: {

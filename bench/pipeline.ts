@@ -227,7 +227,14 @@ function details(out: Output): string[] {
         `${r.storage.media_bytes_per_person} bytes of evidence media per person`,
       `  sessions on average: ${p.sessions.active} active, ` +
         `${p.sessions.waiting_on_lock} waiting on a lock ${JSON.stringify(p.sessions.lock_waits_by_relation)}, ` +
-        `${p.sessions.idle_in_transaction} idle in transaction`,
+        `${p.sessions.idle_in_transaction} idle in transaction` +
+        (Object.keys(p.sessions.idle_in_transaction_after).length > 0
+          ? ` (after: ${Object.entries(p.sessions.idle_in_transaction_after)
+              .sort((a, b) => b[1] - a[1])
+              .slice(0, 3)
+              .map(([query, n]) => `${n} "${query}"`)
+              .join(', ')})`
+          : ''),
     );
     for (const s of p.top_statements.slice(0, 5))
       lines.push(
