@@ -371,7 +371,6 @@ function pendingFrom(rows: readonly DeltaRow[], now: Date): PendingDeltas {
   return pending;
 }
 
-/** 'folded' names the begun people it left to the transitions holding them (asked again by deltas of their own). */
 /**
  * A fold's outcome. `more`: deltas other than those folded were pending when
  * the fold's write began (besides those asking again for people another
