@@ -7,9 +7,10 @@
  * as they will stand to the one statement that ends the item, records the
  * person's roll-up delta, and writes only if no one changed the person since
  * the read (store/item-repository.ts, endPersonItem); when someone did, it
- * reads and decides again. The company page's item stores its rows one
- * statement each, in a transaction under its report's lock. Nothing is
- * written when the claim no longer holds the item ('skipped').
+ * reads and decides again. The company page's item does the same with
+ * what it reads of the company page (readCompanyFinish, endCompanyItem):
+ * its contribution is recomputed by the fold. Nothing is written when the
+ * claim no longer holds the item ('skipped').
  */
 import type { CollectResult } from '../domain/collected.js';
 import { analysisFacts } from '../domain/analysis-aggregate.js';
@@ -17,26 +18,27 @@ import { analysisChange, analyzeProfile } from '../domain/profile-analysis.js';
 import {
   activityWrites,
   analysisWrites,
+  companyWrite,
   evidenceWrites,
   finishFacts,
+  readCompanyFinish,
   readFinishFacts,
-  storeActivity,
+  type CompanyFinishRead,
   type FinishRead,
-  storeCompany,
-  storeEvidence,
   type EvidenceToStore,
 } from '../store/analysis-repository.js';
 import type { Db } from '../store/database.js';
 import {
-  endClaimedItem,
+  endCompanyItem,
   endPersonItem,
   type AnalysisInputs,
   type ClaimedItem,
+  type CompanyItemEnd,
   type ItemEnd,
   type ItemOutcome,
   type PersonItemEnd,
 } from '../store/item-repository.js';
-import { checkMediaGeneration, mediaGeneration as readMediaGeneration } from '../store/maintenance-repository.js';
+import { checkMediaGeneration } from '../store/maintenance-repository.js';
 import type { GatheredPerson } from '../store/rollup-repository.js';
 import { providerUsageWrite } from '../store/provider-usage-repository.js';
 
@@ -54,18 +56,18 @@ export type Finish =
       provider?: string;
     };
 
-/** How many times a person's finish reads them again when someone changed them meanwhile, before it gives up (an error: the item is retried). */
+/** How many times a finish reads the person (or the company page) again when someone changed them meanwhile, before it gives up (an error: the item is retried). */
 export const MAX_FINISH_READS = 10;
 
 export async function finishItem(db: Db, finish: Finish, now: Date): Promise<ItemOutcome | 'skipped'> {
   const { item } = finish;
-  if (item.profile_id === null) return finishCompanyPage(db, finish, now);
-  const profileId = item.profile_id;
   const end: ItemEnd =
     finish.outcome === 'inaccessible'
       ? { status: 'inaccessible', warning: false, reason: finish.reason }
       : { status: 'succeeded', warning: finish.result.missing_sections.length > 0, reason: null };
   const observedEventIds = finish.outcome === 'succeeded' ? (finish.result.activity?.map((e) => e.external_id) ?? []) : [];
+  if (item.profile_id === null) return finishCompanyPage(db, finish, end, observedEventIds, now);
+  const profileId = item.profile_id;
   for (let read = 1; ; read++) {
     const facts = await readFinishFacts(db, {
       reportId: item.report_id,
@@ -131,34 +133,45 @@ function personWrites(
   };
 }
 
-/** The company page's item: its rows one statement each, under its report's lock (store/item-repository.ts, endClaimedItem). */
-async function finishCompanyPage(db: Db, finish: Finish, now: Date): Promise<ItemOutcome | 'skipped'> {
+/**
+ * The company page's item: what is stored of the company page read first
+ * (its events the item observed, the version of its observation), then the
+ * item's writes in the one statement that ends it, which writes only if no
+ * other company page item of the report ended since the read
+ * (store/item-repository.ts, endCompanyItem); when one did, it reads and
+ * decides again.
+ */
+async function finishCompanyPage(db: Db, finish: Finish, end: ItemEnd, observedEventIds: string[], now: Date): Promise<ItemOutcome | 'skipped'> {
   const { item } = finish;
-  if (finish.outcome === 'inaccessible') {
-    const ended = await endClaimedItem(db, item, { status: 'inaccessible', warning: false, reason: finish.reason }, now, async () => {});
-    return ended ? 'inaccessible' : 'skipped';
+  for (let read = 1; ; read++) {
+    const stored = await readCompanyFinish(db, { reportId: item.report_id, observedEventIds });
+    if (stored === null) return 'skipped'; // The report is gone (never, today: reports are not deleted).
+    const given: CompanyItemEnd =
+      finish.outcome === 'inaccessible' ? { companyVersion: stored.companyVersion, writes: [] } : companyWrites(db, finish, stored, now);
+    const outcome = await endCompanyItem(db, item, end, now, given);
+    if (outcome === 'ended') return finish.outcome === 'inaccessible' ? 'inaccessible' : 'succeeded';
+    if (outcome === 'lost') return 'skipped';
+    if (read >= MAX_FINISH_READS) throw new Error(`the company page of item ${item.id} changed ${read} times while it finished`);
   }
-  const { result, mediaGeneration } = finish;
+}
+
+/** The company page's succeeded item: its writes (evidence, events, context, billed records), from what was read of the company page (`read`). */
+function companyWrites(db: Db, finish: Extract<Finish, { outcome: 'succeeded' }>, read: CompanyFinishRead, now: Date): CompanyItemEnd {
+  const { item, result, mediaGeneration } = finish;
   const capturedAt = new Date(result.captured_at);
-  const end = { status: 'succeeded' as const, warning: result.missing_sections.length > 0, reason: null };
+  const ids = { reportId: item.report_id, profileId: null, itemId: item.id };
   const holdMedia = mediaGeneration !== undefined && finish.evidence.length > 0;
-  const ended = await endClaimedItem(
-    db,
-    item,
-    end,
-    now,
-    async (trx) => {
-      const ids = { reportId: item.report_id, profileId: null, itemId: item.id };
-      await storeEvidence(trx, { ...ids, images: finish.evidence }, now);
-      if (result.activity !== null) await storeActivity(trx, { ...ids, events: result.activity, capturedAt }, now);
-      await usageWrite(finish)?.execute(trx);
-      // The blobs stored before the transaction are still there: no media collection ran since the generation was read.
-      if (holdMedia) checkMediaGeneration({ beforeBlobs: mediaGeneration, underLock: await readMediaGeneration(trx) });
-      if (result.company) await storeCompany(trx, { reportId: item.report_id, itemId: item.id, company: result.company, capturedAt }, now);
-    },
-    { holdMedia },
-  );
-  return ended ? 'succeeded' : 'skipped';
+  // The blobs stored before the read are still there if no media collection ran since the generation was read
+  // (checked again by the statement that ends the item, under the collections' lock).
+  if (holdMedia) checkMediaGeneration({ beforeBlobs: mediaGeneration, underLock: read.mediaGeneration });
+  const usage = usageWrite(finish);
+  const writes = [
+    ...evidenceWrites(db, { ...ids, images: finish.evidence }, now).writes,
+    ...(result.activity === null ? [] : activityWrites(db, { ...ids, events: result.activity, capturedAt }, now, read.existingEvents).writes),
+    ...(result.company ? [companyWrite(db, { reportId: item.report_id, itemId: item.id, company: result.company, capturedAt }, now)] : []),
+    ...(usage ? [usage] : []),
+  ];
+  return { companyVersion: read.companyVersion, writes, mediaGeneration: holdMedia ? mediaGeneration : undefined };
 }
 
 /** The item's billed records, counted with the result they paid for (a stored result is counted once, a lost one never); null when none. */

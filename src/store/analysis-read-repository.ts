@@ -16,7 +16,7 @@ import { reportFromJson, reportJsonSql } from './report-repository.js';
 import type { ReportRow } from './report-repository.js';
 import { latestFullItemJoin } from './latest-item.js';
 import { UNFLATTENED_TEXT } from './plan-fence.js';
-import { begunPeopleSql, profilesWithBegunPeople, withBegunPeople, type PersonFactsRow } from './rollup-repository.js';
+import { begunCompanySql, begunPeopleSql, profilesWithBegunPeople, withBegun, type BegunCompany, type PersonFactsRow } from './rollup-repository.js';
 import type { Database } from './schema.js';
 
 /**
@@ -34,6 +34,7 @@ const SUMMARY_READ = defineFusedRead({
       'totals', (select a.totals from report_aggregates a where a.report_id = r.id),
       'pending', (select json_agg(d.totals) from rollup_deltas d where d.report_id = r.id and d.totals is not null),
       'begun', ${begunPeopleSql('r.id')},
+      'begun_company', ${begunCompanySql('r.id')},
       'company', (select json_build_object('name', c.name, 'tagline', c.tagline, 'industry', c.industry,
                                            'follower_count', c.follower_count, 'website', c.website, 'captured_at', c.captured_at)
                     from company_context c where c.report_id = r.id),
@@ -84,11 +85,12 @@ export function summaryFromText(text: string): SummaryData {
     newest: string | null;
     pending: Totals[] | null;
     begun: PersonFactsRow[] | null;
+    begun_company: BegunCompany | null;
   };
   return {
     report: reportFromJson(v.report),
     // Plus the deltas not folded yet, from the same snapshot (rollup-repository.ts).
-    totals: withBegunPeople(withPendingDeltas(v.totals, v.pending), v.begun),
+    totals: withBegun(withPendingDeltas(v.totals, v.pending), v.begun, v.begun_company),
     company: v.company ? { ...v.company, captured_at: new Date(v.company.captured_at) } : null,
     runs: v.runs,
     captured: { oldest: dateOrNull(v.oldest), newest: dateOrNull(v.newest) },

@@ -6,8 +6,9 @@
  * into the one statement that ends it (`evidenceWrites`, `activityWrites`,
  * `analysisWrites`; item-repository.ts, endPersonItem); `finishFacts` says
  * what those writes leave, next to the writes whose rules it applies. The
- * company page's item stores its rows in its finishing transaction
- * (`storeEvidence`, `storeActivity`, `storeCompany`).
+ * company page's item does the same with what it reads of the company page
+ * (`readCompanyFinish`; its evidence, events and context: `companyWrite`;
+ * item-repository.ts, endCompanyItem).
  */
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type OperationNodeSource } from 'kysely';
@@ -16,7 +17,6 @@ import { revisionOf } from '../domain/revision.js';
 import type { analysisChange, ProfileAnalysis, ProfileFacts, StoredAnalysisState } from '../domain/profile-analysis.js';
 import type { CollectedActivityEvent, CollectedCompany, CollectedProfile } from '../domain/collected.js';
 import type { EvidenceOrigin, PreparedEvidence } from '../domain/collected.js';
-import { allInOneStatement } from './one-statement.js';
 import { UNFLATTENED } from './plan-fence.js';
 import { personFactsJson, personFromJson, type GatheredPerson, type PersonFactsRow } from './rollup-repository.js';
 import { NIL_SUBJECT, type Database, type ItemStatus } from './schema.js';
@@ -38,7 +38,7 @@ export interface EvidenceImageRow {
 
 /**
  * The writes that record an item's evidence, as single statements (for the
- * statement they join: `storeEvidence`, or a person's finish), and the rows
+ * statement that ends the item), and the rows
  * they insert. Older evidence of the same subject and section becomes
  * obsolete: a newer observation of a section replaces all of that section's
  * older images (card and captured alike). The update never meets a row the
@@ -93,16 +93,6 @@ export function evidenceWrites(
     writes: [superseded, inserted],
     rows: values.map((v) => ({ id: v.id, section: v.section, origin: v.origin, item_id: v.item_id, original_sha256: v.original_sha256 })),
   };
-}
-
-/** Records the item's evidence in one statement (`evidenceWrites`). */
-export async function storeEvidence(
-  db: Kysely<Database>,
-  input: { reportId: string; profileId: string | null; itemId: string; images: EvidenceToStore[] },
-  now: Date,
-): Promise<void> {
-  const { writes } = evidenceWrites(db, input, now);
-  if (writes.length > 0) await allInOneStatement(writes).execute(db);
 }
 
 /** A stored event of a subject, as an upsert of the same source event is decided against it. */
@@ -246,23 +236,12 @@ export function activityWrites(
   return { writes, rows: stored };
 }
 
-/** Upserts observed activity events (`activityWrites`): the stored ones looked up, then the writes in one statement. */
-export async function storeActivity(
-  db: Kysely<Database>,
-  input: { reportId: string; profileId: string | null; itemId: string; events: CollectedActivityEvent[]; capturedAt: Date },
-  now: Date,
-): Promise<void> {
-  const query = existingEventsQuery(db, { ...input, externalIds: input.events.map((e) => e.external_id) });
-  const existing = new Map((query ? await query.execute() : []).map((row) => [row.external_id, row]));
-  const { writes } = activityWrites(db, input, now, existing);
-  if (writes.length > 0) await allInOneStatement(writes).execute(db);
-}
-
-export async function storeCompany(
+/** The write that stores the company page's observed context (one row per report, the newest observation). */
+export function companyWrite(
   db: Kysely<Database>,
   input: { reportId: string; itemId: string; company: CollectedCompany; capturedAt: Date },
   now: Date,
-): Promise<void> {
+): OperationNodeSource {
   const values = {
     item_id: input.itemId,
     name: input.company.name,
@@ -273,11 +252,51 @@ export async function storeCompany(
     captured_at: input.capturedAt,
     available_at: now,
   };
-  await db
+  return db
     .insertInto('company_context')
     .values({ report_id: input.reportId, ...values })
-    .onConflict((oc) => oc.column('report_id').doUpdateSet(values))
-    .execute();
+    .onConflict((oc) => oc.column('report_id').doUpdateSet(values));
+}
+
+/** What the company page's finishing item reads in one statement, before its writes (`readCompanyFinish`). */
+export interface CompanyFinishRead {
+  /** The version of the company page's stored observation (migration 0037), which the statement that ends the item checks. */
+  companyVersion: string;
+  /** The company page's stored events among those the item observed, by external id (`activityWrites`). */
+  existingEvents: Map<string, ExistingEvent>;
+  /** The media collection generation (maintenance-repository.ts) as of the read. */
+  mediaGeneration: number;
+}
+
+/**
+ * What a finishing item of the company page reads, in one statement, before
+ * its writes, which go into the statement that ends the item
+ * (item-repository.ts, endCompanyItem): the stored events the item's
+ * observation will update, the media collection generation, and the
+ * version of the company page's observation, which that statement checks.
+ * Null when the report is gone.
+ */
+export async function readCompanyFinish(db: Kysely<Database>, input: { reportId: string; observedEventIds: string[] }): Promise<CompanyFinishRead | null> {
+  const existing = existingEventsQuery(db, { reportId: input.reportId, profileId: null, externalIds: input.observedEventIds });
+  const { rows } = await sql<{
+    company_version: string;
+    existing: { external_id: string; id: string; content_hash: string; updated_at: string | null }[] | null;
+    media_generation: number;
+  }>`
+    select r.company_version,
+           ${existing ? sql`(select json_agg(x) from (${existing}) x)` : sql`null`} as existing,
+           coalesce((select media_gc_generation from maintenance_state), 0) as media_generation
+      from reports r where r.id = ${input.reportId}`.execute(db);
+  const row = rows[0];
+  if (!row) return null;
+  return { companyVersion: row.company_version, existingEvents: existingFrom(row.existing), mediaGeneration: Number(row.media_generation) };
+}
+
+/** The stored events of a finish's read (`existingEventsQuery` as JSON), by external id. */
+function existingFrom(rows: { external_id: string; id: string; content_hash: string; updated_at: string | null }[] | null): Map<string, ExistingEvent> {
+  return new Map(
+    (rows ?? []).map((e) => [e.external_id, { id: e.id, content_hash: e.content_hash, updated_at: e.updated_at === null ? null : new Date(e.updated_at) }]),
+  );
 }
 
 /** A person's stored analysis as the next one is decided against it, with the item that observed its profile. */
@@ -372,12 +391,7 @@ export async function readFinishFacts(
       events: (row.events ?? []).map((e) => ({ ...e, occurred_at: e.occurred_at === null ? null : new Date(e.occurred_at).toISOString() })),
     },
     evidence: row.evidence ?? [],
-    existingEvents: new Map(
-      (row.existing ?? []).map((e) => [
-        e.external_id,
-        { id: e.id, content_hash: e.content_hash, updated_at: e.updated_at === null ? null : new Date(e.updated_at) },
-      ]),
-    ),
+    existingEvents: existingFrom(row.existing),
     person: personFromJson(row.person && input.ended ? endedIn(row.person, input.ended) : row.person),
     mediaGeneration: Number(row.media_generation),
     factsVersion: row.facts_version,

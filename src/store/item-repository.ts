@@ -1,9 +1,9 @@
 /**
  * The scan item lifecycle in the database: claim (the fair queue's SQL
- * function, migrations 0026 to 0028), begin, end (a person's item in one
- * statement with its results, endPersonItem; the company page's in a
- * transaction, endClaimedItem; scanning/finish-item.ts decides what they
- * store), requeue (retry backoff or a provider's Retry-After), fail.
+ * function, migrations 0026 to 0028), begin, end (in one statement with its
+ * results: a person's item, endPersonItem; the company page's,
+ * endCompanyItem; scanning/finish-item.ts decides what they store), requeue
+ * (retry backoff or a provider's Retry-After), fail.
  *
  * Queue times (`ready_at`, leases) are the database server's clock: one
  * clock for every process, whatever the service clock (CLOCK_OFFSET_MS, a
@@ -12,23 +12,35 @@
  * Every transition after the claim names the claim (`claim_id`) it belongs
  * to and re-checks it under a row lock, so a duplicate or a late worker whose
  * lease expired (and whose item was claimed again elsewhere) changes nothing.
- * A person's item begins without a lock (beginItem): its begin writes only a
- * request to recompute the person, which is harmless when repeated or late.
+ * An item begins without a lock (beginItem): its begin writes only a
+ * request to recompute the person or the company page, which is harmless
+ * when repeated or late.
  *
  * Lock order (src/store/locks.ts): a person's item locks the item, then the
  * attachment, and nothing above them: its roll-up is recorded as a delta
  * (rollup-repository.ts, recordPersonDelta) and folded into the report and
  * run rows after the commit (settleRollups), so the items of one report
  * never wait on each other for those rows. The company page's item (one per
- * run) locks report → run → item and rolls up under the report lock.
+ * run) ends under the report lock (the version of the company page's
+ * observation is on the report row) and records its roll-up as a delta too;
+ * its requeue and failure lock report → run → item and roll up under the
+ * report lock.
  */
 import { sql, type Kysely, type OperationNodeSource, type QueryCreator, type RawBuilder } from 'kysely';
 import { lockReport, lockRun } from './locks.js';
-import { holdMediaCollections, MediaCollected } from './maintenance-repository.js';
+import { MediaCollected } from './maintenance-repository.js';
 import { inOneStatement } from './one-statement.js';
 import { retryingTransaction } from './transaction.js';
 import { settleRollups } from './rollup-folds.js';
-import { personDelta, personDeltaWrites, recordPersonDelta, refreshReportRollup, storeVisibleFlags, type GatheredPerson } from './rollup-repository.js';
+import {
+  companyDeltaWrite,
+  personDelta,
+  personDeltaWrites,
+  recordPersonDelta,
+  refreshReportRollup,
+  storeVisibleFlags,
+  type GatheredPerson,
+} from './rollup-repository.js';
 import { applyRunChange, type RunChange } from './scan-repository.js';
 import type { Database, ItemStatus, ScanMode } from './schema.js';
 import type { KeyMode } from '../domain/keys.js';
@@ -99,9 +111,9 @@ function transaction<T>(db: Kysely<Database>, work: (trx: Kysely<Database>) => P
  * first: silent for `deadSeconds` with their process gone, or silent for
  * `hungSeconds`. Without, by its lease.
  *
- * With `begin`, the same statement begins a person's item of a live report
- * within its attempts (`begun`: what `beginItem` would do and return, one
- * round trip fewer); any other item is begun by `beginItem`.
+ * With `begin`, the same statement begins an item of a live report within
+ * its attempts (`begun`: what `beginItem` would do and return, one round
+ * trip fewer); any other item is begun (or cancelled) by `beginItem`.
  */
 export async function claimItem(
   db: Kysely<Database>,
@@ -179,18 +191,18 @@ async function lockClaimed(
 }
 
 /**
- * The roll-up of an item transition, after its row changed, inside the
- * transition's transaction: a person's as a delta (true: settle the report
- * after the commit), the company page's under the report lock it holds.
- * `change` null: the run's counts do not change.
+ * The roll-up of an item's requeue, failure or cancel, after its row
+ * changed, inside the transition's transaction: a person's as a delta (true:
+ * settle the report after the commit), the company page's under the report
+ * lock it holds. `change` null: the run's counts do not change.
  */
-async function rollUp(trx: Kysely<Database>, item: LockedItem, change: RunChange | null, now: Date): Promise<boolean> {
+async function rollUp(trx: Kysely<Database>, item: LockedItem, change: Extract<RunChange, { kind: 'finished' }> | null, now: Date): Promise<boolean> {
   if (item.profile_id !== null) {
     await recordPersonDelta(trx, item.report_id, item.profile_id, change && { runId: item.run_id, change }, now);
     return true;
   }
-  const run = change ? await applyRunChange(trx, item.run_id, change, now) : null;
-  if (change?.kind !== 'started' || run?.status === 'running') await refreshReportRollup(trx, item.report_id, { profileIds: [] }, now);
+  if (change) await applyRunChange(trx, item.run_id, change, now);
+  await refreshReportRollup(trx, item.report_id, { profileIds: [] }, now);
   return false;
 }
 
@@ -211,14 +223,14 @@ function settle(db: Kysely<Database>, reportId: string, now: Date): void {
  * as processing. An item of an archived report is cancelled instead. Null
  * when the claim is no longer ours or the item was cancelled.
  *
- * A person's item (nearly every item) begins in one statement, without a
- * transaction or a lock: it reads what the collection needs and appends a
- * delta that starts the run and names the person, whose contribution the
- * fold recomputes (rollup-repository.ts). The claim is checked, not held: a
- * claim lost right after is found by the item's next transition, which then
- * changes nothing, and the delta only asks for a recomputation (harmless
- * when nothing changed). The company page's item and an archived report's
- * item take the locking path.
+ * An item of a live report begins in one statement, without a transaction
+ * or a lock: it reads what the collection needs and appends a delta that
+ * starts the run and names the person (or the company page), whose
+ * contribution the fold recomputes (rollup-repository.ts). The claim is
+ * checked, not held: a claim lost right after is found by the item's next
+ * transition, which then changes nothing, and the delta only asks for a
+ * recomputation (harmless when nothing changed). An archived report's item
+ * takes the locking path (beginLocked).
  */
 export async function beginItem(db: Kysely<Database>, claim: Claim, now: Date): Promise<BegunItem | null> {
   const item = itemRead(db, claim.itemId).where('i.claim_id', '=', claim.claimId).where('i.status', '=', 'running');
@@ -227,7 +239,7 @@ export async function beginItem(db: Kysely<Database>, claim: Claim, now: Date): 
     select * from item`.execute(db);
   const read = rows[0];
   if (!read) return null;
-  if (read.profile_id === null || read.archived) {
+  if (read.archived) {
     const begun = await beginLocked(db, claim, now);
     return begun && begunItem(begun, claim);
   }
@@ -237,16 +249,16 @@ export async function beginItem(db: Kysely<Database>, claim: Claim, now: Date): 
 
 /**
  * The begin's one write, over a CTE `item` (`itemRead`): a delta that starts
- * the run and names the person, for a person's item of a live report when
- * `when` holds. The company page's item and an archived report's item take
- * the locking path (beginLocked).
+ * the run and names the person (`recompute_profile_id`) or the company page
+ * (`recompute_company`), for an item of a live report when `when` holds. An
+ * archived report's item takes the locking path (beginLocked).
  */
 function beginDelta(now: Date, when: RawBuilder<boolean>): RawBuilder<unknown> {
   return sql`
-    insert into rollup_deltas (report_id, run_id, started, at, recompute_profile_id)
-    select report_id, run_id, true, ${now}::timestamptz, profile_id
+    insert into rollup_deltas (report_id, run_id, started, at, recompute_profile_id, recompute_company)
+    select report_id, run_id, true, ${now}::timestamptz, profile_id, profile_id is null
       from item
-     where profile_id is not null and not archived and ${when}
+     where not archived and ${when}
     returning id`;
 }
 
@@ -271,23 +283,30 @@ function begunItem(item: Omit<ReadItem, 'status' | 'claim_id'>, claim: Claim): B
   };
 }
 
-/** The begin of the company page's item (under the report and run locks), and the cancel of an archived report's item. */
+/**
+ * The begin of an item read as an archived report's, under its locks
+ * (lockClaimed): cancelled if the report is still archived, else begun as
+ * beginItem begins it (the report was unarchived in between).
+ */
 async function beginLocked(db: Kysely<Database>, claim: Claim, now: Date): Promise<ReadItem | null> {
   const begun = await transaction(db, async (trx) => {
     const item = await lockClaimed(trx, claim);
     if (!item) return null;
-    if (item.archived) {
-      await trx
-        .updateTable('scan_items')
-        .set({ status: 'cancelled', finished_at: now, reason: 'report archived', claim_id: null, lease_expires_at: null })
-        .where('id', '=', item.id)
-        .execute();
-      return { item, settle: await rollUp(trx, item, { kind: 'finished', status: 'cancelled' }, now), cancelled: true };
+    if (!item.archived) {
+      await sql`with item as (select ${item.report_id}::uuid as report_id, ${item.run_id}::uuid as run_id, ${item.profile_id}::uuid as profile_id, false as archived)
+                ${beginDelta(now, sql<boolean>`true`)}`.execute(trx);
+      return { item, cancelled: false };
     }
-    return { item, settle: await rollUp(trx, item, { kind: 'started' }, now), cancelled: false };
+    await trx
+      .updateTable('scan_items')
+      .set({ status: 'cancelled', finished_at: now, reason: 'report archived', claim_id: null, lease_expires_at: null })
+      .where('id', '=', item.id)
+      .execute();
+    await rollUp(trx, item, { kind: 'finished', status: 'cancelled' }, now);
+    return { item, cancelled: true };
   });
   if (!begun) return null;
-  if (begun.settle) settle(db, begun.item.report_id, now);
+  settle(db, begun.item.report_id, now);
   return begun.cancelled ? null : begun.item;
 }
 
@@ -362,12 +381,16 @@ export interface PersonItemEnd {
   mediaGeneration?: number;
 }
 
-/** 'stale': someone changed the person since the read (nothing written; read again). 'lost': the claim no longer holds the item. */
-export type PersonItemEndOutcome = 'ended' | 'lost' | 'stale';
+/**
+ * 'stale': someone changed the person (or the company page's observation)
+ * since the read (nothing written; read again). 'lost': the claim no longer
+ * holds the item.
+ */
+export type ItemEndOutcome = 'ended' | 'lost' | 'stale';
 
-/** The SQLSTATEs of finish_person_item_check (migration 0035). */
+/** The SQLSTATEs of finish_person_item_check (migration 0035) and finish_company_item_check (0037). */
 const CLAIM_LOST = 'PS001';
-const PERSON_CHANGED = 'PS002';
+const CHANGED_SINCE_READ = 'PS002';
 const MEDIA_COLLECTED = 'PS003';
 
 /**
@@ -397,7 +420,7 @@ const MEDIA_COLLECTED = 'PS003';
  * Throws MediaCollected when a media collection ran since the item stored
  * its blobs.
  */
-export async function endPersonItem(db: Kysely<Database>, item: ClaimedItem, end: ItemEnd, now: Date, given: PersonItemEnd): Promise<PersonItemEndOutcome> {
+export async function endPersonItem(db: Kysely<Database>, item: ClaimedItem, end: ItemEnd, now: Date, given: PersonItemEnd): Promise<ItemEndOutcome> {
   if (item.profile_id === null) throw new Error("endPersonItem ends a person's item");
   const finished = { kind: 'finished' as const, status: end.status, warning: end.warning };
   const change = personDelta(given.person);
@@ -423,59 +446,83 @@ export async function endPersonItem(db: Kysely<Database>, item: ClaimedItem, end
     { name: 'ended', query: ended },
     { name: 'bumped', query: bumped },
   ];
-  try {
-    await inOneStatement(writes, check, locks).execute(db);
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    if (code === CLAIM_LOST) return 'lost';
-    if (code === PERSON_CHANGED) return 'stale';
-    if (code === MEDIA_COLLECTED) throw new MediaCollected();
-    throw error;
-  }
+  const outcome = await endInOneStatement(db, inOneStatement(writes, check, locks));
+  if (outcome !== 'ended') return outcome;
   // Whether the person counts as active changed (a person removed before their contribution was ever stored): their visible flags follow.
   if (change.activeChanged) await storeVisibleFlags(db, [item.profile_id]);
   settle(db, item.report_id, now);
   return 'ended';
 }
 
+/** What the company page's finishing item writes in the statement that ends it, decided from its read (analysis-repository.ts, readCompanyFinish). */
+export interface CompanyItemEnd {
+  /** The version of the company page's observation that read saw: the statement writes only if it is still that. */
+  companyVersion: string;
+  /** The item's writes (evidence, activity, context, billed records): single statements on tables this one does not otherwise write. */
+  writes: readonly OperationNodeSource[];
+  /** The media collection generation read before the item stored its blobs; absent when it stores none. */
+  mediaGeneration?: number;
+}
+
 /**
- * Ends the company page's claimed item in one transaction, with `store`'s
- * writes, under the report, run and item locks (lockClaimed), and rolls up
- * under the report lock. False when the claim no longer holds the item:
- * nothing was written. (A person's item ends in one statement:
- * endPersonItem.)
+ * Ends the company page's claimed item in one statement, outside any
+ * transaction, as endPersonItem ends a person's (what it trades is written
+ * there): the bump of the company page's observation version on the report
+ * row (which takes the report lock, and holds only if no other company page
+ * item of the report ended since the read: its evidence and events would not
+ * be in this statement's snapshot, 'stale'), the item's end (guarded by the
+ * claim), the item's writes, and a delta with the run's change that asks
+ * the fold to recompute the company page's contribution. The statement reads
+ * nothing of the report's aggregates: the fold does.
+ *
+ * Lock order (src/store/locks.ts): the media collections' lock (when the
+ * item stores blobs), the report, then the item, each in a CTE that the
+ * next one's condition names. Throws MediaCollected when a media collection
+ * ran since the item stored its blobs.
  */
-export async function endClaimedItem(
-  db: Kysely<Database>,
-  item: ClaimedItem,
-  end: ItemEnd,
-  now: Date,
-  store: (trx: Kysely<Database>, locked: LockedItem) => Promise<void>,
-  /**
-   * `holdMedia`: `store` records evidence blobs. Media collections wait for
-   * this transaction (their lock, taken shared before any row lock), and
-   * `store` reads the collection generation in a later statement.
-   */
-  options: { holdMedia?: boolean } = {},
-): Promise<boolean> {
-  if (item.profile_id !== null) throw new Error("a person's item ends by endPersonItem");
-  const claim = { itemId: item.id, claimId: item.claim_id };
+export async function endCompanyItem(db: Kysely<Database>, item: ClaimedItem, end: ItemEnd, now: Date, given: CompanyItemEnd): Promise<ItemEndOutcome> {
+  if (item.profile_id !== null) throw new Error("endCompanyItem ends the company page's item");
+  const holdsMedia = given.mediaGeneration !== undefined;
+  const observation = sql`
+    update reports set company_version = company_version + 1
+     where id = ${item.report_id}::uuid and company_version = ${given.companyVersion}::bigint
+       ${holdsMedia ? sql`and (select generation from media) is not null` : sql``}
+    returning id`;
+  const ended = db
+    .updateTable('scan_items')
+    .set({ ...end, finished_at: now, claim_id: null, lease_expires_at: null })
+    .where('id', '=', item.id)
+    .where('claim_id', '=', item.claim_id)
+    .where('status', '=', 'running')
+    .where('profile_id', 'is', null)
+    .where(sql<boolean>`exists (select 1 from observation)`)
+    .returning('id');
   const finished = { kind: 'finished' as const, status: end.status, warning: end.warning };
-  const ended = await transaction(db, async (trx) => {
-    if (options.holdMedia) await holdMediaCollections(trx);
-    const locked = await lockClaimed(trx, claim, item);
-    if (!locked) return null;
-    await store(trx, locked);
-    await trx
-      .updateTable('scan_items')
-      .set({ ...end, finished_at: now, claim_id: null, lease_expires_at: null })
-      .where('id', '=', item.id)
-      .execute();
-    return { settle: await rollUp(trx, locked, finished, now) };
-  });
-  if (!ended) return false;
-  if (ended.settle) settle(db, item.report_id, now);
-  return true;
+  const writes = [...given.writes, companyDeltaWrite(item.report_id, { runId: item.run_id, change: finished }, now)];
+  const mediaKept = holdsMedia ? sql`(select generation from media) = ${given.mediaGeneration}::bigint` : sql`true`;
+  const check = sql`select finish_company_item_check(exists (select 1 from observation), exists (select 1 from ended), ${mediaKept}) as ok`;
+  const locks = [
+    ...(holdsMedia ? [{ name: 'media', query: sql`select hold_media_collections_generation() as generation`, materialized: true }] : []),
+    { name: 'observation', query: observation },
+    { name: 'ended', query: ended },
+  ];
+  const outcome = await endInOneStatement(db, inOneStatement(writes, check, locks));
+  if (outcome === 'ended') settle(db, item.report_id, now);
+  return outcome;
+}
+
+/** Runs the statement that ends an item (endPersonItem, endCompanyItem), its check's SQLSTATEs as outcomes. */
+async function endInOneStatement(db: Kysely<Database>, statement: RawBuilder<unknown>): Promise<ItemEndOutcome> {
+  try {
+    await statement.execute(db);
+    return 'ended';
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code === CLAIM_LOST) return 'lost';
+    if (code === CHANGED_SINCE_READ) return 'stale';
+    if (code === MEDIA_COLLECTED) throw new MediaCollected();
+    throw error;
+  }
 }
 
 /** Ends a claimed item `failed` (attempts spent, or a failure retrying cannot mend). */

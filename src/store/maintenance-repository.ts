@@ -12,14 +12,11 @@
  * lock shared before any row lock and checks that the generation is still
  * the one read before the blobs were stored (`checkMediaGeneration`); if
  * not, the item stores its blobs again and retries
- * (src/scanning/item-handler.ts). A person's item does both in the one
- * statement that ends it, through `hold_media_collections_generation()`
- * (migration 0035: the function reads the generation with a snapshot of its
- * own, taken once the lock is held; item-repository.ts, endPersonItem); the
- * company page's item takes the lock first in its transaction
- * (`holdMediaCollections`) and reads the generation in a later statement
- * (scanning/finish-item.ts). Never in the same statement as the lock: a
- * statement's snapshot is taken before the locks it waits for.
+ * (src/scanning/item-handler.ts). An item does both in the one statement
+ * that ends it, through `hold_media_collections_generation()` (migration
+ * 0035: the function reads the generation with a snapshot of its own, taken
+ * once the lock is held, for a statement's snapshot is taken before the
+ * locks it waits for; item-repository.ts, endPersonItem and endCompanyItem).
  */
 import { sql, type Kysely } from 'kysely';
 import type { Database } from './schema.js';
@@ -42,14 +39,10 @@ export async function mediaGeneration(db: Kysely<Database>): Promise<number> {
   return row?.media_gc_generation ?? 0;
 }
 
-/** First in the company page item's transaction when it records evidence: blocks collections until it commits. */
-export async function holdMediaCollections(trx: Kysely<Database>): Promise<void> {
-  await sql`select pg_advisory_xact_lock_shared(${MEDIA_GC_LOCK}::bigint)`.execute(trx);
-}
-
 /**
- * The generations read before the blobs were stored and after `holdMediaCollections`
- * (in a later statement): a collection ran in between when they differ.
+ * The generations read before the blobs were stored and by the finish's read
+ * (a collection ran in between when they differ; the statement that ends the
+ * item checks again under the collections' lock).
  */
 export function checkMediaGeneration(generation: { beforeBlobs: number; underLock: number }): void {
   if (generation.beforeBlobs !== generation.underLock) throw new MediaCollected();

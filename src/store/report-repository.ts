@@ -97,6 +97,7 @@ const REPORT_COLUMNS = Object.keys({
   analysis_state: true,
   created_at: true,
   updated_at: true,
+  company_version: true,
 } satisfies Record<keyof ReportRow, true>) as (keyof ReportRow)[];
 
 /** SQL of a json object with every column of ReportRow, from the reports row aliased `alias` (for fused reads). */

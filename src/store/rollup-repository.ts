@@ -35,9 +35,14 @@
  * - A begun person's item appends a delta that only names the person
  *   (`recompute_profile_id`, item-repository.ts beginItem): the fold (or an
  *   API write's refresh) recomputes that person, skipping a person another
- *   transaction holds, whom it asks for again (a delta of their own). Until then readers count the people that pending deltas
- *   name as their rows stand (`begunPeopleSql`, `withBegunPeople`), so a
- *   collection's revision always matches the records of the same snapshot.
+ *   transaction holds, whom it asks for again (a delta of their own). The
+ *   company page's item appends one that asks for the company page
+ *   (`recompute_company`) when it begins and when it ends (its contribution
+ *   is not stored by its end, whose statement does not read the report's
+ *   aggregates), and the fold recomputes it. Until then readers count the
+ *   people and the company page that pending deltas name as their rows stand
+ *   (`begunPeopleSql`, `begunCompanySql`, `withBegun`), so a collection's
+ *   revision always matches the records of the same snapshot.
  *
  * Every writer of a person's contribution holds that person's attachment
  * lock and bumps their version (src/store/locks.ts), and a writer that read
@@ -51,6 +56,7 @@ import {
   addTotals,
   applyContribution,
   companyContribution,
+  type CompanyFacts,
   contributionDelta,
   emptyTotals,
   personContribution,
@@ -84,23 +90,34 @@ interface AggregateRow {
  * Null before the report's first roll-up.
  */
 export async function readCurrentTotals(db: Kysely<Database>, reportId: string): Promise<Totals | null> {
-  const { rows } = await sql<{ totals: Totals | null; pending: Totals[] | null; begun: PersonFactsRow[] | null }>`
+  const { rows } = await sql<{ totals: Totals | null; pending: Totals[] | null; begun: PersonFactsRow[] | null; begun_company: BegunCompany | null }>`
     select (select totals from report_aggregates where report_id = x.id) as totals,
            (select json_agg(d.totals) from rollup_deltas d where d.report_id = x.id and d.totals is not null) as pending,
-           ${sql.raw(begunPeopleSql('x.id'))} as begun
+           ${sql.raw(begunPeopleSql('x.id'))} as begun,
+           ${sql.raw(begunCompanySql('x.id'))} as begun_company
       from (select ${reportId}::uuid as id) x`.execute(db);
-  return withBegunPeople(withPendingDeltas(rows[0].totals, rows[0].pending), rows[0].begun);
+  return withBegun(withPendingDeltas(rows[0].totals, rows[0].pending), rows[0].begun, rows[0].begun_company);
 }
 
 /**
- * Totals with each begun person (`begunPeopleSql`) counted as they stand
- * now instead of as stored: the fold's arithmetic, nothing stored.
+ * Totals with each begun person (`begunPeopleSql`) and the company page
+ * when a delta asks for it (`begunCompanySql`) counted as they stand now
+ * instead of as stored: the fold's arithmetic, nothing stored.
  */
-export function withBegunPeople(totals: Totals | null, begun: PersonFactsRow[] | null): Totals | null {
-  return totals && begun ? recompute(begun.map(gathered), totals, [], { rebuild: false }) : totals;
+export function withBegun(totals: Totals | null, begun: PersonFactsRow[] | null, company: BegunCompany | null): Totals | null {
+  if (!totals) return totals;
+  const withPeople = begun ? recompute(begun.map(gathered), totals, [], { rebuild: false }) : totals;
+  return company ? withCompany(withPeople, company.stored, companyFromJson(company.facts)).totals : withPeople;
 }
 
-/** The profiles collection of `withBegunPeople` (a findings page reads only that part of the totals). */
+/** `totals` with the company page's contribution recomputed from `facts` against the stored one (`contribution`: the one to store). */
+function withCompany(totals: Totals, stored: Contribution | null, facts: CompanyFacts): { totals: Totals; contribution: Contribution } {
+  const contribution = companyContribution(facts);
+  if (stored && revisionOf(stored) === revisionOf(contribution)) return { totals, contribution: stored };
+  return { totals: applyContribution(totals, stored, contribution), contribution };
+}
+
+/** The profiles collection of `withBegun` (a findings page reads only that part of the totals; the company page adds nothing to it). */
 export function profilesWithBegunPeople(profiles: Totals['profiles'], begun: PersonFactsRow[] | null): Totals['profiles'] {
   let result = profiles;
   for (const person of (begun ?? []).map(gathered)) {
@@ -120,27 +137,33 @@ export async function readAggregates(db: Kysely<Database>, reportId: string): Pr
 /** The totals of each of `reportIds` that has any, as `readCurrentTotals` reads them (one snapshot). */
 export async function readReportTotals(db: Kysely<Database>, reportIds: readonly string[]): Promise<Map<string, Totals>> {
   if (reportIds.length === 0) return new Map();
-  const { rows } = await sql<{ report_id: string; totals: Totals; pending: Totals[] | null; begun: PersonFactsRow[] | null }>`
+  const { rows } = await sql<{
+    report_id: string;
+    totals: Totals;
+    pending: Totals[] | null;
+    begun: PersonFactsRow[] | null;
+    begun_company: BegunCompany | null;
+  }>`
     select a.report_id, a.totals,
            (select json_agg(d.totals) from rollup_deltas d where d.report_id = a.report_id and d.totals is not null) as pending,
-           ${sql.raw(begunPeopleSql('a.report_id'))} as begun
+           ${sql.raw(begunPeopleSql('a.report_id'))} as begun,
+           ${sql.raw(begunCompanySql('a.report_id'))} as begun_company
       from report_aggregates a
      where a.report_id = any(${[...reportIds]}::uuid[])`.execute(db);
-  return new Map(rows.map((r) => [r.report_id, withBegunPeople(withPendingDeltas(r.totals, r.pending), r.begun)!]));
+  return new Map(rows.map((r) => [r.report_id, withBegun(withPendingDeltas(r.totals, r.pending), r.begun, r.begun_company)!]));
 }
 
 /**
  * Recomputes the contributions of `scope`'s attachments and of the company
  * page, and applies the differences. `touch` also sets the report's
- * `updated_at` (a write that changed the roster), in the same statement;
- * `companyUnchanged` (a person item's transition) skips the company page.
+ * `updated_at` (a write that changed the roster), in the same statement.
  */
 export async function refreshReportRollup(
   db: Kysely<Database>,
   reportId: string,
   scope: RollupScope,
   now: Date,
-  options: { touch?: boolean; companyUnchanged?: boolean } = {},
+  options: { touch?: boolean } = {},
 ): Promise<Totals> {
   await lockReport(db, reportId);
   const stored = await readAggregates(db, reportId);
@@ -159,11 +182,10 @@ export async function refreshReportRollup(
     const begun = pending.recompute.filter((id) => !ids.includes(id));
     totals = recompute((await unheldPersonFacts(db, reportId, begun, now)).unheld, totals, changed, { rebuild: false });
   }
-  // A person item's transition cannot change the company page's facts (its
-  // item, context and events): the worker says so and saves the query.
-  const companyBefore = rebuild ? null : stored.company;
-  const company = options.companyUnchanged && companyBefore ? companyBefore : companyContribution(await companyFacts(db, reportId));
-  if (!companyBefore || revisionOf(companyBefore) !== revisionOf(company)) totals = applyContribution(totals, companyBefore, company);
+  // The company page, whether or not a delta asked for it (its pending deltas are taken above).
+  const recomputed = withCompany(totals, rebuild ? null : stored.company, await companyFacts(db, reportId));
+  totals = recomputed.totals;
+  const company = recomputed.contribution;
 
   await updateReportRow(db, reportId, totals, options.touch ? now : null, { company, at: now, contributions: changed });
   await storeVisibleFlags(db, activeChangedIds(changed));
@@ -270,7 +292,7 @@ export async function recordPersonDelta(db: Kysely<Database>, reportId: string, 
   await allInOneStatement([bumpAttachment(profileId), ...personDeltaWrites(reportId, profileId, run, now, change)]).execute(db);
 }
 
-/** The run of a person's item and how its counts change. */
+/** The run of an item (a person's, or the company page's: `companyDeltaWrite`) and how its counts change. */
 export interface PersonRunChange {
   runId: string;
   change: RunChange;
@@ -319,6 +341,19 @@ export function personDeltaWrites(
                     ${runChange?.kind === 'finished' && runChange.warning === true}, ${delta === null ? null : JSON.stringify(delta)}::jsonb, ${now}::timestamptz)`);
   }
   return writes;
+}
+
+/**
+ * The write that records a transition of the company page's item (its end:
+ * item-repository.ts, endCompanyItem), for the caller's one statement: the
+ * run's change, and a request to recompute the company page's contribution
+ * (`recompute_company`), which the fold makes from what is stored.
+ */
+export function companyDeltaWrite(reportId: string, run: PersonRunChange, now: Date): RawBuilder<unknown> {
+  const { change } = run;
+  return sql`insert into rollup_deltas (report_id, run_id, started, finished, warning, at, recompute_company)
+          values (${reportId}::uuid, ${run.runId}::uuid, ${change.kind === 'started'}, ${change.kind === 'finished' ? change.status : null},
+                  ${change.kind === 'finished' && change.warning === true}, ${now}::timestamptz, true)`;
 }
 
 interface PendingDeltas {
@@ -393,8 +428,11 @@ export type FoldResult = { kind: 'folded'; more: boolean } | { kind: 'empty' } |
  * 1. `foldRead`: the report row's version (its `xmin`: every writer of the
  *    report's aggregates and runs ends by updating the report row,
  *    `updateReportRow`, under the report lock), the pending deltas, the
- *    stored aggregates, the report's runs and the facts of the people the
- *    deltas ask to recompute (with their versions, locks.ts);
+ *    stored aggregates, the report's runs, the facts of the people the
+ *    deltas ask to recompute (with their versions, locks.ts) and, when one
+ *    asks for it, of the company page (whatever changes those either
+ *    updates the report row, as the end of its item does, or appends a
+ *    delta that asks for it again, as its begin does);
  * 2. the sums, the recomputed contributions, the runs as the deltas leave
  *    them (`runAfter`) and the report's state, in TypeScript;
  * 3. `foldWrite`: takes the report lock (SKIP LOCKED: 'busy' when another
@@ -443,7 +481,10 @@ export async function planFold(db: Kysely<Database>, reportId: string, now: Date
     return { kind: 'folded', more: true };
   }
   const changed: ChangedContribution[] = [];
-  const totals = recompute(read.people.map(gathered), read.stored.totals, changed, { rebuild: false });
+  const withPeople = recompute(read.people.map(gathered), read.stored.totals, changed, { rebuild: false });
+  // The company page, when a delta asks for it (its item begun or ended).
+  const company = read.company && withCompany(withPeople, read.stored.company, read.company);
+  const totals = company ? company.totals : withPeople;
   const runs = read.runs.map((run) => {
     const counts = pending.runs.get(run.id);
     return { id: run.id, version: run.version, after: counts ? runAfter(run, counts, pending.at) : run, changed: counts !== undefined };
@@ -458,6 +499,7 @@ export async function planFold(db: Kysely<Database>, reportId: string, now: Date
     runStates: runStates(runs.map((run) => run.after.status)),
     totals: pending.totals ? addTotals(totals, pending.totals) : totals,
     contributions: changed,
+    company: company && company.contribution !== read.stored.company ? company.contribution : null,
     at: pending.at,
   };
 }
@@ -489,6 +531,8 @@ interface FoldRead {
   people: PersonFactsRow[];
   /** Those another transaction held: asked for again, by a delta each, which that transaction's fold takes. */
   held: string[];
+  /** The company page's facts, when a delta asks to recompute it (null: none does). */
+  company: CompanyFacts | null;
 }
 
 /**
@@ -514,6 +558,7 @@ async function foldRead(db: Kysely<Database>, reportId: string): Promise<FoldRea
     runs: (Omit<RunProgress, 'started_at' | 'completed_at'> & { id: string; version: string; started_at: string | null; completed_at: string | null })[] | null;
     people: PersonFactsRow[] | null;
     begun: string[] | null;
+    company: CompanyFactsJson | null;
   }>`
     select r.xmin::text as version,
            (select json_agg(json_build_object('id', d.id, 'run_id', d.run_id, 'started', d.started, 'finished', d.finished, 'warning', d.warning,
@@ -532,7 +577,9 @@ async function foldRead(db: Kysely<Database>, reportId: string): Promise<FoldRea
                                         where u.id = any (array(select d.recompute_profile_id from rollup_deltas d
                                                                  where d.report_id = r.id and d.recompute_profile_id is not null))
                                         for no key update skip locked))) pf) as people,
-           (select array_agg(distinct d.recompute_profile_id) from rollup_deltas d where d.report_id = r.id and d.recompute_profile_id is not null) as begun
+           (select array_agg(distinct d.recompute_profile_id) from rollup_deltas d where d.report_id = r.id and d.recompute_profile_id is not null) as begun,
+           case when exists (select 1 from rollup_deltas d where d.report_id = r.id and d.recompute_company)
+                then ${sql.raw(companyFactsSql('r.id'))} end as company
       from reports r where r.id = ${reportId}`.execute(db);
   const row = rows[0];
   if (!row) return null;
@@ -544,6 +591,7 @@ async function foldRead(db: Kysely<Database>, reportId: string): Promise<FoldRea
     runs: (row.runs ?? []).map((run) => ({ ...run, started_at: date(run.started_at), completed_at: date(run.completed_at) })),
     people: row.people ?? [],
     held: (row.begun ?? []).filter((id) => !(row.people ?? []).some((p) => p.id === id)),
+    company: row.company && companyFromJson(row.company),
   };
 }
 
@@ -561,6 +609,8 @@ interface FoldWrite {
   runStates: RunStates;
   totals: Totals;
   contributions: ChangedContribution[];
+  /** The company page's contribution to store (null: unchanged, or not recomputed). */
+  company: Contribution | null;
   at: Date;
 }
 
@@ -590,7 +640,9 @@ export async function writeFold(db: Kysely<Database>, reportId: string, fold: Fo
         ]),
     ...runs,
     ...(fold.contributions.length > 0 ? [contributionsWrite(reportId, fold.contributions, ok)] : []),
-    sql`update report_aggregates set totals = ${JSON.stringify(fold.totals)}::jsonb, updated_at = ${fold.at}::timestamptz
+    sql`update report_aggregates
+           set totals = ${JSON.stringify(fold.totals)}::jsonb, updated_at = ${fold.at}::timestamptz,
+               company = coalesce(${fold.company === null ? null : JSON.stringify(fold.company)}::jsonb, company)
          where report_id = ${reportId} and ${ok}`,
     reportRowUpdate(
       reportId,
@@ -763,7 +815,7 @@ function personFactsSelect(reportId: string, ids: readonly string[] | null) {
  * pending deltas of the report `reportExpr` (an SQL expression naming no
  * parameter) ask to recompute: begun items' people, whose stored
  * contributions are not yet what their rows say. Readers count them as
- * they stand (`withBegunPeople`).
+ * they stand (`withBegun`).
  */
 export function begunPeopleSql(reportExpr: string): string {
   return `(select json_agg(to_jsonb(pf)) from (
@@ -811,16 +863,53 @@ export function personFromJson(row: PersonFactsRow | null): GatheredPerson | nul
   return row === null ? null : gathered(row);
 }
 
-async function companyFacts(db: Kysely<Database>, reportId: string) {
-  const { rows } = await sql<{ item: LatestItem | null; observed: boolean; events: Record<string, string> | null }>`
-    select
-      (select json_build_object('status', i.status, 'warning', i.warning)
-         from scan_items i join scan_runs r on r.id = i.run_id
-         where i.report_id = ${reportId} and i.profile_id is null and i.kind = 'company_page'
-         order by r.created_at desc, i.created_at desc limit 1) as item,
-      exists (select 1 from company_context where report_id = ${reportId}) as observed,
-      (select json_object_agg(e.id, e.revision) from activity_events e
-         where e.report_id = ${reportId} and e.subject = ${NIL_SUBJECT}) as events`.execute(db);
-  const row = rows[0];
+/**
+ * SQL text of the company page's facts of the report `reportExpr` (an SQL
+ * expression naming no parameter and none of the aliases `ci`, `cr`, `cc`,
+ * `ce`) as one JSON object: its latest item, whether
+ * its context was observed, and its events' revisions (`CompanyFacts`, its
+ * `events` null when there are none: read it with `companyFromJson`).
+ */
+function companyFactsSql(reportExpr: string): string {
+  return `json_build_object(
+      'item', (select json_build_object('status', ci.status, 'warning', ci.warning)
+                 from scan_items ci join scan_runs cr on cr.id = ci.run_id
+                where ci.report_id = ${reportExpr} and ci.profile_id is null and ci.kind = 'company_page'
+                order by cr.created_at desc, ci.created_at desc limit 1),
+      'observed', exists (select 1 from company_context cc where cc.report_id = ${reportExpr}),
+      'events', (select json_object_agg(ce.id, ce.revision) from activity_events ce
+                  where ce.report_id = ${reportExpr} and ce.subject = '${NIL_SUBJECT}'))`;
+}
+
+type CompanyFactsJson = Omit<CompanyFacts, 'events'> & { events: Record<string, string> | null };
+
+function companyFromJson(row: CompanyFactsJson): CompanyFacts {
   return { item: row.item, observed: row.observed, events: row.events ?? {} };
+}
+
+async function companyFacts(db: Kysely<Database>, reportId: string): Promise<CompanyFacts> {
+  const { rows } = await sql<{ facts: CompanyFactsJson }>`select ${sql.raw(companyFactsSql('x.id'))} as facts from (select ${reportId}::uuid as id) x`.execute(
+    db,
+  );
+  return companyFromJson(rows[0].facts);
+}
+
+/** The company page as `begunCompanySql` reads it: its stored contribution and its facts as they stand. */
+export interface BegunCompany {
+  stored: Contribution | null;
+  facts: CompanyFactsJson;
+}
+
+/**
+ * SQL text of the company page's stored contribution and facts as they stand
+ * (`BegunCompany`) when a pending delta of the report `reportExpr` (an SQL
+ * expression naming no parameter) asks to recompute it (its item begun or
+ * ended: item-repository.ts), else null. Readers count it as it stands
+ * (`withBegun`).
+ */
+export function begunCompanySql(reportExpr: string): string {
+  return `(select json_build_object('stored', a.company, 'facts', ${companyFactsSql(reportExpr)})
+      from report_aggregates a
+     where a.report_id = ${reportExpr}
+       and exists (select 1 from rollup_deltas d where d.report_id = ${reportExpr} and d.recompute_company))`;
 }

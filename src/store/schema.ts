@@ -83,6 +83,8 @@ export interface ReportsTable {
   analysis_state: ColumnType<AnalysisState, AnalysisState | undefined, AnalysisState>;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** The version of the company page's stored observation, bumped by the statement that ends its item (migration 0037). */
+  company_version: Generated<string>;
 }
 
 export type AnalysisState = 'not_requested' | 'queued' | 'running' | 'available' | 'failed';
@@ -300,6 +302,8 @@ export interface RollupDeltasTable {
   created_at: Generated<Timestamp>;
   /** A person whose contribution the fold recomputes (a begun item's; migration 0031). */
   recompute_profile_id: string | null;
+  /** The fold recomputes the company page's contribution (its item begun or ended; migration 0037). */
+  recompute_company: Generated<boolean>;
 }
 
 export interface ReportAggregatesTable {

@@ -124,7 +124,7 @@ describe('a begun item in the roll-ups', () => {
     await finishedExactly(reportId, claim);
   });
 
-  test("a worker's claim begins a person's item in the claim's own statement, and leaves the company page's item to beginItem", async () => {
+  test("a worker's claim begins a person's item and the company page's in the claim's own statement, and readers count both as processing before any fold", async () => {
     const { reportId, profileId } = await onePersonReport('claim-begins');
     const begin = { now: t.clock.now(), maxAttempts: 3 };
     const seen = { person: 0, company: 0 };
@@ -144,7 +144,9 @@ describe('a begun item in the roll-ups', () => {
         assert.deepEqual({ status: item.status, claim_id: item.claim_id }, { status: 'running', claim_id: claim.claimId });
         if (item.profile_id === null) {
           seen.company++;
-          assert.equal(claim.begun, undefined);
+          assert.equal(claim.begun?.id, claim.itemId);
+          assert.equal(claim.begun?.kind, 'company_page');
+          assert.equal(claim.begun?.inputs.companyUrl, reportBody().company.pronet_company_url);
         } else {
           seen.person++;
           assert.equal(claim.begun?.id, claim.itemId);
@@ -154,15 +156,24 @@ describe('a begun item in the roll-ups', () => {
         }
         claims.push(claim);
       }
-      const deltas = await t.runtime.db.selectFrom('rollup_deltas').select(['recompute_profile_id', 'started']).where('report_id', '=', reportId).execute();
-      // One begin per person item (full profile and activity), none for the company page's item.
+      const deltas = await t.runtime.db
+        .selectFrom('rollup_deltas')
+        .select(['recompute_profile_id', 'recompute_company', 'started'])
+        .where('report_id', '=', reportId)
+        .orderBy('id')
+        .execute();
+      // One begin per item: the person's two (full profile and activity) name the person, the company page's asks for the company page.
       assert.deepEqual(seen, { person: 2, company: 1 });
-      assert.deepEqual(deltas, [
-        { recompute_profile_id: profileId, started: true },
-        { recompute_profile_id: profileId, started: true },
-      ]);
-      // Readers count the begun person's two items as processing before any fold.
-      assert.equal((await work(reportId)).processing, 2);
+      assert.deepEqual(
+        [...deltas].sort((a, b) => Number(a.recompute_company) - Number(b.recompute_company)),
+        [
+          { recompute_profile_id: profileId, recompute_company: false, started: true },
+          { recompute_profile_id: profileId, recompute_company: false, started: true },
+          { recompute_profile_id: null, recompute_company: true, started: true },
+        ],
+      );
+      // Readers count the begun person's two items and the company page's as processing before any fold.
+      assert.equal((await work(reportId)).processing, 3);
     } finally {
       await holder.query('commit');
       await holder.end();
