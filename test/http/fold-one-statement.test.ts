@@ -13,6 +13,7 @@ import { beginItem, claimItem, type Claim } from '../../src/store/item-repositor
 import { lockAttachments } from '../../src/store/locks.js';
 import { foldOnce, planFold, recordPersonDelta, writeFold } from '../../src/store/rollup-repository.js';
 import { sql } from 'kysely';
+import pg from 'pg';
 import { people, reportBody, startTestApp, type Tenant, type TestApp } from '../support/app.js';
 import { handlerContext } from '../support/handler.js';
 import { assertTotalsMatchRebuild, foldsSettled } from '../support/rollups.js';
@@ -179,6 +180,35 @@ describe('a fold in one read and one write', () => {
     assert.equal(outcome, 'busy');
     assert.equal(await pendingOf(reportId), 1);
     assert.equal((await foldOnce(t.runtime.db, reportId, new Date())).kind, 'folded');
+    await assertTotalsMatchRebuild(t, reportId);
+  });
+  test("a fold's write says whether other deltas are pending: those appended after its read are, a held person's new ask is not", async () => {
+    const { reportId, profileId } = await scannedReport('fold-more');
+    await totalsOnly(reportId);
+    await totalsOnly(reportId);
+    const plan = await planFold(t.runtime.db, reportId, new Date());
+    assert.equal(plan.kind, 'write');
+    await totalsOnly(reportId);
+    assert.deepEqual(await writeFold(t.runtime.db, reportId, plan), { more: true });
+    assert.equal(await pendingOf(reportId), 1, 'the delta appended after the read stays');
+    // A person another transaction holds is asked for again by the fold: that ask is theirs, not more to fold.
+    await askToRecompute(reportId, profileId);
+    const holder = new pg.Client({ connectionString: t.database.url });
+    await holder.connect();
+    try {
+      await holder.query('begin');
+      await holder.query('update report_profiles set facts_version = facts_version + 1 where id = $1', [profileId]);
+      const held = await planFold(t.runtime.db, reportId, new Date());
+      assert.equal(held.kind, 'write');
+      assert.deepEqual(held.kind === 'write' && held.held, [profileId]);
+      assert.deepEqual(await writeFold(t.runtime.db, reportId, held), { more: false });
+      assert.equal(await pendingOf(reportId), 1, "the held person's ask, again");
+    } finally {
+      await holder.query('commit');
+      await holder.end();
+    }
+    assert.equal((await foldOnce(t.runtime.db, reportId, new Date())).kind, 'folded');
+    assert.equal(await pendingOf(reportId), 0);
     await assertTotalsMatchRebuild(t, reportId);
   });
 });
