@@ -23,6 +23,11 @@
  *    evidence cards and the evidence pipeline: decoding, WebP preview, durable
  *    writes), measured in a child process without database or HTTP
  *    (bench/image-cost.ts), and the items/s ceiling it puts on these cores.
+ *    With the throughput scenario it is measured again right after the
+ *    1-process window, and the throughput is a fraction of the mean of the
+ *    two: on a shared machine the same image work took 25 to 40 ms per item
+ *    within an hour, so one measurement minutes before the window moved the
+ *    fraction by more than the distance to its target (docs/benchmarks.md).
  *
  * Each scenario runs on a fresh database of one PostgreSQL server: a scratch
  * database on DATABASE_URL's server (the role needs CREATE DATABASE), else an
@@ -103,6 +108,8 @@ interface Target {
 
 interface Output {
   images: ImageCost | null;
+  /** The image work measured again right after the 1-process throughput window (with both `images` and `throughput`). */
+  images_after: ImageCost | null;
   throughput: { runs: DrainResult[]; ratio_2_vs_1_items_per_second: number | null } | null;
   slow: DrainResult | null;
   fairness: FairnessResult | null;
@@ -144,10 +151,14 @@ function targets(out: Output): Target[] {
       met: life.statements === null ? null : life.statements <= 12,
     });
     if (out.images) {
-      // The throughput as a fraction of the image-work ceiling measured in the same run (docs/scaling.md, "Worker CPU and throughput").
-      const fraction = one.items_per_second / out.images.items_per_second_ceiling;
+      // The throughput as a fraction of the image-work ceiling measured in the same run, before and after its window
+      // (docs/scaling.md, "Worker CPU and throughput").
+      const ceilings = [out.images, out.images_after].filter((i): i is ImageCost => i !== null).map((i) => i.items_per_second_ceiling);
+      const ceiling = ceilings.reduce((a, b) => a + b, 0) / ceilings.length;
+      const fraction = one.items_per_second / ceiling;
+      const measuredAs = ceilings.length > 1 ? `mean of ${ceilings.map((c) => c.toFixed(1)).join(' before and ')} after` : 'before the window';
       list.push({
-        figure: `throughput ÷ image-work ceiling of the same run (${one.items_per_second.toFixed(1)} ÷ ${out.images.items_per_second_ceiling.toFixed(1)} items/s)`,
+        figure: `throughput ÷ image-work ceiling of the same run (${one.items_per_second.toFixed(1)} ÷ ${ceiling.toFixed(1)} items/s, ${measuredAs})`,
         measured: fraction.toFixed(2),
         target: '≥ 0.8',
         met: fraction >= 0.8,
@@ -202,6 +213,13 @@ function details(out: Output): string[] {
         `cards ${i.cards_ms_per_item} ms + evidence ${i.evidence_ms_per_item} ms = ${i.total_ms_per_item} ms CPU per item; ` +
         `a preview alone (decode, resize, WebP) ${i.preview_ms_per_card} ms per card; ` +
         `${i.cores} cores ÷ ${i.total_ms_per_item} ms = at most ${i.items_per_second_ceiling} items/s before any database or queue work`,
+    );
+  }
+  if (out.images_after) {
+    const i = out.images_after;
+    lines.push(
+      `images again, right after the 1-process throughput window: ${i.total_ms_per_item} ms CPU per item = at most ${i.items_per_second_ceiling} items/s` +
+        (out.images ? ` (×${(i.total_ms_per_item / out.images.total_ms_per_item).toFixed(2)} the first measurement's CPU)` : ''),
     );
   }
   for (const r of out.throughput?.runs ?? []) {
@@ -293,7 +311,7 @@ async function main(): Promise<void> {
   const startedAt = new Date().toISOString();
   const loadAtStart = os.loadavg();
   const { tempDir, onCleanup, cleanup } = await prepareRun('ps-bench-pipeline-', log);
-  const out: Output = { images: null, throughput: null, slow: null, fairness: null, api: null, profiled: null, errors: {} };
+  const out: Output = { images: null, images_after: null, throughput: null, slow: null, fairness: null, api: null, profiled: null, errors: {} };
   let postgres = 'unknown';
   let database = 'embedded';
   try {
@@ -311,14 +329,18 @@ async function main(): Promise<void> {
       }
     };
 
+    const measureImages = async (): Promise<ImageCost> => {
+      const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'bench/image-cost.ts', String(Math.min(settings.people, 300))], {
+        cwd: ROOT,
+        maxBuffer: 1 << 20,
+      });
+      const images = JSON.parse(stdout) as ImageCost;
+      log(`images: ${images.total_ms_per_item} ms CPU per item → at most ${images.items_per_second_ceiling} items/s on ${images.cores} cores`);
+      return images;
+    };
     if (settings.scenarios.includes('images')) {
       await attempt('images', async () => {
-        const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'bench/image-cost.ts', String(Math.min(settings.people, 300))], {
-          cwd: ROOT,
-          maxBuffer: 1 << 20,
-        });
-        out.images = JSON.parse(stdout) as ImageCost;
-        log(`images: ${out.images.total_ms_per_item} ms CPU per item → at most ${out.images.items_per_second_ceiling} items/s on ${out.images.cores} cores`);
+        out.images = await measureImages();
       });
     }
     if (settings.scenarios.includes('throughput')) {
@@ -335,6 +357,11 @@ async function main(): Promise<void> {
           log(`throughput, ${processes} process(es): ${r.items} items in ${r.seconds} s = ${r.items_per_second} items/s`);
           runs.push(r);
         });
+        if (processes === 1 && out.images) {
+          await attempt('images-after', async () => {
+            out.images_after = await measureImages();
+          });
+        }
       }
       if (settings.profile) {
         await attempt('throughput-profiled', async () => {
