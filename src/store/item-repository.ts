@@ -424,28 +424,15 @@ export async function endPersonItem(db: Kysely<Database>, item: ClaimedItem, end
   if (item.profile_id === null) throw new Error("endPersonItem ends a person's item");
   const finished = { kind: 'finished' as const, status: end.status, warning: end.warning };
   const change = personDelta(given.person);
-  const holdsMedia = given.mediaGeneration !== undefined;
-  const ended = db
-    .updateTable('scan_items')
-    .set({ ...end, finished_at: now, claim_id: null, lease_expires_at: null })
-    .where('id', '=', item.id)
-    .where('claim_id', '=', item.claim_id)
-    .where('status', '=', 'running')
-    .where('profile_id', 'is not', null)
-    .$if(holdsMedia, (qb) => qb.where(sql<boolean>`(select generation from media) is not null`))
-    .returning('id');
+  const media = mediaHold(given.mediaGeneration);
+  const ended = claimedEnd(db, item, end, now, media.taken);
   const bumped = sql`
     update report_profiles set facts_version = facts_version + 1, analysis_available = analysis_available or ${given.analysisAvailable}
      where id = ${item.profile_id}::uuid and facts_version = ${given.factsVersion}::bigint and exists (select 1 from ended)
     returning id`;
   const writes = [...given.writes, ...personDeltaWrites(item.report_id, item.profile_id, { runId: item.run_id, change: finished }, now, change)];
-  const mediaKept = holdsMedia ? sql`(select generation from media) = ${given.mediaGeneration}::bigint` : sql`true`;
-  const check = sql`select finish_person_item_check(exists (select 1 from ended), ${mediaKept}, exists (select 1 from bumped)) as ok`;
-  const locks = [
-    ...(holdsMedia ? [{ name: 'media', query: sql`select hold_media_collections_generation() as generation`, materialized: true }] : []),
-    { name: 'ended', query: ended },
-    { name: 'bumped', query: bumped },
-  ];
+  const check = sql`select finish_person_item_check(exists (select 1 from ended), ${media.kept}, exists (select 1 from bumped)) as ok`;
+  const locks = [...media.lock, { name: 'ended', query: ended }, { name: 'bumped', query: bumped }];
   const outcome = await endInOneStatement(db, inOneStatement(writes, check, locks));
   if (outcome !== 'ended') return outcome;
   // Whether the person counts as active changed (a person removed before their contribution was ever stored): their visible flags follow.
@@ -482,33 +469,53 @@ export interface CompanyItemEnd {
  */
 export async function endCompanyItem(db: Kysely<Database>, item: ClaimedItem, end: ItemEnd, now: Date, given: CompanyItemEnd): Promise<ItemEndOutcome> {
   if (item.profile_id !== null) throw new Error("endCompanyItem ends the company page's item");
-  const holdsMedia = given.mediaGeneration !== undefined;
+  const media = mediaHold(given.mediaGeneration);
   const observation = sql`
     update reports set company_version = company_version + 1
-     where id = ${item.report_id}::uuid and company_version = ${given.companyVersion}::bigint
-       ${holdsMedia ? sql`and (select generation from media) is not null` : sql``}
+     where id = ${item.report_id}::uuid and company_version = ${given.companyVersion}::bigint and ${media.taken}
     returning id`;
-  const ended = db
+  const ended = claimedEnd(db, item, end, now, sql<boolean>`exists (select 1 from observation)`);
+  const finished = { kind: 'finished' as const, status: end.status, warning: end.warning };
+  const writes = [...given.writes, companyDeltaWrite(item.report_id, { runId: item.run_id, change: finished }, now)];
+  const check = sql`select finish_company_item_check(exists (select 1 from observation), exists (select 1 from ended), ${media.kept}) as ok`;
+  const locks = [...media.lock, { name: 'observation', query: observation }, { name: 'ended', query: ended }];
+  const outcome = await endInOneStatement(db, inOneStatement(writes, check, locks));
+  if (outcome === 'ended') settle(db, item.report_id, now);
+  return outcome;
+}
+
+/**
+ * The media collections' lock of a statement that ends an item (endPersonItem,
+ * endCompanyItem) storing evidence blobs (`generation`: the collection
+ * generation read before they were stored; undefined: none stored): the
+ * named part that takes it (`hold_media_collections_generation()`, migration
+ * 0035) first, the condition that makes the next part wait for it (`taken`),
+ * and whether no collection ran since (`kept`).
+ */
+function mediaHold(generation: number | undefined): {
+  lock: { name: string; query: RawBuilder<unknown>; materialized: boolean }[];
+  taken: RawBuilder<boolean>;
+  kept: RawBuilder<boolean>;
+} {
+  if (generation === undefined) return { lock: [], taken: sql<boolean>`true`, kept: sql<boolean>`true` };
+  return {
+    lock: [{ name: 'media', query: sql`select hold_media_collections_generation() as generation`, materialized: true }],
+    taken: sql<boolean>`(select generation from media) is not null`,
+    kept: sql<boolean>`(select generation from media) = ${generation}::bigint`,
+  };
+}
+
+/** The update that ends a claimed item, guarded by its claim, for the statement that ends it; `after`: the condition that orders it after the locks before it. */
+function claimedEnd(db: Kysely<Database>, item: ClaimedItem, end: ItemEnd, now: Date, after: RawBuilder<boolean>) {
+  return db
     .updateTable('scan_items')
     .set({ ...end, finished_at: now, claim_id: null, lease_expires_at: null })
     .where('id', '=', item.id)
     .where('claim_id', '=', item.claim_id)
     .where('status', '=', 'running')
-    .where('profile_id', 'is', null)
-    .where(sql<boolean>`exists (select 1 from observation)`)
+    .where('profile_id', item.profile_id === null ? 'is' : 'is not', null)
+    .where(after)
     .returning('id');
-  const finished = { kind: 'finished' as const, status: end.status, warning: end.warning };
-  const writes = [...given.writes, companyDeltaWrite(item.report_id, { runId: item.run_id, change: finished }, now)];
-  const mediaKept = holdsMedia ? sql`(select generation from media) = ${given.mediaGeneration}::bigint` : sql`true`;
-  const check = sql`select finish_company_item_check(exists (select 1 from observation), exists (select 1 from ended), ${mediaKept}) as ok`;
-  const locks = [
-    ...(holdsMedia ? [{ name: 'media', query: sql`select hold_media_collections_generation() as generation`, materialized: true }] : []),
-    { name: 'observation', query: observation },
-    { name: 'ended', query: ended },
-  ];
-  const outcome = await endInOneStatement(db, inOneStatement(writes, check, locks));
-  if (outcome === 'ended') settle(db, item.report_id, now);
-  return outcome;
 }
 
 /** Runs the statement that ends an item (endPersonItem, endCompanyItem), its check's SQLSTATEs as outcomes. */

@@ -15,6 +15,7 @@ import { readCompanyFinish } from '../../src/store/analysis-repository.js';
 import { claimItem, endCompanyItem, type BegunItem, type Claim } from '../../src/store/item-repository.js';
 import { providerUsageWrite } from '../../src/store/provider-usage-repository.js';
 import { people, reportBody, startTestApp, type Tenant, type TestApp } from '../support/app.js';
+import { untilAnotherSessionWaitsOnALock } from '../support/db.js';
 import { handlerContext } from '../support/handler.js';
 import { assertTotalsMatchRebuild, foldsSettled } from '../support/rollups.js';
 
@@ -115,15 +116,7 @@ describe("the company page's end in one statement", () => {
         claims.find((c) => c.itemId === item.id)!,
       );
       // Its statement waits for the report.
-      const deadline = Date.now() + 15_000;
-      for (;;) {
-        const { rows } = await holder.query(
-          `select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and pid <> pg_backend_pid()`,
-        );
-        if (rows[0].n > 0) break;
-        assert.ok(Date.now() < deadline, "the company page's statement waited for the report");
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      await untilAnotherSessionWaitsOnALock(holder, "the company page's statement waited for the report");
       assert.equal((await itemRow(item.id)).status, 'running', 'nothing ended while the report was held');
     } finally {
       await holder.query('commit');

@@ -15,6 +15,7 @@ import { beginItem, claimItem, endPersonItem, type BegunItem, type Claim } from 
 import { lockAttachments } from '../../src/store/locks.js';
 import { providerUsageWrite } from '../../src/store/provider-usage-repository.js';
 import { people, reportBody, startTestApp, type Tenant, type TestApp } from '../support/app.js';
+import { untilAnotherSessionWaitsOnALock } from '../support/db.js';
 import { handlerContext } from '../support/handler.js';
 import { assertTotalsMatchRebuild, foldsSettled } from '../support/rollups.js';
 
@@ -147,15 +148,7 @@ describe("a person's finish in one statement", () => {
         claims.find((c) => c.itemId === full.id)!,
       );
       // Its statement waits for the attachment.
-      const deadline = Date.now() + 15_000;
-      for (;;) {
-        const { rows } = await holder.query(
-          `select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and pid <> pg_backend_pid()`,
-        );
-        if (rows[0].n > 0) break;
-        assert.ok(Date.now() < deadline, "the finish's statement waited for the attachment");
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      await untilAnotherSessionWaitsOnALock(holder, "the finish's statement waited for the attachment");
     } finally {
       await holder.query('commit');
       await holder.end();

@@ -36,3 +36,20 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     drop: () => runStatement(adminUrl, `drop database if exists ${name} with (force)`),
   };
 }
+
+/**
+ * Resolves once another session of `holder`'s database waits on a lock (the
+ * statement the test expects to wait for the lock `holder` holds); fails
+ * with `what` after 15 s.
+ */
+export async function untilAnotherSessionWaitsOnALock(holder: pg.Client, what: string): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const { rows } = await holder.query(
+      `select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and pid <> pg_backend_pid()`,
+    );
+    if (rows[0].n > 0) return;
+    if (Date.now() >= deadline) throw new Error(`not seen in 15 s: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
