@@ -15,11 +15,12 @@
  *
  * Three ways in, one arithmetic (`totals − old + new` per contribution):
  *
- * - `refreshReportRollup`, for the API's writes (imports, removals, archives)
- *   and the company page's item: under the report lock, it folds the pending
- *   deltas, recomputes the contributions of the attachments it touched with
- *   a fixed number of set-based queries and stores the result. Nothing here
- *   scans the whole roster unless asked to (`'all'`).
+ * - `refreshReportRollup`, for the API's writes (imports, removals,
+ *   archives) and the company page item's requeue or failure: under the
+ *   report lock, it folds the pending deltas, recomputes the contributions
+ *   of the attachments it touched (and the company page's) with a fixed
+ *   number of set-based queries and stores the result. Nothing here scans
+ *   the whole roster unless asked to (`'all'`).
  * - `recordPersonDelta` (a requeue, a failure) and the statement that ends
  *   a person's item (item-repository.ts, endPersonItem, from `personDelta`
  *   and `personDeltaWrites`), for a worker's transition of a person's item:
@@ -602,7 +603,7 @@ interface FoldWrite {
   /** The report row's version (`xmin`) as read. */
   version: string;
   deltaIds: number[];
-  /** How many of the deltas read do not only ask for a person another transaction held (`more` counts as many). */
+  /** How many of the deltas read `more` counts: those that name no person another transaction held. */
   counted: number;
   /** The recomputed people, with their versions as read. */
   people: { id: string; version: string }[];
