@@ -104,7 +104,7 @@ function personWrites(
   const holdMedia = mediaGeneration !== undefined && finish.evidence.length > 0;
   // The blobs stored before the read are still there if no media collection ran since the generation was read
   // (checked again by the statement that ends the item, under the collections' lock).
-  if (holdMedia) checkMediaGeneration({ beforeBlobs: mediaGeneration, underLock: read.mediaGeneration });
+  if (holdMedia) checkMediaGeneration({ beforeBlobs: mediaGeneration, atRead: read.mediaGeneration });
   const ids = { reportId: item.report_id, profileId: item.profile_id, itemId: item.id };
   const activity = result.activity === null ? null : { ...ids, events: result.activity, capturedAt };
   const usage = usageWrite(finish);
@@ -163,7 +163,7 @@ function companyWrites(db: Db, finish: Extract<Finish, { outcome: 'succeeded' }>
   const holdMedia = mediaGeneration !== undefined && finish.evidence.length > 0;
   // The blobs stored before the read are still there if no media collection ran since the generation was read
   // (checked again by the statement that ends the item, under the collections' lock).
-  if (holdMedia) checkMediaGeneration({ beforeBlobs: mediaGeneration, underLock: read.mediaGeneration });
+  if (holdMedia) checkMediaGeneration({ beforeBlobs: mediaGeneration, atRead: read.mediaGeneration });
   const usage = usageWrite(finish);
   const writes = [
     ...evidenceWrites(db, { ...ids, images: finish.evidence }, now).writes,

@@ -44,8 +44,8 @@ export async function mediaGeneration(db: Kysely<Database>): Promise<number> {
  * (a collection ran in between when they differ; the statement that ends the
  * item checks again under the collections' lock).
  */
-export function checkMediaGeneration(generation: { beforeBlobs: number; underLock: number }): void {
-  if (generation.beforeBlobs !== generation.underLock) throw new MediaCollected();
+export function checkMediaGeneration(generation: { beforeBlobs: number; atRead: number }): void {
+  if (generation.beforeBlobs !== generation.atRead) throw new MediaCollected();
 }
 
 /** Under the maintenance lock: true (and the run recorded) when no run started in the last `intervalMs`. */
