@@ -35,6 +35,7 @@ import {
 } from './pipeline-setup.js';
 import { runStatement } from '../test/support/db.js';
 import { Observer, round, startWindow, sum, type WindowStats } from './pipeline-stats.js';
+import { measureWritesAlone, type WritesAlone } from './writes-alone.js';
 
 declare module 'autocannon' {
   interface Options {
@@ -157,6 +158,8 @@ export interface DrainResult {
   admission_per_item: { postgres_ms: number | null; statements: number | null };
   /** An item's whole life: its admission share plus the drain window's figures (claim, begin, heartbeat share, finish, roll-up). */
   whole_life_per_item: { postgres_ms: number | null; statements: number | null };
+  /** The same rows written by bare statements, on the same server right after the window (writes-alone.ts); null without the server's processes to read. */
+  writes_alone: WritesAlone | null;
   /** What the report's scans added to storage: the database (tables and indexes, dead rows included) and the media directory. */
   storage: { database_bytes_per_person: number; database_bytes_per_item: number; media_bytes_per_person: number };
   /** With `profile`: the worker's V8 CPU profile over the window (its main thread; libuv and sharp threads are not in it). */
@@ -276,6 +279,9 @@ export function drain(
       database_bytes_per_item: Math.round(databaseBytes / items),
       media_bytes_per_person: Math.round(mediaBytes / options.people),
     };
+    // After the storage figures: the rolled-back rows leave dead tuples behind.
+    const writesAlone =
+      ctx.server.postmasterPid === null ? null : await measureWritesAlone(db.url, reportId, ctx.server.postmasterPid, { people: 1000, connections: 8 });
     let profile: DrainResult['profile'] = null;
     if (options.profile) {
       // The profile is written when the worker exits.
@@ -298,6 +304,7 @@ export function drain(
       run_statuses: runStatuses,
       item_statuses: itemStatuses,
       per_item: perItem,
+      writes_alone: writesAlone,
       admission_per_item: {
         postgres_ms: admitted.cpu.postgres_ms_per_item,
         statements: admitted.statements_per_item,

@@ -144,6 +144,17 @@ function targets(out: Output): Target[] {
       target: '≤ 3 ms',
       met: life.postgres_ms === null ? null : life.postgres_ms <= 3,
     });
+    if (one.writes_alone) {
+      // A reference, not a target: the same rows written by bare statements in the same run (bench/writes-alone.ts).
+      const alone = one.writes_alone.postgres_ms_per_item;
+      const drained = one.per_item.cpu.postgres_ms_per_item;
+      list.push({
+        figure: `PostgreSQL CPU per item of its rows written alone (${one.writes_alone.items} items replayed, rolled back); claim to roll-up ÷ that`,
+        measured: `${fmt(alone, ' ms')}; ×${drained === null || alone <= 0 ? '?' : (drained / alone).toFixed(2)}`,
+        target: '(reference)',
+        met: null,
+      });
+    }
     list.push({
       figure: `statements per item, whole life (admission ${fmt(one.admission_per_item.statements)} + claim to roll-up ${fmt(one.per_item.statements_per_item)})`,
       measured: fmt(life.statements),
