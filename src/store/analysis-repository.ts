@@ -17,6 +17,7 @@ import { revisionOf } from '../domain/revision.js';
 import type { analysisChange, ProfileAnalysis, ProfileFacts, StoredAnalysisState } from '../domain/profile-analysis.js';
 import type { CollectedActivityEvent, CollectedCompany, CollectedProfile } from '../domain/collected.js';
 import type { EvidenceOrigin, PreparedEvidence } from '../domain/collected.js';
+import { unnestColumns } from './fixed-text.js';
 import { UNFLATTENED } from './plan-fence.js';
 import { personFactsJson, personFromJson, type GatheredPerson, type PersonFactsRow } from './rollup-repository.js';
 import { NIL_SUBJECT, type Database, type ItemStatus } from './schema.js';
@@ -59,8 +60,6 @@ export function evidenceWrites(
   const sections = [...new Set(images.map((image) => image.section))];
   const values = images.map((image) => ({
     id: randomUUID(),
-    report_id: input.reportId,
-    profile_id: input.profileId,
     item_id: input.itemId,
     section: image.section,
     original_sha256: image.prepared.original.sha256,
@@ -74,21 +73,42 @@ export function evidenceWrites(
     preview_width: image.prepared.preview.width,
     preview_height: image.prepared.preview.height,
     origin: image.origin,
-    created_at: now,
   }));
   const superseded = db
     .updateTable('evidence_images')
     .set({ obsolete: true, obsolete_at: now })
     .where('report_id', '=', input.reportId)
-    .where('section', 'in', sections)
+    // One text whatever the number of sections (an `in` list is a text per length: prepared-statements.ts).
+    .where(sql<boolean>`section = any(${sections}::text[])`)
     .where('obsolete', '=', false)
     .where('item_id', '!=', input.itemId)
     .$if(input.profileId === null, (q) => q.where('profile_id', 'is', null))
     .$if(input.profileId !== null, (q) => q.where('profile_id', '=', input.profileId));
-  const inserted = db
-    .insertInto('evidence_images')
-    .values(values)
-    .onConflict((oc) => oc.columns(['item_id', 'section', 'original_sha256']).doNothing());
+  // The rows as one array per column: one text (and one prepared statement) whatever their number, and no
+  // query tree of a node per value to build (fixed-text.ts says what that trades).
+  const inserted = sql`
+    insert into evidence_images (id, report_id, profile_id, item_id, section, original_sha256, original_size, original_type,
+                                 preview_sha256, preview_size, preview_type, original_width, original_height, preview_width,
+                                 preview_height, origin, created_at)
+    select v.id, ${input.reportId}::uuid, ${input.profileId}::uuid, ${input.itemId}::uuid, v.section, v.original_sha256, v.original_size,
+           v.original_type, v.preview_sha256, v.preview_size, v.preview_type, v.original_width, v.original_height, v.preview_width,
+           v.preview_height, v.origin, ${now}::timestamptz
+      from ${unnestColumns([
+        ['id', 'uuid', values.map((v) => v.id)],
+        ['section', 'text', values.map((v) => v.section)],
+        ['original_sha256', 'text', values.map((v) => v.original_sha256)],
+        ['original_size', 'integer', values.map((v) => v.original_size)],
+        ['original_type', 'text', values.map((v) => v.original_type)],
+        ['preview_sha256', 'text', values.map((v) => v.preview_sha256)],
+        ['preview_size', 'integer', values.map((v) => v.preview_size)],
+        ['preview_type', 'text', values.map((v) => v.preview_type)],
+        ['original_width', 'integer', values.map((v) => v.original_width)],
+        ['original_height', 'integer', values.map((v) => v.original_height)],
+        ['preview_width', 'integer', values.map((v) => v.preview_width)],
+        ['preview_height', 'integer', values.map((v) => v.preview_height)],
+        ['origin', 'text', values.map((v) => v.origin)],
+      ])}
+    on conflict (item_id, section, original_sha256) do nothing`;
   return {
     writes: [superseded, inserted],
     rows: values.map((v) => ({ id: v.id, section: v.section, origin: v.origin, item_id: v.item_id, original_sha256: v.original_sha256 })),
@@ -175,8 +195,6 @@ export function activityWrites(
     stored.push({ id, revision: record.revision, event: { external_id: event.external_id, ...content } });
     return {
       id,
-      report_id: input.reportId,
-      profile_id: input.profileId,
       external_id: event.external_id,
       event_type: event.event_type,
       actor_kind: event.actor.kind,
@@ -185,9 +203,6 @@ export function activityWrites(
       text: event.text,
       occurred_at: event.occurred_at,
       counts: JSON.stringify(event.counts),
-      provenance: 'scanner' as const,
-      captured_at: input.capturedAt,
-      available_at: now,
       updated_at: updatedAt,
       content_hash: contentHash,
       revision: record.revision,
@@ -195,27 +210,32 @@ export function activityWrites(
   });
   const writes: OperationNodeSource[] = [];
   if (rows.length > 0) {
-    writes.push(
-      db
-        .insertInto('activity_events')
-        .values(rows)
-        .onConflict((oc) =>
-          oc.columns(['report_id', 'subject', 'external_id']).doUpdateSet((eb) => ({
-            event_type: eb.ref('excluded.event_type'),
-            actor_kind: eb.ref('excluded.actor_kind'),
-            actor: eb.ref('excluded.actor'),
-            source_url: eb.ref('excluded.source_url'),
-            text: eb.ref('excluded.text'),
-            occurred_at: eb.ref('excluded.occurred_at'),
-            counts: eb.ref('excluded.counts'),
-            captured_at: eb.ref('excluded.captured_at'),
-            available_at: eb.ref('excluded.available_at'),
-            updated_at: eb.ref('excluded.updated_at'),
-            content_hash: eb.ref('excluded.content_hash'),
-            revision: eb.ref('excluded.revision'),
-          })),
-        ),
-    );
+    // One array per column, as evidenceWrites does: one text whatever the number of events.
+    writes.push(sql`
+      insert into activity_events (id, report_id, profile_id, external_id, event_type, actor_kind, actor, source_url, text, occurred_at,
+                                   counts, provenance, captured_at, available_at, updated_at, content_hash, revision)
+      select v.id, ${input.reportId}::uuid, ${input.profileId}::uuid, v.external_id, v.event_type, v.actor_kind, v.actor, v.source_url,
+             v.text, v.occurred_at, v.counts, 'scanner', ${input.capturedAt}::timestamptz, ${now}::timestamptz, v.updated_at,
+             v.content_hash, v.revision
+        from ${unnestColumns([
+          ['id', 'uuid', rows.map((r) => r.id)],
+          ['external_id', 'text', rows.map((r) => r.external_id)],
+          ['event_type', 'text', rows.map((r) => r.event_type)],
+          ['actor_kind', 'text', rows.map((r) => r.actor_kind)],
+          ['actor', 'jsonb', rows.map((r) => r.actor)],
+          ['source_url', 'text', rows.map((r) => r.source_url)],
+          ['text', 'text', rows.map((r) => r.text)],
+          ['occurred_at', 'timestamptz', rows.map((r) => r.occurred_at)],
+          ['counts', 'jsonb', rows.map((r) => r.counts)],
+          ['updated_at', 'timestamptz', rows.map((r) => r.updated_at)],
+          ['content_hash', 'text', rows.map((r) => r.content_hash)],
+          ['revision', 'text', rows.map((r) => r.revision)],
+        ])}
+      on conflict (report_id, subject, external_id) do update
+        set event_type = excluded.event_type, actor_kind = excluded.actor_kind, actor = excluded.actor, source_url = excluded.source_url,
+            text = excluded.text, occurred_at = excluded.occurred_at, counts = excluded.counts, captured_at = excluded.captured_at,
+            available_at = excluded.available_at, updated_at = excluded.updated_at, content_hash = excluded.content_hash,
+            revision = excluded.revision`);
   }
   if (input.profileId !== null) {
     // A person's activity is covered from now on (the company page's events have no coverage row).

@@ -72,6 +72,7 @@ import { revisionOf } from '../domain/revision.js';
 import { bumpAttachment, lockAttachments, lockReport, lockUnheldAttachments } from './locks.js';
 import { addRunChange, applyRunCounts, emptyRunCounts, runAfter, type RunChange, type RunCounts, type RunProgress } from './scan-repository.js';
 import { NIL_SUBJECT, type Database } from './schema.js';
+import { unnestColumns } from './fixed-text.js';
 import { allInOneStatement, inOneStatement } from './one-statement.js';
 import { UNFLATTENED } from './plan-fence.js';
 import { retryingTransaction } from './transaction.js';
@@ -248,7 +249,10 @@ function contributionsWrite(reportId: string, changed: ChangedContribution[], wh
   return sql`
       insert into profile_contributions (profile_id, report_id, contribution)
       select v.id, ${reportId}::uuid, v.c
-      from unnest(${changed.map((c) => c.id)}::uuid[], ${changed.map((c) => JSON.stringify(c.contribution))}::jsonb[]) as v(id, c)
+      from ${unnestColumns([
+        ['id', 'uuid', changed.map((c) => c.id)],
+        ['c', 'jsonb', changed.map((c) => JSON.stringify(c.contribution))],
+      ])}
       where ${when}
       on conflict (profile_id) do update set contribution = excluded.contribution`;
 }
