@@ -110,11 +110,16 @@ export async function openServer(tempDir: string, log: Log): Promise<BenchServer
   // the temporary directory (ours, 0700 from mkdtemp) gets search permission, not read.
   await fs.promises.chmod(tempDir, 0o711);
   let server: EmbeddedServer = await startEmbeddedPostgres({ dataDir, database: 'postgres', log });
+  // Server settings to measure in the same harness (BENCH_PG_SETTINGS=name=value,…; docs/benchmarks.md).
+  const settings = benchSettings(process.env.BENCH_PG_SETTINGS);
   if (process.env.BENCH_PG_STAT_STATEMENTS !== '0') {
     // The embedded binaries ship the extension; it must be preloaded at server start.
-    await adminQuery(server.url, `${TAG} alter system set shared_preload_libraries = 'pg_stat_statements'`);
+    settings.push({ name: 'shared_preload_libraries', value: 'pg_stat_statements' });
     // Planning too: a statement planned on every execution costs about as much again (store/prepared-statements.ts).
-    await adminQuery(server.url, `${TAG} alter system set pg_stat_statements.track_planning = on`);
+    settings.push({ name: 'pg_stat_statements.track_planning', value: 'on' });
+  }
+  if (settings.length > 0) {
+    for (const { name, value } of settings) await adminQuery(server.url, `${TAG} alter system set ${name} = '${value.replaceAll("'", "''")}'`);
     await server.stop();
     server = await startEmbeddedPostgres({ dataDir, database: 'postgres', log });
   }
@@ -391,4 +396,17 @@ export function serverTicksBetween(before: ServerReading, after: ServerReading):
   byKind.exited = after.rest - before.rest - goneBefore;
   const all = Object.values(byKind).reduce((a, b) => a + b, 0);
   return { all, byKind };
+}
+
+/** `name=value,…` as settings; a name that is not a plain setting name is refused. */
+function benchSettings(spec: string | undefined): Array<{ name: string; value: string }> {
+  return (spec ?? '')
+    .split(',')
+    .filter((entry) => entry.trim() !== '')
+    .map((entry) => {
+      const at = entry.indexOf('=');
+      const name = entry.slice(0, at).trim();
+      if (at < 1 || !/^[a-z_][a-z0-9_.]*$/.test(name)) throw new Error(`BENCH_PG_SETTINGS: "${entry}" is not name=value`);
+      return { name, value: entry.slice(at + 1) };
+    });
 }

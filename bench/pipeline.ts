@@ -330,6 +330,7 @@ async function main(): Promise<void> {
     onCleanup(() => server.close());
     postgres = server.postgresVersion;
     database = server.embedded ? `embedded PostgreSQL${server.statements ? ' with pg_stat_statements' : ''}` : "DATABASE_URL's server";
+    if (server.embedded && process.env.BENCH_PG_SETTINGS) database += `; BENCH_PG_SETTINGS=${process.env.BENCH_PG_SETTINGS}`;
     const ctx: Context = { server, tempDir, log, concurrency: settings.worker_concurrency };
     const attempt = async (name: string, run: () => Promise<void>) => {
       try {
