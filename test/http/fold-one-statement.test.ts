@@ -11,7 +11,7 @@ import { emptyTotals } from '../../src/domain/analysis-aggregate.js';
 import { processItem } from '../../src/scanning/item-handler.js';
 import { beginItem, claimItem, type Claim } from '../../src/store/item-repository.js';
 import { lockAttachments } from '../../src/store/locks.js';
-import { foldOnce, planFold, recordPersonDelta, writeFold } from '../../src/store/rollup-repository.js';
+import { FOLD_BATCH, foldOnce, planFold, recordPersonDelta, writeFold } from '../../src/store/rollup-repository.js';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { people, reportBody, startTestApp, type Tenant, type TestApp } from '../support/app.js';
@@ -104,11 +104,13 @@ describe('a fold in one read and one write', () => {
 
   /**
    * Claims the report's items until one of a person's, which is left unbegun; the others (the
-   * company page's) are begun as a worker begins them, and their folds done.
+   * company page's) are begun as a worker begins them, and their folds done. Their leases outlast
+   * this file: no later test claims them again.
    */
   async function claimAPersonItem(reportId: string): Promise<Claim> {
     const now = new Date();
-    for (let claim = await claimItem(t.runtime.db, 30); claim; claim = await claimItem(t.runtime.db, 30)) {
+    const lease = 3600;
+    for (let claim = await claimItem(t.runtime.db, lease); claim; claim = await claimItem(t.runtime.db, lease)) {
       const item = await t.runtime.db.selectFrom('scan_items').select(['report_id', 'profile_id']).where('id', '=', claim.itemId).executeTakeFirstOrThrow();
       if (item.report_id === reportId && item.profile_id !== null) {
         await foldsSettled(t);
@@ -142,10 +144,10 @@ describe('a fold in one read and one write', () => {
     const claim = await claimAPersonItem(reportId);
     const { profile_id: profileId } = await t.runtime.db.selectFrom('scan_items').select('profile_id').where('id', '=', claim.itemId).executeTakeFirstOrThrow();
     await askToRecompute(reportId, profileId!);
-    // Deltas with nothing in them, read before the people: the read runs long enough for a transition to commit meanwhile.
-    await sql`insert into rollup_deltas (report_id, run_id, started, at) select ${reportId}::uuid, null, false, now() from generate_series(1, 150000)`.execute(
-      t.runtime.db,
-    );
+    // A long history of finished runs, read before the people: the read runs long enough for a transition to commit meanwhile.
+    await sql`insert into scan_runs (id, report_id, workspace_id, mode, key_mode, status, created_at, started_at, completed_at)
+              select gen_random_uuid(), r.report_id, r.workspace_id, r.mode, r.key_mode, 'completed', now(), now(), now()
+                from (select * from scan_runs where report_id = ${reportId} limit 1) r, generate_series(1, 50000)`.execute(t.runtime.db);
     // The item fails as markItemFailed fails it (the item, then the person's version, contribution and delta,
     // under their locks), in a transaction that commits once the fold's read has begun: its snapshot is older
     // than the failure, and the people it locks later are free again.
@@ -167,6 +169,56 @@ describe('a fold in one read and one write', () => {
     });
     assert.ok((await foldReadsRunning()).includes(reads[0]), 'the failure committed while the same read still ran');
     await fold;
+    await assertTotalsMatchRebuild(t, reportId);
+  });
+
+  test('a backlog longer than one batch is folded in rounds, the oldest deltas first, each round saying more until the last', async () => {
+    const { reportId } = await scannedReport('fold-batches');
+    await sql`insert into rollup_deltas (report_id, run_id, started, totals, at)
+              select ${reportId}::uuid, null, false, ${JSON.stringify(emptyTotals())}::jsonb, now() from generate_series(1, ${2 * FOLD_BATCH + 1}::int)`.execute(
+      t.runtime.db,
+    );
+    const ids = async () =>
+      (await t.runtime.db.selectFrom('rollup_deltas').select('id').where('report_id', '=', reportId).orderBy('id').execute()).map((d) => Number(d.id));
+    const all = await ids();
+    assert.deepEqual(await foldOnce(t.runtime.db, reportId, new Date()), { kind: 'folded', more: true });
+    assert.deepEqual(await ids(), all.slice(FOLD_BATCH), 'the oldest batch was taken');
+    assert.deepEqual(await foldOnce(t.runtime.db, reportId, new Date()), { kind: 'folded', more: true });
+    assert.deepEqual(await ids(), all.slice(2 * FOLD_BATCH));
+    assert.deepEqual(await foldOnce(t.runtime.db, reportId, new Date()), { kind: 'folded', more: false });
+    assert.equal(await pendingOf(reportId), 0);
+    await assertTotalsMatchRebuild(t, reportId);
+  });
+
+  test('a delta numbered between those a fold read but committed after its read stays pending, and the write says more', async () => {
+    const { reportId } = await scannedReport('fold-between');
+    await totalsOnly(reportId);
+    // Numbered next, committed only after the fold's read.
+    const late = new pg.Client({ connectionString: t.database.url });
+    await late.connect();
+    try {
+      await late.query('begin');
+      const { rows } = await late.query(
+        'insert into rollup_deltas (report_id, run_id, started, totals, at) values ($1, null, false, $2::jsonb, now()) returning id',
+        [reportId, JSON.stringify(emptyTotals())],
+      );
+      const lateId = Number(rows[0].id);
+      await totalsOnly(reportId);
+      const plan = await planFold(t.runtime.db, reportId, new Date());
+      assert.equal(plan.kind, 'write');
+      const read = plan.kind === 'write' ? plan.deltaIds : [];
+      assert.equal(read.length, 2);
+      assert.ok(read[0] < lateId && lateId < read[1], 'the late delta is numbered between those read');
+      await late.query('commit');
+      assert.deepEqual(await writeFold(t.runtime.db, reportId, plan), { more: true });
+      assert.deepEqual(
+        (await t.runtime.db.selectFrom('rollup_deltas').select('id').where('report_id', '=', reportId).execute()).map((d) => Number(d.id)),
+        [lateId],
+      );
+    } finally {
+      await late.end();
+    }
+    assert.equal((await foldOnce(t.runtime.db, reportId, new Date())).kind, 'folded');
     await assertTotalsMatchRebuild(t, reportId);
   });
 
