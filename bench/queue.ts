@@ -20,6 +20,12 @@
  *    `profile-scan serve` on the same database, before and after those rows
  *    are added: ratio to the same figure on the almost empty database
  *    (target ≤ 1.5 ×).
+ * 4. a report's fold (rollup-repository.ts, `foldOnce`) on the workers'
+ *    pool (generic plans), in a 100-person analyzed report: one pending
+ *    delta with 0, 1,000 and 10,000 finished runs in the report's history
+ *    (each as a ratio to 0), and a backlog of 150,000 pending deltas folded
+ *    to the end (rounds, and the time of all of them; BENCH_QUEUE_BACKLOG
+ *    sets its size). BENCH_QUEUE_FOLDS=0 skips it.
  *
  * Each size runs on a fresh database cloned from one migrated template, on
  * DATABASE_URL's server (the role needs CREATE DATABASE) or an embedded one.
@@ -30,7 +36,10 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
+import { sql } from 'kysely';
+import { emptyTotals } from '../src/domain/analysis-aggregate.js';
 import { createDb, createPool } from '../src/store/database.js';
+import { foldOnce } from '../src/store/rollup-repository.js';
 import { adminQuery, openDatabase, positiveInt, prepareRun, ROOT, startService, withDatabase } from './harness.js';
 import { freePort } from './processes.js';
 import { createTenant, seedAnalyzedReport } from './seed.js';
@@ -39,6 +48,9 @@ const log = (message: string) => process.stderr.write(`${message}\n`);
 const SAMPLES = positiveInt('BENCH_QUEUE_SAMPLES', 300);
 const SIZES = (process.env.BENCH_QUEUE_SIZES ?? '10,100,1000,10000').split(',').map((s) => Number(s.trim()));
 const BIG = process.env.BENCH_QUEUE_BIG !== '0';
+const FOLDS = process.env.BENCH_QUEUE_FOLDS !== '0';
+const BACKLOG = positiveInt('BENCH_QUEUE_BACKLOG', 150_000);
+const HISTORIES = [0, 1000, 10_000];
 
 interface Figure {
   median: number;
@@ -231,6 +243,59 @@ async function measureReads(url: string, template: string, tempDir: string): Pro
   }
 }
 
+interface FoldFigures {
+  /** One pending delta, by the number of finished runs in the report's history. */
+  history: { runs: number; fold: Figure }[];
+  backlog: { deltas: number; rounds: number; ms: number };
+}
+
+/** A report's fold as its history of runs and its backlog of deltas grow (the module's header, 4). */
+async function measureFolds(url: string, template: string): Promise<FoldFigures> {
+  const name = `${template}_folds`;
+  await adminQuery(url, `create database ${name} template ${template}`);
+  const databaseUrl = withDatabase(url, name);
+  // The workers' pool: their folds run under generic plans (prepared-statements.ts).
+  const pool = createPool(databaseUrl, 2, { genericPlans: true });
+  const db = createDb(pool);
+  try {
+    const tenant = await createTenant(db);
+    const reportId = await seedAnalyzedReport(db, tenant.workspaceId, 100);
+    const delta = (count: number) =>
+      sql`insert into rollup_deltas (report_id, run_id, started, totals, at)
+          select ${reportId}::uuid, null, false, ${JSON.stringify(emptyTotals())}::jsonb, now() from generate_series(1, ${count}::int)`.execute(db);
+    const history: FoldFigures['history'] = [];
+    for (const runs of HISTORIES) {
+      const have = Number((await sql<{ n: string }>`select count(*) as n from scan_runs where report_id = ${reportId}`.execute(db)).rows[0].n);
+      await sql`insert into scan_runs (id, report_id, workspace_id, mode, key_mode, status, created_at, started_at, completed_at)
+                select gen_random_uuid(), r.report_id, r.workspace_id, r.mode, r.key_mode, 'completed', now(), now(), now()
+                  from (select * from scan_runs where report_id = ${reportId} limit 1) r, generate_series(1, ${Math.max(0, runs - have)}::int)`.execute(db);
+      await sql`analyze`.execute(db);
+      const samples: number[] = [];
+      for (let i = 0; i < Math.min(SAMPLES, 100) + 10; i++) {
+        await delta(1);
+        const started = process.hrtime.bigint();
+        await foldOnce(db, reportId, new Date());
+        if (i >= 10) samples.push(Number(process.hrtime.bigint() - started) / 1e6);
+      }
+      history.push({ runs, fold: summarize(samples) });
+    }
+    await delta(BACKLOG);
+    const started = process.hrtime.bigint();
+    let rounds = 0;
+    for (let more = true; more;) {
+      rounds++;
+      const folded = await foldOnce(db, reportId, new Date());
+      more = folded.kind === 'folded' && folded.more;
+    }
+    const left = Number((await sql<{ n: string }>`select count(*) as n from rollup_deltas where report_id = ${reportId}`.execute(db)).rows[0].n);
+    if (left !== 0) throw new Error(`the backlog's folds left ${left} deltas`);
+    return { history, backlog: { deltas: BACKLOG, rounds, ms: Number(process.hrtime.bigint() - started) / 1e6 } };
+  } finally {
+    await db.destroy();
+    await adminQuery(url, `drop database if exists ${name} with (force)`);
+  }
+}
+
 const ms = (f: Figure) => `${f.median.toFixed(3)} ms (p95 ${f.p95.toFixed(3)})`;
 const ratio = (a: Figure, b: Figure) => a.median / b.median;
 
@@ -259,6 +324,11 @@ async function main(): Promise<void> {
       big = { empty: figures[0], full: await measureSize(database.url, template, SIZES[0], true) };
       log('hot reads on an almost empty database…');
       reads = await measureReads(database.url, template, tempDir);
+    }
+    let folds: FoldFigures | null = null;
+    if (FOLDS) {
+      log(`a report's fold with a history of runs, then a backlog of ${BACKLOG.toLocaleString('en')} deltas…`);
+      folds = await measureFolds(database.url, template);
     }
 
     const base = figures[0];
@@ -302,9 +372,22 @@ async function main(): Promise<void> {
         row('first findings page (10)', 'findings'),
       );
     }
+    if (folds) {
+      const first = folds.history[0].fold;
+      lines.push(
+        '',
+        "A report's fold on the workers' pool (a 100-person analyzed report, one pending delta, round trips included):",
+        '',
+        '| finished runs in the report | fold | × |',
+        '|---:|---:|---:|',
+        ...folds.history.map((h) => `| ${h.runs.toLocaleString('en')} | ${ms(h.fold)} | ${ratio(h.fold, first).toFixed(2)} |`),
+        '',
+        `A backlog of ${folds.backlog.deltas.toLocaleString('en')} deltas folded to the end: ${folds.backlog.rounds} rounds, ${Math.round(folds.backlog.ms).toLocaleString('en')} ms in all (${(folds.backlog.ms / folds.backlog.rounds).toFixed(1)} ms a round).`,
+      );
+    }
     console.log(lines.join('\n'));
     await fs.mkdir(path.join(ROOT, 'bench/results'), { recursive: true });
-    await fs.writeFile(path.join(ROOT, 'bench/results/queue.json'), `${JSON.stringify({ samples: SAMPLES, figures, big, reads }, null, 2)}\n`);
+    await fs.writeFile(path.join(ROOT, 'bench/results/queue.json'), `${JSON.stringify({ samples: SAMPLES, figures, big, reads, folds }, null, 2)}\n`);
   } finally {
     await cleanup();
   }

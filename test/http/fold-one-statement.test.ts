@@ -144,10 +144,6 @@ describe('a fold in one read and one write', () => {
     const claim = await claimAPersonItem(reportId);
     const { profile_id: profileId } = await t.runtime.db.selectFrom('scan_items').select('profile_id').where('id', '=', claim.itemId).executeTakeFirstOrThrow();
     await askToRecompute(reportId, profileId!);
-    // A long history of finished runs, read before the people: the read runs long enough for a transition to commit meanwhile.
-    await sql`insert into scan_runs (id, report_id, workspace_id, mode, key_mode, status, created_at, started_at, completed_at)
-              select gen_random_uuid(), r.report_id, r.workspace_id, r.mode, r.key_mode, 'completed', now(), now(), now()
-                from (select * from scan_runs where report_id = ${reportId} limit 1) r, generate_series(1, 50000)`.execute(t.runtime.db);
     // The item fails as markItemFailed fails it (the item, then the person's version, contribution and delta,
     // under their locks), in a transaction that commits once the fold's read has begun: its snapshot is older
     // than the failure, and the people it locks later are free again.
@@ -163,6 +159,14 @@ describe('a fold in one read and one write', () => {
         .where('id', '=', claim.itemId)
         .execute();
       await recordPersonDelta(trx, reportId, profileId!, { runId, change: { kind: 'finished', status: 'failed' } }, now);
+      // Deltas this transaction writes and removes again: until it commits they stay in the report's index, not
+      // visible to others, and a read of the report's deltas walks past each of them before the people, so the
+      // fold's read runs long enough for the commit to land meanwhile.
+      const filler = new Date('2000-01-01T00:00:00Z');
+      await sql`insert into rollup_deltas (report_id, run_id, started, at) select ${reportId}::uuid, null, false, ${filler} from generate_series(1, 500000)`.execute(
+        trx,
+      );
+      await trx.deleteFrom('rollup_deltas').where('report_id', '=', reportId).where('at', '=', filler).execute();
       fold = foldOnce(t.runtime.db, reportId, new Date());
       for (let i = 0; i < 2000 && reads.length === 0; i++) reads = await foldReadsRunning();
       assert.equal(reads.length, 1, "the fold's read was seen running");
@@ -220,6 +224,35 @@ describe('a fold in one read and one write', () => {
     }
     assert.equal((await foldOnce(t.runtime.db, reportId, new Date())).kind, 'folded');
     await assertTotalsMatchRebuild(t, reportId);
+  });
+
+  test("a fold decides the report's state from the runs its deltas change and from the report's other runs", async () => {
+    const created = await t.request('POST', '/api/v1/reports', {
+      key: owner.secret,
+      headers: { 'idempotency-key': 'fold-states' },
+      body: reportBody({ profiles: people(1, 'fold-states') }),
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const reportId: string = created.body.data.report.id;
+    // A report's import asks for both modes: two runs, both queued.
+    const runs = await t.runtime.db.selectFrom('scan_runs').select(['id', 'mode', 'status']).where('report_id', '=', reportId).execute();
+    assert.deepEqual(runs.map((r) => `${r.mode} ${r.status}`).sort(), ['activity queued', 'full_profile queued']);
+    const run = runs.find((r) => r.mode === 'full_profile')!;
+    const other = runs.find((r) => r.mode === 'activity')!.id;
+    // The full profile run's row says its work is done; nobody was analyzed. A delta names it: the fold reads it and settles it.
+    await sql`update scan_runs set status = 'completed', unfinished = 0, completed = requested, started_at = now(), completed_at = now() where id = ${run.id}`.execute(
+      t.runtime.db,
+    );
+    const stateAfterFold = async () => {
+      await t.runtime.db.insertInto('rollup_deltas').values({ report_id: reportId, run_id: run.id, started: false, at: new Date() }).execute();
+      assert.equal((await foldOnce(t.runtime.db, reportId, new Date())).kind, 'folded');
+      return (await t.runtime.db.selectFrom('reports').select('analysis_state').where('id', '=', reportId).executeTakeFirstOrThrow()).analysis_state;
+    };
+    assert.equal(await stateAfterFold(), 'queued', 'another run of the report is queued');
+    await t.runtime.db.updateTable('scan_runs').set({ status: 'running' }).where('id', '=', other).execute();
+    assert.equal(await stateAfterFold(), 'running', 'another run of the report is running');
+    await t.runtime.db.updateTable('scan_runs').set({ status: 'completed', completed_at: new Date() }).where('id', '=', other).execute();
+    assert.equal(await stateAfterFold(), 'failed', 'every run finished, nobody analyzed');
   });
 
   test('a fold while another transaction holds the report: busy, and nothing is written', async () => {
