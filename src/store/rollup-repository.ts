@@ -588,8 +588,12 @@ interface FoldRead {
  * 150,000 deltas: 31 to 37 s in one statement holding the report's row,
  * where the same write planned for its values took 0.3 s). With a batch, and
  * the write's scan kept to the ids between the first and the last it read,
- * a round costs at most the batch's square, and a backlog costs rounds (the
- * same backlog: 300 rounds of about 16 ms, 4.8 s in all).
+ * a round's list costs at most the batch's square, and a backlog costs
+ * rounds, none of which holds the report's row for long (the same backlog:
+ * 300 rounds, 4.8 s in all on the API's pool; 27 to 31 s under the workers'
+ * generic plans, made for a report with a few pending deltas, whose rounds
+ * still find a report's deltas by a bitmap of all of them:
+ * docs/benchmarks.md, "A report's fold as its history and its backlog grow").
  */
 export const FOLD_BATCH = 500;
 
