@@ -559,6 +559,24 @@ interface FoldRead {
 }
 
 /**
+ * The most deltas one fold takes, the oldest first; the rest wait for its
+ * next round (its write says `more`). The write names the deltas it read
+ * (`id = any(…)`), and under a generic plan PostgreSQL tests that list
+ * against each of the report's deltas one element after another: unbounded,
+ * a fold cost the product of the backlog and its own size (a backlog of
+ * 150,000 deltas: 31 to 37 s in one statement holding the report's row,
+ * where the same write planned for its values took 0.3 s). With a batch, and
+ * the write's scan kept to the ids between the first and the last it read,
+ * a round's list costs at most the batch's square, and a backlog costs
+ * rounds, none of which holds the report's row for long (the same backlog:
+ * 300 rounds, 4.8 s in all on the API's pool; 27 to 31 s under the workers'
+ * generic plans, made for a report with a few pending deltas, whose rounds
+ * still find a report's deltas by a bitmap of all of them:
+ * docs/benchmarks.md, "A report's fold as its history and its backlog grow").
+ */
+export const FOLD_BATCH = 500;
+
+/**
  * The fold's read, in one statement (one snapshot); null when the report is
  * gone. The people the deltas ask to recompute are read if no other
  * transaction holds them (their row locks, tried with SKIP LOCKED, last only
@@ -579,24 +597,6 @@ interface FoldRead {
  * the dead ones (70 pages for 7 live rows in `bench:pipeline`, four scans a
  * fold before).
  */
-/**
- * The most deltas one fold takes, the oldest first; the rest wait for its
- * next round (its write says `more`). The write names the deltas it read
- * (`id = any(…)`), and under a generic plan PostgreSQL tests that list
- * against each of the report's deltas one element after another: unbounded,
- * a fold cost the product of the backlog and its own size (a backlog of
- * 150,000 deltas: 31 to 37 s in one statement holding the report's row,
- * where the same write planned for its values took 0.3 s). With a batch, and
- * the write's scan kept to the ids between the first and the last it read,
- * a round's list costs at most the batch's square, and a backlog costs
- * rounds, none of which holds the report's row for long (the same backlog:
- * 300 rounds, 4.8 s in all on the API's pool; 27 to 31 s under the workers'
- * generic plans, made for a report with a few pending deltas, whose rounds
- * still find a report's deltas by a bitmap of all of them:
- * docs/benchmarks.md, "A report's fold as its history and its backlog grow").
- */
-export const FOLD_BATCH = 500;
-
 async function foldRead(db: Kysely<Database>, reportId: string): Promise<FoldRead | null> {
   const { rows } = await sql<{
     version: string;
