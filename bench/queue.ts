@@ -25,7 +25,9 @@
  *    delta with 0, 1,000 and 10,000 finished runs in the report's history
  *    (each as a ratio to 0), and a backlog of 150,000 pending deltas folded
  *    to the end (rounds, and the time of all of them; BENCH_QUEUE_BACKLOG
- *    sets its size). BENCH_QUEUE_FOLDS=0 skips it.
+ *    sets its size), twice: with the plans the pool made while rollup_deltas
+ *    was nearly empty (its usual state, as at its last ANALYZE), then after
+ *    an ANALYZE that sees the backlog. BENCH_QUEUE_FOLDS=0 skips it.
  *
  * Each size runs on a fresh database cloned from one migrated template, on
  * DATABASE_URL's server (the role needs CREATE DATABASE) or an embedded one.
@@ -246,7 +248,17 @@ async function measureReads(url: string, template: string, tempDir: string): Pro
 interface FoldFigures {
   /** One pending delta, by the number of finished runs in the report's history. */
   history: { runs: number; fold: Figure }[];
-  backlog: { deltas: number; rounds: number; ms: number };
+  /**
+   * The backlog folded to the end twice: with the plans the pool made while
+   * rollup_deltas was nearly empty (as at its last ANALYZE), then once more
+   * after an ANALYZE that sees it (autovacuum's, on a busy table).
+   */
+  backlog: { deltas: number; stale: BacklogFolds; analyzed: BacklogFolds };
+}
+
+interface BacklogFolds {
+  rounds: number;
+  ms: number;
 }
 
 /** A report's fold as its history of runs and its backlog of deltas grow (the module's header, 4). */
@@ -279,17 +291,23 @@ async function measureFolds(url: string, template: string): Promise<FoldFigures>
       }
       history.push({ runs, fold: summarize(samples) });
     }
-    await delta(BACKLOG);
-    const started = process.hrtime.bigint();
-    let rounds = 0;
-    for (let more = true; more;) {
-      rounds++;
-      const folded = await foldOnce(db, reportId, new Date());
-      more = folded.kind === 'folded' && folded.more;
-    }
-    const left = Number((await sql<{ n: string }>`select count(*) as n from rollup_deltas where report_id = ${reportId}`.execute(db)).rows[0].n);
-    if (left !== 0) throw new Error(`the backlog's folds left ${left} deltas`);
-    return { history, backlog: { deltas: BACKLOG, rounds, ms: Number(process.hrtime.bigint() - started) / 1e6 } };
+    const foldBacklog = async (analyze: boolean): Promise<BacklogFolds> => {
+      await delta(BACKLOG);
+      if (analyze) await sql`analyze rollup_deltas`.execute(db);
+      const started = process.hrtime.bigint();
+      let rounds = 0;
+      for (let more = true; more;) {
+        rounds++;
+        const folded = await foldOnce(db, reportId, new Date());
+        more = folded.kind === 'folded' && folded.more;
+      }
+      const left = Number((await sql<{ n: string }>`select count(*) as n from rollup_deltas where report_id = ${reportId}`.execute(db)).rows[0].n);
+      if (left !== 0) throw new Error(`the backlog's folds left ${left} deltas`);
+      return { rounds, ms: Number(process.hrtime.bigint() - started) / 1e6 };
+    };
+    const stale = await foldBacklog(false);
+    const analyzed = await foldBacklog(true);
+    return { history, backlog: { deltas: BACKLOG, stale, analyzed } };
   } finally {
     await db.destroy();
     await adminQuery(url, `drop database if exists ${name} with (force)`);
@@ -297,6 +315,7 @@ async function measureFolds(url: string, template: string): Promise<FoldFigures>
 }
 
 const ms = (f: Figure) => `${f.median.toFixed(3)} ms (p95 ${f.p95.toFixed(3)})`;
+const backlog = (b: BacklogFolds) => `${b.rounds} rounds, ${Math.round(b.ms).toLocaleString('en')} ms in all (${(b.ms / b.rounds).toFixed(1)} ms a round)`;
 const ratio = (a: Figure, b: Figure) => a.median / b.median;
 
 async function main(): Promise<void> {
@@ -382,7 +401,8 @@ async function main(): Promise<void> {
         '|---:|---:|---:|',
         ...folds.history.map((h) => `| ${h.runs.toLocaleString('en')} | ${ms(h.fold)} | ${ratio(h.fold, first).toFixed(2)} |`),
         '',
-        `A backlog of ${folds.backlog.deltas.toLocaleString('en')} deltas folded to the end: ${folds.backlog.rounds} rounds, ${Math.round(folds.backlog.ms).toLocaleString('en')} ms in all (${(folds.backlog.ms / folds.backlog.rounds).toFixed(1)} ms a round).`,
+        `A backlog of ${folds.backlog.deltas.toLocaleString('en')} deltas folded to the end, with plans made while rollup_deltas was nearly empty: ${backlog(folds.backlog.stale)}; ` +
+          `again after an ANALYZE that sees the backlog: ${backlog(folds.backlog.analyzed)}.`,
       );
     }
     console.log(lines.join('\n'));
