@@ -569,10 +569,11 @@ interface FoldRead {
  * the write's scan kept to the ids between the first and the last it read,
  * a round's list costs at most the batch's square, and a backlog costs
  * rounds, none of which holds the report's row for long (the same backlog:
- * 300 rounds, 4.8 s in all on the API's pool; 27 to 31 s under the workers'
- * generic plans, made for a report with a few pending deltas, whose rounds
- * still find a report's deltas by a bitmap of all of them:
- * docs/benchmarks.md, "A report's fold as its history and its backlog grow").
+ * 300 rounds, 6.5 s in all on the workers' pool once an ANALYZE has seen it;
+ * 27 to 31 s with plans made while rollup_deltas was nearly empty, which scan
+ * the whole table each round until the next ANALYZE, at most an autovacuum
+ * round away on a busy service: docs/benchmarks.md, "A report's fold as its
+ * history and its backlog grow").
  */
 export const FOLD_BATCH = 500;
 
