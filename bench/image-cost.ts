@@ -65,7 +65,8 @@ export interface ImageCost {
 const IN_FLIGHT = 16;
 const WARM_UP = 20;
 
-function requests(people: number, salt: string): Array<Pick<CollectRequest, 'url' | 'kind' | 'mode'>> {
+/** The throughput scenario's mix: `people` people in both scan modes, then one company page. */
+export function requests(people: number, salt: string): Array<Pick<CollectRequest, 'url' | 'kind' | 'mode'>> {
   const list: Array<Pick<CollectRequest, 'url' | 'kind' | 'mode'>> = [];
   for (let i = 0; i < people; i++) {
     const url = `https://www.linkedin.com/in/bench-${salt}-${i}`;
@@ -75,7 +76,8 @@ function requests(people: number, salt: string): Array<Pick<CollectRequest, 'url
   return list;
 }
 
-async function inFlight<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+/** Runs `work` over `items` with at most `limit` at once. */
+export async function inFlight<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
   await Promise.all(
     Array.from({ length: limit }, async () => {
@@ -89,17 +91,33 @@ function cpuMs(since: NodeJS.CpuUsage): number {
   return (used.user + used.system) / 1000;
 }
 
-export async function measureImageCost(people: number, dir: string): Promise<ImageCost> {
+/** An item's image work as the scanning layer does it: the collector's data and its evidence cards, then each card through the evidence pipeline. */
+export interface ImageWork {
+  collect(r: Pick<CollectRequest, 'url' | 'kind' | 'mode'>): Promise<Screenshot[]>;
+  prepare(shot: Screenshot): Promise<void>;
+}
+
+/** The image work on the simulator's data, its media under `dir`, warmed up (glyph cache, libvips start-up). */
+export async function openImageWork(dir: string): Promise<ImageWork> {
   const simulator = new SimulatorCollector({ delayMs: 0 });
   const store = new FileMediaStore(path.join(dir, 'media'));
   await store.check();
   const signal = new AbortController().signal;
-  const collect = async (r: Pick<CollectRequest, 'url' | 'kind' | 'mode'>): Promise<Screenshot[]> => {
-    const result = await simulator.collect({ ...r, attempt: 1, signal });
-    return result.outcome === 'ok' ? renderEvidenceCards(r, result) : [];
+  const work: ImageWork = {
+    async collect(r) {
+      const result = await simulator.collect({ ...r, attempt: 1, signal });
+      return result.outcome === 'ok' ? renderEvidenceCards(r, result) : [];
+    },
+    async prepare(shot) {
+      await prepareEvidence(store, shot);
+    },
   };
+  for (const r of requests(WARM_UP / 2, 'warm')) for (const shot of await work.collect(r)) await work.prepare(shot);
+  return work;
+}
 
-  for (const r of requests(WARM_UP / 2, 'warm')) for (const shot of await collect(r)) await prepareEvidence(store, shot);
+export async function measureImageCost(people: number, dir: string): Promise<ImageCost> {
+  const { collect, prepare } = await openImageWork(dir);
 
   const list = requests(people, 'measured');
   const shots: Screenshot[] = [];
@@ -111,7 +129,7 @@ export async function measureImageCost(people: number, dir: string): Promise<Ima
 
   started = process.cpuUsage();
   await inFlight(shots, IN_FLIGHT, async (shot) => {
-    await prepareEvidence(store, shot);
+    await prepare(shot);
   });
   const evidenceMs = cpuMs(started);
 
@@ -121,7 +139,7 @@ export async function measureImageCost(people: number, dir: string): Promise<Ima
   started = process.cpuUsage();
   const clock = performance.now();
   await inFlight(asWorker, workerInFlight, async (r) => {
-    for (const shot of await collect(r)) await prepareEvidence(store, shot);
+    for (const shot of await collect(r)) await prepare(shot);
   });
   const aloneSeconds = (performance.now() - clock) / 1000;
   const aloneCpuMs = cpuMs(started);

@@ -13,8 +13,10 @@
  *   serve` (its in-process worker on), idle and then while that worker drains
  *   a large import.
  */
+import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { createHistogram } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import { summarizeProfile, type CpuProfile, type ProfileSummary } from './cpu-profile-summary.js';
@@ -36,6 +38,7 @@ import {
 import { runStatement } from '../test/support/db.js';
 import { Observer, round, startWindow, sum, type WindowStats } from './pipeline-stats.js';
 import { measureWritesAlone, type WritesAlone } from './writes-alone.js';
+import type { FloorPipeline } from './floor-pipeline.js';
 
 declare module 'autocannon' {
   interface Options {
@@ -160,6 +163,8 @@ export interface DrainResult {
   whole_life_per_item: { postgres_ms: number | null; statements: number | null };
   /** The same rows written by bare statements, on the same server right after the window (writes-alone.ts); null without the server's processes to read. */
   writes_alone: WritesAlone | null;
+  /** With `floor`: the image work and the rows written alone, together as a worker runs items (floor-pipeline.ts); null otherwise. */
+  floor: FloorPipeline | null;
   /** What the report's scans added to storage: the database (tables and indexes, dead rows included) and the media directory. */
   storage: { database_bytes_per_person: number; database_bytes_per_item: number; media_bytes_per_person: number };
   /** With `profile`: the worker's V8 CPU profile over the window (its main thread; libuv and sharp threads are not in it). */
@@ -174,7 +179,7 @@ export interface DrainResult {
  */
 export function drain(
   ctx: Context,
-  options: { label: string; processes: number; delayMs: number; people: number; warmupPeople: number; profile?: string },
+  options: { label: string; processes: number; delayMs: number; people: number; warmupPeople: number; profile?: string; floor?: boolean },
 ): Promise<DrainResult> {
   return scenario(ctx, options.label, 1, async (db, dataDir, cleanup) => {
     const api = await startService({ databaseUrl: db.url, port: await freePort(), dataDir, logFile: path.join(dataDir, 'service.log') });
@@ -282,6 +287,18 @@ export function drain(
     // After the storage figures: the rolled-back rows leave dead tuples behind.
     const writesAlone =
       ctx.server.postmasterPid === null ? null : await measureWritesAlone(db.url, reportId, ctx.server.postmasterPid, { people: 1000, connections: 8 });
+    let floor: FloorPipeline | null = null;
+    if (options.floor && ctx.server.postmasterPid !== null) {
+      // In a child process, as the image work is measured: its CPU is the process's, every thread.
+      const people = String(Math.min(options.people, 500));
+      const { stdout } = await promisify(execFile)(
+        process.execPath,
+        ['--import', 'tsx', 'bench/floor-pipeline.ts', db.url, reportId, String(ctx.server.postmasterPid), people],
+        { cwd: ROOT, maxBuffer: 1 << 20 },
+      );
+      floor = JSON.parse(stdout) as FloorPipeline;
+      ctx.log(`floor pipeline: ${floor.items} items in ${floor.seconds} s = ${floor.items_per_second} items/s`);
+    }
     let profile: DrainResult['profile'] = null;
     if (options.profile) {
       // The profile is written when the worker exits.
@@ -305,6 +322,7 @@ export function drain(
       item_statuses: itemStatuses,
       per_item: perItem,
       writes_alone: writesAlone,
+      floor,
       admission_per_item: {
         postgres_ms: admitted.cpu.postgres_ms_per_item,
         statements: admitted.statements_per_item,

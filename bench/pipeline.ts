@@ -29,7 +29,11 @@
  *    the mean of the two, for each ceiling: on a shared machine the same
  *    image work took 25 to 40 ms per item within an hour, so one measurement
  *    minutes before the window moved the fraction by more than the distance
- *    to its target (docs/benchmarks.md).
+ *    to its target (docs/benchmarks.md). With both scenarios, the floor
+ *    pipeline runs after the 1-process window (bench/floor-pipeline.ts): the
+ *    image work and an item's rows written alone, nothing else, as a worker
+ *    runs items; its fraction of the same ceiling is what any design
+ *    reaches here.
  *
  * Each scenario runs on a fresh database of one PostgreSQL server: a scratch
  * database on DATABASE_URL's server (the role needs CREATE DATABASE), else an
@@ -187,6 +191,16 @@ function targets(out: Output): Target[] {
         target: '≥ 0.8',
         met: ofAlone >= 0.8,
       });
+      if (one.floor) {
+        // What any design reaches here: the image work and the rows an item stores, nothing else (bench/floor-pipeline.ts).
+        const floor = one.floor;
+        list.push({
+          figure: `floor pipeline (image work + the item's rows written alone, ${floor.items} items, ${floor.in_flight} in flight) ÷ the same ceiling (${floor.items_per_second.toFixed(1)} ÷ ${ceiling.toFixed(1)} items/s, ${floor.cores_busy.toFixed(2)} of the cores busy); throughput ÷ floor`,
+          measured: `${(floor.items_per_second / ceiling).toFixed(2)}; ${(one.items_per_second / floor.items_per_second).toFixed(2)}`,
+          target: '(reference: the best any design reaches)',
+          met: null,
+        });
+      }
     }
   }
   if (out.slow) {
@@ -281,6 +295,14 @@ function details(out: Output): string[] {
               .join(', ')})`
           : ''),
     );
+    if (r.floor) {
+      const f = r.floor;
+      lines.push(
+        `  floor pipeline (bench/floor-pipeline.ts, ${f.people} of the report's people, ${f.items} items, ${f.in_flight} in flight on ${f.connections} connections): ` +
+          `image work and the item's rows written alone (rolled back), nothing else: ${f.items_per_second} items/s by the clock, ` +
+          `CPU per item: this process ${f.worker_ms_per_item} ms, PostgreSQL ${f.postgres_ms_per_item} ms; ${f.cores_busy} of the cores busy`,
+      );
+    }
     for (const s of p.top_statements.slice(0, 5))
       lines.push(
         `  ${s.exec_ms_per_item} ms/item, ${s.calls_per_item} calls/item, ${s.mean_ms} ms and ${s.blocks_per_call} buffers each: ${s.query.slice(0, 100)}`,
@@ -381,6 +403,7 @@ async function main(): Promise<void> {
             delayMs: 0,
             people: settings.people,
             warmupPeople: settings.warmup_people,
+            floor: processes === 1 && settings.scenarios.includes('images'),
           });
           log(`throughput, ${processes} process(es): ${r.items} items in ${r.seconds} s = ${r.items_per_second} items/s`);
           runs.push(r);

@@ -32,7 +32,8 @@ export interface WritesAlone {
   connections: number;
 }
 
-interface PersonItems {
+/** A person of the drained report: the item that stored the analysis and the item that stored the activity. */
+export interface PersonItems {
   profile_id: string;
   analysis_item: string;
   activity_item: string;
@@ -90,6 +91,42 @@ function evidenceCopies(): string {
           returning 1`;
 }
 
+/** Up to `limit` people of `reportId` with an analysis and a second succeeded item, in a stable order. */
+export async function loadPeople(pool: pg.Pool, reportId: string, limit: number): Promise<PersonItems[]> {
+  const { rows } = await pool.query<PersonItems>(
+    `select a.profile_id, a.item_id as analysis_item, other.id as activity_item
+       from profile_analyses a
+       join lateral (select i.id from scan_items i where i.profile_id = a.profile_id and i.id <> a.item_id and i.status = 'succeeded' limit 1) other on true
+      where a.report_id = $1
+      order by a.profile_id
+      limit $2`,
+    [reportId, limit],
+  );
+  if (rows.length === 0) throw new Error('writes alone: no person of the report has an analysis and a second item');
+  return rows;
+}
+
+/**
+ * The writes of one of a person's items, by bare statements in a transaction
+ * that rolls back: the claim's update, then the end that stores the item's
+ * rows (`which`: the item that stored the analysis, or the activity's).
+ */
+export async function replayItemWrites(client: pg.PoolClient, person: PersonItems, which: 'analysis' | 'activity'): Promise<void> {
+  const item = which === 'analysis' ? person.analysis_item : person.activity_item;
+  await client.query('begin');
+  try {
+    await client.query({ name: 'writes_alone_claim', text: CLAIM, values: [item] });
+    const { rows } = await client.query<{ n: string }>({
+      name: which === 'analysis' ? 'writes_alone_analysis' : 'writes_alone_activity',
+      text: which === 'analysis' ? END_ANALYSIS_ITEM : END_ACTIVITY_ITEM,
+      values: [item, person.profile_id],
+    });
+    if (Number(rows[0].n) < 2) throw new Error(`writes alone: item ${item} was not ended and bumped`);
+  } finally {
+    await client.query('rollback');
+  }
+}
+
 /**
  * Replays the writes of up to `people` people of `reportId` (those with an
  * analysis and two items) on `connections` connections at once, and reads
@@ -103,33 +140,12 @@ export async function measureWritesAlone(
 ): Promise<WritesAlone> {
   const pool = new pg.Pool({ connectionString: url, max: options.connections, application_name: 'bench:writes-alone' });
   try {
-    const { rows: people } = await pool.query<PersonItems>(
-      `select a.profile_id, a.item_id as analysis_item, other.id as activity_item
-         from profile_analyses a
-         join lateral (select i.id from scan_items i where i.profile_id = a.profile_id and i.id <> a.item_id and i.status = 'succeeded' limit 1) other on true
-        where a.report_id = $1
-        order by a.profile_id
-        limit $2`,
-      [reportId, options.people],
-    );
-    if (people.length === 0) throw new Error('writes alone: no person of the report has an analysis and a second item');
+    const people = await loadPeople(pool, reportId, options.people);
     // Every connection opened and its statements prepared before the reading starts.
     const clients = await Promise.all(Array.from({ length: options.connections }, () => pool.connect()));
     const replay = async (client: pg.PoolClient, person: PersonItems) => {
-      for (const [item, end] of [
-        [person.analysis_item, END_ANALYSIS_ITEM],
-        [person.activity_item, END_ACTIVITY_ITEM],
-      ] as const) {
-        await client.query('begin');
-        await client.query({ name: 'writes_alone_claim', text: CLAIM, values: [item] });
-        const { rows } = await client.query<{ n: string }>({
-          name: end === END_ANALYSIS_ITEM ? 'writes_alone_analysis' : 'writes_alone_activity',
-          text: end,
-          values: [item, person.profile_id],
-        });
-        if (Number(rows[0].n) < 2) throw new Error(`writes alone: item ${item} was not ended and bumped`);
-        await client.query('rollback');
-      }
+      await replayItemWrites(client, person, 'analysis');
+      await replayItemWrites(client, person, 'activity');
     };
     await Promise.all(clients.map((client, i) => replay(client, people[i % people.length])));
     const before = readServer(postmasterPid);

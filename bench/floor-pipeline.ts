@@ -1,0 +1,129 @@
+/**
+ * The floor of the pipeline's throughput on these cores: an item's image work
+ * and the rows it stores, and nothing else, run together as a worker runs
+ * items, timed by the clock.
+ *
+ * Each of a drained report's people (bench/writes-alone.ts, `loadPeople`)
+ * gives two items, its full profile and its activity. Per item, as a
+ * `profile-scan worker` does it: the simulator's data and the evidence cards,
+ * each card through the evidence pipeline (bench/image-cost.ts,
+ * `openImageWork`), then the item's rows written by bare statements in a
+ * transaction that rolls back (`replayItemWrites`: the claim's update, the
+ * end with the item's rows). WORKER_CONCURRENCY items in flight, on as many
+ * connections as a worker's scan pool has. No fair queue, no reads, no
+ * checks evaluated, no analysis built, no roll-up, no fold, no heartbeat: a
+ * pipeline that stores what an item stores after the same image work cannot
+ * do less on these cores.
+ *
+ * What it answers: the share of the image-work ceiling (cores × 1000 ÷ the
+ * image work's CPU per item, an ideal) that any design reaches here, with
+ * the database on the same cores as the worker. Were it under a target, the
+ * target would be out of reach of every design, not of this one. What it
+ * trades: a rolled-back transaction skips its commit record, and the image
+ * work's media is written to a scratch directory, so it is a floor of the
+ * work (a ceiling of the throughput), not a design to copy.
+ *
+ * Run by `npm run bench:pipeline` (throughput scenario, one worker process,
+ * with the `images` scenario) as a child process after the drain's window:
+ * `node --import tsx bench/floor-pipeline.ts <database url> <report id>
+ * <postmaster pid> <people>` prints one JSON object.
+ */
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { readSetting } from '../src/config.js';
+import { workerPoolSizes } from '../src/scanning/worker.js';
+import { inFlight, openImageWork } from './image-cost.js';
+import { readServer, serverTicksBetween, ticksToMs } from './pipeline-setup.js';
+import { loadPeople, replayItemWrites, type PersonItems } from './writes-alone.js';
+
+export interface FloorPipeline {
+  people: number;
+  items: number;
+  in_flight: number;
+  connections: number;
+  seconds: number;
+  /** Items per second by the clock. */
+  items_per_second: number;
+  /** CPU per item of this process (image work, the statements' JavaScript) and of the whole database server. */
+  worker_ms_per_item: number;
+  postgres_ms_per_item: number;
+  /** Of the cores' time during the run, the fraction this process and the server used together. */
+  cores_busy: number;
+}
+
+interface Item {
+  person: PersonItems;
+  which: 'analysis' | 'activity';
+  url: string;
+}
+
+export async function measureFloorPipeline(url: string, reportId: string, postmasterPid: number, people: number, dir: string): Promise<FloorPipeline> {
+  const inFlightItems = readSetting({}, 'WORKER_CONCURRENCY');
+  const connections = workerPoolSizes(inFlightItems).scanPoolSize;
+  const pool = new pg.Pool({ connectionString: url, max: connections, application_name: 'bench:floor-pipeline' });
+  try {
+    const work = await openImageWork(dir);
+    const persons = await loadPeople(pool, reportId, people);
+    const items: Item[] = persons.flatMap((person, i) => {
+      const url = `https://www.linkedin.com/in/bench-floor-${i}`;
+      return [
+        { person, which: 'analysis' as const, url },
+        { person, which: 'activity' as const, url },
+      ];
+    });
+    // Every connection opened and its statements prepared before the clock starts.
+    const clients = await Promise.all(Array.from({ length: connections }, () => pool.connect()));
+    await Promise.all(clients.map((client, i) => replayItemWrites(client, persons[i % persons.length], i % 2 === 0 ? 'analysis' : 'activity')));
+    for (const client of clients) client.release();
+
+    const before = readServer(postmasterPid);
+    const cpu = process.cpuUsage();
+    const clock = performance.now();
+    await inFlight(items, inFlightItems, async (item) => {
+      const mode = item.which === 'analysis' ? 'full_profile' : 'activity';
+      for (const shot of await work.collect({ url: item.url, kind: 'person', mode })) await work.prepare(shot);
+      const client = await pool.connect();
+      try {
+        await replayItemWrites(client, item.person, item.which);
+      } finally {
+        client.release();
+      }
+    });
+    const seconds = (performance.now() - clock) / 1000;
+    const used = process.cpuUsage(cpu);
+    const after = readServer(postmasterPid);
+    if (!before || !after) throw new Error('floor pipeline: the server process could not be read');
+    const workerMs = (used.user + used.system) / 1000;
+    const postgresMs = ticksToMs(serverTicksBetween(before, after).all);
+    const round = (n: number) => Math.round(n * 100) / 100;
+    return {
+      people: persons.length,
+      items: items.length,
+      in_flight: inFlightItems,
+      connections,
+      seconds: round(seconds),
+      items_per_second: round(items.length / seconds),
+      worker_ms_per_item: round(workerMs / items.length),
+      postgres_ms_per_item: round(postgresMs / items.length),
+      cores_busy: round((workerMs + postgresMs) / 1000 / seconds / os.availableParallelism()),
+    };
+  } finally {
+    await pool.end();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const [url, reportId, pid, count] = process.argv.slice(2);
+  const people = Number(count ?? 500);
+  if (!url || !reportId || !Number.isInteger(Number(pid)) || !Number.isInteger(people) || people < 1) {
+    throw new Error('usage: bench/floor-pipeline.ts <database url> <report id> <postmaster pid> [people ≥ 1]');
+  }
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ps-floor-pipeline-'));
+  try {
+    console.log(JSON.stringify(await measureFloorPipeline(url, reportId, Number(pid), people, dir)));
+  } finally {
+    await fs.rm(dir, { recursive: true, force: true });
+  }
+}
