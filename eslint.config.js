@@ -67,6 +67,12 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.node } },
   },
   {
+    // The command's entry is CommonJS (bin/package.json): libuv's thread pool is sized there, before any ES module loads.
+    files: ['bin/profile-scan.js'],
+    languageOptions: { sourceType: 'commonjs' },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     // The web workspace's one script runs in the browser.
     files: ['src/web/assets/**/*.js'],
     languageOptions: { globals: { ...globals.browser } },

@@ -88,6 +88,10 @@ function nonNegativeInt(name: string, fallback: number): number {
   return value;
 }
 
+// The children that run image work outside the service (bench/image-cost.ts, bench/floor-pipeline.ts) get the
+// thread pool that a `profile-scan worker` gets from bin/profile-scan.js, which sets 8 when it is unset.
+process.env.UV_THREADPOOL_SIZE ||= '8';
+
 const settings = {
   scenarios: scenarioList(),
   people: positiveInt('BENCH_PEOPLE', 1000),

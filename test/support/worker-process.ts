@@ -16,7 +16,8 @@ export interface WorkerProcess {
   exited: Promise<number | null>;
 }
 
-export async function startWorkerProcess(t: TestApp, options: { concurrency: number; env?: Record<string, string> }): Promise<WorkerProcess> {
+/** `env` is laid over the test process's environment; a name set to undefined is left out of it. */
+export async function startWorkerProcess(t: TestApp, options: { concurrency: number; env?: Record<string, string | undefined> }): Promise<WorkerProcess> {
   const child = spawn(process.execPath, ['bin/profile-scan.js', 'worker', '--concurrency', String(options.concurrency)], {
     cwd: root,
     env: {
