@@ -12,16 +12,19 @@
  * end with the item's rows). WORKER_CONCURRENCY items in flight, on as many
  * connections as a worker's scan pool has. No fair queue, no reads, no
  * checks evaluated, no analysis built, no roll-up, no fold, no heartbeat: a
- * pipeline that stores what an item stores after the same image work cannot
- * do less on these cores.
+ * pipeline that stores what an item stores, after the same image work run the
+ * same way, has little left to save on these cores.
  *
- * What it answers: the share of the image-work ceiling (cores × 1000 ÷ the
- * image work's CPU per item, an ideal) that any design reaches here, with
- * the database on the same cores as the worker. Were it under a target, the
- * target would be out of reach of every design, not of this one. What it
- * trades: a rolled-back transaction skips its commit record, and the image
- * work's media is written to a scratch directory, so it is a floor of the
- * work (a ceiling of the throughput), not a design to copy.
+ * What it answers: about the share of the image-work ceiling (cores × 1000 ÷
+ * the image work's CPU per item, an ideal) that a design reaches here, with
+ * the database on the same cores as the worker. Were it well under a target,
+ * the target would be out of reach of any design that runs the image work as
+ * a worker does, not only of this one. What it trades: a rolled-back
+ * transaction skips its commit record, and the image work's media is written
+ * to a scratch directory, so it is a floor of the work (a ceiling of the
+ * throughput), not a design to copy; a cautious one, since its statements run
+ * on a scan pool's 40 connections beside the image work (its PostgreSQL CPU
+ * per item measured about twice that of bench/writes-alone.ts, docs/benchmarks.md).
  *
  * Run by `npm run bench:pipeline` (throughput scenario, one worker process,
  * with the `images` scenario) as a child process after the drain's window:

@@ -66,7 +66,7 @@ const IN_FLIGHT = 16;
 const WARM_UP = 20;
 
 /** The throughput scenario's mix: `people` people in both scan modes, then one company page. */
-export function requests(people: number, salt: string): Array<Pick<CollectRequest, 'url' | 'kind' | 'mode'>> {
+function requests(people: number, salt: string): Array<Pick<CollectRequest, 'url' | 'kind' | 'mode'>> {
   const list: Array<Pick<CollectRequest, 'url' | 'kind' | 'mode'>> = [];
   for (let i = 0; i < people; i++) {
     const url = `https://www.linkedin.com/in/bench-${salt}-${i}`;

@@ -201,7 +201,7 @@ function targets(out: Output): Target[] {
         list.push({
           figure: `floor pipeline (image work + the item's rows written alone, ${floor.items} items, ${floor.in_flight} in flight) ÷ the same ceiling (${floor.items_per_second.toFixed(1)} ÷ ${ceiling.toFixed(1)} items/s, ${floor.cores_busy.toFixed(2)} of the cores busy); throughput ÷ floor`,
           measured: `${(floor.items_per_second / ceiling).toFixed(2)}; ${(one.items_per_second / floor.items_per_second).toFixed(2)}`,
-          target: '(reference: the best any design reaches)',
+          target: '(reference: about the best a design reaches)',
           met: null,
         });
       }
