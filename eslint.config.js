@@ -68,7 +68,7 @@ export default tseslint.config(
   },
   {
     // The command's entry is CommonJS (bin/package.json): libuv's thread pool is sized there, before any ES module loads.
-    files: ['bin/profile-scan.js'],
+    files: ['bin/*.js'],
     languageOptions: { sourceType: 'commonjs' },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },

@@ -39,6 +39,7 @@ import { readSetting } from '../src/config.js';
 import { workerPoolSizes } from '../src/scanning/worker.js';
 import { inFlight, openImageWork } from './image-cost.js';
 import { readServer, serverTicksBetween, ticksToMs } from './pipeline-setup.js';
+import { round } from './pipeline-stats.js';
 import { loadPeople, replayItemWrites, type PersonItems } from './writes-alone.js';
 
 export interface FloorPipeline {
@@ -100,7 +101,6 @@ export async function measureFloorPipeline(url: string, reportId: string, postma
     if (!before || !after) throw new Error('floor pipeline: the server process could not be read');
     const workerMs = (used.user + used.system) / 1000;
     const postgresMs = ticksToMs(serverTicksBetween(before, after).all);
-    const round = (n: number) => Math.round(n * 100) / 100;
     return {
       people: persons.length,
       items: items.length,

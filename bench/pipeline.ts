@@ -62,6 +62,8 @@ import type { ImageCost } from './image-cost.js';
 import { positiveInt, prepareRun, ROOT } from './harness.js';
 import { apiWhileDraining, drain, fairness, type ApiResult, type Context, type DrainResult, type FairnessResult } from './pipeline-scenarios.js';
 import { openServer } from './pipeline-setup.js';
+// The children that run image work outside the service (image-cost.ts, floor-pipeline.ts) inherit the thread pool a worker gets.
+import '../bin/thread-pool.js';
 import { round } from './pipeline-stats.js';
 
 const log = (m: string) => console.error(`[bench:pipeline] ${m}`);
@@ -87,10 +89,6 @@ function nonNegativeInt(name: string, fallback: number): number {
   if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer`);
   return value;
 }
-
-// The children that run image work outside the service (bench/image-cost.ts, bench/floor-pipeline.ts) get the
-// thread pool that a `profile-scan worker` gets from bin/profile-scan.js, which sets 8 when it is unset.
-process.env.UV_THREADPOOL_SIZE ||= '8';
 
 const settings = {
   scenarios: scenarioList(),

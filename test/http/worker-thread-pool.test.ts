@@ -1,7 +1,7 @@
 /**
  * The command's entry sizes libuv's thread pool before anything uses it
- * (bin/profile-scan.js): 8 threads unless UV_THREADPOOL_SIZE is set, and the
- * operator's size when it is. Read from outside, as the threads of started
+ * (bin/profile-scan.js requires bin/thread-pool.js first): 8 threads unless
+ * UV_THREADPOOL_SIZE is set, and the operator's size when it is. Read from outside, as the threads of started
  * `profile-scan worker` processes (/proc/<pid>/task): an idle worker has run
  * no image operation, so libvips has started none of its own threads, and
  * the rest are Node's, the same in every process of one Node.js.

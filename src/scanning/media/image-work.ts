@@ -8,7 +8,7 @@
  *   large backlog drained by `serve` leaves a core to its API. A `profile-scan
  *   worker` process lets twice as many run as libuv has threads
  *   (UV_THREADPOOL_SIZE: 8 when started by bin/profile-scan.js, which sets
- *   it, libuv's 4 otherwise; so 16 or 8): sharp runs each operation on
+ *   it in bin/thread-pool.js, libuv's 4 otherwise; so 16 or 8): sharp runs each operation on
  *   that pool, and a few queued there keep its threads busy while the event
  *   loop hands over the next ones (with no gate at all, every operation waited
  *   in that pool's first-come queue; the throughput is the same, 35-37
