@@ -386,16 +386,27 @@ export function readServer(postmasterPid: number): ServerReading | null {
  * processes come and go: the postmaster's cutime/cstime hold the exited
  * ones) and by kind of process. A process that exited in between (an
  * autovacuum worker, mostly, or a closed connection) counts under
- * 'exited', with the postmaster's own ticks.
+ * 'exited', with the postmaster's own ticks. The backends of `leftOut`
+ * (the benchmark's own session) are counted apart, in `leftOut`, and not in
+ * `all`.
  */
-export function serverTicksBetween(before: ServerReading, after: ServerReading): { all: number; byKind: Record<ServerProcessKind | 'exited', number> } {
+export function serverTicksBetween(
+  before: ServerReading,
+  after: ServerReading,
+  leftOut: readonly number[] = [],
+): { all: number; byKind: Record<ServerProcessKind | 'exited', number>; leftOut: number } {
   const byKind: Record<ServerProcessKind | 'exited', number> = { backends: 0, autovacuum: 0, 'wal writer': 0, 'other background': 0, exited: 0 };
-  for (const [pid, now] of after.children) byKind[now.kind] += now.ticks - (before.children.get(pid)?.ticks ?? 0);
+  let leftOutTicks = 0;
+  for (const [pid, now] of after.children) {
+    const ticks = now.ticks - (before.children.get(pid)?.ticks ?? 0);
+    if (leftOut.includes(pid)) leftOutTicks += ticks;
+    else byKind[now.kind] += ticks;
+  }
   let goneBefore = 0;
   for (const [pid, then] of before.children) if (!after.children.has(pid)) goneBefore += then.ticks;
   byKind.exited = after.rest - before.rest - goneBefore;
   const all = Object.values(byKind).reduce((a, b) => a + b, 0);
-  return { all, byKind };
+  return { all, byKind, leftOut: leftOutTicks };
 }
 
 /** `name=value,…` as settings; a name that is not a plain setting name is refused. */

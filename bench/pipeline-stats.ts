@@ -42,6 +42,11 @@ export class Observer {
     return this.client.end().catch(() => {});
   }
 
+  /** The process id of this session's backend (its CPU is the benchmark's, not the service's). */
+  async backendPid(): Promise<number> {
+    return (await this.one<{ pid: number }>(`select pg_backend_pid() as pid`)).pid;
+  }
+
   /** Item counts by status, for one report or every report. */
   async itemCounts(reportId?: string): Promise<Record<string, number>> {
     const rows = await this.query<{ status: string; n: number }>(
@@ -184,6 +189,8 @@ export interface WindowStats {
     postgres_by_process_ms_per_item: Record<string, number> | null;
     /** What the PostgreSQL figure covers. */
     postgres_scope: string;
+    /** The benchmark's own session (the release of the held items, the polls, the samples), left out of `postgres_ms_per_item` (the embedded server only). */
+    benchmark_session_ms_per_item: number | null;
     worker_cpu_percent_of_one_core: number | null;
     postgres_cpu_percent_of_one_core: number | null;
   };
@@ -205,6 +212,8 @@ export async function startWindow(o: Observer, server: BenchServer, workerPids: 
     return ticks.every((t) => t !== null) ? ticks.reduce((a, b) => a + b, 0) : null;
   };
   const workerBefore = workerTicks();
+  // The benchmark's own statements run in this session; its backend's CPU is left out of the server's.
+  const observerPid = await o.backendPid();
   const serverBefore = server.postmasterPid === null ? null : readServer(server.postmasterPid);
   // Backends of this database (when the bench did not start the server): ticks at first and last sight.
   const backends = new Map<number, { first: number; last: number }>();
@@ -259,12 +268,14 @@ export async function startWindow(o: Observer, server: BenchServer, workerPids: 
     const serverAfter = server.postmasterPid === null ? null : readServer(server.postmasterPid);
     let postgresTicks: number | null = null;
     let byKind: Record<string, number> | null = null;
+    let benchmarkTicks: number | null = null;
     let scope: string;
     if (serverBefore !== null && serverAfter !== null) {
-      const between = serverTicksBetween(serverBefore, serverAfter);
+      const between = serverTicksBetween(serverBefore, serverAfter, [observerPid]);
       postgresTicks = between.all;
       byKind = between.byKind;
-      scope = 'the whole embedded server (postmaster, backends, background processes)';
+      benchmarkTicks = between.leftOut;
+      scope = "the whole embedded server (postmaster, backends, background processes) but the benchmark's own session";
     } else if (server.postmasterPid === null && backendsSeen) {
       postgresTicks = [...backends.values()].reduce((a, b) => a + (b.last - b.first), 0);
       scope = "this database's backends on DATABASE_URL's server, sampled (background processes and ticks after a backend's last sample not counted)";
@@ -369,6 +380,7 @@ export async function startWindow(o: Observer, server: BenchServer, workerPids: 
         postgres_by_process_ms_per_item:
           byKind === null ? null : Object.fromEntries(Object.entries(byKind).map(([kind, ticks]) => [kind, round(ticksToMs(ticks) / Math.max(1, items))])),
         postgres_scope: scope,
+        benchmark_session_ms_per_item: benchmarkTicks === null ? null : round(ticksToMs(benchmarkTicks) / Math.max(1, items)),
         worker_cpu_percent_of_one_core: percent(workerTicksUsed),
         postgres_cpu_percent_of_one_core: percent(postgresTicks),
       },

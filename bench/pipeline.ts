@@ -281,7 +281,8 @@ function details(out: Output): string[] {
         (p.cpu.postgres_by_process_ms_per_item
           ? `\n  PostgreSQL CPU per item by process: ${Object.entries(p.cpu.postgres_by_process_ms_per_item)
               .map(([kind, ms]) => `${kind} ${ms} ms`)
-              .join(', ')}`
+              .join(', ')}` +
+            `; left out: the benchmark's own session ${fmt(p.cpu.benchmark_session_ms_per_item, ' ms')} (the release of the held items, its polls and samples)`
           : ''),
       `  per item: ${statements}, ${p.transactions_per_item} transactions, ${p.rows_read_per_item} rows read, ${p.rows_written_per_item} rows written`,
       `  storage: ${r.storage.database_bytes_per_person} bytes of database per person (${r.storage.database_bytes_per_item} per item), ` +
