@@ -19,7 +19,10 @@
  * exchange a busy report is folded in fewer, larger rounds. Measured with
  * bench:pipeline (1,000 people, one worker, same hour): fold reads per item
  * 1.10 without the wait, 0.74 with 5 ms, 0.48 with 20 ms; PostgreSQL CPU per
- * item 4.4, 4.2 and 4.0 ms (docs/benchmarks.md).
+ * item 4.4, 4.2 and 4.0 ms. Later, 40 ms against 10 in three alternating
+ * pairs: 0.22-0.24 fold reads per item against 0.32-0.40, and 3.25 / 3.25 /
+ * 3.34 ms of PostgreSQL CPU per item against 3.91 / 4.05 / 3.62
+ * (docs/benchmarks.md, 2026-11-28, seventh session).
  *
  * Measured and not kept: a window of 100 ms before every fold, the first
  * too, took the statements per item from about 14 to 11, but the runs'
@@ -39,7 +42,7 @@ const MAX_FOLD_ROUNDS = 50;
  * the transitions finishing meanwhile join it (the module's header says what
  * it trades).
  */
-const GATHER_MS = 10;
+const GATHER_MS = 40;
 
 /** Rounds a settle tries while another transaction holds the report, unless asked again meanwhile. */
 const BUSY_ROUNDS = 3;
