@@ -22,7 +22,10 @@
  * item 4.4, 4.2 and 4.0 ms. Later, 40 ms against 10 in three alternating
  * pairs: 0.22-0.24 fold reads per item against 0.32-0.40, and 3.25 / 3.25 /
  * 3.34 ms of PostgreSQL CPU per item against 3.91 / 4.05 / 3.62
- * (docs/benchmarks.md, 2026-11-28, seventh session).
+ * (docs/benchmarks.md, 2026-11-28, seventh session). 100 ms gained nothing
+ * more: half the fold reads, each twice as dear (3.54 / 3.28 ms against
+ * 3.31 / 3.42 in two pairs): past 40 ms a fold's cost follows the people it
+ * recomputes, not its rounds.
  *
  * Measured and not kept: a window of 100 ms before every fold, the first
  * too, took the statements per item from about 14 to 11, but the runs'
