@@ -3,7 +3,10 @@
  * PostgreSQL (unless DATABASE_URL is set), a pool, Kysely and migrations
  * (the scan queue lives in ordinary tables). Shared by `serve`, `worker`, `migrate` and `admin`.
  * A scan worker also gets a pool of its own for its items (`scanPoolSize`),
- * whose sessions commit asynchronously (store/database.ts).
+ * whose sessions commit asynchronously (store/database.ts) and are kept while
+ * idle: each holds its prepared statements and their plans
+ * (store/prepared-statements.ts), which a connection opened again would make
+ * again (scanning/worker.ts, `workerPoolSizes`).
  */
 import type pg from 'pg';
 import type { Config } from './config.js';
@@ -43,7 +46,9 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
     if (options.logger) options.logger.warn({ err: error }, 'database pool: an idle connection failed; it is replaced on demand');
     else log(`database pool: an idle connection failed (${error.message}); it is replaced on demand`);
   });
-  const scanPool = options.scanPoolSize ? createPool(databaseUrl, options.scanPoolSize, { asynchronousCommit: true, genericPlans: true }) : null;
+  const scanPool = options.scanPoolSize
+    ? createPool(databaseUrl, options.scanPoolSize, { asynchronousCommit: true, genericPlans: true, keepIdle: true })
+    : null;
   scanPool?.on('error', (error) => {
     if (options.logger) options.logger.warn({ err: error }, 'scan pool: an idle connection failed; it is replaced on demand');
     else log(`scan pool: an idle connection failed (${error.message}); it is replaced on demand`);

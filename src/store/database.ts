@@ -57,7 +57,8 @@ export function commitsAsynchronously(db: Kysely<Database>): boolean {
 }
 
 export function createPool(url: string, max = 10, options: { keepIdle?: boolean; asynchronousCommit?: boolean; genericPlans?: boolean } = {}): pg.Pool {
-  // keepIdle: connections are never closed for being idle (a session that holds a lock).
+  // keepIdle: connections are never closed for being idle (a session that holds a lock, or the
+  // prepared statements and plans a new one would make again: runtime.ts).
   const idleTimeoutMillis = options.keepIdle ? 0 : 30_000;
   const pool = new pg.Pool({
     connectionString: url,
