@@ -67,6 +67,15 @@ export interface Contribution {
   record: [string, string] | null;
   /** Activity events in the activity collection: id → revision. */
   events: Record<string, string>;
+  /**
+   * The revision of the analysis whose outcomes `checks` holds (a revision
+   * identifies its findings: domain/profile-analysis.ts), so that a read of
+   * the person can take the outcomes from here instead of expanding the
+   * findings (store/rollup-repository.ts, `BEGUN_PERSON_FACTS_COLUMNS`).
+   * Absent without an analysis, and from contributions stored before it
+   * existed. Counted in no total.
+   */
+  analysis?: string;
 }
 
 export interface Totals {
@@ -210,6 +219,7 @@ export function personContribution(facts: PersonFacts): Contribution {
     work,
     record: [facts.profileId, profileRecordRevision(facts)],
     events: { ...facts.events },
+    ...(facts.analysis ? { analysis: facts.analysis.revision } : {}),
   };
 }
 

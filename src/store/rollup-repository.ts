@@ -235,7 +235,7 @@ async function unheldPersonFacts(db: Kysely<Database>, reportId: string, ids: st
       insert into rollup_deltas (report_id, run_id, started, at, recompute_profile_id)
       select ${reportId}::uuid, null, false, ${now}::timestamptz, h from unnest(${held}::uuid[]) as h`.execute(db);
   }
-  return { unheld: locked.size === 0 ? [] : await personFacts(db, reportId, [...locked]), held };
+  return { unheld: locked.size === 0 ? [] : await personFacts(db, reportId, [...locked], { begun: true }), held };
 }
 
 async function storeContributions(db: Kysely<Database>, reportId: string, changed: ChangedContribution[]): Promise<void> {
@@ -623,7 +623,7 @@ async function foldRead(db: Kysely<Database>, reportId: string): Promise<FoldRea
               from scan_runs x where x.id = any (array(select distinct d.run_id from d where d.run_id is not null)) and x.report_id = r.id) as runs,
            (select row_to_json(o) from (${runStatesSql(sql`r.id`, sql`array(select d.run_id from d where d.run_id is not null)`)}) o) as other_runs,
            (select json_agg(to_jsonb(pf)) from (
-              select ${sql.raw(PERSON_FACTS_COLUMNS)}
+              select ${sql.raw(BEGUN_PERSON_FACTS_COLUMNS)}
                 from report_profiles p
                where p.report_id = r.id
                  and p.id = any (array(select u.id from report_profiles u
@@ -818,7 +818,7 @@ export interface GatheredPerson {
   stored: Contribution | null;
 }
 
-/** A person's facts as `PERSON_FACTS_COLUMNS` reads them. */
+/** A person's facts as `PERSON_FACTS_COLUMNS` (or `BEGUN_PERSON_FACTS_COLUMNS`) reads them. */
 export interface PersonFactsRow {
   id: string;
   status: 'active' | 'removed';
@@ -840,9 +840,10 @@ export interface PersonFactsRow {
  * item per mode, analysis outcomes, activity coverage, event revisions and
  * stored contribution (correlated subqueries on indexed keys, naming only
  * `p`), every one JSON-safe, so that a statement can carry people's rows as
- * JSON (`personFactsJson`, `begunPeopleSql`).
+ * JSON (`personFactsJson`, `begunPeopleSql`). `outcomes`: the SQL of the
+ * analysis' outcomes over `a` (its row) and `p`.
  */
-const PERSON_FACTS_COLUMNS = `
+const personFactsColumns = (outcomes: string) => `
     p.id, p.status, p.pronet_url, p.name, p.title, p.headline, p.facts_version,
       (select pc.contribution from profile_contributions pc where pc.profile_id = p.id) as contribution,
       (select json_agg(x) from (
@@ -851,11 +852,34 @@ const PERSON_FACTS_COLUMNS = `
          where i.report_id = p.report_id and i.profile_id = p.id and i.kind = 'person'
          order by r.mode, r.created_at desc, i.created_at desc) x) as latest,
       (select json_build_object('revision', a.revision,
-                                'outcomes', (select jsonb_object_agg(f->>'check_id', f->>'outcome') from jsonb_array_elements(a.findings) f),
+                                'outcomes', ${outcomes},
                                 'restricted', coalesce(jsonb_array_length(a.profile_data -> 'restricted'), 0) > 0)
          from profile_analyses a where a.profile_id = p.id) as analysis,
       exists (select 1 from activity_coverage c where c.profile_id = p.id) as observed,
       (select json_object_agg(e.id, e.revision) from activity_events e where e.profile_id = p.id) as events`;
+
+/** The outcomes of the analysis `a`, expanded from its findings: the definition. */
+const OUTCOMES_FROM_FINDINGS = `(select jsonb_object_agg(f->>'check_id', f->>'outcome') from jsonb_array_elements(a.findings) f)`;
+
+/** A person's facts, everything read from the rows that define it (rebuilds, the API's writes, a finish's read). */
+const PERSON_FACTS_COLUMNS = personFactsColumns(OUTCOMES_FROM_FINDINGS);
+
+/**
+ * A begun person's facts (the fold's read, `unheldPersonFacts`, the readers'
+ * `begunPeopleSql`): the same, but the outcomes are taken from the stored
+ * contribution when it was made from the same analysis (its `analysis`, the
+ * revision, which identifies the findings), and expanded from the findings
+ * otherwise. What it trades: expanding the findings was 43 µs of the 75 µs
+ * that reading a person's facts cost (Debian's PostgreSQL 15, 1,000 reads
+ * of one person; docs/benchmarks.md, eighth session), and a begun person is
+ * read by a fold and by every summary read until that fold; in exchange a
+ * stored contribution is trusted for its outcomes, which the rebuild
+ * comparison checks (test/support/rollups.ts: a rebuild reads
+ * `PERSON_FACTS_COLUMNS`).
+ */
+const BEGUN_PERSON_FACTS_COLUMNS = personFactsColumns(`coalesce(
+          (select pc.contribution->'checks' from profile_contributions pc where pc.profile_id = p.id and pc.contribution->>'analysis' = a.revision),
+          ${OUTCOMES_FROM_FINDINGS})`);
 
 /**
  * Each attachment of `ids` (null: all of the report's) with its facts, in one
@@ -865,12 +889,12 @@ const PERSON_FACTS_COLUMNS = `
  * found by the primary key inside a plan fence (plan-fence.ts), the report
  * compared outside it.
  */
-function personFactsSelect(reportId: string, ids: readonly string[] | null) {
+function personFactsSelect(reportId: string, ids: readonly string[] | null, columns: string = PERSON_FACTS_COLUMNS) {
   const people =
     ids === null || ids.length === 1 ? sql`report_profiles p` : sql`(select * from report_profiles where id = any(${[...ids]}::uuid[]) ${UNFLATTENED}) p`;
   const which = ids !== null && ids.length === 1 ? sql` and p.id = ${ids[0]}::uuid` : sql``;
   return sql<PersonFactsRow>`
-    select ${sql.raw(PERSON_FACTS_COLUMNS)}
+    select ${sql.raw(columns)}
     from ${people}
     where p.report_id = ${reportId}${which}`;
 }
@@ -884,7 +908,7 @@ function personFactsSelect(reportId: string, ids: readonly string[] | null) {
  */
 export function begunPeopleSql(reportExpr: string): string {
   return `(select json_agg(to_jsonb(pf)) from (
-      select ${PERSON_FACTS_COLUMNS}
+      select ${BEGUN_PERSON_FACTS_COLUMNS}
         from report_profiles p
        where p.report_id = ${reportExpr}
          and p.id in (select d.recompute_profile_id from rollup_deltas d where d.report_id = ${reportExpr} and d.recompute_profile_id is not null)) pf)`;
@@ -910,8 +934,9 @@ function gathered(p: PersonFactsRow): GatheredPerson {
   };
 }
 
-async function personFacts(db: Kysely<Database>, reportId: string, ids: string[] | null): Promise<GatheredPerson[]> {
-  const { rows } = await personFactsSelect(reportId, ids).execute(db);
+/** The facts of `ids` (null: all of the report's); `begun`: as a begun person's (`BEGUN_PERSON_FACTS_COLUMNS`). */
+async function personFacts(db: Kysely<Database>, reportId: string, ids: string[] | null, options: { begun?: boolean } = {}): Promise<GatheredPerson[]> {
+  const { rows } = await personFactsSelect(reportId, ids, options.begun ? BEGUN_PERSON_FACTS_COLUMNS : PERSON_FACTS_COLUMNS).execute(db);
   return rows.map(gathered);
 }
 
