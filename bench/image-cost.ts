@@ -34,6 +34,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { SimulatorCollector } from '../src/scanning/collectors/simulator/index.js';
 import type { CollectRequest, Screenshot } from '../src/scanning/collectors/collector.js';
+import type { CollectResult } from '../src/domain/collected.js';
 import { renderEvidenceCards } from '../src/scanning/evidence-cards/render-cards.js';
 import { readSetting } from '../src/config.js';
 import { prepareEvidence } from '../src/scanning/media/evidence.js';
@@ -91,9 +92,15 @@ function cpuMs(since: NodeJS.CpuUsage): number {
   return (used.user + used.system) / 1000;
 }
 
+/** What `ImageWork.collect` gives: the collector's result (null when it found the page inaccessible) and its evidence cards. */
+export interface Collected {
+  result: Extract<CollectResult, { outcome: 'ok' }> | null;
+  shots: Screenshot[];
+}
+
 /** An item's image work as the scanning layer does it: the collector's data and its evidence cards, then each card through the evidence pipeline. */
 export interface ImageWork {
-  collect(r: Pick<CollectRequest, 'url' | 'kind' | 'mode'>): Promise<Screenshot[]>;
+  collect(r: Pick<CollectRequest, 'url' | 'kind' | 'mode'>): Promise<Collected>;
   prepare(shot: Screenshot): Promise<void>;
 }
 
@@ -106,13 +113,13 @@ export async function openImageWork(dir: string): Promise<ImageWork> {
   const work: ImageWork = {
     async collect(r) {
       const result = await simulator.collect({ ...r, attempt: 1, signal });
-      return result.outcome === 'ok' ? renderEvidenceCards(r, result) : [];
+      return result.outcome === 'ok' ? { result, shots: await renderEvidenceCards(r, result) } : { result: null, shots: [] };
     },
     async prepare(shot) {
       await prepareEvidence(store, shot);
     },
   };
-  for (const r of requests(WARM_UP / 2, 'warm')) for (const shot of await work.collect(r)) await work.prepare(shot);
+  for (const r of requests(WARM_UP / 2, 'warm')) for (const shot of (await work.collect(r)).shots) await work.prepare(shot);
   return work;
 }
 
@@ -123,7 +130,7 @@ export async function measureImageCost(people: number, dir: string): Promise<Ima
   const shots: Screenshot[] = [];
   let started = process.cpuUsage();
   await inFlight(list, IN_FLIGHT, async (r) => {
-    shots.push(...(await collect(r)));
+    shots.push(...(await collect(r)).shots);
   });
   const simulatorMs = cpuMs(started);
 
@@ -139,7 +146,7 @@ export async function measureImageCost(people: number, dir: string): Promise<Ima
   started = process.cpuUsage();
   const clock = performance.now();
   await inFlight(asWorker, workerInFlight, async (r) => {
-    for (const shot of await collect(r)) await prepare(shot);
+    for (const shot of (await collect(r)).shots) await prepare(shot);
   });
   const aloneSeconds = (performance.now() - clock) / 1000;
   const aloneCpuMs = cpuMs(started);

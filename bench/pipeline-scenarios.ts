@@ -165,6 +165,8 @@ export interface DrainResult {
   writes_alone: WritesAlone | null;
   /** With `floor`: the image work and the rows written alone, together as a worker runs items (floor-pipeline.ts); null otherwise. */
   floor: FloorPipeline | null;
+  /** With `floor`: the same, each item also evaluating the person's checks and building the analysis; null otherwise. */
+  floor_analysis: FloorPipeline | null;
   /** What the report's scans added to storage: the database (tables and indexes, dead rows included) and the media directory. */
   storage: { database_bytes_per_person: number; database_bytes_per_item: number; media_bytes_per_person: number };
   /** With `profile`: the worker's V8 CPU profile over the window (its main thread; libuv and sharp threads are not in it). */
@@ -288,16 +290,29 @@ export function drain(
     const writesAlone =
       ctx.server.postmasterPid === null ? null : await measureWritesAlone(db.url, reportId, ctx.server.postmasterPid, { people: 1000, connections: 8 });
     let floor: FloorPipeline | null = null;
+    let floorAnalysis: FloorPipeline | null = null;
     if (options.floor && ctx.server.postmasterPid !== null) {
       // In a child process, as the image work is measured: its CPU is the process's, every thread.
       const people = String(Math.min(options.people, 500));
-      const { stdout } = await promisify(execFile)(
-        process.execPath,
-        ['--import', 'tsx', 'bench/floor-pipeline.ts', db.url, reportId, String(ctx.server.postmasterPid), people],
-        { cwd: ROOT, maxBuffer: 1 << 20 },
-      );
-      floor = JSON.parse(stdout) as FloorPipeline;
-      ctx.log(`floor pipeline: ${floor.items} items in ${floor.seconds} s = ${floor.items_per_second} items/s`);
+      const measure = async (mode: string[]) => {
+        const { stdout } = await promisify(execFile)(
+          process.execPath,
+          ['--import', 'tsx', 'bench/floor-pipeline.ts', db.url, reportId, String(ctx.server.postmasterPid), people, ...mode],
+          { cwd: ROOT, maxBuffer: 1 << 20 },
+        );
+        const measured = JSON.parse(stdout) as FloorPipeline;
+        ctx.log(
+          `floor pipeline${measured.analysis ? ' with the analysis' : ''}: ${measured.items} items in ${measured.seconds} s = ${measured.items_per_second} items/s`,
+        );
+        return measured;
+      };
+      // In the order floor, with the analysis, with the analysis, floor: the machine's drift during the four (the
+      // image work's CPU moves by up to 10 % within a run) weighs on both alike; each figure is the mean of its two.
+      const plain = [await measure([])];
+      const analysed = [await measure(['analysis']), await measure(['analysis'])];
+      plain.push(await measure([]));
+      floor = meanFloor(plain);
+      floorAnalysis = meanFloor(analysed);
     }
     let profile: DrainResult['profile'] = null;
     if (options.profile) {
@@ -323,6 +338,7 @@ export function drain(
       per_item: perItem,
       writes_alone: writesAlone,
       floor,
+      floor_analysis: floorAnalysis,
       admission_per_item: {
         postgres_ms: admitted.cpu.postgres_ms_per_item,
         statements: admitted.statements_per_item,
@@ -598,4 +614,18 @@ export function apiWhileDraining(ctx: Context, options: { people: number; second
       items_per_second_in_window: round((after.done - before.done) / draining.seconds, 1),
     };
   });
+}
+
+/** Measurements of one floor pipeline as one: the means of its times, rates and CPU, over `runs` runs. */
+function meanFloor(runs: FloorPipeline[]): FloorPipeline {
+  const mean = (pick: (f: FloorPipeline) => number) => round(runs.reduce((total, f) => total + pick(f), 0) / runs.length);
+  return {
+    ...runs[0],
+    runs: runs.length,
+    seconds: mean((f) => f.seconds),
+    items_per_second: mean((f) => f.items_per_second),
+    worker_ms_per_item: mean((f) => f.worker_ms_per_item),
+    postgres_ms_per_item: mean((f) => f.postgres_ms_per_item),
+    cores_busy: mean((f) => f.cores_busy),
+  };
 }

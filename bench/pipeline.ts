@@ -33,7 +33,11 @@
  *    pipeline runs after the 1-process window (bench/floor-pipeline.ts): the
  *    image work and an item's rows written alone, nothing else, as a worker
  *    runs items; its fraction of the same ceiling is what any design
- *    reaches here.
+ *    reaches here. So is the floor with the analysis: the same, each item
+ *    also evaluating the person's checks and building the analysis, the
+ *    work a finish does whatever the queue's design. They run in the order
+ *    floor, with the analysis, with the analysis, floor, and each is the
+ *    mean of its two runs, so that the machine's drift weighs on both.
  *
  * Each scenario runs on a fresh database of one PostgreSQL server: a scratch
  * database on DATABASE_URL's server (the role needs CREATE DATABASE), else an
@@ -203,6 +207,16 @@ function targets(out: Output): Target[] {
           met: null,
         });
       }
+      if (one.floor_analysis) {
+        // The same floor, each item also doing what a finish computes whatever the design: the checks and the analysis.
+        const floor = one.floor_analysis;
+        list.push({
+          figure: `floor pipeline with the analysis (+ the checks evaluated and the analysis built, as a finish builds them; ${floor.cores_busy.toFixed(2)} of the cores busy) ÷ the same ceiling (${floor.items_per_second.toFixed(1)} ÷ ${ceiling.toFixed(1)} items/s); throughput ÷ it`,
+          measured: `${(floor.items_per_second / ceiling).toFixed(2)}; ${(one.items_per_second / floor.items_per_second).toFixed(2)}`,
+          target: '(reference: the inevitable work of an item)',
+          met: null,
+        });
+      }
     }
   }
   if (out.slow) {
@@ -298,11 +312,11 @@ function details(out: Output): string[] {
               .join(', ')})`
           : ''),
     );
-    if (r.floor) {
-      const f = r.floor;
+    for (const f of [r.floor, r.floor_analysis]) {
+      if (!f) continue;
       lines.push(
-        `  floor pipeline (bench/floor-pipeline.ts, ${f.people} of the report's people, ${f.items} items, ${f.in_flight} in flight on ${f.connections} connections): ` +
-          `image work and the item's rows written alone (rolled back), nothing else: ${f.items_per_second} items/s by the clock, ` +
+        `  floor pipeline (bench/floor-pipeline.ts, ${f.people} of the report's people, ${f.items} items, ${f.in_flight} in flight on ${f.connections} connections; the mean of ${f.runs} runs): ` +
+          `image work${f.analysis ? ', the checks and the analysis' : ''} and the item's rows written alone (rolled back), nothing else: ${f.items_per_second} items/s by the clock, ` +
           `CPU per item: this process ${f.worker_ms_per_item} ms, PostgreSQL ${f.postgres_ms_per_item} ms; ${f.cores_busy} of the cores busy`,
       );
     }
