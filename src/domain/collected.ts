@@ -48,6 +48,14 @@ export interface CollectedProfile {
   restricted?: string[];
 }
 
+/**
+ * Why a person's activity was not observed: the source delivered nothing for
+ * them ('not_delivered'), it delivered records that could not be attributed to
+ * them ('unattributable'), or the call for them failed ('failed'). Never advice:
+ * the activity checks are unknown, and the summary's limitations say why.
+ */
+export type ActivityGap = 'not_delivered' | 'unattributable' | 'failed';
+
 export type ActivityEventType = 'post' | 'repost' | 'comment' | 'reaction' | 'unknown';
 
 export interface CollectedActivityEvent {
@@ -86,8 +94,14 @@ export type CollectResult =
       outcome: 'ok';
       /** Person items in either mode; null for company pages. */
       profile: CollectedProfile | null;
-      /** Activity mode: the events seen ([] = verified empty). null = not collected. */
+      /**
+       * Activity mode: the events seen. [] only when the source positively observed
+       * that there are none (a completed discovery that returned the person's own
+       * empty result). null = not observed; in activity mode `activity_gap` says why.
+       */
       activity: CollectedActivityEvent[] | null;
+      /** Activity mode with `activity` null: why nothing was observed. Absent: not asked for. */
+      activity_gap?: ActivityGap;
       /** Company-page items only. */
       company: CollectedCompany | null;
       screenshots: Screenshot[];
