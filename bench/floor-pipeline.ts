@@ -33,10 +33,9 @@
  * transaction skips its commit record, and the image work's media is written
  * to a scratch directory, so it is a floor of the work (a ceiling of the
  * throughput), not a design to copy; a cautious one, since its statements run
- * on as many connections as a worker's scan pool has (`workerPoolSizes`: 40
- * until the eighth session, 12 since) beside the image work (its PostgreSQL CPU
- * per item measured about twice that of bench/writes-alone.ts, on 8, with 40:
- * docs/benchmarks.md).
+ * on as many connections as a worker's scan pool has (`workerPoolSizes`)
+ * beside the image work, which costs PostgreSQL more per item than the
+ * serial writes of bench/writes-alone.ts.
  *
  * Run by `npm run bench:pipeline` (throughput scenario, one worker process,
  * with the `images` scenario) as a child process after the drain's window:

@@ -27,9 +27,9 @@
  *    a worker runs it. With the throughput scenario it is measured again
  *    right after the 1-process window, and the throughput is a fraction of
  *    the mean of the two, for each ceiling: on a shared machine the same
- *    image work took 25 to 40 ms per item within an hour, so one measurement
- *    minutes before the window moved the fraction by more than the distance
- *    to its target (docs/benchmarks.md). With both scenarios, the floor
+ *    image work drifts within an hour, so one measurement minutes before the
+ *    window could move the fraction by more than the distance to its
+ *    target. With both scenarios, the floor
  *    pipeline runs after the 1-process window (bench/floor-pipeline.ts): the
  *    image work and an item's rows written alone, nothing else, as a worker
  *    runs items; its fraction of the same ceiling is what any design
@@ -175,7 +175,7 @@ function targets(out: Output): Target[] {
     });
     if (out.images) {
       // The throughput as a fraction of the image work's ceiling measured in the same run, before and after its window
-      // (docs/scaling.md, "Worker CPU and throughput"), against two ceilings: the cores' whole time ÷ the image work's CPU
+      // (docs/scaling.md, "Capacity"), against two ceilings: the cores' whole time ÷ the image work's CPU
       // (an ideal: every core busy), and the items/s the image work alone reached by the clock, run as a worker runs it
       // (which does not keep every core busy either).
       const images = [out.images, out.images_after].filter((i): i is ImageCost => i !== null);

@@ -19,7 +19,7 @@
  * what the same writes cost when committed), not a target. It answers how
  * much of an item's PostgreSQL CPU the design adds to the writes it cannot
  * avoid, as a ratio within one run: the machine's speed, which moves the
- * absolute figures by ×1.5 to ×2 between this bench's machines, cancels out.
+ * absolute figures between machines, cancels out.
  */
 import pg from 'pg';
 import { readServer, serverTicksBetween, ticksToMs } from './pipeline-setup.js';

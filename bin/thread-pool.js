@@ -7,12 +7,9 @@
 // renders, decoding, WebP previews), and so does every file operation, among
 // them the evidence pipeline's durable writes: each blob is fsynced, then its
 // directory. A thread waiting on the disk is a thread no image operation can
-// use, and with 4 a worker left its cores idle: the image work alone, run as
-// a worker runs it, kept 0.84-0.90 of the two cores of the development
-// machine busy with 4 threads and 0.89-0.94 with 8 or more, in the same
-// rounds (bench/image-cost.ts), and a worker drained 2-12 % more items per
-// second in each comparison of bench:pipeline runs (docs/benchmarks.md, "The
-// floor pipeline, and libuv's thread pool"). What it trades: four more
+// use, and with 4 a worker left its cores idle while threads waited on the
+// disk (bench/image-cost.ts reports the fraction of the cores the image work
+// keeps busy, bench:pipeline the items per second). What it trades: four more
 // threads (stack reserved, not used) in each process, and twice as many image
 // operations let through the image gate at once
 // (src/scanning/media/image-work.ts).

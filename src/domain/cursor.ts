@@ -58,7 +58,7 @@ export class CursorCodec {
     const payload = JSON.stringify({ b: bindingHash(binding), w: state.watermark, l: state.last, t: state.issuedAt, x: state.extra });
     // The compact JWS that jose's CompactSign writes for { alg: 'HS256' }, byte for byte, signed with
     // node:crypto: jose signs through WebCrypto, which imports the key and hops to the thread pool for
-    // every cursor (~0.4 ms of CPU per findings page with a next page; docs/benchmarks.md).
+    // every cursor, a cost every findings page with a next page would pay.
     const signed = `${JWS_HS256_HEADER}.${Buffer.from(payload, 'utf8').toString('base64url')}`;
     const token = `${signed}.${createHmac('sha256', this.key).update(signed).digest('base64url')}`;
     if (token.length > MAX_CURSOR_LENGTH) throw new Error('cursor too long');

@@ -1,13 +1,13 @@
 /**
  * Findings records as ready JSON text. The `analysis`
- * member of a person's findings record is ~12 KB (29 checks) and depends only
+ * member of a person's findings record is most of the record and depends only
  * on the stored analysis, so it is rendered once, when the findings are
  * stored (`profile_analyses.analysis_json`), and a findings page concatenates
  * the stored texts instead of rebuilding and serializing every record.
  *
  * What it trades: a findings page costs a byte copy per record instead of
- * building and serializing ~29 check objects (docs/benchmarks.md, findings
- * pages), for ~12 KB more per analysis stored and a format version
+ * building and serializing every check object (a findings page is mostly
+ * serialization), for a second copy of it per analysis stored and a format version
  * (ANALYSIS_TEXT_FORMAT) that must change with the record's layout. One path
  * for the fast case and the fallback: both produce findingsRecord()'s JSON (a
  * stored text of another version is not used; the record is then built from

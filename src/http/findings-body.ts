@@ -16,7 +16,7 @@ const COMMA = 0x2c;
 /**
  * The response body of a findings page: the envelope (FindingsPage's members
  * in schema order) written around the records, each written once into one
- * buffer of the body's size (no ~300 KB string built and encoded again, no
+ * buffer of the body's size (no string of the whole page built and encoded again, no
  * intermediate copies). test/http/hot-reads.test.ts checks these bytes
  * against what the schema's serializer writes for the same page.
  */

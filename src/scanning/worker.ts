@@ -92,14 +92,13 @@ export interface WorkerOptions {
  * Connections a worker of `concurrency` items needs. The scan pool (claims,
  * transitions, folds, the LISTEN connection): an item holds a connection only
  * for its single statements (about 4 in its life, none across an await), so
- * even 128 items in flight keep about 0.25 sessions busy on average
- * (bench:pipeline's "sessions on average"): one per eight items, at least 5
- * and at most 12. Each connection of that pool prepares and plans the
+ * even a full worker's items in flight keep well under one session busy on
+ * average (bench:pipeline's "sessions on average"): one per eight items, at
+ * least 5 and at most 12. Each connection of that pool prepares and plans the
  * pipeline's statements for itself, again after every ANALYZE or VACUUM of
- * their tables, and is kept while idle (runtime.ts): measured with 40
- * connections against 12 (docs/benchmarks.md, 2026-11-28, eighth session),
- * the extra connections cost 0.3 ms of PostgreSQL CPU per item in planning
- * and in connections closed and opened again. The durable pool (the
+ * their tables, and is kept while idle (runtime.ts): more connections only
+ * cost PostgreSQL more planning, and connections closed and opened again
+ * (docs/scaling.md, "What limits one machine"). The durable pool (the
  * collectors' quotas and usage, maintenance, health and the queue gauges:
  * single short statements): 4. The heartbeat has a connection of its own.
  */

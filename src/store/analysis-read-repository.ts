@@ -153,7 +153,7 @@ const reasonSql = (status: string) =>
 // which the reader fills in (fillAnalysisInto).
 // The template is ASCII (non-ASCII bytes are placeholders), so pg decodes it
 // into a one-byte string whose bytes are the template's. (Filling the
-// template in SQL with replace() cost PostgreSQL ~2 ms per page of 25.)
+// template in SQL with replace() cost PostgreSQL more than the page's whole read.)
 // $1 workspace, $2 report, $3 position (last id of the previous page), $4 rows,
 // $5 the usable template format, [$6 profile filter].
 const findingsPageSql = (filtered: boolean) => `

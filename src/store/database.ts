@@ -44,9 +44,9 @@ export const IDLE_IN_TRANSACTION_TIMEOUT_MS = 30_000;
  * pools, whose every write is an item transition or a fold that is redone
  * when a crash loses it (store/item-repository.ts). Set once per connection
  * instead of once per transaction (a `SET LOCAL` statement in every
- * transition: about 2.4 statements per scan item). Nothing a client was told
- * is written through them: the API, the collectors' quotas and usage and the
- * maintenance use the process's durable pool.
+ * transition). Nothing a client was told is written through them: the API,
+ * the collectors' quotas and usage and the maintenance use the process's
+ * durable pool (docs/decisions/0001-asynchronous-commit-on-the-scan-pool.md).
  */
 const asynchronousPools = new WeakSet<pg.Pool>();
 const asynchronousDbs = new WeakSet<Kysely<Database>>();

@@ -10,8 +10,8 @@
  *   locale, listening on 127.0.0.1 only, on a free port chosen at start (never
  *   assumed to be 5432), and on a Unix socket in the cluster directory when its
  *   path is short and plain enough (`socketDirFor`); our processes connect
- *   through the socket then (no TCP stack per statement: measured 15-20 % less
- *   CPU per scan item, docs/benchmarks.md), else through 127.0.0.1;
+ *   through the socket then (no TCP stack per statement, a cost every scan
+ *   item pays several times), else through 127.0.0.1;
  * - `${DATA_DIR}/postgres.json` records the port and the generated password
  *   (mode 0600), so a second process (CLI, `worker`) with the same DATA_DIR
  *   connects to the running server, or starts it when none runs;

@@ -8,8 +8,8 @@
  * and events: its one statement came in dozens of texts, few of which ran
  * often enough on a connection to be prepared (prepared-statements.ts), so
  * most executions were parsed, analysed and planned anew; and Kysely built
- * and froze a query tree of a node per value on every finish (about 6 % of
- * the worker's main thread in a CPU profile, docs/benchmarks.md). With the
+ * and froze a query tree of a node per value on every finish (a visible share
+ * of the worker's main thread in a CPU profile). With the
  * columns as arrays, the text depends only on which writes an item makes,
  * and the tree holds one parameter per column. In exchange the rows are
  * written column-wise: every array must have the same length (checked here:

@@ -6,7 +6,7 @@
  * What it trades. GET /reports/{id} and the analysis summary are the hot
  * reads; each is one small indexed SELECT, so a second round trip after the
  * key lookup and the rate-limit take is a large share of their latency
- * (docs/benchmarks.md, "fused reads"). In exchange, the route's SQL runs in a
+ * (`npm run bench` compares them with one SELECT). In exchange, the route's SQL runs in a
  * statement the authorization owns: it must be scoped by the key's workspace,
  * return at most one row, and never write. The authorization statement runs
  * it only once the key was found valid, its workspace has API access and the

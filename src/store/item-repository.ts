@@ -400,7 +400,7 @@ const MEDIA_COLLECTED = 'PS003';
  * person's contribution and roll-up delta. What it trades and why: the
  * session holds no transaction open while the worker's event loop is busy
  * elsewhere (a transaction of several statements waited for the loop
- * between each, docs/scaling.md, "Sessions idle in a transaction"), and two
+ * between each, docs/decisions/0003-begin-without-a-lock.md), and two
  * round trips (read, then this) replace five; in exchange the person is read
  * before the lock, so the statement may find them changed ('stale': nothing
  * was written, and the caller reads and decides again). Every transaction

@@ -9,8 +9,7 @@
  * a report the statistics know nothing about (a report newer than the last
  * ANALYZE, every report of a young database) the planner estimates one row,
  * so reading a whole report by `report_id` and filtering looked cheaper than
- * the probes: every finish and every fold walked its report
- * (docs/benchmarks.md, "The finish's read and its plans"). Inside the fence
+ * the probes: every finish and every fold walked its report. Inside the fence
  * the rows are found by the key that names them exactly; the other
  * conditions filter those few rows outside it. In exchange the planner
  * cannot reorder across the fence, so a fenced subquery must name its rows

@@ -4,16 +4,14 @@
  *
  * What it trades. A statement sent as text is parsed, analysed and planned
  * on every execution. For the scan pipeline's statements (CTEs of several
- * writes, reads with a dozen subqueries) planning cost as much as executing:
- * with `pg_stat_statements.track_planning` on, 8.8 ms of planning and
- * execution per scan item against 4.1-5.0 ms of execution alone
- * (docs/benchmarks.md, "Planning"). A named prepared statement is parsed
+ * writes, reads with a dozen subqueries) planning cost as much as executing
+ * (`pg_stat_statements.track_planning` shows it). A named prepared statement is parsed
  * once per pooled connection; PostgreSQL then plans its first five
  * executions for their values and, when the plan for any value costs no
  * more, keeps that generic plan (`plan_cache_mode`, default `auto`), and
  * revalidates it after a schema change. In exchange each connection keeps
- * up to `capacity` statements (their parse trees and plans: server memory,
- * measured at about 1 MB more per backend on average, 3 MB for the largest),
+ * up to `capacity` statements (their parse trees and plans: server memory
+ * per backend),
  * and a statement prepared before a migration changed its result columns
  * (a `select *` of a table that gained one, during a rolling upgrade) fails
  * once with "cached plan must not change result type": the statement is then
@@ -34,7 +32,7 @@
  * - Hot reads that also skip Kysely's query building (`prepared`,
  *   `runPrepared`): fixed SQL run on the pool (not inside a transaction: a
  *   Kysely Transaction is not a pool), returning driver rows that each caller
- *   types. Used where the building itself was measured (docs/benchmarks.md):
+ *   types. Used where the building itself weighs on a hot read:
  *   the authorization statement and the fused reads. A name is bound to one
  *   text for the life of the process (`prepared` refuses a second text under
  *   a taken name, which would otherwise fail on some connections only).
@@ -44,13 +42,13 @@
  * (database.ts, `genericPlans`): a prepared statement is planned once per
  * connection, for any value, instead of for its values on its first five
  * executions and on every execution where PostgreSQL estimates a generic
- * plan dearer (it kept planning the fold's write that way, 0.76 plans per
- * call). What it trades: a plan that cannot use a parameter's value. Every
+ * plan dearer (it kept planning the fold's write that way, on most calls).
+ * What it trades: a plan that cannot use a parameter's value. Every
  * statement of that pool finds its rows by keys (an item, a person, a
  * report), and those that once walked a report under a generic plan now
  * compare one id as a value or fence their lists (plan-fence.ts); the
  * benchmark's rows read per item say whether that still holds
- * (docs/benchmarks.md, "Generic plans"). The API's pool keeps the default
+ * (`npm run bench:pipeline`). The API's pool keeps the default
  * (`auto`): its reads filter and page by values.
  */
 import { createHash } from 'node:crypto';

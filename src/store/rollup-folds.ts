@@ -16,19 +16,13 @@
  * finishing meanwhile share it. What it trades: under load, the runs'
  * statuses and the report row (folded values) trail the summary's work
  * counts (which add the pending deltas) by up to that much more; in
- * exchange a busy report is folded in fewer, larger rounds. Measured with
- * bench:pipeline (1,000 people, one worker, same hour): fold reads per item
- * 1.10 without the wait, 0.74 with 5 ms, 0.48 with 20 ms; PostgreSQL CPU per
- * item 4.4, 4.2 and 4.0 ms. Later, 40 ms against 10 in three alternating
- * pairs: 0.22-0.24 fold reads per item against 0.32-0.40, and 3.25 / 3.25 /
- * 3.34 ms of PostgreSQL CPU per item against 3.91 / 4.05 / 3.62
- * (docs/benchmarks.md, 2026-11-28, seventh session). 100 ms gained nothing
- * more: half the fold reads, each twice as dear (3.54 / 3.28 ms against
- * 3.31 / 3.42 in two pairs): past 40 ms a fold's cost follows the people it
- * recomputes, not its rounds.
+ * exchange a busy report is folded in fewer, larger rounds, and each item
+ * pays a smaller share of a fold (bench:pipeline's fold reads per item). A
+ * longer wait gains nothing more: half the folds, each twice as dear, since
+ * past that a fold's cost follows the people it recomputes, not its rounds.
  *
- * Measured and not kept: a window of 100 ms before every fold, the first
- * too, took the statements per item from about 14 to 11, but the runs'
+ * Tried and not kept: a window before every fold, the first too, took fewer
+ * statements per item, but the runs'
  * statuses then trailed the summary's work counts by up to that much, and
  * the web report test saw a finished summary beside a run still running. A
  * window that long needs the run reads to add the pending run changes first.

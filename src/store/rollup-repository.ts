@@ -425,8 +425,8 @@ export type FoldResult = { kind: 'folded'; more: boolean } | { kind: 'empty' } |
  * statement reads them with what they fold into, and one writes the fold,
  * if no one changed any of it in between. What it trades and why: a
  * transaction of several statements waits for the worker's busy event loop
- * between every two while it holds the report's row (docs/scaling.md,
- * "Sessions idle in a transaction"); in exchange the fold reads before it
+ * between every two while it holds the report's row
+ * (docs/decisions/0003-begin-without-a-lock.md); in exchange the fold reads before it
  * locks, so its write may find the report or a person changed ('stale':
  * nothing written, and it reads again).
  *
@@ -568,12 +568,10 @@ interface FoldRead {
  * where the same write planned for its values took 0.3 s). With a batch, and
  * the write's scan kept to the ids between the first and the last it read,
  * a round's list costs at most the batch's square, and a backlog costs
- * rounds, none of which holds the report's row for long (the same backlog:
- * 300 rounds, 6.5 s in all on the workers' pool once an ANALYZE has seen it;
- * 27 to 31 s with plans made while rollup_deltas was nearly empty, which scan
- * the whole table each round until the next ANALYZE, at most an autovacuum
- * round away on a busy service: docs/benchmarks.md, "A report's fold as its
- * history and its backlog grow").
+ * rounds, none of which holds the report's row for long. Plans made while
+ * rollup_deltas was nearly empty scan the whole table each round until the
+ * next ANALYZE, at most an autovacuum round away on a busy service
+ * (bench:queue folds a backlog both ways).
  */
 export const FOLD_BATCH = 500;
 
@@ -595,8 +593,7 @@ export const FOLD_BATCH = 500;
  * The report's pending deltas are read once (`d`) for the deltas, the
  * people, the begun ids and the company page: rollup_deltas holds rows that
  * live for milliseconds, and until vacuum reaches it each scan also walks
- * the dead ones (70 pages for 7 live rows in `bench:pipeline`, four scans a
- * fold before).
+ * the dead ones (many pages for a few live rows under load).
  */
 async function foldRead(db: Kysely<Database>, reportId: string): Promise<FoldRead | null> {
   const { rows } = await sql<{
@@ -714,9 +711,9 @@ export async function writeFold(db: Kysely<Database>, reportId: string, fold: Fo
   // The statement's own delete and inserts are not in its snapshot, and when the write holds (`ok`: no
   // one folded the report since the read) every delta read is in it: more than those pending means others
   // are. Counted, not compared by id: a test of each delta against the list of those read costs their
-  // product (a generic plan cannot hash a parameter's array), 66 s for a backlog of 150,000 deltas; and
+  // product (a generic plan cannot hash a parameter's array), quadratic in a backlog; and
   // counted only up to one more than those read, whatever the backlog behind them (in id order, so that
-  // the plan walks the key's index and stops there: a bitmap of the whole backlog took 6 ms of 150,000).
+  // the plan walks the key's index and stops there, instead of a bitmap of the whole backlog).
   const more = sql<boolean>`exists (select 1 from rollup_deltas d
      where d.report_id = ${reportId} and (d.recompute_profile_id is null or d.recompute_profile_id <> all(${fold.held}::uuid[]))
      order by d.id offset ${fold.counted}::bigint)`;
@@ -726,7 +723,7 @@ export async function writeFold(db: Kysely<Database>, reportId: string, fold: Fo
       name: 'people',
       // Found by the primary key (`p.id = any(…)`), each row's version then compared: a join to the
       // unnested pairs was planned as a hash join over a sequential scan of every attachment of every
-      // report (0.8 ms at 1,100 people, growing with the table).
+      // report, growing with the table.
       query: sql`update report_profiles p set facts_version = p.facts_version + 1
                   where p.id = any(${fold.people.map((p) => p.id)}::uuid[])
                     and p.facts_version = (select v.version from unnest(${fold.people.map((p) => p.id)}::uuid[], ${fold.people.map((p) => p.version)}::bigint[]) as v(id, version)
@@ -869,9 +866,8 @@ const PERSON_FACTS_COLUMNS = personFactsColumns(OUTCOMES_FROM_FINDINGS);
  * `begunPeopleSql`): the same, but the outcomes are taken from the stored
  * contribution when it was made from the same analysis (its `analysis`, the
  * revision, which identifies the findings), and expanded from the findings
- * otherwise. What it trades: expanding the findings was 43 µs of the 75 µs
- * that reading a person's facts cost (Debian's PostgreSQL 15, 1,000 reads
- * of one person; docs/benchmarks.md, eighth session), and a begun person is
+ * otherwise. What it trades: expanding the findings was most of what reading
+ * a person's facts cost, and a begun person is
  * read by a fold and by every summary read until that fold; in exchange a
  * stored contribution is trusted for its outcomes, which the rebuild
  * comparison checks (test/support/rollups.ts: a rebuild reads

@@ -2,21 +2,21 @@
  * Rasterizing the evidence cards' SVGs cheaply: every collected item gets its
  * cards, so their cost is paid per item by every worker.
  *
- * librsvg lays out and rasterizes every glyph of every card anew, about
- * 15 µs a glyph at 640 x 360: most of a text-heavy section's cost. Here the
+ * librsvg lays out and rasterizes every glyph of every card anew: most of a
+ * text-heavy section's cost. Here the
  * SVG's shapes (everything but its `<text>` elements) are still rasterized by
  * sharp (librsvg), and each text element is drawn from glyph bitmaps that
  * librsvg rendered once per process for each (character, size, weight,
  * style): an alpha mask and an advance width, blended in the section's colour.
- * A section of 450 glyphs then costs about a third of what it did.
+ * A text-heavy section then costs a fraction of what librsvg alone costs.
  *
- * The shapes themselves cost librsvg 2-5 ms a card however few they are (its
- * set-up and a 640 x 360 raster), and card-svg.ts draws shapes that depend on
+ * The shapes themselves cost librsvg its set-up and a 640 x 360 raster per
+ * card however few they are, and card-svg.ts draws shapes that depend on
  * a card's layout only (how many positions, events or posts), never on its
  * values: a few dozen layouts in all. So the shapes' raster is kept per
- * distinct shapes SVG (at most SHAPE_RASTERS, the most recently used, about
- * 0.7 MB each: at most 22 MB a process) and copied for the next card of that
- * layout. Trade: that memory, for about two thirds of a card's rendering time.
+ * distinct shapes SVG (at most SHAPE_RASTERS, the most recently used, one
+ * raw raster each) and copied for the next card of that layout. Trade: that
+ * memory, for most of a card's rendering time.
  *
  * The glyphs are librsvg's own, so the text looks the same; what differs is
  * layout: no kerning, and each glyph lands on a whole pixel. Text with
@@ -182,7 +182,7 @@ function glyph(char: string, style: TextStyle, fontFamily: string): Promise<Glyp
 
 /** Rasters of the shapes SVGs seen last, by their SVG; a promise while the first render runs. Map order is recency. */
 const shapeRasters = new Map<string, Promise<Buffer>>();
-/** About 0.7 MB each at 640 x 360: at most 22 MB. Card layouts are a few dozen; more only evict the oldest. */
+/** One raw 640 x 360 raster each. Card layouts are a few dozen; more only evict the oldest. */
 const SHAPE_RASTERS = 32;
 
 /** A fresh copy (the caller draws text on it) of the raster of `shapes`, rendered by librsvg once while it stays among the recent ones. */

@@ -11,8 +11,7 @@
  *   it in bin/thread-pool.js, libuv's 4 otherwise; so 16 or 8): sharp runs each operation on
  *   that pool, and a few queued there keep its threads busy while the event
  *   loop hands over the next ones (with no gate at all, every operation waited
- *   in that pool's first-come queue; the throughput is the same, 35-37
- *   items/s in the same hour, docs/benchmarks.md).
+ *   in that pool's first-come queue, for the same throughput).
  * - In what order: an operation waits in the queue of its item's report (the
  *   `share` its caller passes: the item handler hands it to the collector and
  *   to the evidence pipeline), and the gate serves the workspaces with waiting work

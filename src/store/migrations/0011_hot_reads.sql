@@ -88,7 +88,7 @@ drop function authorize_take(bytea, timestamptz, text, integer, integer, integer
 
 -- Each person's findings record is served from text rendered when the
 -- findings are stored (refreshFindings, src/domain/findings-text.ts): the
--- record's `analysis` member (~12 KB for 29 checks) as a JSON template, and
+-- record's `analysis` member (most of the record) as a JSON template, and
 -- the version of that template. A findings page concatenates these texts
 -- instead of rebuilding and serializing every record. Stored uncompressed
 -- (EXTERNAL): it is read far more often than written, and every read would

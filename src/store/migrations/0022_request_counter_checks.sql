@@ -3,7 +3,7 @@
 -- constraint expressions from their stored text in every statement that
 -- writes the table (stringToNode, then planning and compiling them): a
 -- visible share of the authorization statement's cost in a profile of the
--- server (docs/benchmarks.md). The two checks of request_counters guarded
+-- server. The two checks of request_counters guarded
 -- values that only two statements write, both in rate-limit-repository.ts
 -- and request_take (migration 0011): `kind` is the route's request kind
 -- ('read' or 'write') and `slot` is pg_backend_pid() % 8 or a slot that

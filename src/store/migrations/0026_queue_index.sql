@@ -1,8 +1,8 @@
 -- The queue's index of tenants (docs/scanning.md, "The claim at scale").
 --
 -- Trade: the claim of 0009 ranked every report with pending work at every
--- claim (its cost grew with the number of tenants: 0.5 ms at 10 reports,
--- 90 ms at 10,000). Here each workspace, and each report inside one, carries
+-- claim (its cost grew with the number of tenants, until it limited the
+-- whole service: docs/decisions/0002-stride-claim.md). Here each workspace, and each report inside one, carries
 -- a *pass* (stride scheduling with equal weights: a claim adds 1 to the pass
 -- of the workspace and of the report it served) and a *ready* flag; the
 -- claim takes the ready workspace with the smallest pass, then its ready

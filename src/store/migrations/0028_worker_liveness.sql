@@ -1,8 +1,7 @@
 -- A worker whose event loop is starved is not dead (docs/scanning.md, "Leases and worker heartbeats").
 --
 -- Trade: with heartbeats alone (0027), a worker process whose beats came late
--- (its event loop busy for 10 s on a loaded machine: measured 6-7 s with six
--- test processes on two cores) looked dead, and its healthy items were
+-- (its event loop busy for several seconds on a loaded machine) looked dead, and its healthy items were
 -- claimed a second time: their provider calls made and billed twice. Now each
 -- worker's heartbeat connection holds a session advisory lock (two-key form,
 -- namespace 1886615403 = 'pswk', key hashtext(worker id)) for as long as the

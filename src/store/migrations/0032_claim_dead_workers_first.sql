@@ -1,16 +1,14 @@
 -- The claim's first steps no longer cost in proportion to the work in flight or to the tenants
 -- (claim_scan_item of 0028, otherwise unchanged).
 --
--- Measured under load (bench:pipeline, 128 items in flight, auto_explain of one claim): the
--- search for a dead worker's items joined every running item (128, through 1,160 entries of
--- scan_items_worker) to scan_workers, 296 shared buffers and 0.57 ms on every claim, although
--- no worker was silent. Now the silent workers are found first (scan_workers holds one row per
+-- The search for a dead worker's items joined every running item (through scan_items_worker)
+-- to scan_workers on every claim, most of the claim's cost under load, although no worker was
+-- silent. Now the silent workers are found first (scan_workers holds one row per
 -- live or recently retired worker process), and their items are looked for only when there are
 -- some. The probe of a silent worker's liveness lock is unchanged.
 --
 -- The deferred rows whose time has come were found by a semi-join that the planner ran as a
--- sequential scan of queue_workspaces and queue_reports (17 and 21 buffers with 2,000 tenants,
--- growing with them); the ids are now collected first (at most 16, from the indexes of deferred
+-- sequential scan of queue_workspaces and queue_reports (growing with the tenants); the ids are now collected first (at most 16, from the indexes of deferred
 -- rows) and the rows updated by their keys.
 
 create or replace function claim_scan_item(p_lease_seconds integer, p_worker uuid, p_worker_dead_seconds integer default 10,

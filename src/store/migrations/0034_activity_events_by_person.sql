@@ -8,9 +8,8 @@
 -- ANALYZE, every report of a young database), the planner estimated one row
 -- for the report, so every index looked alike, and it often took
 -- activity_events_report (report_id, id) and filtered: the whole report's
--- events for each person, 350 to 1,600 buffers per finish in a report of
--- 1,000 people instead of about 50 (docs/benchmarks.md, "The finish's read
--- and its plans"). Without report_id in those lookups, no report-wide index
+-- events for each person, a finish's cost growing with its report's size.
+-- Without report_id in those lookups, no report-wide index
 -- applies. This index replaces activity_events_profile (report_id,
 -- profile_id, id): a person's page of events (activityPage with a person)
 -- reads it in id order just as well. Company-page events (no profile) are

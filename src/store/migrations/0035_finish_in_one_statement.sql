@@ -1,6 +1,7 @@
 -- A person's finishing item ends in one statement, without a transaction
--- around it (store/item-repository.ts, endPersonItem; docs/scaling.md,
--- "Sessions idle in a transaction").
+-- around it (store/item-repository.ts, endPersonItem): a transaction of several
+-- statements waits for the worker's busy event loop between them while it holds
+-- its locks (docs/decisions/0003-begin-without-a-lock.md).
 --
 -- The item reads what is stored of the person first, on its own, decides
 -- its writes and the person's roll-up delta from that read, then sends one

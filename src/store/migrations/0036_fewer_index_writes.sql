@@ -1,7 +1,7 @@
 -- Fewer index entries written per scan item.
 --
--- Measured by bench:pipeline's "rows written per item by table" (1,000 people, 2,001 items):
--- scan_items was updated 3 times per item, never HOT (its status is in the predicates of its
+-- As bench:pipeline's "rows written per item by table" shows:
+-- scan_items is updated several times per item, never HOT (its status is in the predicates of its
 -- partial indexes), so each update wrote an entry in every index whose predicate it matched;
 -- rollup_deltas took 2 inserts and 2 deletes per item in two indexes.
 --
@@ -18,10 +18,10 @@
 --    columns of evidence_images_subject (report_id, profile_id, section); the superseded
 --    rows it leaves out are few (a person's earlier evidence, until it is collected).
 --
--- Measured and not kept: report_aggregates' totals in the row (toast_tuple_target 8,160, with
--- or without fillfactor 50) to spare each fold a TOAST row. The row's updates were then HOT
--- only 4-5 % of the time (a version of about 3.5 kB rarely fits beside the last one), and the
--- dead versions added 12 kB of database per person scanned.
+-- Tried and not kept: report_aggregates' totals in the row (a larger toast_tuple_target, with
+-- or without a lower fillfactor) to spare each fold a TOAST row. The row's updates were then
+-- rarely HOT (a large version seldom fits beside the last one), and the dead versions grew
+-- the database per person scanned.
 drop index scan_items_run;
 
 drop index scan_items_lease;

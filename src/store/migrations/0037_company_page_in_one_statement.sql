@@ -1,10 +1,9 @@
 -- The company page's item begins and ends as a person's does: without a transaction of its own.
 --
 -- Before, the company page's begin and end each ran a transaction of several statements under
--- the report lock (about 12 for the end: evidence, events, context, the run's counts and the
--- report's roll-up), and bench:pipeline found those sessions idle in a transaction while the
--- worker's event loop was busy with other items (docs/scaling.md, "Sessions idle in a
--- transaction").
+-- the report lock (the end: evidence, events, context, the run's counts and the report's
+-- roll-up), and such a session sat idle in a transaction, holding the report lock, while the
+-- worker's event loop was busy with other items (docs/decisions/0003-begin-without-a-lock.md).
 --
 -- 1. `recompute_company`: a delta that asks the fold to recompute the company page's
 --    contribution (its latest item, its context, its events) from what is stored, as

@@ -4,11 +4,8 @@
 -- Every claim made four UPDATE statements whatever the queue held: the deferred workspaces and reports
 -- whose time had come (usually none), and the stride passes of the workspace and report it took from
 -- (no change when they were the only ones ready). An UPDATE that changes no row still starts an
--- executor over its table and the table's indexes. Measured with pgbench on PostgreSQL 15 (one client,
--- a claim in a rolled-back transaction, two reports of two workspaces with pending work, 128 running
--- items, the medians of six alternating 4-second runs): 0.41 ms a claim as in 0032, 0.31 ms with the
--- deferred rows probed first by their indexes (queue_workspaces_due, queue_reports_due), 0.28 ms
--- without the deferred step at all. The probes read the same rows the updates' subqueries read, so
+-- executor over its table and the table's indexes, a visible share of a claim's cost. The deferred
+-- rows are now probed first by their indexes (queue_workspaces_due, queue_reports_due). The probes read the same rows the updates' subqueries read, so
 -- the claim decides exactly as before: a deferred row whose time has come is still made ready by the
 -- first claim after it, and a pass still goes up whenever another workspace or report is ready.
 

@@ -10,12 +10,10 @@
 -- change: reports are archived, people removed by a status, items kept for the record.
 --
 -- What the constraints cost: every inserted row's check ran a query that locked its parent row
--- FOR KEY SHARE, about 17 per item (2.5 evidence rows with 3 checks each, 3.5 events with 2, the
--- analysis and the coverage with 3), and the report's row, locked by every item of the report
--- in flight, took a new multixact on nearly every check. In bench:pipeline (1,000 people, one
--- worker) the statement that ends a person's profile item fell from 1.74 to 1.16 ms and 218 to
--- 153 buffers a call, an activity item's from 1.05 to 0.69 ms and 226 to 143 buffers, and
--- PostgreSQL CPU per item from 3.6 to 3.3 ms (docs/benchmarks.md, 2026-11-28, seventh session).
+-- FOR KEY SHARE, several per item, and the report's row, locked by every item of the report in
+-- flight, took a new multixact on nearly every check: a fraction of a millisecond of PostgreSQL
+-- CPU per item. (Migration 0041 restores the constraints: integrity comes first,
+-- docs/decisions/0004-foreign-keys-on-scan-rows.md.)
 --
 -- What replaces them: the statements' own proofs above, and the tests' check that every such
 -- row names an existing report, person and item of the same report
