@@ -307,7 +307,7 @@ export function drain(
         return measured;
       };
       // In the order floor, with the analysis, with the analysis, floor: the machine's drift during the four (the
-      // image work's CPU moves by up to 10 % within a run) weighs on both alike; each figure is the mean of its two.
+      // image work's CPU moves within a run) weighs on both alike; each figure is the mean of its two.
       const plain = [await measure([])];
       const analysed = [await measure(['analysis']), await measure(['analysis'])];
       plain.push(await measure([]));

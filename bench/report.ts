@@ -91,7 +91,7 @@ export function evaluateTargets(results: ScenarioResult[]): Target[] {
       met: summary && select ? summary.rps >= 0.25 * select.rps : null,
     });
   }
-  // Target: at least 3 × the first runs' req/s of this scenario (120-196 req/s at c=32; 3 × the best of them).
+  // Target: at least 3 × FIRST_RUNS_FINDINGS_RPS, the best req/s of this scenario's first measurements at c=32.
   for (const people of [100, 10_000]) {
     const page = m(`findings-${people}-c32`);
     targets.push({

@@ -166,7 +166,7 @@ function analysisScenarios(c: number): Scenario[] {
         return () => get(env.baseline, '/memory/findings');
       },
     },
-    // The large findings page (25 people, ~311 KB), against the same bytes from memory.
+    // The large findings page (25 people), against the same bytes from memory.
     analysis(
       `findings25-${MEMORY_FINDINGS_PEOPLE}-c${c}`,
       `GET …/analysis/profiles?limit=25, ${MEMORY_FINDINGS_PEOPLE.toLocaleString('en-US')} people`,

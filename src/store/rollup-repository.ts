@@ -563,9 +563,9 @@ interface FoldRead {
  * next round (its write says `more`). The write names the deltas it read
  * (`id = any(…)`), and under a generic plan PostgreSQL tests that list
  * against each of the report's deltas one element after another: unbounded,
- * a fold cost the product of the backlog and its own size (a backlog of
- * 150,000 deltas: 31 to 37 s in one statement holding the report's row,
- * where the same write planned for its values took 0.3 s). With a batch, and
+ * a fold cost the product of the backlog and its own size (a large backlog:
+ * one long statement holding the report's row, where the same write planned
+ * for its values is quick). With a batch, and
  * the write's scan kept to the ids between the first and the last it read,
  * a round's list costs at most the batch's square, and a backlog costs
  * rounds, none of which holds the report's row for long. Plans made while

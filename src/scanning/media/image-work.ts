@@ -18,8 +18,8 @@
  *   in turn, and inside a workspace its reports in turn (the claim's order in
  *   PostgreSQL, docs/scanning.md). With 128 items of a large backlog in flight,
  *   a small report's item then waits for about one operation per workspace,
- *   not for every operation queued before it: on one core, first come first
- *   served made a 2-person report wait 28 s behind 2,000 people.
+ *   not for every operation queued before it (first come first served made a
+ *   small report wait behind every operation of a large backlog).
  */
 import sharp from 'sharp';
 

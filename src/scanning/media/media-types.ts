@@ -27,7 +27,7 @@ export const MAX_MEDIA_PIXELS = 40_000_000;
 export const PREVIEW_MAX_WIDTH = 320;
 export const PREVIEW_MEDIA_TYPE = 'image/webp' satisfies MediaType;
 const PREVIEW_WEBP_QUALITY = 80;
-/** libwebp effort 0–6: 2 costs about 30 % less CPU than the default 4, for previews about 5 % larger. */
+/** libwebp effort 0–6: 2 costs markedly less CPU than the default 4, for slightly larger previews. */
 const PREVIEW_WEBP_EFFORT = 2;
 
 /** Options of every decoding pipeline: refuse oversized inputs from their header; fail on damaged data. */
