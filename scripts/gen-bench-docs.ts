@@ -48,7 +48,7 @@ function at(value: Json | undefined, ...keys: (string | number)[]): Json | undef
 function num(value: Json | undefined, digits = 2): string {
   if (typeof value !== 'number' || !Number.isFinite(value)) return '—';
   const [whole, fraction] = Math.abs(value).toFixed(digits).split('.');
-  const grouped = whole!.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
   return `${value < 0 ? '-' : ''}${grouped}${fraction ? `.${fraction}` : ''}`;
 }
 
