@@ -39,7 +39,7 @@ const DIARY: [string, RegExp][] = [
   ['a time of day of past work', /\b(?:later that (?:night|day|evening|morning)|that (?:night|evening|morning)|in the same hour)\b/i],
   [
     'a past run',
-    /\b(?:bench:[a-z]+|pgbench|the benchmark|a profile)\s+(?:showed|found|measured|gave)\b|\b(?:earlier|previous|past|last) (?:runs?|sessions)\b/i,
+    /\b(?:bench:[a-z]+|pgbench|the benchmark|a profile)(?:'s [a-z]+)?\s+(?:showed|found|measured|gave)\b|\b(?:earlier|previous|past|last) (?:runs?|sessions)\b/i,
   ],
   ['a measured figure per unit of work', new RegExp(`[0-9][0-9.,]*\\s?(?:${TIME}|${SIZE}|%)\\s+(?:of [a-z ]+ )?(?:per|an?|each)\\s+${WORK}\\b`, 'i')],
   ['a throughput', /[0-9][0-9.,]*\s?(?:items|requests|req)\/s\b/i],
@@ -147,6 +147,7 @@ test('the check finds each kind of diary entry in a comment', () => {
     ['a work session', '-- measured in the 12th' + ' session'],
     ['a time of day of past work', '// a fold that reads once (later' + ' that night)'],
     ['a past run', '-- bench:pipeline' + ' showed the sessions idle'],
+    ['a past run', "-- (the benchmark's profile" + ' showed the key lookup'],
     ['a measured figure per unit of work', ' * 0.3 ms of PostgreSQL CPU' + ' per item in planning'],
     ['a measured figure per unit of work', ' * about 15 µs' + ' a glyph'],
     ['a throughput', ' * 35-37 items' + '/s in the same run'],

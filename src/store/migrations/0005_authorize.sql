@@ -1,6 +1,6 @@
 -- One database round trip per request for authentication and the request
--- rate limits (the benchmark's profile showed the separate key lookup and
--- rate_take as a third of a read's latency). Looks the key up by its secret
+-- rate limits (a separate key lookup and rate_take are a large share of a
+-- hot read's latency). Looks the key up by its secret
 -- hash; only when the key is valid and the workspace has API access does it
 -- take the request's two buckets (kind:key:<key id>, kind:ws:<workspace id>,
 -- the order and ids of domain/rate-limits.ts requestBuckets, which the caller
