@@ -10,10 +10,13 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { sql, type Kysely } from 'kysely';
+import pg from 'pg';
 import { processItem } from '../../src/scanning/item-handler.js';
+import { createDb, createPool, migrateTo, migrateToLatest } from '../../src/store/database.js';
 import { claimItem } from '../../src/store/item-repository.js';
 import type { Database } from '../../src/store/schema.js';
 import { people, reportBody, startTestApp, type Tenant, type TestApp } from '../support/app.js';
+import { createEmptyTestDatabase, type TestDatabase } from '../support/db.js';
 import { handlerContext } from '../support/handler.js';
 
 type Action = 'cascade' | 'no action' | 'set null' | 'restrict' | 'set default';
@@ -300,5 +303,69 @@ describe('foreign keys', () => {
       Object.fromEntries(Object.keys(goes).map((p) => [p, {}])),
     );
     assert.deepEqual(await rowsNamingAny(kept), keptBefore);
+  });
+});
+
+describe('migration 0041 on a database whose scan rows went without keys', () => {
+  let database: TestDatabase;
+  let db: Kysely<Database>;
+  let pool: pg.Pool;
+
+  before(async () => {
+    database = await createEmptyTestDatabase();
+    pool = createPool(database.url, 2);
+    db = createDb(pool, { statementCache: null });
+  });
+  after(async () => {
+    await db?.destroy();
+    await database?.drop();
+  });
+
+  test('deletes the rows whose report, person or item is missing or of another report, nulls what only points back, and validates every key', async () => {
+    await migrateTo(db, '0040_scan_rows_without_foreign_keys');
+    const at = new Date('2026-01-01T00:00:00Z');
+    const [workspace, reportA, reportB, personA, personB, runA, itemA] = Array.from({ length: 7 }, () => randomUUID());
+    await sql`insert into workspaces (id, name, slug, created_at, updated_at) values (${workspace}, 'W', 'w', ${at}, ${at})`.execute(db);
+    for (const report of [reportA, reportB]) {
+      await sql`insert into reports (id, workspace_id, name, company_name, supplied_domain, pronet_company_url, visibility, created_at, updated_at)
+                values (${report}, ${workspace}, 'R', 'Acme', 'acme.example', 'https://pronet.example/company/acme', 'private', ${at}, ${at})`.execute(db);
+    }
+    for (const [person, report] of [
+      [personA, reportA],
+      [personB, reportB],
+    ]) {
+      await sql`insert into report_profiles (id, report_id, workspace_id, pronet_url, source, status, added_at, created_at, updated_at)
+                values (${person}, ${report}, ${workspace}, ${`https://pronet.example/in/${person}`}, 'urls', 'active', ${at}, ${at}, ${at})`.execute(db);
+    }
+    await sql`insert into scan_runs (id, report_id, workspace_id, mode, key_mode, status, created_at)
+              values (${runA}, ${reportA}, ${workspace}, 'full_profile', 'test', 'running', ${at})`.execute(db);
+    await sql`insert into scan_items (id, run_id, report_id, profile_id, kind, status, created_at, ready_at)
+              values (${itemA}, ${runA}, ${reportA}, ${personA}, 'person', 'succeeded', ${at}, ${at})`.execute(db);
+    const event = (person: string) => sql`insert into activity_events
+        (id, report_id, profile_id, external_id, event_type, actor_kind, actor, counts, provenance, revision, content_hash)
+        values (${randomUUID()}, ${reportA}, ${person}, ${randomUUID()}, 'post', 'person', '{}', '{}', 'scanner', 'r', 'h')`;
+    await event(personA).execute(db);
+    await event(personB).execute(db);
+    const image = (item: string) => sql`insert into evidence_images
+        (id, report_id, profile_id, item_id, section, original_sha256, original_size, original_type, preview_sha256, preview_size, preview_type, created_at, origin)
+        values (${randomUUID()}, ${reportA}, ${personA}, ${item}, 'about', ${randomUUID()}, 1, 'image/png', ${randomUUID()}, 1, 'image/webp', ${at}, 'rendered')`;
+    await image(itemA).execute(db);
+    await image(randomUUID()).execute(db);
+    await sql`insert into profile_contributions (profile_id, report_id, contribution) values (${personA}, ${reportA}, '{}'), (${randomUUID()}, ${reportA}, '{}')`.execute(
+      db,
+    );
+    await sql`insert into rollup_deltas (report_id, run_id, at, recompute_profile_id) values (${reportA}, ${randomUUID()}, ${at}, ${randomUUID()})`.execute(db);
+
+    await migrateToLatest(db);
+
+    const kept = async (table: 'activity_events' | 'evidence_images' | 'profile_contributions') =>
+      (await db.selectFrom(table).select('profile_id').execute()).map((r) => r.profile_id);
+    assert.deepEqual(await kept('activity_events'), [personA]);
+    assert.deepEqual(await kept('evidence_images'), [personA]);
+    assert.deepEqual(await kept('profile_contributions'), [personA]);
+    assert.deepEqual(await db.selectFrom('rollup_deltas').select(['report_id', 'run_id', 'recompute_profile_id']).execute(), [
+      { report_id: reportA, run_id: null, recompute_profile_id: null },
+    ]);
+    assert.deepEqual(await referencesWithoutTheirKeys(db), []);
   });
 });
