@@ -30,17 +30,21 @@
 -- item's (report_id, run_id) → scan_runs (report_id, id): one key proves the parent exists and
 -- belongs to the same report, which single-column keys did not. A composite key with a null
 -- column is not checked (MATCH SIMPLE), so the company page's rows (no person) keep their own
--- key on the report. profile_events.import_id is deferred to commit: an import writes the
+-- key on the report. The item of the results is checked alone: a key naming its report and
+-- person too would need one more unique index on scan_items, whose every update (never HOT)
+-- writes an entry in each index. profile_events.import_id is deferred to commit: an import writes the
 -- people's events before the receipt that names them.
 --
 -- Existing databases: since migration 0040 dropped the scan rows' keys, a row could name a
 -- missing report, person or item, or a person of another report, only through a defect (every
 -- statement that writes them proves its parents, and the tests checked that they did). Such a
--- row cannot be read through its report and person, so it is deleted here rather than block
--- the start of every process; a notice counts them. A reference that only points back is set to
--- null instead. The tables that kept their keys hold no orphan; the same-report checks that are
--- new to them (an item's run and person, a profile event) hold by construction, and a violation
--- stops the migration with PostgreSQL's own error naming the row.
+-- row is corrupt and the person's next scan writes it again, so it is deleted here rather than
+-- block the start of every process; a notice counts them (the blobs of a deleted evidence row
+-- stay in the media store). A reference that only points back is set to
+-- null instead. The tables that kept their keys hold no orphan, and no workspace was ever
+-- deleted; what is new to them, an item's run and person of the item's own report, holds by
+-- construction (an item is written from its run's row), and a violation stops the migration
+-- with PostgreSQL's own error naming the row.
 --
 -- Indexes: every deletion of a parent looks its children up by the referencing columns; those
 -- not led by an existing index get one (item_id of the analysis, the coverage and the company
