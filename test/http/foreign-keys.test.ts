@@ -18,6 +18,7 @@ import type { Database } from '../../src/store/schema.js';
 import { people, reportBody, startTestApp, type Tenant, type TestApp } from '../support/app.js';
 import { createEmptyTestDatabase, type TestDatabase } from '../support/db.js';
 import { handlerContext } from '../support/handler.js';
+import { foldsSettled } from '../support/rollups.js';
 
 type Action = 'cascade' | 'no action' | 'set null' | 'restrict' | 'set default';
 
@@ -165,6 +166,8 @@ describe('foreign keys', () => {
     for (let claim = await claimItem(t.runtime.db, 30); claim; claim = await claimItem(t.runtime.db, 30)) {
       assert.equal(await processItem(handlerContext(t), claim), 'succeeded');
     }
+    // The runs' counts and the totals as the folds leave them, before anything is deleted.
+    await foldsSettled(t);
     const profiles = await t.runtime.db.selectFrom('report_profiles').select('id').where('report_id', '=', reportId).orderBy('added_at').execute();
     return { reportId, profileIds: profiles.map((p) => p.id) };
   }
