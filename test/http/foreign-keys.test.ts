@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { sql, type Kysely } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import { processItem } from '../../src/scanning/item-handler.js';
 import { createDb, createPool, migrateTo, migrateToLatest } from '../../src/store/database.js';
 import { claimItem } from '../../src/store/item-repository.js';

@@ -7,7 +7,7 @@
 --
 -- The actions, and why:
 -- - CASCADE from a workspace, a report or a person: its rows are its data and go with it
---   (users, keys, sessions, links, reports, people, runs, items, receipts, usage, counters,
+--   (users, keys, web sign-ins, links, reports, people, runs, items, receipts, usage, counters,
 --   idempotency records; a person's events, evidence, analysis, coverage, contribution and
 --   history).
 -- - NO ACTION on the scan item the results came from (evidence_images, profile_analyses,
@@ -48,7 +48,7 @@
 --
 -- Indexes: every deletion of a parent looks its children up by the referencing columns; those
 -- not led by an existing index get one (item_id of the analysis, the coverage and the company
--- context; workspace_id of people, runs, receipts and sessions; the users of keys and links;
+-- context; workspace_id of people, runs, receipts and web sign-ins; the users of keys and links;
 -- the import of profile events).
 
 do $$
