@@ -152,6 +152,12 @@ class SqlFileMigrationProvider implements MigrationProvider {
   }
 }
 
+/** Applies the migrations up to and including `name`: a database as an earlier version left it (tests of a migration's upgrade). */
+export async function migrateTo(db: Db, name: string): Promise<void> {
+  const { error } = await new Migrator({ db, provider: new SqlFileMigrationProvider() }).migrateTo(name);
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+}
+
 export async function migrateToLatest(db: Db): Promise<string[]> {
   const migrator = new Migrator({ db, provider: new SqlFileMigrationProvider() });
   const { error, results } = await migrator.migrateToLatest();

@@ -15,7 +15,7 @@ import pg from 'pg';
 import { setReportArchived } from '../../src/use-cases/manage-report.js';
 import { reportBody, startTestApp, type TestApp } from '../support/app.js';
 import { handlerContext } from '../support/handler.js';
-import { assertRunCountsMatchItems, assertScanRowsReferenceTheirParents, assertTotalsMatchRebuild, foldsSettled } from '../support/rollups.js';
+import { assertRunCountsMatchItems, assertTotalsMatchRebuild, foldsSettled } from '../support/rollups.js';
 
 describe('scan races', () => {
   let t: TestApp;
@@ -63,7 +63,6 @@ describe('scan races', () => {
       assert.equal(report.body.data.analysis_state, 'available');
       assert.equal(report.body.data.analyzed_profile_count, 6);
       await assertTotalsMatchRebuild(t, reportId);
-      await assertScanRowsReferenceTheirParents(t, reportId);
     }
   });
 
@@ -141,7 +140,6 @@ describe('scan races', () => {
     assert.equal(report.body.data.analysis_state, 'available');
     assert.equal(report.body.data.analyzed_profile_count, 8);
     await assertTotalsMatchRebuild(t, reportId);
-    await assertScanRowsReferenceTheirParents(t, reportId);
   });
 
   test('decisions/scans: archiving a report with roll-up deltas not folded yet counts every item once (recount and deltas do not add up twice)', async () => {
@@ -188,7 +186,6 @@ describe('scan races', () => {
       7,
     );
     await assertTotalsMatchRebuild(t, reportId);
-    await assertScanRowsReferenceTheirParents(t, reportId);
   });
 
   test('2.9 activity: one source event seen through two people is two records, each counted once', async () => {
@@ -226,6 +223,5 @@ describe('scan races', () => {
     const all = await t.runtime.db.selectFrom('activity_events').select('id').where('report_id', '=', reportId).execute();
     assert.equal(page.body.data.length, all.length);
     await assertTotalsMatchRebuild(t, reportId);
-    await assertScanRowsReferenceTheirParents(t, reportId);
   });
 });

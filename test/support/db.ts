@@ -37,6 +37,20 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   };
 }
 
+/** A fresh database with no migration applied (a test that migrates it step by step). */
+export async function createEmptyTestDatabase(): Promise<TestDatabase> {
+  const server = process.env.PS_TEST_SERVER_URL;
+  const template = process.env.PS_TEST_TEMPLATE;
+  if (!server || !template) throw new Error('run tests through `npm test` (test/run.ts), which prepares the database');
+  const name = `${template}_${randomBytes(5).toString('hex')}`;
+  const adminUrl = withDatabase(server, 'postgres');
+  await runStatement(adminUrl, `create database ${name}`);
+  return {
+    url: withDatabase(server, name),
+    drop: () => runStatement(adminUrl, `drop database if exists ${name} with (force)`),
+  };
+}
+
 /**
  * Resolves once another session of `holder`'s database waits on a lock (the
  * statement the test expects to wait for the lock `holder` holds); fails

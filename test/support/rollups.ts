@@ -1,6 +1,5 @@
 /** Checks on the report roll-ups shared by the scan tests. */
 import assert from 'node:assert/strict';
-import { sql } from 'kysely';
 import { lockReport } from '../../src/store/locks.js';
 import { settlePendingRollups, settleStaleRollups } from '../../src/store/rollup-folds.js';
 import { readAggregates, refreshReportRollup } from '../../src/store/rollup-repository.js';
@@ -42,37 +41,4 @@ export async function assertTotalsMatchRebuild(t: TestApp, reportId: string) {
     return refreshReportRollup(trx, reportId, 'all', new Date());
   });
   assert.deepEqual(clean(maintained), clean(rebuilt));
-}
-
-/**
- * Every row a scan writes per person names a report that exists, a person of that report and,
- * where it has one, an item of that report and person: what the statements that write them prove
- * in place of foreign keys (migration 0040), and more than those checked (each column alone).
- * `reportId` limits the check to one report.
- */
-export async function assertScanRowsReferenceTheirParents(t: Pick<TestApp, 'runtime'>, reportId?: string) {
-  const inScope = (column: string) => sql`(${reportId ?? null}::uuid is null or ${sql.ref(column)} = ${reportId ?? null}::uuid)`;
-  const { rows } = await sql<{ table: string; id: string }>`
-    select 'evidence_images' as table, e.id::text as id from evidence_images e
-     where ${inScope('e.report_id')} and (not exists (select 1 from reports r where r.id = e.report_id)
-        or (e.profile_id is not null and not exists (select 1 from report_profiles p where p.id = e.profile_id and p.report_id = e.report_id))
-        or not exists (select 1 from scan_items i where i.id = e.item_id and i.report_id = e.report_id and i.profile_id is not distinct from e.profile_id))
-    union all
-    select 'activity_events', a.id::text from activity_events a
-     where ${inScope('a.report_id')} and (not exists (select 1 from reports r where r.id = a.report_id)
-        or (a.profile_id is not null and not exists (select 1 from report_profiles p where p.id = a.profile_id and p.report_id = a.report_id)))
-    union all
-    select 'profile_analyses', a.profile_id::text from profile_analyses a
-     where ${inScope('a.report_id')} and (not exists (select 1 from report_profiles p where p.id = a.profile_id and p.report_id = a.report_id)
-        or not exists (select 1 from scan_items i where i.id = a.item_id and i.report_id = a.report_id and i.profile_id = a.profile_id))
-    union all
-    select 'activity_coverage', c.profile_id::text from activity_coverage c
-     where ${inScope('c.report_id')} and (not exists (select 1 from report_profiles p where p.id = c.profile_id and p.report_id = c.report_id)
-        or not exists (select 1 from scan_items i where i.id = c.item_id and i.report_id = c.report_id and i.profile_id = c.profile_id))
-    union all
-    select 'profile_contributions', c.profile_id::text from profile_contributions c
-     where ${inScope('c.report_id')} and not exists (select 1 from report_profiles p where p.id = c.profile_id and p.report_id = c.report_id)`.execute(
-    t.runtime.db,
-  );
-  assert.deepEqual(rows, [], `scan rows whose report, person or item is missing or of another report: ${JSON.stringify(rows)}`);
 }
