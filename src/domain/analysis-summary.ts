@@ -6,7 +6,8 @@
  * run statuses, capture bounds, read time).
  */
 import { CATEGORIES, CHECKS } from './checks/catalog.js';
-import { collectionRevision, type Totals, type WorkCounts } from './analysis-aggregate.js';
+import { activityGaps, collectionRevision, type Totals, type WorkCounts } from './analysis-aggregate.js';
+import type { ActivityGap } from './collected.js';
 import { scorePct } from './analysis-records.js';
 import { revisionOf } from './revision.js';
 import type { Static } from '@sinclair/typebox';
@@ -36,12 +37,25 @@ export interface SummaryInput {
   now: Date;
 }
 
+/** The limitation that says why the latest activity collection of some people observed nothing, per gap (domain/activity-observation.ts). */
+const ACTIVITY_GAP_LIMITATIONS: Record<ActivityGap, string> = {
+  not_delivered: 'activity_not_delivered',
+  unattributable: 'activity_unattributable',
+  failed: 'activity_collection_failed',
+};
+
 const LIMITATION_MESSAGES: Record<string, string> = {
   incomplete_profile_coverage: 'Some active people have no usable profile analysis yet; totals cover the analyzed cohort only.',
   incomplete_activity_coverage: 'Activity was not (yet) collected for some active people; an empty activity page does not prove there is none.',
   latest_attempt_failed: 'The latest scan attempt failed or was inaccessible for some work; older results may be shown.',
   refresh_in_progress: 'Scans are still queued or running; results may change.',
   company_page_not_observed: 'The company page has not been observed; no company context is shown.',
+  activity_not_delivered:
+    'The data provider delivered no activity for some people: their activity checks are unknown (or answered from an earlier observation), never advice built on missing data.',
+  activity_unattributable:
+    'The data provider delivered activity for some people that could not be matched to them: their activity checks are unknown (or answered from an earlier observation), never advice built on missing data.',
+  activity_collection_failed:
+    'Collecting the activity of some people failed: their activity checks are unknown (or answered from an earlier observation), never advice built on missing data.',
   provider_restricted_fields:
     'Some profile fields cannot be observed on public profiles (the network withholds experience and education from public view, and the data provider does not collect skills or featured items); checks on them are unknown, not failures.',
 };
@@ -103,6 +117,9 @@ export function summarize(input: SummaryInput): Static<typeof AnalysisSummaryRes
   const limitations = [
     ...reasons,
     ...(t.company_observed === 0 && work.requested > 0 ? ['company_page_not_observed'] : []),
+    ...Object.entries(activityGaps(t))
+      .filter(([, people]) => people > 0)
+      .map(([gap]) => ACTIVITY_GAP_LIMITATIONS[gap as ActivityGap]),
     ...((t.restricted_persons ?? 0) > 0 ? ['provider_restricted_fields'] : []),
   ].map((code) => ({
     code,
