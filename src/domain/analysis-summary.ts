@@ -51,11 +51,11 @@ const LIMITATION_MESSAGES: Record<string, string> = {
   refresh_in_progress: 'Scans are still queued or running; results may change.',
   company_page_not_observed: 'The company page has not been observed; no company context is shown.',
   activity_not_delivered:
-    'The data provider delivered no activity for some people: their activity checks are unknown (or answered from an earlier observation), never advice built on missing data.',
+    'The data provider returned no activity for some people. Their activity checks are unknown, or based on an earlier scan: missing data is never read as inactivity.',
   activity_unattributable:
-    'The data provider delivered activity for some people that could not be matched to them: their activity checks are unknown (or answered from an earlier observation), never advice built on missing data.',
+    'The data provider returned posts that could not be matched to some people. Their activity checks are unknown, or based on an earlier scan: missing data is never read as inactivity.',
   activity_collection_failed:
-    'Collecting the activity of some people failed: their activity checks are unknown (or answered from an earlier observation), never advice built on missing data.',
+    'Collecting the activity of some people failed. Their activity checks are unknown, or based on an earlier scan: missing data is never read as inactivity.',
   provider_restricted_fields:
     'Some profile fields cannot be observed on public profiles (the network withholds experience and education from public view, and the data provider does not collect skills or featured items); checks on them are unknown, not failures.',
 };
