@@ -31,9 +31,9 @@ type Collected = Extract<CollectResult, { outcome: 'ok' }>;
 export function activityObservation(result: Collected, item: { kind: ItemKind; mode: ScanMode }): ActivityObservation {
   const unread = result.missing_sections.includes(ACTIVITY_SECTION);
   if (result.activity !== null && result.activity_gap === undefined && !unread) return { observed: true, events: result.activity };
-  // The company page's events feed no check and no limitation: not observed is all there is to say.
-  if (item.kind !== 'person') return { observed: false, gap: null };
-  if (item.mode !== 'activity') return { observed: false, gap: result.activity_gap ?? null };
+  // The company page's events feed no check and no limitation, and a full_profile item does not ask for
+  // activity: not observed is all there is to say.
+  if (item.kind !== 'person' || item.mode !== 'activity') return { observed: false, gap: null };
   return { observed: false, gap: result.activity_gap ?? 'not_delivered' };
 }
 

@@ -361,8 +361,11 @@ export interface AnalysisInputs {
   company: { name: string; domain: string | null };
 }
 
-/** How a claimed item ends when its collection gave a result. */
-/** `activity_gap`: why a succeeded person's item did not observe the activity it was asked for (domain/activity-observation.ts); null otherwise. */
+/**
+ * How a claimed item ends when its collection gave a result. `activity_gap`:
+ * why a succeeded person's activity item did not observe the activity it was
+ * asked for (domain/activity-observation.ts); null otherwise.
+ */
 export type ItemEnd =
   | { status: 'succeeded'; warning: boolean; reason: null; activity_gap: ActivityGap | null }
   | { status: 'inaccessible'; warning: false; reason: string; activity_gap?: null };
