@@ -54,7 +54,7 @@ export interface Contribution {
   /** Anything usable: an answered check or verified (possibly empty) activity. */
   usable_persons: number;
   activity_observed: number;
-  /** Latest attempt in both modes succeeded (so the shown result is the latest). */
+  /** Latest attempt in both modes succeeded, the activity one observing the activity (so the shown result is the latest). */
   fresh: number;
   company_observed: number;
   /**
@@ -234,7 +234,7 @@ export function personContribution(facts: PersonFacts): Contribution {
     answered_persons: answered ? 1 : 0,
     usable_persons: answered || facts.activityObserved ? 1 : 0,
     activity_observed: facts.activityObserved ? 1 : 0,
-    fresh: facts.full?.status === 'succeeded' && facts.activity?.status === 'succeeded' ? 1 : 0,
+    fresh: facts.full?.status === 'succeeded' && facts.activity?.status === 'succeeded' && facts.activityGap === null ? 1 : 0,
     company_observed: 0,
     restricted_persons: facts.analysis?.restricted === true ? 1 : 0,
     ...(facts.activityGap ? { activity_gap: facts.activityGap } : {}),

@@ -113,13 +113,12 @@ export function summarize(input: SummaryInput): Static<typeof AnalysisSummaryRes
   if (t.activity_observed < t.persons) reasons.push('incomplete_activity_coverage');
   if (work.failed + work.inaccessible > 0) reasons.push('latest_attempt_failed');
   if (!terminal) reasons.push('refresh_in_progress');
+  // The latest activity attempt of some people observed nothing: what is shown of their activity is not current.
+  for (const [gap, people] of Object.entries(activityGaps(t))) if (people > 0) reasons.push(ACTIVITY_GAP_LIMITATIONS[gap as ActivityGap]);
   const freshnessState = !hasUsable ? 'unknown' : t.fresh === t.persons && reasons.length === 0 ? 'current' : 'stale';
   const limitations = [
     ...reasons,
     ...(t.company_observed === 0 && work.requested > 0 ? ['company_page_not_observed'] : []),
-    ...Object.entries(activityGaps(t))
-      .filter(([, people]) => people > 0)
-      .map(([gap]) => ACTIVITY_GAP_LIMITATIONS[gap as ActivityGap]),
     ...((t.restricted_persons ?? 0) > 0 ? ['provider_restricted_fields'] : []),
   ].map((code) => ({
     code,

@@ -170,13 +170,17 @@ describe('absence is never advice: activity that was not observed', () => {
     const failed = await gapCodes();
     assert.deepEqual(failed.codes, ['activity_collection_failed']);
     assert.equal(failed.summary.coverage.activity.observed_person_profiles, 1);
+    assert.equal(failed.summary.freshness.state, 'stale', 'the activity shown is not from the latest attempt');
+    assert.ok(failed.summary.freshness.reasons.includes('activity_collection_failed'));
     await assertTotalsMatchRebuild(t, reportId);
 
     // Then an attempt that observes posts: the gap is gone.
     planned.activity = undefined;
     await scanAgain();
     await processAll();
-    assert.deepEqual((await gapCodes()).codes, []);
+    const observed = await gapCodes();
+    assert.deepEqual(observed.codes, []);
+    assert.deepEqual(observed.summary.freshness.reasons, []);
     assert.equal((await activityOutcomes(reportId)).get('ada-lane')!['activity.posted_recently'], 'good');
     await assertTotalsMatchRebuild(t, reportId);
   });

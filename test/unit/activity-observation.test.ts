@@ -127,7 +127,7 @@ describe('absence is never advice: the summary says why', () => {
     profileId: id,
     active: true,
     person: { pronet_url: `https://pronet.example/in/${id}`, name: null, title: null, headline: null },
-    analysis: null,
+    analysis: { revision: `r-${id}`, outcomes: { c1: 'good' } },
     full: { status: 'succeeded', warning: false },
     activity: { status: 'succeeded', warning: gap !== null },
     activityObserved: observed,
@@ -146,7 +146,8 @@ describe('absence is never advice: the summary says why', () => {
       captured: { oldest: null, newest: null },
       now: NOW,
     };
-    return summarize(input).limitations;
+    const summary = summarize(input);
+    return Object.assign(summary.limitations, { freshness: summary.freshness });
   }
 
   test('each gap has a limitation code and a plain message of its own, beside incomplete activity coverage', () => {
@@ -156,6 +157,13 @@ describe('absence is never advice: the summary says why', () => {
       assert.ok(codes.includes(code), code);
     }
     for (const l of shown) assert.ok(typeof l.message === 'string' && l.message.length > 20, l.code);
+  });
+
+  test('a latest activity attempt that observed nothing is not current, even beside an earlier observation', () => {
+    const shown = limitations([facts('a', 'failed', true), facts('b', null, true)]);
+    assert.equal(shown.freshness.state, 'stale');
+    assert.deepEqual(shown.freshness.reasons, ['activity_collection_failed']);
+    assert.deepEqual(limitations([facts('a', null, true), facts('b', null, true)]).freshness, { ...shown.freshness, state: 'current', reasons: [] });
   });
 
   test('no gap, no activity gap limitation', () => {
