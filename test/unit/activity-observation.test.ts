@@ -134,7 +134,7 @@ describe('absence is never advice: the summary says why', () => {
     activityGap: gap,
     events: {},
   });
-  function limitations(people: PersonFacts[]) {
+  function summaryOf(people: PersonFacts[]) {
     let totals = emptyTotals();
     for (const person of people) totals = applyContribution(totals, null, personContribution(person));
     const input: SummaryInput = {
@@ -147,11 +147,16 @@ describe('absence is never advice: the summary says why', () => {
       now: NOW,
     };
     const summary = summarize(input);
-    return Object.assign(summary.limitations, { freshness: summary.freshness });
+    return summary;
   }
 
   test('each gap has a limitation code and a plain message of its own, beside incomplete activity coverage', () => {
-    const shown = limitations([facts('a', 'not_delivered', false), facts('b', 'unattributable', false), facts('c', 'failed', false), facts('d', null, true)]);
+    const shown = summaryOf([
+      facts('a', 'not_delivered', false),
+      facts('b', 'unattributable', false),
+      facts('c', 'failed', false),
+      facts('d', null, true),
+    ]).limitations;
     const codes = shown.map((l) => l.code);
     for (const code of ['incomplete_activity_coverage', 'activity_not_delivered', 'activity_unattributable', 'activity_collection_failed']) {
       assert.ok(codes.includes(code), code);
@@ -160,14 +165,14 @@ describe('absence is never advice: the summary says why', () => {
   });
 
   test('a latest activity attempt that observed nothing is not current, even beside an earlier observation', () => {
-    const shown = limitations([facts('a', 'failed', true), facts('b', null, true)]);
+    const shown = summaryOf([facts('a', 'failed', true), facts('b', null, true)]);
     assert.equal(shown.freshness.state, 'stale');
     assert.deepEqual(shown.freshness.reasons, ['activity_collection_failed']);
-    assert.deepEqual(limitations([facts('a', null, true), facts('b', null, true)]).freshness, { ...shown.freshness, state: 'current', reasons: [] });
+    assert.deepEqual(summaryOf([facts('a', null, true), facts('b', null, true)]).freshness, { ...shown.freshness, state: 'current', reasons: [] });
   });
 
   test('no gap, no activity gap limitation', () => {
-    const codes = limitations([facts('a', null, true), facts('b', null, true)]).map((l) => l.code);
+    const codes = summaryOf([facts('a', null, true), facts('b', null, true)]).limitations.map((l) => l.code);
     assert.deepEqual(
       codes.filter((c) => c.startsWith('activity_')),
       [],
@@ -175,7 +180,7 @@ describe('absence is never advice: the summary says why', () => {
   });
 
   test('only the gaps that occur are said', () => {
-    const codes = limitations([facts('a', 'unattributable', false), facts('b', null, true)]).map((l) => l.code);
+    const codes = summaryOf([facts('a', 'unattributable', false), facts('b', null, true)]).limitations.map((l) => l.code);
     assert.deepEqual(
       codes.filter((c) => c.startsWith('activity_')),
       ['activity_unattributable'],
