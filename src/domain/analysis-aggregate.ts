@@ -16,6 +16,8 @@
  */
 import { createHash } from 'node:crypto';
 import { revisionOf } from './revision.js';
+import { ACTIVITY_GAPS } from './activity-observation.js';
+import type { ActivityGap } from './collected.js';
 
 import type { ItemStatus } from './scan-status.js';
 
@@ -52,7 +54,7 @@ export interface Contribution {
   /** Anything usable: an answered check or verified (possibly empty) activity. */
   usable_persons: number;
   activity_observed: number;
-  /** Latest attempt in both modes succeeded (so the shown result is the latest). */
+  /** Latest attempt in both modes succeeded, the activity one observing the activity (so the shown result is the latest). */
   fresh: number;
   company_observed: number;
   /**
@@ -61,6 +63,12 @@ export interface Contribution {
    * stored before it existed: read as 0.
    */
   restricted_persons?: number;
+  /**
+   * Why the person's latest activity item did not observe their activity
+   * (domain/activity-observation.ts). Absent when it did, when there is none
+   * yet, and from contributions stored before it existed.
+   */
+  activity_gap?: ActivityGap;
   checks: Record<string, Outcome>;
   work: LatestItem[];
   /** The record in the profiles collection, as [id, revision]. */
@@ -88,6 +96,8 @@ export interface Totals {
   company_observed: number;
   /** People whose analysis lacks members the source withholds (see Contribution); absent in totals stored before it existed. */
   restricted_persons?: number;
+  /** People per gap of their latest activity item (see Contribution); absent in totals stored before it existed. */
+  activity_gaps?: Record<ActivityGap, number>;
   checks: Record<string, CheckTotals>;
   work: WorkCounts;
   profiles: { n: number; acc: string };
@@ -112,6 +122,15 @@ export function emptyWork(): WorkCounts {
   return { requested: 0, queued: 0, processing: 0, succeeded: 0, failed: 0, inaccessible: 0, cancelled: 0, warnings: 0 };
 }
 
+function noGaps(): Record<ActivityGap, number> {
+  return Object.fromEntries(ACTIVITY_GAPS.map((gap) => [gap, 0])) as Record<ActivityGap, number>;
+}
+
+/** People per activity gap of totals, stored before it existed or not. */
+export function activityGaps(t: Pick<Totals, 'activity_gaps'>): Record<ActivityGap, number> {
+  return { ...noGaps(), ...t.activity_gaps };
+}
+
 export function emptyTotals(): Totals {
   return {
     persons: 0,
@@ -122,6 +141,7 @@ export function emptyTotals(): Totals {
     fresh: 0,
     company_observed: 0,
     restricted_persons: 0,
+    activity_gaps: noGaps(),
     checks: {},
     work: emptyWork(),
     profiles: { n: 0, acc: ZERO_ACC },
@@ -141,6 +161,8 @@ export interface PersonFacts {
   full: LatestItem | null;
   activity: LatestItem | null;
   activityObserved: boolean;
+  /** Why their latest activity item did not observe their activity; null when it did or there is none (or it has not ended). */
+  activityGap: ActivityGap | null;
   events: Record<string, string>;
 }
 
@@ -212,9 +234,10 @@ export function personContribution(facts: PersonFacts): Contribution {
     answered_persons: answered ? 1 : 0,
     usable_persons: answered || facts.activityObserved ? 1 : 0,
     activity_observed: facts.activityObserved ? 1 : 0,
-    fresh: facts.full?.status === 'succeeded' && facts.activity?.status === 'succeeded' ? 1 : 0,
+    fresh: facts.full?.status === 'succeeded' && facts.activity?.status === 'succeeded' && facts.activityGap === null ? 1 : 0,
     company_observed: 0,
     restricted_persons: facts.analysis?.restricted === true ? 1 : 0,
+    ...(facts.activityGap ? { activity_gap: facts.activityGap } : {}),
     checks: { ...outcomes },
     work,
     record: [facts.profileId, profileRecordRevision(facts)],
@@ -263,6 +286,8 @@ function addContribution(totals: Totals, c: Contribution, sign: 1 | -1): void {
   totals.fresh += sign * c.fresh;
   totals.company_observed += sign * c.company_observed;
   totals.restricted_persons = (totals.restricted_persons ?? 0) + sign * (c.restricted_persons ?? 0);
+  totals.activity_gaps = activityGaps(totals);
+  if (c.activity_gap) totals.activity_gaps[c.activity_gap] += sign;
   for (const [checkId, outcome] of Object.entries(c.checks)) {
     const t = (totals.checks[checkId] ??= { good: 0, optimize: 0, unknown: 0 });
     t[outcome] += sign;
@@ -310,6 +335,9 @@ export function addTotals(a: Totals, b: Totals): Totals {
   for (const key of ['persons', 'analyzed', 'answered_persons', 'usable_persons', 'activity_observed', 'fresh', 'company_observed'] as const)
     sum[key] += b[key];
   sum.restricted_persons = (sum.restricted_persons ?? 0) + (b.restricted_persons ?? 0);
+  const gaps = activityGaps(b);
+  sum.activity_gaps = activityGaps(sum);
+  for (const gap of ACTIVITY_GAPS) sum.activity_gaps[gap] += gaps[gap];
   for (const [checkId, counts] of Object.entries(b.checks)) {
     const t = (sum.checks[checkId] ??= { good: 0, optimize: 0, unknown: 0 });
     t.good += counts.good;

@@ -6,7 +6,8 @@
  * run statuses, capture bounds, read time).
  */
 import { CATEGORIES, CHECKS } from './checks/catalog.js';
-import { collectionRevision, type Totals, type WorkCounts } from './analysis-aggregate.js';
+import { activityGaps, collectionRevision, type Totals, type WorkCounts } from './analysis-aggregate.js';
+import type { ActivityGap } from './collected.js';
 import { scorePct } from './analysis-records.js';
 import { revisionOf } from './revision.js';
 import type { Static } from '@sinclair/typebox';
@@ -36,12 +37,25 @@ export interface SummaryInput {
   now: Date;
 }
 
+/** The limitation that says why the latest activity collection of some people observed nothing, per gap (domain/activity-observation.ts). */
+const ACTIVITY_GAP_LIMITATIONS: Record<ActivityGap, string> = {
+  not_delivered: 'activity_not_delivered',
+  unattributable: 'activity_unattributable',
+  failed: 'activity_collection_failed',
+};
+
 const LIMITATION_MESSAGES: Record<string, string> = {
   incomplete_profile_coverage: 'Some active people have no usable profile analysis yet; totals cover the analyzed cohort only.',
   incomplete_activity_coverage: 'Activity was not (yet) collected for some active people; an empty activity page does not prove there is none.',
   latest_attempt_failed: 'The latest scan attempt failed or was inaccessible for some work; older results may be shown.',
   refresh_in_progress: 'Scans are still queued or running; results may change.',
   company_page_not_observed: 'The company page has not been observed; no company context is shown.',
+  activity_not_delivered:
+    'The data provider returned no activity for some people. Their activity checks are unknown, or based on an earlier scan: missing data is never read as inactivity.',
+  activity_unattributable:
+    'The data provider returned posts that could not be matched to some people. Their activity checks are unknown, or based on an earlier scan: missing data is never read as inactivity.',
+  activity_collection_failed:
+    'Collecting the activity of some people failed. Their activity checks are unknown, or based on an earlier scan: missing data is never read as inactivity.',
   provider_restricted_fields:
     'Some profile fields cannot be observed on public profiles (the network withholds experience and education from public view, and the data provider does not collect skills or featured items); checks on them are unknown, not failures.',
 };
@@ -99,6 +113,8 @@ export function summarize(input: SummaryInput): Static<typeof AnalysisSummaryRes
   if (t.activity_observed < t.persons) reasons.push('incomplete_activity_coverage');
   if (work.failed + work.inaccessible > 0) reasons.push('latest_attempt_failed');
   if (!terminal) reasons.push('refresh_in_progress');
+  // The latest activity attempt of some people observed nothing: what is shown of their activity is not current.
+  for (const [gap, people] of Object.entries(activityGaps(t))) if (people > 0) reasons.push(ACTIVITY_GAP_LIMITATIONS[gap as ActivityGap]);
   const freshnessState = !hasUsable ? 'unknown' : t.fresh === t.persons && reasons.length === 0 ? 'current' : 'stale';
   const limitations = [
     ...reasons,

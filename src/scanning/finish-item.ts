@@ -13,6 +13,7 @@
  * claim no longer holds the item ('skipped').
  */
 import type { CollectResult } from '../domain/collected.js';
+import { withActivityObservation } from '../domain/activity-observation.js';
 import { analysisFacts } from '../domain/analysis-aggregate.js';
 import { analysisChange, analyzeProfile } from '../domain/profile-analysis.js';
 import {
@@ -59,12 +60,14 @@ export type Finish =
 /** How many times a finish reads the person (or the company page) again when someone changed them meanwhile, before it gives up (an error: the item is retried). */
 export const MAX_FINISH_READS = 10;
 
-export async function finishItem(db: Db, finish: Finish, now: Date): Promise<ItemOutcome | 'skipped'> {
+export async function finishItem(db: Db, given: Finish, now: Date): Promise<ItemOutcome | 'skipped'> {
+  // Activity that was not positively observed is stored as not observed (null), with the item's gap: never as an empty list.
+  const finish: Finish = given.outcome === 'succeeded' ? { ...given, result: withActivityObservation(given.result, given.item) } : given;
   const { item } = finish;
   const end: ItemEnd =
     finish.outcome === 'inaccessible'
       ? { status: 'inaccessible', warning: false, reason: finish.reason }
-      : { status: 'succeeded', warning: finish.result.missing_sections.length > 0, reason: null };
+      : { status: 'succeeded', warning: finish.result.missing_sections.length > 0, reason: null, activity_gap: finish.result.activity_gap ?? null };
   const observedEventIds = finish.outcome === 'succeeded' ? (finish.result.activity?.map((e) => e.external_id) ?? []) : [];
   if (item.profile_id === null) return finishCompanyPage(db, finish, end, observedEventIds, now);
   const profileId = item.profile_id;
@@ -73,7 +76,7 @@ export async function finishItem(db: Db, finish: Finish, now: Date): Promise<Ite
       reportId: item.report_id,
       profileId,
       observedEventIds,
-      ended: { id: item.id, status: end.status, warning: end.warning },
+      ended: { id: item.id, status: end.status, warning: end.warning, activity_gap: end.activity_gap },
     });
     if (facts.factsVersion === null) return 'skipped'; // The attachment is gone (never, today: attachments are not deleted).
     const given: PersonItemEnd =

@@ -23,6 +23,7 @@ import type { MediaStore } from './media/media-store.js';
 import type { WorkerMetrics } from '../metrics.js';
 import { MediaCollected, mediaGeneration } from '../store/maintenance-repository.js';
 import type { KeyMode } from '../domain/keys.js';
+import { withActivityObservation } from '../domain/activity-observation.js';
 
 export interface HandlerContext {
   db: Db;
@@ -110,8 +111,10 @@ async function processClaim(ctx: HandlerContext, claim: Claim, lost: AbortSignal
   if (result.outcome === 'inaccessible') {
     return finishItem(ctx.db, { item: claimed, inputs, outcome: 'inaccessible', reason: result.reason }, ctx.clock.now());
   }
+  // Activity that was not positively observed is null from here on, whatever the collector said: no card, no event, no advice.
+  const collected = withActivityObservation(result, claimed);
   // Captured images and rendered cards, whatever the collector (media/item-evidence.ts).
-  const gathered = await gatherEvidence(ctx.evidence ?? { fetcher: null }, { kind: claimed.kind, mode: claimed.mode }, result, imageShare, lost);
+  const gathered = await gatherEvidence(ctx.evidence ?? { fetcher: null }, { kind: claimed.kind, mode: claimed.mode }, collected, imageShare, lost);
   // A media collection (maintenance) may delete a blob this item found already stored before the
   // item records its evidence: then the blobs are stored again (maintenance-repository.ts).
   for (let round = 1; ; round++) {
@@ -126,7 +129,7 @@ async function processClaim(ctx: HandlerContext, claim: Claim, lost: AbortSignal
           item: claimed,
           inputs,
           outcome: 'succeeded',
-          result: { ...result, missing_sections: missing },
+          result: { ...collected, missing_sections: missing },
           evidence,
           mediaGeneration: generation,
           provider: collector.name,

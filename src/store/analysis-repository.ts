@@ -15,7 +15,7 @@ import { sql, type Kysely, type OperationNodeSource } from 'kysely';
 import { activityRecord } from '../domain/analysis-records.js';
 import { revisionOf } from '../domain/revision.js';
 import type { analysisChange, ProfileAnalysis, ProfileFacts, StoredAnalysisState } from '../domain/profile-analysis.js';
-import type { CollectedActivityEvent, CollectedCompany, CollectedProfile } from '../domain/collected.js';
+import type { ActivityGap, CollectedActivityEvent, CollectedCompany, CollectedProfile } from '../domain/collected.js';
 import type { EvidenceOrigin, PreparedEvidence } from '../domain/collected.js';
 import { unnestColumns } from './fixed-text.js';
 import { UNFLATTENED } from './plan-fence.js';
@@ -423,11 +423,16 @@ export interface EndedItem {
   id: string;
   status: ItemStatus;
   warning: boolean;
+  /** Why it did not observe the activity it was asked for (item-repository.ts, ItemEnd); absent: null. */
+  activity_gap?: ActivityGap | null;
 }
 
 /** The person's facts with `ended` as it ends: their latest item of its mode when it is that one. */
 function endedIn(row: PersonFactsRow, ended: EndedItem): PersonFactsRow {
-  const latest = row.latest?.map((item) => (item.id === ended.id ? { ...item, status: ended.status, warning: ended.warning } : item)) ?? null;
+  const latest =
+    row.latest?.map((item) =>
+      item.id === ended.id ? { ...item, status: ended.status, warning: ended.warning, activity_gap: ended.activity_gap ?? null } : item,
+    ) ?? null;
   return { ...row, latest };
 }
 

@@ -44,6 +44,7 @@ import {
 import { applyRunChange, type RunChange } from './scan-repository.js';
 import type { Database, ItemStatus, ScanMode } from './schema.js';
 import type { KeyMode } from '../domain/keys.js';
+import type { ActivityGap } from '../domain/collected.js';
 
 /** What a worker holds after a claim. */
 export interface Claim {
@@ -360,8 +361,14 @@ export interface AnalysisInputs {
   company: { name: string; domain: string | null };
 }
 
-/** How a claimed item ends when its collection gave a result. */
-export type ItemEnd = { status: 'succeeded'; warning: boolean; reason: null } | { status: 'inaccessible'; warning: false; reason: string };
+/**
+ * How a claimed item ends when its collection gave a result. `activity_gap`:
+ * why a succeeded person's activity item did not observe the activity it was
+ * asked for (domain/activity-observation.ts); null otherwise.
+ */
+export type ItemEnd =
+  | { status: 'succeeded'; warning: boolean; reason: null; activity_gap: ActivityGap | null }
+  | { status: 'inaccessible'; warning: false; reason: string; activity_gap?: null };
 
 /**
  * What a person's finishing item writes in the statement that ends it,

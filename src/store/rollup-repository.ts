@@ -69,6 +69,7 @@ import {
   withPendingDeltas,
 } from '../domain/analysis-aggregate.js';
 import { revisionOf } from '../domain/revision.js';
+import type { ActivityGap } from '../domain/collected.js';
 import { bumpAttachment, lockAttachments, lockReport, lockUnheldAttachments } from './locks.js';
 import { addRunChange, applyRunCounts, emptyRunCounts, runAfter, type RunChange, type RunCounts, type RunProgress } from './scan-repository.js';
 import { NIL_SUBJECT, type Database } from './schema.js';
@@ -824,7 +825,7 @@ export interface PersonFactsRow {
   title: string | null;
   headline: string | null;
   contribution: Contribution | null;
-  latest: { id: string; mode: 'full_profile' | 'activity'; status: LatestItem['status']; warning: boolean }[] | null;
+  latest: { id: string; mode: 'full_profile' | 'activity'; status: LatestItem['status']; warning: boolean; activity_gap: ActivityGap | null }[] | null;
   analysis: { revision: string; outcomes: Record<string, Outcome> | null; restricted: boolean } | null;
   observed: boolean;
   events: Record<string, string> | null;
@@ -844,7 +845,7 @@ const personFactsColumns = (outcomes: string) => `
     p.id, p.status, p.pronet_url, p.name, p.title, p.headline, p.facts_version,
       (select pc.contribution from profile_contributions pc where pc.profile_id = p.id) as contribution,
       (select json_agg(x) from (
-         select distinct on (r.mode) i.id, r.mode, i.status, i.warning
+         select distinct on (r.mode) i.id, r.mode, i.status, i.warning, i.activity_gap
          from scan_items i join scan_runs r on r.id = i.run_id
          where i.report_id = p.report_id and i.profile_id = p.id and i.kind = 'person'
          order by r.mode, r.created_at desc, i.created_at desc) x) as latest,
@@ -925,6 +926,7 @@ function gathered(p: PersonFactsRow): GatheredPerson {
       full: item('full_profile'),
       activity: item('activity'),
       activityObserved: p.observed,
+      activityGap: p.latest?.find((l) => l.mode === 'activity')?.activity_gap ?? null,
       events: p.events ?? {},
     },
   };

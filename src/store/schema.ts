@@ -5,7 +5,7 @@
 import type { ColumnType, Generated, GeneratedAlways } from 'kysely';
 import type { KeyMode } from '../domain/keys.js';
 import type { ItemStatus, ScanMode } from '../domain/scan-status.js';
-import type { CollectedActivityEvent, CollectedProfile } from '../domain/collected.js';
+import type { ActivityGap, CollectedActivityEvent, CollectedProfile } from '../domain/collected.js';
 import type { StoredFinding } from '../domain/analysis-records.js';
 import type { Contribution, Totals } from '../domain/analysis-aggregate.js';
 import type { ImportReceipt } from '../domain/schemas/import.js';
@@ -193,6 +193,8 @@ export interface ScanItemsTable {
   lease_expires_at: Timestamp | null;
   /** The worker process holding a running item (migration 0027); null: held by its lease. */
   worker_id: string | null;
+  /** Why a succeeded person's item did not observe the activity it was asked for (migration 0044); null otherwise. */
+  activity_gap: ActivityGap | null;
 }
 
 export interface EvidenceImagesTable {

@@ -40,6 +40,7 @@ const facts = (id: number): fc.Arbitrary<PersonFacts> =>
     full: item,
     activity: item,
     activityObserved: fc.boolean(),
+    activityGap: fc.constantFrom(null, 'not_delivered' as const, 'unattributable' as const, 'failed' as const),
     events: fc.dictionary(fc.constantFrom(`e${id}a`, `e${id}b`, `e${id}c`), fc.string({ minLength: 1, maxLength: 8 })),
   });
 
@@ -112,6 +113,7 @@ describe('analysis aggregates', () => {
       full: { status: 'pending', warning: false },
       activity: null,
       activityObserved: false,
+      activityGap: null,
       events: {},
     };
     const a = personContribution(base);

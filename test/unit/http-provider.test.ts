@@ -796,3 +796,29 @@ for (const [name, env, pattern] of badEnvs) {
     );
   });
 }
+
+test('an answer without activity in activity mode is not observed (gap not_delivered); its activity_gap is kept; [] is a positively empty list', async (t) => {
+  const provider = await fake(t, [
+    altered((a) => (a.activity = null)),
+    altered((a) => {
+      a.activity = null;
+      a.activity_gap = 'unattributable';
+    }),
+    altered((a) => (a.activity = [])),
+  ]);
+  const c = collector(provider);
+  const undelivered = await c.collect(request());
+  assert.ok(undelivered.outcome === 'ok');
+  assert.equal(undelivered.activity, null);
+  assert.equal(undelivered.activity_gap, 'not_delivered');
+  assert.ok(undelivered.missing_sections.includes('activity'));
+  const unattributable = await c.collect(request());
+  assert.ok(unattributable.outcome === 'ok');
+  assert.equal(unattributable.activity, null);
+  assert.equal(unattributable.activity_gap, 'unattributable');
+  const empty = await c.collect(request());
+  assert.ok(empty.outcome === 'ok');
+  assert.deepEqual(empty.activity, []);
+  assert.equal(empty.activity_gap, undefined);
+  assert.ok(!empty.missing_sections.includes('activity'));
+});

@@ -23,7 +23,7 @@ function answer(mutate: (a: any) => void = () => {}, kind: ItemKind = 'person'):
 
 function rejected(json: unknown, kind: ItemKind = 'person'): CollectorError {
   try {
-    parseProviderAnswer(json, kind);
+    parseProviderAnswer(json, kind, 'activity');
   } catch (err) {
     assert.ok(err instanceof CollectorError, String(err));
     assert.equal(err.reason, 'provider returned a malformed answer');
@@ -34,7 +34,7 @@ function rejected(json: unknown, kind: ItemKind = 'person'): CollectorError {
 }
 
 function accepted(json: unknown, kind: ItemKind = 'person') {
-  const result = parseProviderAnswer(json, kind);
+  const result = parseProviderAnswer(json, kind, 'activity');
   assert.equal(result.outcome, 'ok');
   return result;
 }
@@ -99,20 +99,20 @@ test('unknown members are dropped at every level, never copied', () => {
 });
 
 test('inaccessible: a code-like reason is kept, other text is not; a blank or overlong reason is malformed', () => {
-  assert.deepEqual(parseProviderAnswer({ status: 'inaccessible', reason: 'private_profile', note: 'x' }, 'person'), {
+  assert.deepEqual(parseProviderAnswer({ status: 'inaccessible', reason: 'private_profile', note: 'x' }, 'person', 'activity'), {
     outcome: 'inaccessible',
     reason: 'provider: private_profile',
   });
-  assert.deepEqual(parseProviderAnswer({ status: 'inaccessible', reason: 'Private profile' }, 'person'), {
+  assert.deepEqual(parseProviderAnswer({ status: 'inaccessible', reason: 'Private profile' }, 'person', 'activity'), {
     outcome: 'inaccessible',
     reason: 'provider: inaccessible',
   });
-  assert.deepEqual(parseProviderAnswer({ status: 'inaccessible', reason: `a${'b'.repeat(64)}` }, 'person'), {
+  assert.deepEqual(parseProviderAnswer({ status: 'inaccessible', reason: `a${'b'.repeat(64)}` }, 'person', 'activity'), {
     outcome: 'inaccessible',
     reason: 'provider: inaccessible',
   });
   for (const reason of ['', ' \t\n\u00a0', 'x'.repeat(501), 7, null, undefined]) rejected({ status: 'inaccessible', reason });
-  assert.equal(parseProviderAnswer({ status: 'inaccessible', reason: 'x'.repeat(500) }, 'person').outcome, 'inaccessible');
+  assert.equal(parseProviderAnswer({ status: 'inaccessible', reason: 'x'.repeat(500) }, 'person', 'activity').outcome, 'inaccessible');
 });
 
 test('profile belongs to person items, company to company pages', () => {
@@ -211,4 +211,62 @@ test('screenshots: canonical padded base64 whose bytes carry the signature of th
   rejected(answer((a) => (a.screenshots[0].media_type = 'image/gif')));
   rejected(answer((a) => (a.screenshots[0].section = 'footer')));
   assert.deepEqual(accepted(answer()).screenshots[0].bytes, png);
+});
+
+test('activity: null in activity mode is not observed (gap not_delivered), never an empty list', () => {
+  const result = accepted(answer((a) => (a.activity = null)));
+  assert.ok(result.outcome === 'ok');
+  assert.equal(result.activity, null);
+  assert.equal(result.activity_gap, 'not_delivered');
+  assert.ok(result.missing_sections.includes('activity'), 'the activity section is missing: the item is a warning');
+});
+
+test("activity_gap says why the activity is null, and is kept as the provider's reason", () => {
+  for (const gap of ['not_delivered', 'unattributable', 'failed']) {
+    const result = accepted(
+      answer((a) => {
+        a.activity = null;
+        a.activity_gap = gap;
+      }),
+    );
+    assert.ok(result.outcome === 'ok');
+    assert.equal(result.activity, null);
+    assert.equal(result.activity_gap, gap);
+  }
+});
+
+test('activity_gap beside a list, or of an unknown value, is malformed', () => {
+  assert.equal((rejected(answer((a) => (a.activity_gap = 'failed'))).cause as Error).message, 'invalid activity_gap');
+  assert.equal(
+    (
+      rejected(
+        answer((a) => {
+          a.activity = [];
+          a.activity_gap = 'not_delivered';
+        }),
+      ).cause as Error
+    ).message,
+    'invalid activity_gap',
+  );
+  rejected(
+    answer((a) => {
+      a.activity = null;
+      a.activity_gap = 'lost';
+    }),
+  );
+});
+
+test('activity: [] is a positively observed absence, kept as it is', () => {
+  const result = accepted(answer((a) => (a.activity = [])));
+  assert.ok(result.outcome === 'ok');
+  assert.deepEqual(result.activity, []);
+  assert.equal(result.activity_gap, undefined);
+});
+
+test('activity: null in full_profile mode was not asked for: no gap', () => {
+  const json = okAnswer({ kind: 'person', mode: 'full_profile', url: PERSON_URL });
+  const result = parseProviderAnswer(json, 'person', 'full_profile');
+  assert.ok(result.outcome === 'ok');
+  assert.equal(result.activity, null);
+  assert.equal(result.activity_gap, undefined);
 });

@@ -156,6 +156,33 @@ describe('simulator: magic URLs (last non-empty path segment, case-insensitive)'
     assert.ok(full.profile !== null);
   });
 
+  test('undelivered-…, unattributable-…, activityfail-… give a normal profile and, in activity mode, no activity with its gap', async () => {
+    const cases = [
+      ['undelivered-bob-smith', 'not_delivered'],
+      ['Unattributable-bob-smith', 'unattributable'],
+      ['activityfail-bob-smith', 'failed'],
+    ] as const;
+    for (const [slug, gap] of cases) {
+      const activity = ok(await sim.collect(request(`https://pronet.example/in/${slug}`, 'activity')));
+      assert.equal(activity.activity, null, slug);
+      assert.equal(activity.activity_gap, gap, slug);
+      assert.ok(activity.missing_sections.includes('activity'), slug);
+      assert.equal(activity.profile?.name, 'Bob Smith', slug);
+      // Not observed: no activity card (a card would say "No recent activity.").
+      assert.deepEqual(
+        cardSvgs({ kind: 'person', mode: 'activity' }, activity).map((c) => c.section),
+        [],
+      );
+      const full = ok(await sim.collect(request(`https://pronet.example/in/${slug}`, 'full_profile')));
+      assert.equal(full.activity, null, slug);
+      assert.equal(full.activity_gap, undefined, 'full_profile mode does not ask for activity');
+      assert.equal(full.profile?.name, 'Bob Smith', slug);
+    }
+    // The prefixes name a person's activity: a company page with such a name is ordinary.
+    const company = ok(await sim.collect(request('https://pronet.example/company/undelivered-corp', 'activity', 'company_page')));
+    assert.ok(company.activity !== null && company.activity_gap === undefined);
+  });
+
   test('a magic word in an earlier segment, or not as a prefix, is ordinary', async () => {
     for (const url of ['https://pronet.example/inaccessible-x/jane-doe', 'https://pronet.example/in/jane-failing-doe', 'https://pronet.example/in/quiet']) {
       const result = ok(await sim.collect(request(url, 'activity')));

@@ -195,7 +195,7 @@ export class HttpProviderCollector implements Collector {
     const status = response.status;
     if (status === 200) {
       const json = await readJson(response);
-      return { done: parseProviderAnswer(json, request.kind) };
+      return { done: parseProviderAnswer(json, request.kind, request.mode) };
     }
     if (status === 404 || status === 410) return { done: { outcome: 'inaccessible', reason: REASONS.notFound } };
     if (status === 401 || status === 403) throw new CollectorError(REASONS.credentials, { retryable: false });

@@ -10,6 +10,11 @@
  * ids, a position's end not before its start, and screenshots whose base64 is
  * canonical and whose bytes carry the signature of their media type.
  *
+ * Activity goes through the domain's rule (domain/activity-observation.ts):
+ * only a list is an observation (`[]`: positively none); `activity: null` in
+ * activity mode is not observed, with the answer's `activity_gap` or
+ * 'not_delivered', never an empty list.
+ *
  * Unknown members are ignored (additive provider changes stay compatible) and
  * never copied: Ajv removes them (`removeAdditional: 'all'`) from the freshly
  * parsed body before it is mapped.
@@ -31,9 +36,11 @@ import {
   type CollectedProfile,
   type ItemKind,
   type MediaType,
+  type ScanMode,
   type Screenshot,
 } from './collector.js';
 import { isRfc3339 } from '../../domain/rfc3339.js';
+import { ACTIVITY_GAPS, withActivityObservation } from '../../domain/activity-observation.js';
 
 /** One decoded screenshot. */
 export const MAX_SCREENSHOT_BYTES = 10 * 1024 * 1024;
@@ -127,6 +134,8 @@ export const CollectedAnswer = Type.Object({
   captured_at: Instant,
   profile: Nullable(Profile),
   activity: Nullable(Type.Array(ActivityEvent)),
+  // Why `activity` is null: optional, and only beside a null activity (checked below).
+  activity_gap: Type.Optional(OneOf(ACTIVITY_GAPS)),
   company: Nullable(Company),
   missing_sections: Type.Array(Type.String({ maxLength: 64, pattern: '^[a-z][a-z0-9_]*$' }), { uniqueItems: true }),
   screenshots: Type.Array(ScreenshotAnswer),
@@ -166,10 +175,10 @@ const validateInaccessible = ajv.compile<Static<typeof InaccessibleAnswer>>(Inac
 // ---------------------------------------------------------------------------
 // Parsing
 
-/** Validates a parsed JSON body for an item of `kind` and maps it; throws a malformed-answer CollectorError. */
-export function parseProviderAnswer(json: unknown, kind: ItemKind): CollectResult {
+/** Validates a parsed JSON body for an item of `kind` collected in `mode` and maps it; throws a malformed-answer CollectorError. */
+export function parseProviderAnswer(json: unknown, kind: ItemKind, mode: ScanMode): CollectResult {
   try {
-    return answer(json, kind);
+    return answer(json, kind, mode);
   } catch (err) {
     if (err instanceof ShapeError) throw malformedAnswer(err.message);
     throw err;
@@ -180,7 +189,7 @@ function fail(path: string): never {
   throw new ShapeError(`invalid ${path}`);
 }
 
-function answer(json: unknown, kind: ItemKind): CollectResult {
+function answer(json: unknown, kind: ItemKind, mode: ScanMode): CollectResult {
   if (typeof json !== 'object' || json === null || Array.isArray(json)) fail('$');
   if ((json as { status?: unknown }).status === 'inaccessible') {
     if (!validateInaccessible(json)) fail(violationPath(validateInaccessible.errors));
@@ -191,7 +200,7 @@ function answer(json: unknown, kind: ItemKind): CollectResult {
   if ((json as { status?: unknown }).status !== 'ok') fail('status');
   if (!validateCollected(json)) fail(violationPath(validateCollected.errors));
 
-  const { profile, activity, company, missing_sections, captured_at } = json;
+  const { profile, activity, activity_gap, company, missing_sections, captured_at } = json;
   // Which member belongs to which item kind is part of the contract.
   if (kind === 'company_page' && profile !== null) fail('profile');
   if (kind === 'person' && company !== null) fail('company');
@@ -200,8 +209,11 @@ function answer(json: unknown, kind: ItemKind): CollectResult {
     if (p.start !== null && p.end !== null && p.end < p.start) fail(`profile.positions[${i}].end`);
   });
   if (activity !== null && new Set(activity.map((e) => e.external_id)).size !== activity.length) fail('activity.external_id');
+  // A gap says why nothing was observed: beside observed activity it contradicts the answer.
+  if (activity !== null && activity_gap !== undefined) fail('activity_gap');
   const screenshots = json.screenshots.map((s, i) => screenshot(s, `screenshots[${i}]`));
-  return { outcome: 'ok', profile, activity, company, screenshots, missing_sections, captured_at };
+  const collected = { outcome: 'ok' as const, profile, activity, company, screenshots, missing_sections, captured_at };
+  return withActivityObservation(activity_gap === undefined ? collected : { ...collected, activity_gap }, { kind, mode });
 }
 
 function screenshot(s: Static<typeof ScreenshotAnswer>, path: string): Screenshot {

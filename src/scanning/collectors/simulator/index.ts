@@ -11,6 +11,9 @@
  *   inaccessible-…  → { outcome: 'inaccessible' }
  *   failing-…       → throws a retryable CollectorError on every attempt
  *   quiet-…         → a normal profile, and verified empty activity ([])
+ *   undelivered-…   → a normal profile; in activity mode no activity delivered (null, gap 'not_delivered')
+ *   unattributable-… → the same, gap 'unattributable' (posts came back that match no one)
+ *   activityfail-…  → the same, gap 'failed' (the activity call failed)
  * Anything else gives a synthetic profile and activity (people.ts).
  *
  * It returns data only, like a data provider: no screenshots and no linked
@@ -31,6 +34,14 @@ import { CollectorError, type CollectRequest, type CollectResult, type Collector
 import { hostOf, lastPathSegment, type SimContext } from './context.js';
 import { buildCompany, buildPerson, buildPersonActivity } from './people.js';
 import { Rng } from './random.js';
+import type { ActivityGap } from '../../../domain/collected.js';
+
+/** Magic prefixes of a person whose activity the simulated source does not deliver, and why (domain/activity-observation.ts). */
+const ACTIVITY_GAP_PREFIXES: ReadonlyArray<[string, ActivityGap]> = [
+  ['undelivered-', 'not_delivered'],
+  ['unattributable-', 'unattributable'],
+  ['activityfail-', 'failed'],
+];
 
 /** Default observation reference: every `captured_at` lies up to 72 hours before it. */
 export const SIMULATOR_REFERENCE_TIME = '2026-11-01T00:00:00.000Z';
@@ -75,21 +86,36 @@ function simulate(url: string, kind: CollectRequest['kind'], mode: CollectReques
     throw new CollectorError('simulated failure', { retryable: true });
   }
   const quiet = lower.startsWith('quiet-');
-  const slug = quiet ? segment.slice('quiet-'.length) : segment;
+  const gapPrefix = kind === 'person' ? ACTIVITY_GAP_PREFIXES.find(([prefix]) => lower.startsWith(prefix)) : undefined;
+  const prefix = quiet ? 'quiet-' : (gapPrefix?.[0] ?? '');
+  const slug = segment.slice(prefix.length);
   const capturedMs = referenceMs - new Rng(url, `captured|${kind}|${mode}`).int(0, 72 * 60) * 60_000;
   const context: SimContext = { url, slug, quiet, referenceMs, capturedMs, host: hostOf(url) };
-  return kind === 'company_page' ? simulateCompany(context, mode) : simulatePerson(context, mode);
+  return kind === 'company_page' ? simulateCompany(context, mode) : simulatePerson(context, mode, gapPrefix?.[1]);
 }
 
-function simulatePerson(ctx: SimContext, mode: CollectRequest['mode']): CollectResult {
+function simulatePerson(ctx: SimContext, mode: CollectRequest['mode'], gap: ActivityGap | undefined): CollectResult {
   const person = buildPerson(ctx);
+  const missing = person.missing === null ? [] : [person.missing];
+  if (mode === 'activity' && gap !== undefined) {
+    return {
+      outcome: 'ok',
+      profile: person.profile,
+      activity: null,
+      activity_gap: gap,
+      company: null,
+      screenshots: [],
+      missing_sections: [...missing, 'activity'],
+      captured_at: new Date(ctx.capturedMs).toISOString(),
+    };
+  }
   return {
     outcome: 'ok',
     profile: person.profile,
     activity: mode === 'full_profile' ? null : ctx.quiet ? [] : buildPersonActivity(ctx, person),
     company: null,
     screenshots: [],
-    missing_sections: person.missing === null ? [] : [person.missing],
+    missing_sections: missing,
     captured_at: new Date(ctx.capturedMs).toISOString(),
   };
 }
