@@ -124,7 +124,7 @@ export function collectorSelector(
   // With the database, the provider's limits (and Bright Data's daily budget) hold across every worker process.
   const brightData = providerEnv ? parseBrightDataSettings(providerEnv) : config.brightData;
   const live: Collector | null = brightData
-    ? new BrightDataCollector({ settings: brightData, db })
+    ? new BrightDataCollector({ settings: brightData, db, log })
     : providerEnv
       ? providerCollectorFromEnv(providerEnv, { db, onCall })
       : providerCollectorFromSettings(config.provider, { db, onCall });
