@@ -230,6 +230,7 @@ export function postRecords(profileUrl: string, limit: number, shape: FakeBright
   if (slug.startsWith('quiet-')) {
     return [{ ...errorRow(profileUrl, 'No public posts were found in the profile for the specified period.', 'dead_page'), ...discovery }];
   }
+  if (slug.startsWith('crawlfail-')) return [{ ...errorRow(profileUrl, 'Crawler error', 'crawl_failed'), ...discovery }];
   if (slug.startsWith('missing-')) return [];
   if (shape === 'stranger') return postRecords(`https://www.linkedin.com/in/stranger-of-${slug}`, limit, 'author').map((r) => ({ ...r, input: { url: r.url } }));
   const h = hash(slug);
