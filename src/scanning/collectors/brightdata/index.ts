@@ -49,6 +49,7 @@
 import { BrokenCircuitError, circuitBreaker, CircuitState, ConsecutiveBreaker, ExponentialBackoff, handleWhen, type CircuitBreakerPolicy } from 'cockatiel';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { BrightDataSettings } from '../../../config.js';
+import type { WorkerMetrics } from '../../../metrics.js';
 import type { ActivityGap, CollectResult } from '../../../domain/collected.js';
 import { normalizeProfileUrl } from '../../../domain/profile-url.js';
 import { isRfc3339 } from '../../../domain/rfc3339.js';
@@ -115,6 +116,18 @@ export interface BrightDataCollectorOptions {
   db?: Db;
   log?: (message: string) => void;
   observer?: BrightDataObserver;
+}
+
+/** The collector's observations as worker metrics (provider `brightdata`). */
+export function brightDataObserver(metrics: WorkerMetrics): BrightDataObserver {
+  const provider = 'brightdata';
+  return {
+    exchange: (o) => metrics.providerExchange({ provider, dataset: o.dataset, endpoint: o.endpoint, outcome: o.outcome, seconds: o.seconds, reason: o.reason }),
+    recordsBilled: (dataset, records) => metrics.providerEvent({ kind: 'billed', provider, dataset, records }),
+    recordsUnattributable: (dataset, records) => metrics.providerEvent({ kind: 'unattributable', provider, dataset, records }),
+    snapshotWait: (dataset, seconds) => metrics.providerEvent({ kind: 'snapshot_wait', provider, dataset, seconds }),
+    breaker: (state) => metrics.providerEvent({ kind: 'breaker', provider, state }),
+  };
 }
 
 /** A URL's identity key: the normalized profile URL (domain/profile-url.ts). */
