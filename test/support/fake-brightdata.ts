@@ -94,6 +94,9 @@ export interface FakeBrightData {
   latencyMs: number;
   /** Snapshots created (each a trigger, or a /scrape that turned into one). */
   snapshotsCreated: number;
+  /** Their ids, and those whose records were downloaded. */
+  snapshotIds: string[];
+  delivered: Set<string>;
   close(): Promise<void>;
 }
 
@@ -401,6 +404,7 @@ export async function startFakeBrightData(
     const id = `s_${randomBytes(9).toString('hex')}`;
     snapshots.set(id, { datasetId, records, polls: 0, failed, building: fake.buildingAfterReady });
     fake.snapshotsCreated++;
+    fake.snapshotIds.push(id);
     return id;
   };
 
@@ -475,6 +479,7 @@ export async function startFakeBrightData(
           snapshot.building--;
           return send(res, fake.interimStatus ?? 200, { status: 'building', message: 'Snapshot is building, try again in 10s' });
         }
+        fake.delivered.add(download[1]);
         return send(res, 200, snapshot.records);
       }
       return send(res, 404, { error: 'Not found' });
@@ -520,6 +525,8 @@ export async function startFakeBrightData(
     },
     latencyMs: 0,
     snapshotsCreated: 0,
+    snapshotIds: [],
+    delivered: new Set(),
     close: () =>
       new Promise<void>((resolve) => {
         for (const res of hanging) res.destroy();
