@@ -356,7 +356,7 @@ export const SETTINGS = {
   BRIGHTDATA_DAILY_RECORD_BUDGET: setting(
     null,
     (raw, name) => (raw.toLowerCase() === 'unlimited' ? null : integer(0, 1_000_000_000)(raw, name)),
-    'Provider records billed per UTC day, all processes together; past it items wait for the next day',
+    'Provider records billed per UTC day, all processes together; a batch runs as far as it fits, the rest waits (for the next day once all is billed)',
     'unlimited',
   ),
   BRIGHTDATA_TIMEOUT_MS: setting(15 * 60_000, integer(1000, 24 * 3_600_000), "An item's time budget for its provider job, ms"),

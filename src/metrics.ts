@@ -284,7 +284,9 @@ export class Metrics implements WorkerMetrics {
     if (event.kind === 'billed') this.providerRecordsBilled.inc({ provider: event.provider, dataset: event.dataset }, event.records);
     else if (event.kind === 'unattributable') this.providerRecordsUnattributable.inc({ provider: event.provider, dataset: event.dataset }, event.records);
     else if (event.kind === 'snapshot_wait') this.providerSnapshotWait.observe({ provider: event.provider, dataset: event.dataset }, event.seconds);
-    else for (const state of ['closed', 'open', 'half_open'] as const) this.providerBreaker.set({ provider: event.provider, state }, state === event.state ? 1 : 0);
+    else
+      for (const state of ['closed', 'open', 'half_open'] as const)
+        this.providerBreaker.set({ provider: event.provider, state }, state === event.state ? 1 : 0);
   }
 
   /** Records an observation posted by the worker thread. */

@@ -106,7 +106,10 @@ export async function readCompanyPage(
 }
 
 /** Keeps a bought company-page record for reuse (the newest capture wins). */
-export async function storeCompanyPage(db: Db, input: { workspaceId: string; urlKey: string; record: Record<string, unknown>; capturedAt: string }): Promise<void> {
+export async function storeCompanyPage(
+  db: Db,
+  input: { workspaceId: string; urlKey: string; record: Record<string, unknown>; capturedAt: string },
+): Promise<void> {
   await sql`
     insert into brightdata_company_pages as p (workspace_id, url_key, record, captured_at)
     values (${input.workspaceId}, ${input.urlKey}, ${JSON.stringify(input.record)}::jsonb, ${input.capturedAt}::timestamptz)

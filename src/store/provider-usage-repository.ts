@@ -3,25 +3,14 @@
  * process, and the records billed per workspace.
  *
  * The budget is a reservation counter per UTC day (the database's clock) and
- * provider: a call reserves what it may be billed before it is sent, in one
- * conditional upsert, and gives back what was not billed afterwards. A
+ * provider: a call reserves what it may be billed before it is sent, as much
+ * as fits, under the day's row lock, and gives back what was not billed
+ * afterwards; `in_flight` counts what is reserved and not settled yet. A
  * process that dies between the two leaves its reservation taken until the
  * day ends: the budget can be under-used, never exceeded.
  */
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from './database.js';
-
-/** Reserves `records` against today's budget; the day reserved ('YYYY-MM-DD'), or null when they do not fit. */
-export async function reserveProviderRecords(db: Db, provider: string, records: number, budget: number): Promise<string | null> {
-  const { rows } = await sql<{ day: string }>`
-    insert into provider_record_budget as b (day, provider, reserved, in_flight)
-    select (now() at time zone 'utc')::date, ${provider}, ${records}::int, ${records}::int
-     where ${records}::int <= ${budget}::int
-    on conflict (day, provider) do update set reserved = b.reserved + excluded.reserved, in_flight = b.in_flight + excluded.in_flight
-     where b.reserved + excluded.reserved <= ${budget}::int
-    returning to_char(day, 'YYYY-MM-DD') as day`.execute(db);
-  return rows[0]?.day ?? null;
-}
 
 export interface BudgetGrant {
   /** The UTC day reserved on ('YYYY-MM-DD'). */
@@ -33,28 +22,33 @@ export interface BudgetGrant {
 }
 
 /**
- * Reserves as much of today's budget as `decide` takes of what is left
- * (`decide(remaining)` returns a number between 0 and `remaining`), under the
- * budget row's lock: two processes can never both take the last records.
+ * Reserves, of today's budget, `perInput` records for as many of `inputs`
+ * as fit (when fewer than `perInput` are left and `partial` is set: what is
+ * left, for one input), in one statement under the day's row lock: two
+ * processes can never both take the last records.
  */
-export async function reserveProviderRecordsUpTo(db: Db, provider: string, budget: number, decide: (remaining: number) => number): Promise<BudgetGrant> {
-  return db.transaction().execute(async (trx) => {
-    await sql`
-      insert into provider_record_budget (day, provider, reserved) values ((now() at time zone 'utc')::date, ${provider}, 0)
-      on conflict (day, provider) do nothing`.execute(trx);
-    const { rows } = await sql<{ day: string; reserved: number; in_flight: number }>`
-      select to_char(day, 'YYYY-MM-DD') as day, reserved, in_flight from provider_record_budget
-       where day = (now() at time zone 'utc')::date and provider = ${provider} for update`.execute(trx);
-    const row = rows[0];
-    const remaining = Math.max(0, budget - row.reserved);
-    const granted = Math.max(0, Math.min(remaining, Math.floor(decide(remaining))));
-    if (granted > 0) {
-      await sql`
-        update provider_record_budget set reserved = reserved + ${granted}::int, in_flight = in_flight + ${granted}::int
-         where day = ${row.day}::date and provider = ${provider}`.execute(trx);
-    }
-    return { day: row.day, granted, inFlightBefore: row.in_flight };
-  });
+export async function reserveProviderRecordsUpTo(
+  db: Db,
+  provider: string,
+  input: { budget: number; perInput: number; inputs: number; partial: boolean },
+): Promise<BudgetGrant> {
+  await sql`
+    insert into provider_record_budget (day, provider, reserved) values ((now() at time zone 'utc')::date, ${provider}, 0)
+    on conflict (day, provider) do nothing`.execute(db);
+  const { rows } = await sql<BudgetGrant>`
+    update provider_record_budget b
+       set reserved = b.reserved + g.granted, in_flight = b.in_flight + g.granted
+      from (select day, provider, in_flight,
+                   case when greatest(0, ${input.budget}::int - reserved) >= ${input.perInput}::int
+                        then least(${input.inputs}::int, (greatest(0, ${input.budget}::int - reserved) / ${input.perInput}::int)) * ${input.perInput}::int
+                        when ${input.partial}::boolean then greatest(0, ${input.budget}::int - reserved)
+                        else 0 end as granted
+              from provider_record_budget
+             where day = (now() at time zone 'utc')::date and provider = ${provider}
+               for update) g
+     where b.day = g.day and b.provider = g.provider
+    returning to_char(b.day, 'YYYY-MM-DD') as day, g.granted::int as granted, g.in_flight::int as "inFlightBefore"`.execute(db);
+  return rows[0];
 }
 
 /** Settles a reservation of `day`: `unbilled` records are given back, `settled` leave the in-flight count. */

@@ -88,7 +88,7 @@ describe('Bright Data budget: split batches, every record bought once', () => {
         Array.from({ length: people }, (_, i) => request(`split-${budget}-${i}`)),
       );
       const done = answers.filter((a) => 'result' in a);
-      const waiting = answers.filter((a) => 'error' in a).map((a) => (a as { error: CollectorError }).error);
+      const waiting = answers.filter((a) => 'error' in a).map((a) => a.error);
       assert.equal(done.length, Math.min(budget, people));
       assert.equal(waiting.length, Math.max(0, people - budget));
       for (const error of waiting) {
@@ -107,7 +107,7 @@ describe('Bright Data budget: split batches, every record bought once', () => {
     await settle(collector, [request('day-a'), request('day-b')]);
     const [later] = await settle(collector, [request('day-c')]);
     assert.ok('error' in later);
-    assert.ok((later.error as CollectorError).deferMs! > 60_000 || new Date().getUTCHours() === 23);
+    assert.ok(later.error.deferMs! > 60_000 || new Date().getUTCHours() === 23);
     assert.equal(billed(), 2);
   });
 
@@ -123,7 +123,7 @@ describe('Bright Data budget: split batches, every record bought once', () => {
     assert.equal(discovery[0].query.limit_per_input, '10');
     assert.equal(answers.filter((a) => 'result' in a).length, 2);
     // The people have 1–3 posts each: what was reserved and not billed came back, so the rest tries again soon.
-    for (const a of answers.filter((x) => 'error' in x)) assert.ok((a as { error: CollectorError }).error.deferMs! < 60_000);
+    for (const a of answers.filter((x) => 'error' in x)) assert.ok(a.error.deferMs! < 60_000);
     assert.equal(await reservedToday(t.runtime.db, 'brightdata'), billed());
 
     // Fewer records left than one person's share: one person, with limit_per_input what is left.

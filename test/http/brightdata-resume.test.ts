@@ -93,7 +93,12 @@ describe('a worker killed while a snapshot is pending', () => {
       items.filter((i) => i.status !== 'succeeded'),
       [],
     );
-    const events = await t.runtime.db.selectFrom('activity_events').select('profile_id').where('report_id', '=', reportId).where('profile_id', 'is not', null).execute();
+    const events = await t.runtime.db
+      .selectFrom('activity_events')
+      .select('profile_id')
+      .where('report_id', '=', reportId)
+      .where('profile_id', 'is not', null)
+      .execute();
     assert.equal(new Set(events.map((e) => e.profile_id)).size, PEOPLE);
   });
 });

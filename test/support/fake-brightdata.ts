@@ -66,6 +66,8 @@ export interface FakeBrightDataCall {
   urls: string[];
   query: Record<string, string>;
   at: number;
+  /** When its answer was sent (undefined while it is in flight, or when it never was). */
+  endedAt?: number;
 }
 
 export interface FakeBrightData {
@@ -94,6 +96,10 @@ export interface FakeBrightData {
   latencyMs: number;
   /** Snapshots created (each a trigger, or a /scrape that turned into one). */
   snapshotsCreated: number;
+  /** A snapshot is ready this long after it was made (0: after `pollsUntilReady` polls). */
+  snapshotMs: number;
+  /** The provider's own busy time: each answered request's span and each snapshot's making, as [start, end] ms. */
+  busyIntervals(): Array<[number, number]>;
   /** Their ids, and those whose records were downloaded. */
   snapshotIds: string[];
   delivered: Set<string>;
@@ -106,6 +112,7 @@ interface Snapshot {
   polls: number;
   failed: boolean;
   building: number;
+  createdAt: number;
 }
 
 function slugOf(url: string): string {
@@ -235,7 +242,8 @@ export function postRecords(profileUrl: string, limit: number, shape: FakeBright
   }
   if (slug.startsWith('crawlfail-')) return [{ ...errorRow(profileUrl, 'Crawler error', 'crawl_failed'), ...discovery }];
   if (slug.startsWith('missing-')) return [];
-  if (shape === 'stranger') return postRecords(`https://www.linkedin.com/in/stranger-of-${slug}`, limit, 'author').map((r) => ({ ...r, input: { url: r.url } }));
+  if (shape === 'stranger')
+    return postRecords(`https://www.linkedin.com/in/stranger-of-${slug}`, limit, 'author').map((r) => ({ ...r, input: { url: r.url } }));
   const h = hash(slug);
   const count = Math.min(limit, 1 + (h % 3));
   return Array.from({ length: count }, (_, i) => {
@@ -402,12 +410,13 @@ export async function startFakeBrightData(
 
   const newSnapshot = (datasetId: string, records: unknown[], failed: boolean) => {
     const id = `s_${randomBytes(9).toString('hex')}`;
-    snapshots.set(id, { datasetId, records, polls: 0, failed, building: fake.buildingAfterReady });
+    snapshots.set(id, { datasetId, records, polls: 0, failed, building: fake.buildingAfterReady, createdAt: Date.now() });
     fake.snapshotsCreated++;
     fake.snapshotIds.push(id);
     return id;
   };
 
+  const isReady = (snapshot: Snapshot) => (fake.snapshotMs > 0 ? Date.now() - snapshot.createdAt >= fake.snapshotMs : snapshot.polls > fake.pollsUntilReady);
   const hanging = new Set<ServerResponse>();
   const server = createServer((req, res) => {
     void (async () => {
@@ -424,6 +433,7 @@ export async function startFakeBrightData(
       const datasetId = url.searchParams.get('dataset_id');
       const call: FakeBrightDataCall = { method: req.method ?? '', path: url.pathname, datasetId, urls: [], query, at: Date.now() };
       calls.push(call);
+      res.once('finish', () => (call.endedAt = Date.now()));
       if (req.headers.authorization !== `Bearer ${apiKey}`) return send(res, 401, { error: 'User authentication is required' });
 
       const job = url.pathname === '/datasets/v3/scrape' || url.pathname === '/datasets/v3/trigger';
@@ -463,15 +473,14 @@ export async function startFakeBrightData(
         const snapshot = snapshots.get(progress[1]);
         if (!snapshot) return send(res, 404, { error: 'Snapshot not found' });
         snapshot.polls++;
-        const status =
-          snapshot.failed && snapshot.polls > 1 ? 'failed' : snapshot.polls > fake.pollsUntilReady ? 'ready' : snapshot.polls === 1 ? 'starting' : 'running';
+        const status = snapshot.failed && snapshot.polls > 1 ? 'failed' : isReady(snapshot) ? 'ready' : snapshot.polls === 1 ? 'starting' : 'running';
         return send(res, 200, { snapshot_id: progress[1], dataset_id: snapshot.datasetId, status });
       }
       const download = /^\/datasets\/v3\/snapshot\/([^/]+)$/.exec(url.pathname);
       if (download && req.method === 'GET') {
         const snapshot = snapshots.get(download[1]);
         if (!snapshot) return send(res, 404, { error: 'Snapshot not found' });
-        if (snapshot.failed || snapshot.polls <= fake.pollsUntilReady) {
+        if (snapshot.failed || !isReady(snapshot)) {
           if (fake.interimStatus === null) return send(res, 409, { error: 'Snapshot is not ready for download' });
           return send(res, fake.interimStatus, { status: 'running', message: 'Snapshot is not ready yet, try again in 10s' });
         }
@@ -527,6 +536,11 @@ export async function startFakeBrightData(
     snapshotsCreated: 0,
     snapshotIds: [],
     delivered: new Set(),
+    snapshotMs: 0,
+    busyIntervals: () => [
+      ...calls.filter((c) => c.endedAt !== undefined).map((c): [number, number] => [c.at, c.endedAt!]),
+      ...[...snapshots.values()].filter((s) => !s.failed).map((s): [number, number] => [s.createdAt, s.createdAt + fake.snapshotMs]),
+    ],
     close: () =>
       new Promise<void>((resolve) => {
         for (const res of hanging) res.destroy();

@@ -146,7 +146,16 @@ export class BrightDataClient {
 
   /** Where a snapshot stands. */
   async progress(datasetId: string, snapshotId: string, signal: AbortSignal): Promise<ProgressState> {
-    const { status, json } = await this.#exchange(datasetId, 'progress', 'GET', `/datasets/v3/progress/${encodeURIComponent(snapshotId)}`, {}, undefined, signal, [404]);
+    const { status, json } = await this.#exchange(
+      datasetId,
+      'progress',
+      'GET',
+      `/datasets/v3/progress/${encodeURIComponent(snapshotId)}`,
+      {},
+      undefined,
+      signal,
+      [404],
+    );
     if (status === 404) return 'gone';
     const state = json !== null && typeof json === 'object' ? (json as Record<string, unknown>).status : undefined;
     if (state === 'ready') return 'ready';

@@ -56,6 +56,7 @@ import { isRfc3339 } from '../../../domain/rfc3339.js';
 import {
   dropSnapshot,
   findSnapshots,
+  pruneSnapshots,
   readCompanyPage,
   recordSnapshot,
   settleSnapshot,
@@ -81,6 +82,8 @@ const THROTTLED_ROW_DEFER_MS = 60_000;
 export const SNAPSHOT_KEEP_MS = 2 * 86_400_000;
 /** A delivered snapshot is downloaded again (free) for an item claimed again within this time (its result was not stored). */
 const REDELIVER_MS = 60 * 60_000;
+/** How often a process deletes stored snapshots past SNAPSHOT_KEEP_MS. */
+const PRUNE_EVERY_MS = 60 * 60_000;
 /** Consecutive outage failures that open the breaker. */
 const BREAKER_FAILURES = 5;
 /** The breaker's pauses before a probe: growing from the first to the last. */
@@ -162,6 +165,7 @@ export class BrightDataCollector implements Collector {
   readonly #provider: string;
   readonly #queues = new Map<Group, { waiting: Waiting[]; timer: NodeJS.Timeout | null }>();
   #dataset: (group: Group) => string;
+  #prunedAt = 0;
 
   constructor(options: BrightDataCollectorOptions) {
     const { settings } = options;
@@ -296,6 +300,11 @@ export class BrightDataCollector implements Collector {
     try {
       let rest = batch;
       if (this.#db) {
+        if (Date.now() - this.#prunedAt > PRUNE_EVERY_MS) {
+          this.#prunedAt = Date.now();
+          // Snapshots the provider no longer keeps are of no use to anyone.
+          await pruneSnapshots(this.#db, this.name, SNAPSHOT_KEEP_MS);
+        }
         // Inputs a stored snapshot answers join it: never triggered (and paid) twice.
         const keys = [...new Set(batch.map((w) => w.key))];
         const stored = await findSnapshots(this.#db, { provider: this.name, group, urlKeys: keys, keepMs: SNAPSHOT_KEEP_MS, redeliverMs: REDELIVER_MS });
@@ -327,10 +336,12 @@ export class BrightDataCollector implements Collector {
     let reservation: { day: string; records: number } | null = null;
     if (settings.dailyRecordBudget !== null && this.#db) {
       const perInput = group === 'posts' ? settings.postsPerPerson : 1;
-      const grant = await reserveProviderRecordsUpTo(this.#db, this.name, settings.dailyRecordBudget, (remaining) => {
-        if (remaining >= perInput) return Math.min(keys.length, Math.floor(remaining / perInput)) * perInput;
-        // Fewer posts left than a person's share: one person, with what is left.
-        return group === 'posts' ? remaining : 0;
+      // Fewer posts left than a person's share: one person, with what is left.
+      const grant = await reserveProviderRecordsUpTo(this.#db, this.name, {
+        budget: settings.dailyRecordBudget,
+        perInput,
+        inputs: keys.length,
+        partial: group === 'posts',
       });
       const inputs = grant.granted === 0 ? 0 : grant.granted >= perInput ? grant.granted / perInput : 1;
       if (group === 'posts' && grant.granted > 0) limit = Math.min(settings.postsPerPerson, grant.granted);
@@ -456,7 +467,9 @@ export class BrightDataCollector implements Collector {
     } catch (error) {
       const stillStored = stored && this.#db !== null && error instanceof BrightDataCallError && error.reason === 'collection aborted';
       // The snapshot stays stored: its items wait (no attempt spent) and join it when claimed again.
-      const failure = stillStored ? new CollectorError('provider snapshot pending', { retryable: true, deferMs: deferDelayMs(this.#settings.pollIntervalMs) }) : null;
+      const failure = stillStored
+        ? new CollectorError('provider snapshot pending', { retryable: true, deferMs: deferDelayMs(this.#settings.pollIntervalMs) })
+        : null;
       for (const w of batch) w.reject(failure ?? this.#collectorError(error));
       return 0;
     }

@@ -73,11 +73,7 @@ export function recordClaims(record: BrightDataRecord): { urls: string[]; ids: s
 }
 
 /** What an error row says about its input. `no_posts` is the documented positive absence of posts. */
-export type RecordError =
-  | { kind: 'inaccessible'; reason: string }
-  | { kind: 'deferred' }
-  | { kind: 'no_posts' }
-  | { kind: 'failed'; reason: string };
+export type RecordError = { kind: 'inaccessible'; reason: string } | { kind: 'deferred' } | { kind: 'no_posts' } | { kind: 'failed'; reason: string };
 
 /**
  * A record's `error` / `error_code`, or null when it is a data record.
