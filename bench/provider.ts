@@ -17,8 +17,8 @@
  * in which it was answering a request or making a snapshot; target ≤ 1.2 ×).
  *
  * Knobs (env): BENCH_PROVIDER_PEOPLE (200), BENCH_PROVIDER_IMPORT (20),
- * BENCH_PROVIDER_LATENCY_MS (200), BENCH_PROVIDER_SNAPSHOT_MS (2000),
- * BENCH_PROVIDER_CONCURRENCY (128); DATABASE_URL's server or an embedded one.
+ * BENCH_PROVIDER_LATENCY_MS (500), BENCH_PROVIDER_SNAPSHOT_MS (10000),
+ * BENCH_PROVIDER_CONCURRENCY (512); DATABASE_URL's server or an embedded one.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -40,9 +40,9 @@ import { openDatabase, positiveInt, prepareRun, ROOT } from './harness.js';
 const log = (message: string) => process.stderr.write(`${message}\n`);
 const PEOPLE = positiveInt('BENCH_PROVIDER_PEOPLE', 200);
 const IMPORTED = positiveInt('BENCH_PROVIDER_IMPORT', 20);
-const LATENCY_MS = positiveInt('BENCH_PROVIDER_LATENCY_MS', 200);
-const SNAPSHOT_MS = positiveInt('BENCH_PROVIDER_SNAPSHOT_MS', 2000);
-const CONCURRENCY = positiveInt('BENCH_PROVIDER_CONCURRENCY', 128);
+const LATENCY_MS = positiveInt('BENCH_PROVIDER_LATENCY_MS', 500);
+const SNAPSHOT_MS = positiveInt('BENCH_PROVIDER_SNAPSHOT_MS', 10000);
+const CONCURRENCY = positiveInt('BENCH_PROVIDER_CONCURRENCY', 512);
 const KEY = 'bench-provider-key';
 
 interface Phase {
@@ -98,8 +98,8 @@ async function main(): Promise<void> {
     COLLECTOR: 'brightdata',
     BRIGHTDATA_API_KEY: KEY,
     BRIGHTDATA_BASE_URL: fake.url,
-    BRIGHTDATA_BATCH_MAX: '100',
-    BRIGHTDATA_BATCH_WINDOW_MS: '500',
+    BRIGHTDATA_BATCH_MAX: '250',
+    BRIGHTDATA_BATCH_WINDOW_MS: '1500',
     BRIGHTDATA_POLL_INTERVAL_MS: '100',
     BRIGHTDATA_POSTS_PER_PERSON: '3',
   });
@@ -226,7 +226,8 @@ async function main(): Promise<void> {
       snapshot_ms: SNAPSHOT_MS,
       concurrency: CONCURRENCY,
       posts_per_person: 3,
-      batch_max: 100,
+      batch_max: 250,
+      batch_window_ms: 1500,
     },
     database: database.description,
     results,
