@@ -57,6 +57,10 @@ export interface BrightDataSettings {
   timeoutMs: number;
   /** Pause between progress polls of a snapshot, ms. */
   pollIntervalMs: number;
+  /** Longest one HTTP exchange with the provider may take (a hanging socket counts as a failure after it), ms. */
+  exchangeTimeoutMs: number;
+  /** A company page captured less than this long ago (per workspace and page) is reused instead of bought again, ms. */
+  companyMaxAgeMs: number;
   /** The provider quotas (PROVIDER_MAX_CONCURRENCY, PROVIDER_MAX_PER_SECOND). */
   maxConcurrency: number;
   maxPerSecond: number;
@@ -352,11 +356,22 @@ export const SETTINGS = {
   BRIGHTDATA_DAILY_RECORD_BUDGET: setting(
     null,
     (raw, name) => (raw.toLowerCase() === 'unlimited' ? null : integer(0, 1_000_000_000)(raw, name)),
-    'Provider records billed per UTC day, all processes together; past it items wait for the next day',
+    'Provider records billed per UTC day, all processes together; a batch runs as far as it fits, the rest waits (for the next day once all is billed)',
     'unlimited',
   ),
   BRIGHTDATA_TIMEOUT_MS: setting(15 * 60_000, integer(1000, 24 * 3_600_000), "An item's time budget for its provider job, ms"),
   BRIGHTDATA_POLL_INTERVAL_MS: setting(10_000, integer(10, 600_000), "How often a job's progress is asked, ms"),
+  BRIGHTDATA_EXCHANGE_TIMEOUT_MS: setting(
+    90_000,
+    integer(100, 600_000),
+    'Longest one HTTP exchange with Bright Data may take, ms (a synchronous `/scrape` waits up to a minute on its side)',
+  ),
+  BRIGHTDATA_COMPANY_MAX_AGE: setting(
+    24 * UNIT_MS.h,
+    duration(),
+    'A company page captured less than this long ago (per workspace and page URL) is reused instead of bought again (`0` = always buy)',
+    '`24h`',
+  ),
   PROVIDER_BASE_URL: setting(
     null,
     baseUrl(['http:', 'https:'], 'PROVIDER_API_KEY'),
@@ -559,6 +574,8 @@ export function parseBrightDataSettings(env: NodeJS.ProcessEnv): BrightDataSetti
     dailyRecordBudget: readSetting(env, 'BRIGHTDATA_DAILY_RECORD_BUDGET'),
     timeoutMs: readSetting(env, 'BRIGHTDATA_TIMEOUT_MS'),
     pollIntervalMs: readSetting(env, 'BRIGHTDATA_POLL_INTERVAL_MS'),
+    exchangeTimeoutMs: readSetting(env, 'BRIGHTDATA_EXCHANGE_TIMEOUT_MS'),
+    companyMaxAgeMs: readSetting(env, 'BRIGHTDATA_COMPANY_MAX_AGE'),
     ...providerLimits(env),
   };
 }

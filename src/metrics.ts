@@ -9,7 +9,9 @@
  *   whole queue, whoever works it): items per mode and state, and the age of
  *   the oldest ready item per mode.
  * - Scan work: items processed by mode and outcome, item duration, provider
- *   calls by outcome with their latency, provider errors by reason. The scan
+ *   calls by provider, dataset, endpoint and outcome with their latency,
+ *   provider errors by reason; records billed and dropped as unattributable,
+ *   snapshot wait time and the circuit breaker's state. The scan
  *   worker of `serve` runs on a thread: it posts these observations to the
  *   main thread (`ThreadMetricsSink` → `applyThreadMetric`), which records them
  *   here, so one scrape of the process shows its thread's work too.
@@ -22,15 +24,39 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import type { Db } from './store/database.js';
 import { queueStatsByMode, type QueueStats } from './store/item-repository.js';
 
+/** One exchange with a data provider, as /metrics counts it. */
+export interface ProviderExchange {
+  /** `http` (the bridge protocol) or `brightdata`. */
+  provider: string;
+  /** The dataset it was for (Bright Data), else `-`. */
+  dataset: string;
+  /** The endpoint (`scrape`, `trigger`, `progress`, `snapshot`; the bridge's `collect`). */
+  endpoint: string;
+  outcome: string;
+  seconds: number;
+  reason: string | null;
+}
+
+/** What a provider's records and breaker did, as /metrics counts it. */
+export type ProviderEvent =
+  | { kind: 'billed'; provider: string; dataset: string; records: number }
+  | { kind: 'unattributable'; provider: string; dataset: string; records: number }
+  | { kind: 'snapshot_wait'; provider: string; dataset: string; seconds: number }
+  | { kind: 'breaker'; provider: string; state: 'closed' | 'open' | 'half_open' };
+
 /** What scan work reports; implemented on the registry, or by posting to the main thread. */
 export interface WorkerMetrics {
   itemProcessed(mode: string, outcome: string, seconds: number): void;
   providerCall(outcome: string, seconds: number, reason: string | null): void;
+  providerExchange(exchange: ProviderExchange): void;
+  providerEvent(event: ProviderEvent): void;
 }
 
 export type ThreadMetric =
   | { kind: 'item'; mode: string; outcome: string; seconds: number }
   | { kind: 'provider'; outcome: string; seconds: number; reason: string | null }
+  | { kind: 'exchange'; exchange: ProviderExchange }
+  | { kind: 'provider_event'; event: ProviderEvent }
   | { kind: 'gauges'; pools: Record<string, PoolSnapshot>; eventLoopLagSeconds: number };
 
 export interface PoolSnapshot {
@@ -49,9 +75,13 @@ export class Metrics implements WorkerMetrics {
   readonly rateLimited: Counter<'kind'>;
   readonly items: Counter<'mode' | 'outcome'>;
   readonly itemDuration: Histogram<'mode' | 'outcome'>;
-  readonly providerCalls: Counter<'outcome'>;
-  readonly providerDuration: Histogram<'outcome'>;
-  readonly providerErrors: Counter<'reason'>;
+  readonly providerCalls: Counter<'provider' | 'dataset' | 'endpoint' | 'outcome'>;
+  readonly providerDuration: Histogram<'provider' | 'endpoint' | 'outcome'>;
+  readonly providerErrors: Counter<'provider' | 'reason'>;
+  readonly providerRecordsBilled: Counter<'provider' | 'dataset'>;
+  readonly providerRecordsUnattributable: Counter<'provider' | 'dataset'>;
+  readonly providerSnapshotWait: Histogram<'provider' | 'dataset'>;
+  readonly providerBreaker: Gauge<'provider' | 'state'>;
   readonly maintenanceRuns: Counter<'task' | 'result'>;
   readonly maintenanceDeleted: Counter<'task'>;
   readonly #pools = new Map<string, () => PoolSnapshot>();
@@ -97,21 +127,46 @@ export class Metrics implements WorkerMetrics {
     });
     this.providerCalls = new Counter({
       name: 'profile_scan_provider_calls_total',
-      help: 'HTTP exchanges with the data provider, by outcome (ok, inaccessible, retryable, deferred, error)',
-      labelNames: ['outcome'],
+      help: 'HTTP exchanges with a data provider, by provider (http, brightdata), dataset, endpoint and outcome',
+      labelNames: ['provider', 'dataset', 'endpoint', 'outcome'],
       registers: [registry],
     });
     this.providerDuration = new Histogram({
       name: 'profile_scan_provider_call_duration_seconds',
-      help: 'Latency of one HTTP exchange with the data provider, by outcome',
-      labelNames: ['outcome'],
+      help: 'Latency of one HTTP exchange with a data provider, by provider, endpoint and outcome',
+      labelNames: ['provider', 'endpoint', 'outcome'],
       buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
       registers: [registry],
     });
     this.providerErrors = new Counter({
       name: 'profile_scan_provider_errors_total',
-      help: 'Failed exchanges with the data provider, by reason (fixed texts, never the answer)',
-      labelNames: ['reason'],
+      help: 'Failed exchanges with a data provider, by provider and reason (fixed texts, never the answer)',
+      labelNames: ['provider', 'reason'],
+      registers: [registry],
+    });
+    this.providerRecordsBilled = new Counter({
+      name: 'profile_scan_provider_records_billed_total',
+      help: 'Records a data provider delivered (and bills), by provider and dataset',
+      labelNames: ['provider', 'dataset'],
+      registers: [registry],
+    });
+    this.providerRecordsUnattributable = new Counter({
+      name: 'profile_scan_provider_records_unattributable_total',
+      help: 'Delivered records that named no input of their call and were dropped, by provider and dataset',
+      labelNames: ['provider', 'dataset'],
+      registers: [registry],
+    });
+    this.providerSnapshotWait = new Histogram({
+      name: 'profile_scan_provider_snapshot_wait_seconds',
+      help: 'Time from waiting on a snapshot to its records, by provider and dataset',
+      labelNames: ['provider', 'dataset'],
+      buckets: [1, 5, 10, 30, 60, 120, 300, 600, 1800],
+      registers: [registry],
+    });
+    this.providerBreaker = new Gauge({
+      name: 'profile_scan_provider_breaker_state',
+      help: "1 for a provider's circuit-breaker state in this process (closed, open: collection paused, half_open: probing)",
+      labelNames: ['provider', 'state'],
       registers: [registry],
     });
     this.maintenanceRuns = new Counter({
@@ -216,15 +271,30 @@ export class Metrics implements WorkerMetrics {
   }
 
   providerCall(outcome: string, seconds: number, reason: string | null): void {
-    this.providerCalls.inc({ outcome });
-    this.providerDuration.observe({ outcome }, seconds);
-    if (reason !== null) this.providerErrors.inc({ reason });
+    this.providerExchange({ provider: 'http', dataset: '-', endpoint: 'collect', outcome, seconds, reason });
+  }
+
+  providerExchange(e: ProviderExchange): void {
+    this.providerCalls.inc({ provider: e.provider, dataset: e.dataset, endpoint: e.endpoint, outcome: e.outcome });
+    this.providerDuration.observe({ provider: e.provider, endpoint: e.endpoint, outcome: e.outcome }, e.seconds);
+    if (e.reason !== null) this.providerErrors.inc({ provider: e.provider, reason: e.reason });
+  }
+
+  providerEvent(event: ProviderEvent): void {
+    if (event.kind === 'billed') this.providerRecordsBilled.inc({ provider: event.provider, dataset: event.dataset }, event.records);
+    else if (event.kind === 'unattributable') this.providerRecordsUnattributable.inc({ provider: event.provider, dataset: event.dataset }, event.records);
+    else if (event.kind === 'snapshot_wait') this.providerSnapshotWait.observe({ provider: event.provider, dataset: event.dataset }, event.seconds);
+    else
+      for (const state of ['closed', 'open', 'half_open'] as const)
+        this.providerBreaker.set({ provider: event.provider, state }, state === event.state ? 1 : 0);
   }
 
   /** Records an observation posted by the worker thread. */
   applyThreadMetric(metric: ThreadMetric): void {
     if (metric.kind === 'item') this.itemProcessed(metric.mode, metric.outcome, metric.seconds);
     else if (metric.kind === 'provider') this.providerCall(metric.outcome, metric.seconds, metric.reason);
+    else if (metric.kind === 'exchange') this.providerExchange(metric.exchange);
+    else if (metric.kind === 'provider_event') this.providerEvent(metric.event);
     else {
       for (const [name, snapshot] of Object.entries(metric.pools)) this.#threadGauges.set(name, snapshot);
       this.#threadLag.set(metric.eventLoopLagSeconds);
@@ -244,5 +314,11 @@ export class ThreadMetricsSink implements WorkerMetrics {
   }
   providerCall(outcome: string, seconds: number, reason: string | null): void {
     this.post({ kind: 'provider', outcome, seconds, reason });
+  }
+  providerExchange(exchange: ProviderExchange): void {
+    this.post({ kind: 'exchange', exchange });
+  }
+  providerEvent(event: ProviderEvent): void {
+    this.post({ kind: 'provider_event', event });
   }
 }

@@ -34,7 +34,7 @@ import { loggerFromFunction, type Logger } from '../logger.js';
 import type { WorkerMetrics } from '../metrics.js';
 import type { Collector } from './collectors/collector.js';
 import { providerCollectorFromEnv, providerCollectorFromSettings, type ProviderCallOutcome } from './collectors/http-provider.js';
-import { BrightDataCollector } from './collectors/brightdata/index.js';
+import { BrightDataCollector, brightDataObserver } from './collectors/brightdata/index.js';
 import { SimulatorCollector } from './collectors/simulator/index.js';
 import { processItem, type HandlerContext } from './item-handler.js';
 import { createMediaStore } from './media/create-media-store.js';
@@ -123,7 +123,7 @@ export function collectorSelector(
   // With the database, the provider's limits (and Bright Data's daily budget) hold across every worker process.
   const brightData = providerEnv ? parseBrightDataSettings(providerEnv) : config.brightData;
   const live: Collector | null = brightData
-    ? new BrightDataCollector({ settings: brightData, db })
+    ? new BrightDataCollector({ settings: brightData, db, log, observer: metrics && brightDataObserver(metrics) })
     : providerEnv
       ? providerCollectorFromEnv(providerEnv, { db, onCall })
       : providerCollectorFromSettings(config.provider, { db, onCall });

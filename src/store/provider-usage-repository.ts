@@ -1,33 +1,62 @@
 /**
- * Provider records (migration 0024): the daily budget shared by every worker
+ * Provider records (migrations 0024, 0043): the daily budget shared by every worker
  * process, and the records billed per workspace.
  *
  * The budget is a reservation counter per UTC day (the database's clock) and
- * provider: a call reserves what it may be billed before it is sent, in one
- * conditional upsert, and gives back what was not billed afterwards. A
+ * provider: a call reserves what it may be billed before it is sent, as much
+ * as fits, under the day's row lock, and gives back what was not billed
+ * afterwards; `in_flight` counts what is reserved and not settled yet. A
  * process that dies between the two leaves its reservation taken until the
  * day ends: the budget can be under-used, never exceeded.
  */
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from './database.js';
 
-/** Reserves `records` against today's budget; the day reserved ('YYYY-MM-DD'), or null when they do not fit. */
-export async function reserveProviderRecords(db: Db, provider: string, records: number, budget: number): Promise<string | null> {
-  const { rows } = await sql<{ day: string }>`
-    insert into provider_record_budget as b (day, provider, reserved)
-    select (now() at time zone 'utc')::date, ${provider}, ${records}::int
-     where ${records}::int <= ${budget}::int
-    on conflict (day, provider) do update set reserved = b.reserved + excluded.reserved
-     where b.reserved + excluded.reserved <= ${budget}::int
-    returning to_char(day, 'YYYY-MM-DD') as day`.execute(db);
-  return rows[0]?.day ?? null;
+export interface BudgetGrant {
+  /** The UTC day reserved on ('YYYY-MM-DD'). */
+  day: string;
+  /** Records reserved now (0 when none were free). */
+  granted: number;
+  /** Records other calls had reserved and not settled when this one asked. */
+  inFlightBefore: number;
 }
 
-/** Gives back records reserved on `day` that were not billed. */
-export async function releaseProviderRecords(db: Db, provider: string, day: string, records: number): Promise<void> {
-  if (records <= 0) return;
+/**
+ * Reserves, of today's budget, `perInput` records for as many of `inputs`
+ * as fit (when fewer than `perInput` are left and `partial` is set: what is
+ * left, for one input), in one statement under the day's row lock: two
+ * processes can never both take the last records.
+ */
+export async function reserveProviderRecordsUpTo(
+  db: Db,
+  provider: string,
+  input: { budget: number; perInput: number; inputs: number; partial: boolean },
+): Promise<BudgetGrant> {
   await sql`
-    update provider_record_budget set reserved = greatest(0, reserved - ${records}::int)
+    insert into provider_record_budget (day, provider, reserved) values ((now() at time zone 'utc')::date, ${provider}, 0)
+    on conflict (day, provider) do nothing`.execute(db);
+  const { rows } = await sql<BudgetGrant>`
+    update provider_record_budget b
+       set reserved = b.reserved + g.granted, in_flight = b.in_flight + g.granted
+      from (select day, provider, in_flight,
+                   case when greatest(0, ${input.budget}::int - reserved) >= ${input.perInput}::int
+                        then least(${input.inputs}::int, (greatest(0, ${input.budget}::int - reserved) / ${input.perInput}::int)) * ${input.perInput}::int
+                        when ${input.partial}::boolean then greatest(0, ${input.budget}::int - reserved)
+                        else 0 end as granted
+              from provider_record_budget
+             where day = (now() at time zone 'utc')::date and provider = ${provider}
+               for update) g
+     where b.day = g.day and b.provider = g.provider
+    returning to_char(b.day, 'YYYY-MM-DD') as day, g.granted::int as granted, g.in_flight::int as "inFlightBefore"`.execute(db);
+  return rows[0];
+}
+
+/** Settles a reservation of `day`: `unbilled` records are given back, `settled` leave the in-flight count. */
+export async function releaseProviderRecords(db: Db, provider: string, day: string, unbilled: number, settled = unbilled): Promise<void> {
+  if (unbilled <= 0 && settled <= 0) return;
+  await sql`
+    update provider_record_budget
+       set reserved = greatest(0, reserved - ${Math.max(0, unbilled)}::int), in_flight = greatest(0, in_flight - ${Math.max(0, settled)}::int)
      where day = ${day}::date and provider = ${provider}`.execute(db);
 }
 

@@ -365,6 +365,9 @@ export interface Database {
   provider_call_slots: ProviderCallSlotsTable;
   provider_call_schedule: ProviderCallScheduleTable;
   provider_record_budget: ProviderRecordBudgetTable;
+  brightdata_snapshots: BrightDataSnapshotsTable;
+  provider_breakers: ProviderBreakersTable;
+  brightdata_company_pages: BrightDataCompanyPagesTable;
   provider_usage: ProviderUsageTable;
   queue_workspaces: QueueWorkspacesTable;
   scan_workers: ScanWorkersTable;
@@ -413,6 +416,40 @@ export interface ProviderRecordBudgetTable {
   day: string;
   provider: string;
   reserved: number;
+  /** Reserved by calls whose answer is not in yet (migration 0043). */
+  in_flight: Generated<number>;
+}
+
+/** Bright Data snapshots triggered and not abandoned (migration 0042; store/brightdata-repository.ts). */
+export interface BrightDataSnapshotsTable {
+  snapshot_id: string;
+  provider: string;
+  dataset_id: string;
+  grp: 'profiles' | 'posts' | 'companies';
+  url_keys: string[];
+  /** 'YYYY-MM-DD', never read back as a date. */
+  reserved_day: string | null;
+  reserved: Generated<number>;
+  billed: Generated<number>;
+  created_at: Generated<Timestamp>;
+  delivered_at: Timestamp | null;
+}
+
+/** Circuit-breaker state per provider (migration 0043; store/brightdata-repository.ts). */
+export interface ProviderBreakersTable {
+  provider: string;
+  state: 'closed' | 'open' | 'half_open';
+  reason: string | null;
+  since: Generated<Timestamp>;
+  updated_at: Generated<Timestamp>;
+}
+
+/** Company-page records reused per workspace (migration 0043; store/brightdata-repository.ts). */
+export interface BrightDataCompanyPagesTable {
+  workspace_id: string;
+  url_key: string;
+  record: Json<Record<string, unknown>>;
+  captured_at: Timestamp;
 }
 
 /** Provider records billed per workspace and UTC day (migration 0024; store/provider-usage-repository.ts). */

@@ -7,6 +7,7 @@
  * only; each is scoped by workspace, so another workspace's report is "not
  * found".
  */
+import { readPausedProviders, type PausedProvider } from '../store/brightdata-repository.js';
 import type { Clock } from '../clock.js';
 import type { ActivityRecord, FindingsRecord } from '../domain/analysis-records.js';
 import type { AnalysisSummary } from '../domain/analysis-summary.js';
@@ -61,12 +62,30 @@ export interface ReportOverview {
   report: ReportRow;
   summary: AnalysisSummary;
   runs: ScanRunRow[];
+  /** Why collection is paused (a provider's circuit breaker is open), or null while it runs. */
+  collectionPaused: string | null;
 }
+
+/** A breaker row not refreshed for this long belongs to a worker that is gone: not shown. */
+const PAUSE_FRESH_MS = 2 * 60_000;
 
 export async function readReportOverview(ctx: ViewContext, reportId: string): Promise<ReportOverview> {
   const report = await requireReport(ctx.db, ctx.workspaceId, reportId);
-  const [summary, runs] = await Promise.all([readSummary(analysisContext(ctx), reportId), listReportRuns(ctx.db, ctx.workspaceId, reportId, RUNS_SHOWN)]);
-  return { report, summary, runs };
+  const [summary, runs, paused] = await Promise.all([
+    readSummary(analysisContext(ctx), reportId),
+    listReportRuns(ctx.db, ctx.workspaceId, reportId, RUNS_SHOWN),
+    readPausedProviders(ctx.db, PAUSE_FRESH_MS),
+  ]);
+  return { report, summary, runs, collectionPaused: collectionPause(paused) };
+}
+
+/** The report page's line about a paused collection: which state, why (fixed texts) and since when. */
+export function collectionPause(paused: PausedProvider[]): string | null {
+  const first = paused[0];
+  if (!first) return null;
+  const why = first.reason ? ` (${first.reason})` : '';
+  const state = first.state === 'half_open' ? 'testing whether it answers again' : 'waiting before it tries again';
+  return `Collection is paused: the data provider is not answering${why} since ${first.since.toISOString().slice(11, 16)} UTC, ${state}. Waiting people lose nothing and resume on their own.`;
 }
 
 export interface PersonView {

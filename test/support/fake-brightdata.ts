@@ -5,14 +5,28 @@
  * there). No code of profile-scan is used here: only the documented wire
  * format.
  *
- *   POST /datasets/v3/scrape?dataset_id=…   up to 20 inputs ({"input":[{url}]} or [{url}]);
- *        200 with the records, or — for `slowSync` calls — 202 {snapshot_id, message}
+ *   POST /datasets/v3/scrape?dataset_id=…   up to 20 inputs, {"input":[{url}]} as its reference documents
+ *        (`bodies: 'both'` also takes a bare array); 200 with the records, or — for `slowSync`
+ *        calls — {snapshot_id, message} under 202 (or 200 with `interimStatus: 200`)
  *   POST /datasets/v3/trigger?dataset_id=…[&type=discover_new&discover_by=profile_url&limit_per_input=N]
- *        200 {snapshot_id}
+ *        a bare array [{url}] as its reference documents (`bodies: 'both'` also takes {"input":[…]});
+ *        any other body is refused with 400 and a message. 200 {snapshot_id}
  *   GET  /datasets/v3/progress/{id}         {snapshot_id, dataset_id, status}: starting → running → ready
  *        (one step per poll; `failed` for snapshots made while `failSnapshots` is set)
- *   GET  /datasets/v3/snapshot/{id}?format=json   200 records; 409 "Snapshot is not ready for download"; 404
- *   401 without the key; 429 {error} (with or without Retry-After) for the next `rateLimitNext` calls.
+ *   GET  /datasets/v3/snapshot/{id}?format=json   200 records; not ready: 409 "Snapshot is not ready for
+ *        download", or with `interimStatus` 200/202 {"status":"running","message":"Snapshot is not ready yet…"};
+ *        the first `buildingAfterReady` downloads after progress said ready answer {"status":"building",…}; 404
+ *   401 without the key; 429 {error} (with or without Retry-After) for the next `rateLimitNext` calls;
+ *   an outage (`outage`): 503 without Retry-After, 500, refused connections (the port closed), or a
+ *   socket that accepts the request and never answers.
+ *
+ * Posts of a discovery come in the shape `postsShape` picks: `echo` (each
+ * record's `input.url` is the profile URL sent), `discovery` (captures: the
+ * post's own URL in `input.url`, the profile URL sent in `discovery_input`),
+ * `author` (only the author's `user_id` and `use_url` name the person), or
+ * `stranger` (records of someone who was not asked for). A profile without
+ * posts gets the error row "No public posts were found in the profile for the
+ * specified period." (error_code dead_page).
  *
  * Records follow the documented response schemas field for field (profiles:
  * `id`, `name`, `city`, `position`, `about`, `experience`, `education`,
@@ -52,6 +66,8 @@ export interface FakeBrightDataCall {
   urls: string[];
   query: Record<string, string>;
   at: number;
+  /** When its answer was sent (undefined while it is in flight, or when it never was). */
+  endedAt?: number;
 }
 
 export interface FakeBrightData {
@@ -67,6 +83,26 @@ export interface FakeBrightData {
   failSnapshots: boolean;
   /** Progress polls a snapshot needs before it is ready (default 2: starting, running). */
   pollsUntilReady: number;
+  /** Which body forms the job endpoints take: each its documented one, or both on both. */
+  bodies: 'reference' | 'both';
+  /** The status of the interim "not ready" answers (a 202 of /scrape turned snapshot; a not-ready download); null: 409 for downloads. */
+  interimStatus: 200 | 202 | null;
+  /** Downloads answered {"status":"building"} after progress said ready, per snapshot. */
+  buildingAfterReady: number;
+  postsShape: 'echo' | 'discovery' | 'author' | 'stranger';
+  /** Every request answers this way while set. */
+  outage: null | '503' | '500' | 'refuse' | 'hang';
+  /** Answers every request after this many ms (the provider's own time). */
+  latencyMs: number;
+  /** Snapshots created (each a trigger, or a /scrape that turned into one). */
+  snapshotsCreated: number;
+  /** A snapshot is ready this long after it was made (0: after `pollsUntilReady` polls). */
+  snapshotMs: number;
+  /** The provider's own busy time: each answered request's span and each snapshot's making, as [start, end] ms. */
+  busyIntervals(): Array<[number, number]>;
+  /** Their ids, and those whose records were downloaded. */
+  snapshotIds: string[];
+  delivered: Set<string>;
   close(): Promise<void>;
 }
 
@@ -75,6 +111,8 @@ interface Snapshot {
   records: unknown[];
   polls: number;
   failed: boolean;
+  building: number;
+  createdAt: number;
 }
 
 function slugOf(url: string): string {
@@ -194,11 +232,18 @@ export function profileRecord(url: string, imageBase: string): Record<string, un
   };
 }
 
-/** The posts-dataset records discovered for a profile (at most `limit`). */
-export function postRecords(profileUrl: string, limit: number): Record<string, unknown>[] {
+/** The posts-dataset records discovered for a profile (at most `limit`), in the shape asked for. */
+export function postRecords(profileUrl: string, limit: number, shape: FakeBrightData['postsShape'] = 'echo'): Record<string, unknown>[] {
   const slug = slugOf(profileUrl);
-  if (slug.startsWith('private-')) return [errorRow(profileUrl, 'The profile is hidden or private.', 'dead_page')];
-  if (slug.startsWith('quiet-') || slug.startsWith('missing-')) return [];
+  const discovery = shape === 'discovery' ? { discovery_input: { url: profileUrl } } : {};
+  if (slug.startsWith('private-')) return [{ ...errorRow(profileUrl, 'The profile is hidden or private.', 'dead_page'), ...discovery }];
+  if (slug.startsWith('quiet-')) {
+    return [{ ...errorRow(profileUrl, 'No public posts were found in the profile for the specified period.', 'dead_page'), ...discovery }];
+  }
+  if (slug.startsWith('crawlfail-')) return [{ ...errorRow(profileUrl, 'Crawler error', 'crawl_failed'), ...discovery }];
+  if (slug.startsWith('missing-')) return [];
+  if (shape === 'stranger')
+    return postRecords(`https://www.linkedin.com/in/stranger-of-${slug}`, limit, 'author').map((r) => ({ ...r, input: { url: r.url } }));
   const h = hash(slug);
   const count = Math.min(limit, 1 + (h % 3));
   return Array.from({ length: count }, (_, i) => {
@@ -241,7 +286,10 @@ export function postRecords(profileUrl: string, limit: number): Record<string, u
       document_page_count: null,
       original_post_text: `Thoughts on data teams, number ${i + 1}. #data`,
       timestamp: new Date().toISOString(),
-      input: { url: profileUrl },
+      // Captures of a discovery: the post's own URL as the input, the profile sent in discovery_input.
+      input: { url: shape === 'echo' ? profileUrl : `https://www.linkedin.com/feed/update/urn:li:activity:${id}` },
+      ...(shape === 'author' ? { use_url: null } : {}),
+      ...discovery,
     };
   });
 }
@@ -298,7 +346,9 @@ export function companyRecord(url: string, imageBase: string): Record<string, un
   };
 }
 
-export async function startFakeBrightData(options: { apiKey?: string; imageBase?: string; port?: number } = {}): Promise<FakeBrightData> {
+export async function startFakeBrightData(
+  options: { apiKey?: string; imageBase?: string; port?: number; bodies?: 'reference' | 'both' } = {},
+): Promise<FakeBrightData> {
   const apiKey = options.apiKey ?? 'bd-test-key';
   const imageBase = (options.imageBase ?? 'https://cdn.profile-scan.test').replace(/\/+$/, '');
   const snapshots = new Map<string, Snapshot>();
@@ -332,7 +382,7 @@ export async function startFakeBrightData(options: { apiKey?: string; imageBase?
         records = urls.map((u) => errorRow(u, 'Input URL must be a post URL', 'invalid_input'));
       } else {
         const limit = Number(query.get('limit_per_input') ?? '1000');
-        records = urls.flatMap((u) => postRecords(u, limit));
+        records = urls.flatMap((u) => postRecords(u, limit, fake.postsShape));
       }
     } else {
       records = urls.map((u) => errorRow(u, 'Unknown dataset', 'invalid_dataset'));
@@ -341,11 +391,14 @@ export async function startFakeBrightData(options: { apiKey?: string; imageBase?
     return shuffle(records);
   };
 
-  const readInputs = async (req: IncomingMessage): Promise<string[] | null> => {
+  /** The inputs of a job, in the body form the endpoint takes (its documented one, or both with `bodies: 'both'`). */
+  const readInputs = async (req: IncomingMessage, endpoint: 'scrape' | 'trigger'): Promise<string[] | null> => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     try {
       const json = JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+      const documented = endpoint === 'trigger' ? Array.isArray(json) : !Array.isArray(json);
+      if (!documented && fake.bodies === 'reference') return null;
       const list = Array.isArray(json) ? json : (json as { input?: unknown }).input;
       if (!Array.isArray(list)) return null;
       const urls = list.map((i) => (i as { url?: unknown }).url);
@@ -357,23 +410,36 @@ export async function startFakeBrightData(options: { apiKey?: string; imageBase?
 
   const newSnapshot = (datasetId: string, records: unknown[], failed: boolean) => {
     const id = `s_${randomBytes(9).toString('hex')}`;
-    snapshots.set(id, { datasetId, records, polls: 0, failed });
+    snapshots.set(id, { datasetId, records, polls: 0, failed, building: fake.buildingAfterReady, createdAt: Date.now() });
+    fake.snapshotsCreated++;
+    fake.snapshotIds.push(id);
     return id;
   };
 
+  const isReady = (snapshot: Snapshot) => (fake.snapshotMs > 0 ? Date.now() - snapshot.createdAt >= fake.snapshotMs : snapshot.polls > fake.pollsUntilReady);
+  const hanging = new Set<ServerResponse>();
   const server = createServer((req, res) => {
     void (async () => {
+      if (fake.outage === 'hang') {
+        // Accepts the request and never answers: the client's exchange timeout ends it.
+        hanging.add(res);
+        return;
+      }
+      if (fake.outage === '503') return send(res, 503, { error: 'Service Unavailable' });
+      if (fake.outage === '500') return send(res, 500, { error: 'Internal Server Error' });
+      if (fake.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, fake.latencyMs));
       const url = new URL(req.url ?? '/', 'http://fake.invalid');
       const query = Object.fromEntries(url.searchParams);
       const datasetId = url.searchParams.get('dataset_id');
       const call: FakeBrightDataCall = { method: req.method ?? '', path: url.pathname, datasetId, urls: [], query, at: Date.now() };
       calls.push(call);
+      res.once('finish', () => (call.endedAt = Date.now()));
       if (req.headers.authorization !== `Bearer ${apiKey}`) return send(res, 401, { error: 'User authentication is required' });
 
       const job = url.pathname === '/datasets/v3/scrape' || url.pathname === '/datasets/v3/trigger';
       if (job && req.method === 'POST') {
-        const inputs = await readInputs(req);
-        if (inputs === null || inputs.length === 0) return send(res, 400, { error: 'Invalid input provided' });
+        const inputs = await readInputs(req, url.pathname === '/datasets/v3/trigger' ? 'trigger' : 'scrape');
+        if (inputs === null || inputs.length === 0) return send(res, 400, { error: 'Invalid input provided: input must be an array of objects' });
         call.urls = inputs;
         if (!datasetId) return send(res, 400, { error: 'dataset_id is required' });
         if (rateLimited > 0) {
@@ -393,7 +459,7 @@ export async function startFakeBrightData(options: { apiKey?: string; imageBase?
           const records = recordsFor(datasetId, inputs, url.searchParams);
           if (fake.slowSync) {
             // Over a minute on the provider's side: the request turns into a snapshot.
-            return send(res, 202, {
+            return send(res, fake.interimStatus ?? 202, {
               snapshot_id: newSnapshot(datasetId, records, false),
               message: 'Your request is still in progress and may take a few minutes to complete.',
             });
@@ -407,15 +473,22 @@ export async function startFakeBrightData(options: { apiKey?: string; imageBase?
         const snapshot = snapshots.get(progress[1]);
         if (!snapshot) return send(res, 404, { error: 'Snapshot not found' });
         snapshot.polls++;
-        const status =
-          snapshot.failed && snapshot.polls > 1 ? 'failed' : snapshot.polls > fake.pollsUntilReady ? 'ready' : snapshot.polls === 1 ? 'starting' : 'running';
+        const status = snapshot.failed && snapshot.polls > 1 ? 'failed' : isReady(snapshot) ? 'ready' : snapshot.polls === 1 ? 'starting' : 'running';
         return send(res, 200, { snapshot_id: progress[1], dataset_id: snapshot.datasetId, status });
       }
       const download = /^\/datasets\/v3\/snapshot\/([^/]+)$/.exec(url.pathname);
       if (download && req.method === 'GET') {
         const snapshot = snapshots.get(download[1]);
         if (!snapshot) return send(res, 404, { error: 'Snapshot not found' });
-        if (snapshot.failed || snapshot.polls <= fake.pollsUntilReady) return send(res, 409, { error: 'Snapshot is not ready for download' });
+        if (snapshot.failed || !isReady(snapshot)) {
+          if (fake.interimStatus === null) return send(res, 409, { error: 'Snapshot is not ready for download' });
+          return send(res, fake.interimStatus, { status: 'running', message: 'Snapshot is not ready yet, try again in 10s' });
+        }
+        if (snapshot.building > 0) {
+          snapshot.building--;
+          return send(res, fake.interimStatus ?? 200, { status: 'building', message: 'Snapshot is building, try again in 10s' });
+        }
+        fake.delivered.add(download[1]);
         return send(res, 200, snapshot.records);
       }
       return send(res, 404, { error: 'Not found' });
@@ -425,6 +498,7 @@ export async function startFakeBrightData(options: { apiKey?: string; imageBase?
   });
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
+  let outage: FakeBrightData['outage'] = null;
   const fake: FakeBrightData = {
     url: `http://127.0.0.1:${port}`,
     calls,
@@ -436,9 +510,42 @@ export async function startFakeBrightData(options: { apiKey?: string; imageBase?
     slowSync: false,
     failSnapshots: false,
     pollsUntilReady: 2,
+    bodies: options.bodies ?? 'reference',
+    interimStatus: null,
+    buildingAfterReady: 0,
+    postsShape: 'echo',
+    get outage() {
+      return outage;
+    },
+    set outage(kind) {
+      const was = outage;
+      outage = kind;
+      if (kind === 'refuse' && was !== 'refuse') {
+        // Refused connections: the port stops listening.
+        server.closeAllConnections();
+        server.close();
+      } else if (was === 'refuse' && kind !== 'refuse') {
+        server.listen(port, '127.0.0.1');
+      }
+      if (kind !== 'hang') {
+        for (const res of hanging) res.destroy();
+        hanging.clear();
+      }
+    },
+    latencyMs: 0,
+    snapshotsCreated: 0,
+    snapshotIds: [],
+    delivered: new Set(),
+    snapshotMs: 0,
+    busyIntervals: () => [
+      ...calls.filter((c) => c.endedAt !== undefined).map((c): [number, number] => [c.at, c.endedAt!]),
+      ...[...snapshots.values()].filter((s) => !s.failed).map((s): [number, number] => [s.createdAt, s.createdAt + fake.snapshotMs]),
+    ],
     close: () =>
       new Promise<void>((resolve) => {
+        for (const res of hanging) res.destroy();
         server.closeAllConnections();
+        if (!server.listening) return resolve();
         server.close(() => resolve());
       }),
   };

@@ -51,6 +51,8 @@ export interface ReportPageProps {
   pageCount: number;
   live: boolean;
   notice?: string;
+  /** Why collection is paused (the provider is down), when it is. */
+  collectionPaused?: string | null;
   /** The report was shared by the request that led here: its link is shown to copy. */
   sharedNow?: boolean;
 }
@@ -357,6 +359,11 @@ export function ReportPage(props: ReportPageProps) {
           data-finished={props.live ? String(props.runs.reduce((sum, run) => sum + runFinished(run), 0)) : undefined}
         >
           <h2 id="runs-heading">Scans</h2>
+          {props.collectionPaused ? (
+            <p class="notice" id="collection-paused" role="status">
+              {props.collectionPaused}
+            </p>
+          ) : null}
           <p id="live-status" role="status" aria-live="polite" class="muted"></p>
           <RunList runs={props.runs} />
         </section>

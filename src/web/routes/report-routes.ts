@@ -155,6 +155,7 @@ export async function reportRoutes(app: FastifyInstance, options: { media: Pick<
           summary,
           gaps: commonGaps(summary.optimization_summary.checks, summary.coverage.optimization.analyzed_profiles, COMMON_GAPS_SHOWN),
           runs,
+          collectionPaused: overview.collectionPaused,
           people: sorted.slice((query.page - 1) * PEOPLE_PAGE_SIZE, query.page * PEOPLE_PAGE_SIZE).map((p) => ({
             ...p,
             fix_first: p.fix_first.slice(0, FIX_FIRST_IN_TABLE),

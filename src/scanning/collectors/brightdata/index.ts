@@ -9,57 +9,143 @@
  * `batchWindowMs` or until `batchMax` URLs are waiting, and go to the
  * provider as one call: up to 20 URLs to the synchronous /scrape (which may
  * turn into a snapshot), more — and every posts discovery — to the
- * asynchronous /trigger → progress → snapshot flow (client.ts). Each item
- * gets its own answer from the records of its input URL: one item's error
- * row or missing record never fails its batch-mates; a failed call fails,
- * retries or defers every item of the batch alike. An item whose signal
- * aborts (its time budget, a worker shutting down, a lost claim) leaves the
- * batch; the call goes on for the others.
+ * asynchronous /trigger → progress → snapshot flow (client.ts).
  *
- * Cost. Each call takes one permit of the provider quota (concurrency and
- * start rate shared by every process: provider-quota.ts); polls and
- * downloads of a started job do not. With a daily record budget, a call first
- * reserves what it may be billed (one record per profile or company, up to
- * `postsPerPerson` per posts discovery) in PostgreSQL; when the budget is
- * spent the batch is deferred to the next UTC day (no attempt spent), and
- * what was not billed is given back after the call. The records billed for
- * an item are returned as `billed_records` and counted per workspace when its
- * result is stored.
+ * Attribution. Each record goes to the item it names (records.ts,
+ * `recordClaims`: `discovery_input`, then the input echo, then the author),
+ * URLs compared by profile identity (domain/profile-url.ts). A record that
+ * names no item of the call is counted and logged (no personal data), never
+ * attributed. One item's error row or missing record never fails its
+ * batch-mates. In activity mode a person's posts are `[]` only when the
+ * provider observed there are none (its "No public posts were found" row);
+ * when nothing was delivered for them, or only records that could not be
+ * attributed, or their row failed, `activity` is null with `activity_gap`.
+ *
+ * Snapshots. A triggered snapshot is stored (store/brightdata-repository.ts)
+ * with the inputs waiting on it before it is polled; polls and downloads are
+ * retried through outages, and an item claimed again (after a timeout, a
+ * restart, another process) joins the stored snapshot instead of triggering
+ * again. A downloaded snapshot settles its budget reservation once; a second
+ * download (an item whose result was not stored) bills nothing.
+ *
+ * Outages. Every exchange runs through a circuit breaker (cockatiel): after
+ * consecutive outage failures (5xx, 408, timeouts, refused or dropped
+ * connections) it opens, items are deferred without spending an attempt, and
+ * after growing pauses one probe call tests recovery. Its state is written to
+ * PostgreSQL for the report page and /metrics.
+ *
+ * Cost. Each call takes one permit of the provider quota (provider-quota.ts).
+ * With a daily record budget, a call reserves what it may be billed in
+ * PostgreSQL, as much of the batch as fits: the rest waits (a little while
+ * other calls' reservations are unsettled, else until the next UTC day), and
+ * a posts discovery never asks for more posts per person than fit. What was
+ * not billed is given back once the answer is in. A company page bought less
+ * than `companyMaxAgeMs` ago for the same workspace is reused with its
+ * capture time.
  *
  * It does not download images (records' image URLs go to `linked_images`,
- * fetched by the scanning layer's safe fetcher), render evidence, or store
- * anything but the budget reservation.
+ * fetched by the scanning layer's safe fetcher) or render evidence.
  */
+import { BrokenCircuitError, circuitBreaker, CircuitState, ConsecutiveBreaker, ExponentialBackoff, handleWhen, type CircuitBreakerPolicy } from 'cockatiel';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { BrightDataSettings } from '../../../config.js';
-import type { CollectResult } from '../../../domain/collected.js';
+import type { WorkerMetrics } from '../../../metrics.js';
+import type { ActivityGap, CollectResult } from '../../../domain/collected.js';
+import { normalizeProfileUrl } from '../../../domain/profile-url.js';
 import { isRfc3339 } from '../../../domain/rfc3339.js';
+import {
+  dropSnapshot,
+  findSnapshots,
+  pruneSnapshots,
+  readCompanyPage,
+  recordSnapshot,
+  settleSnapshot,
+  storeCompanyPage,
+  writeBreakerState,
+  type BreakerState,
+  type StoredSnapshot,
+} from '../../../store/brightdata-repository.js';
 import type { Db } from '../../../store/database.js';
-import { releaseProviderRecords, reserveProviderRecords } from '../../../store/provider-usage-repository.js';
+import { releaseProviderRecords, reserveProviderRecordsUpTo } from '../../../store/provider-usage-repository.js';
 import { CollectorError, type CollectRequest, type Collector } from '../collector.js';
 import { PROVIDER_SLOT_LEASE_MARGIN_MS } from '../http-provider.js';
 import { deferDelayMs } from '../provider-http.js';
 import { LocalProviderQuota, SharedProviderQuota, type ProviderQuota } from '../provider-quota.js';
-import { BrightDataCallError, BrightDataClient } from './client.js';
-import { mapCompany, mapPost, mapProfile, recordError, recordInputUrl, recordWarning, type BrightDataRecord } from './records.js';
+import { BrightDataCallError, BrightDataClient, type ExchangeObservation } from './client.js';
+import { mapCompany, mapPost, mapProfile, recordClaims, recordError, recordWarning, type BrightDataRecord } from './records.js';
 
 /** The synchronous endpoint's limit (docs: "Synchronous requests support up to 20 URLs"). */
 export const SYNC_MAX_URLS = 20;
 /** An error row asking us to slow down ("sending too many requests"): the item waits this long. */
 const THROTTLED_ROW_DEFER_MS = 60_000;
+/** How long a stored snapshot is tried before its items go back to the queue: well within the days the provider keeps results. */
+export const SNAPSHOT_KEEP_MS = 2 * 86_400_000;
+/** A delivered snapshot is downloaded again (free) for an item claimed again within this time (its result was not stored). */
+const REDELIVER_MS = 60 * 60_000;
+/** How often a process deletes stored snapshots past SNAPSHOT_KEEP_MS. */
+const PRUNE_EVERY_MS = 60 * 60_000;
+/** Consecutive outage failures that open the breaker. */
+const BREAKER_FAILURES = 5;
+/** The breaker's pauses before a probe: growing from the first to the last. */
+const BREAKER_FIRST_PAUSE_MS = 1_000;
+const BREAKER_MAX_PAUSE_MS = 60_000;
+/** While other calls' reservations are unsettled, what does not fit the budget waits this long (what they do not bill comes back). */
+const BUDGET_SETTLE_WAIT_MS = 5_000;
+/** A paused breaker's row is refreshed this often, so the report page can tell it from a process that is gone. */
+const BREAKER_REFRESH_MS = 10_000;
 
 type Group = 'profiles' | 'posts' | 'companies';
 
 interface Waiting {
   request: CollectRequest;
+  key: string;
   resolve(result: CollectResult): void;
   reject(error: CollectorError): void;
   settled: boolean;
 }
 
+/** What the collector reports to /metrics. */
+export interface BrightDataObserver {
+  exchange(observation: ExchangeObservation): void;
+  recordsBilled(dataset: string, records: number): void;
+  recordsUnattributable(dataset: string, records: number): void;
+  snapshotWait(dataset: string, seconds: number): void;
+  breaker(state: BreakerState): void;
+}
+
 export interface BrightDataCollectorOptions {
   settings: BrightDataSettings;
-  /** Shares the quota and the daily budget with every process on the database; without it both hold in this process only (no budget). */
+  /** Shares the quota, the daily budget, snapshots, company pages and the breaker's state with every process on the database. */
   db?: Db;
+  log?: (message: string) => void;
+  observer?: BrightDataObserver;
+}
+
+/** The collector's observations as worker metrics (provider `brightdata`). */
+export function brightDataObserver(metrics: WorkerMetrics): BrightDataObserver {
+  const provider = 'brightdata';
+  return {
+    exchange: (o) => metrics.providerExchange({ provider, dataset: o.dataset, endpoint: o.endpoint, outcome: o.outcome, seconds: o.seconds, reason: o.reason }),
+    recordsBilled: (dataset, records) => metrics.providerEvent({ kind: 'billed', provider, dataset, records }),
+    recordsUnattributable: (dataset, records) => metrics.providerEvent({ kind: 'unattributable', provider, dataset, records }),
+    snapshotWait: (dataset, seconds) => metrics.providerEvent({ kind: 'snapshot_wait', provider, dataset, seconds }),
+    breaker: (state) => metrics.providerEvent({ kind: 'breaker', provider, state }),
+  };
+}
+
+/** A URL's identity key: the normalized profile URL (domain/profile-url.ts). */
+export function identityKey(url: string): string {
+  const normalized = normalizeProfileUrl(url);
+  return normalized.ok ? normalized.url : url.trim().toLowerCase();
+}
+
+/** The last path segment of an identity key (a profile's public id). */
+function handleOf(key: string): string | null {
+  try {
+    return new URL(key).pathname.split('/').filter(Boolean).pop()?.toLowerCase() ?? null;
+  } catch {
+    return null;
+  }
 }
 
 export class BrightDataCollector implements Collector {
@@ -69,28 +155,88 @@ export class BrightDataCollector implements Collector {
   readonly #client: BrightDataClient;
   readonly #quota: ProviderQuota;
   readonly #db: Db | null;
+  readonly #log: (message: string) => void;
+  readonly #observer: BrightDataObserver | null;
+  readonly #breaker: CircuitBreakerPolicy;
+  #breakerOpens = 0;
+  #breakerReason: string | null = null;
+  #breakerWrittenAt = 0;
   /** The provider's key in the shared quota table (its endpoint); the budget and billed records are keyed by `name`. */
   readonly #provider: string;
   readonly #queues = new Map<Group, { waiting: Waiting[]; timer: NodeJS.Timeout | null }>();
+  #dataset: (group: Group) => string;
+  #prunedAt = 0;
 
   constructor(options: BrightDataCollectorOptions) {
     const { settings } = options;
     this.#settings = settings;
     this.timeoutMs = settings.timeoutMs;
     this.#db = options.db ?? null;
+    this.#log = options.log ?? (() => {});
+    this.#observer = options.observer ?? null;
     this.#provider = `${settings.baseUrl}/datasets/v3`;
-    this.#client = new BrightDataClient({ baseUrl: settings.baseUrl, apiKey: settings.apiKey, pollIntervalMs: settings.pollIntervalMs });
+    this.#dataset = (group) => settings.datasets[group];
+    this.#breaker = circuitBreaker(
+      handleWhen((error) => error instanceof BrightDataCallError && error.outage),
+      {
+        halfOpenAfter: new ExponentialBackoff({ initialDelay: BREAKER_FIRST_PAUSE_MS, maxDelay: BREAKER_MAX_PAUSE_MS }),
+        breaker: new ConsecutiveBreaker(BREAKER_FAILURES),
+      },
+    );
+    this.#breaker.onBreak((failure) => {
+      this.#breakerOpens++;
+      const error = 'error' in failure ? failure.error : null;
+      this.#breakerReason = error instanceof BrightDataCallError ? error.reason : 'provider unavailable';
+      this.#log(`brightdata: provider unavailable (${this.#breakerReason}); collection paused, probing again after a pause`);
+    });
+    this.#breaker.onReset(() => {
+      this.#breakerOpens = 0;
+      this.#log('brightdata: provider answers again; collection resumed');
+    });
+    this.#breaker.onStateChange((state) => this.#publishBreaker(state));
+    this.#client = new BrightDataClient({
+      baseUrl: settings.baseUrl,
+      apiKey: settings.apiKey,
+      exchangeTimeoutMs: settings.exchangeTimeoutMs,
+      guard: (fn) => this.#breaker.execute(() => fn()),
+      onExchange: (observation) => this.#observer?.exchange(observation),
+      log: this.#log,
+    });
     const limits = { maxConcurrency: settings.maxConcurrency, maxPerSecond: settings.maxPerSecond };
     this.#quota = this.#db
-      ? new SharedProviderQuota({ db: this.#db, provider: this.#provider, ...limits, leaseMs: 90_000 + PROVIDER_SLOT_LEASE_MARGIN_MS })
+      ? new SharedProviderQuota({ db: this.#db, provider: this.#provider, ...limits, leaseMs: settings.exchangeTimeoutMs + PROVIDER_SLOT_LEASE_MARGIN_MS })
       : new LocalProviderQuota(limits);
+  }
+
+  /** Whether the breaker holds calls back now (for tests and tools). */
+  get paused(): boolean {
+    return this.#breaker.state === CircuitState.Open || this.#breaker.state === CircuitState.HalfOpen;
+  }
+
+  #publishBreaker(circuit: CircuitState): void {
+    const state: BreakerState = circuit === CircuitState.Closed ? 'closed' : circuit === CircuitState.HalfOpen ? 'half_open' : 'open';
+    this.#observer?.breaker(state);
+    this.#breakerWrittenAt = Date.now();
+    if (this.#db)
+      void writeBreakerState(this.#db, this.name, state, state === 'closed' ? null : this.#breakerReason).catch(() => {
+        // Only what the report page shows; the breaker itself holds in memory.
+      });
+  }
+
+  /** How long an item waits while the breaker is open: growing with each reopening, jittered. */
+  #pauseMs(): number {
+    const base = Math.min(BREAKER_MAX_PAUSE_MS, BREAKER_FIRST_PAUSE_MS * 2 ** Math.max(0, this.#breakerOpens));
+    if (this.paused && Date.now() - this.#breakerWrittenAt > BREAKER_REFRESH_MS) {
+      this.#publishBreaker(this.#breaker.state);
+    }
+    return Math.ceil(base + Math.random() * base * 0.5);
   }
 
   collect(request: CollectRequest): Promise<CollectResult> {
     if (request.signal.aborted) return Promise.reject(aborted());
     const group: Group = request.kind === 'company_page' ? 'companies' : request.mode === 'activity' ? 'posts' : 'profiles';
     return new Promise<CollectResult>((resolve, reject) => {
-      const waiting: Waiting = { request, resolve, reject, settled: false };
+      const waiting: Waiting = { request, key: identityKey(request.url), resolve, reject, settled: false };
       const settle = (fn: () => void) => {
         if (waiting.settled) return;
         waiting.settled = true;
@@ -101,11 +247,28 @@ export class BrightDataCollector implements Collector {
       waiting.resolve = (result) => settle(() => resolve(result));
       waiting.reject = (error) => settle(() => reject(error));
       request.signal.addEventListener('abort', onAbort, { once: true });
-      this.#enqueue(group, waiting);
+      if (group === 'companies') {
+        void this.#reusedCompany(waiting)
+          .then((result) => (result ? waiting.resolve(result) : this.#enqueue(group, waiting)))
+          .catch(() => this.#enqueue(group, waiting));
+      } else {
+        this.#enqueue(group, waiting);
+      }
     });
   }
 
+  /** A company page bought recently for the same workspace, as a result with its capture time; null when there is none. */
+  async #reusedCompany(waiting: Waiting): Promise<CollectResult | null> {
+    const workspaceId = waiting.request.imageShare?.workspaceId;
+    if (!this.#db || !workspaceId || this.#settings.companyMaxAgeMs <= 0) return null;
+    const page = await readCompanyPage(this.#db, { workspaceId, urlKey: waiting.key, maxAgeMs: this.#settings.companyMaxAgeMs });
+    if (!page) return null;
+    const result = this.#result('companies', waiting.request, [page.record], [page.record], { billable: false, gap: null });
+    return result.outcome === 'ok' ? { ...result, captured_at: page.capturedAt.toISOString(), billed_records: 0 } : result;
+  }
+
   #enqueue(group: Group, waiting: Waiting): void {
+    if (waiting.settled) return;
     let queue = this.#queues.get(group);
     if (!queue) this.#queues.set(group, (queue = { waiting: [], timer: null }));
     queue.waiting.push(waiting);
@@ -122,128 +285,283 @@ export class BrightDataCollector implements Collector {
     queue.waiting = [];
     if (batch.length === 0) return;
     void this.#send(group, batch).catch((error: unknown) => {
-      // A store failure (budget, quota): every item goes back to the queue.
+      // A store failure (budget, quota, snapshots): every item goes back to the queue.
       for (const w of batch) w.reject(new CollectorError('provider call failed', { retryable: true, cause: error }));
     });
   }
 
   async #send(group: Group, batch: Waiting[]): Promise<void> {
-    const settings = this.#settings;
-    const urls = [...new Set(batch.map((w) => w.request.url))];
-    const expected = group === 'posts' ? urls.length * settings.postsPerPerson : urls.length;
-
-    let reservedDay: string | null = null;
-    if (settings.dailyRecordBudget !== null && this.#db) {
-      reservedDay = await reserveProviderRecords(this.#db, this.name, expected, settings.dailyRecordBudget);
-      if (reservedDay === null) {
-        const deferMs = msUntilNextUtcDay(new Date()) + Math.floor(Math.random() * 60_000);
-        for (const w of batch) w.reject(new CollectorError('provider daily record budget spent', { retryable: true, deferMs }));
-        return;
-      }
-    }
-
-    // The call goes on while any item of the batch still waits for it.
+    // The calls go on while any item of the batch still waits for them.
     const stop = new AbortController();
     const timer = setTimeout(() => stop.abort(), this.timeoutMs);
     const watch = setInterval(() => {
       if (batch.every((w) => w.settled)) stop.abort();
     }, 250);
-    let billed = 0;
     try {
-      const records = await this.#call(group, urls, stop.signal);
-      billed = this.#answer(group, batch, records);
-    } catch (error) {
-      const failure = error instanceof BrightDataCallError ? error : new BrightDataCallError('provider connection failed', { kind: 'retry' });
-      for (const w of batch) w.reject(collectorError(failure));
+      let rest = batch;
+      if (this.#db) {
+        if (Date.now() - this.#prunedAt > PRUNE_EVERY_MS) {
+          this.#prunedAt = Date.now();
+          // Snapshots the provider no longer keeps are of no use to anyone.
+          await pruneSnapshots(this.#db, this.name, SNAPSHOT_KEEP_MS);
+        }
+        // Inputs a stored snapshot answers join it: never triggered (and paid) twice.
+        const keys = [...new Set(batch.map((w) => w.key))];
+        const stored = await findSnapshots(this.#db, { provider: this.name, group, urlKeys: keys, keepMs: SNAPSHOT_KEEP_MS, redeliverMs: REDELIVER_MS });
+        const joined: Array<Promise<unknown>> = [];
+        const taken = new Set<string>();
+        for (const snapshot of stored) {
+          const mine = rest.filter((w) => snapshot.urlKeys.includes(w.key) && !taken.has(w.key));
+          if (mine.length === 0) continue;
+          for (const w of mine) taken.add(w.key);
+          rest = rest.filter((w) => !mine.includes(w));
+          joined.push(this.#answerFromSnapshot(group, mine, snapshot, stop.signal));
+        }
+        await Promise.all([this.#buy(group, rest, stop.signal), ...joined]);
+      } else {
+        await this.#buy(group, rest, stop.signal);
+      }
     } finally {
       clearTimeout(timer);
       clearInterval(watch);
-      if (reservedDay !== null && this.#db) await releaseProviderRecords(this.#db, this.name, reservedDay, expected - billed);
     }
   }
 
-  /** One provider job for the batch's URLs: its records. */
-  async #call(group: Group, urls: string[], signal: AbortSignal): Promise<BrightDataRecord[]> {
-    const { datasets, postsPerPerson } = this.#settings;
+  /** Buys the records of these items: as many as the budget allows now; the rest waits. */
+  async #buy(group: Group, batch: Waiting[], signal: AbortSignal): Promise<void> {
+    if (batch.length === 0) return;
+    const settings = this.#settings;
+    let keys = [...new Set(batch.map((w) => w.key))];
+    let limit = settings.postsPerPerson;
+    let reservation: { day: string; records: number } | null = null;
+    if (settings.dailyRecordBudget !== null && this.#db) {
+      const perInput = group === 'posts' ? settings.postsPerPerson : 1;
+      // Fewer posts left than a person's share: one person, with what is left.
+      const grant = await reserveProviderRecordsUpTo(this.#db, this.name, {
+        budget: settings.dailyRecordBudget,
+        perInput,
+        inputs: keys.length,
+        partial: group === 'posts',
+      });
+      const inputs = grant.granted === 0 ? 0 : grant.granted >= perInput ? grant.granted / perInput : 1;
+      if (group === 'posts' && grant.granted > 0) limit = Math.min(settings.postsPerPerson, grant.granted);
+      const now = new Set(keys.slice(0, inputs));
+      const later = batch.filter((w) => !now.has(w.key));
+      if (later.length > 0) {
+        const deferMs =
+          grant.inFlightBefore > 0 || grant.granted > 0
+            ? deferDelayMs(BUDGET_SETTLE_WAIT_MS)
+            : msUntilNextUtcDay(new Date()) + Math.floor(Math.random() * 60_000);
+        for (const w of later) w.reject(new CollectorError('provider daily record budget spent', { retryable: true, deferMs }));
+      }
+      keys = [...now];
+      batch = batch.filter((w) => now.has(w.key));
+      if (batch.length === 0) return;
+      reservation = { day: grant.day, records: grant.granted };
+    }
+
+    const urls = keys.map((k) => batch.find((w) => w.key === k)!.request.url);
+    let billed = 0;
+    let settledHere = true;
+    try {
+      const answer = await this.#start(group, urls, limit, signal);
+      if ('records' in answer) {
+        // The budget counts every record billed, attributable or not.
+        billed = answer.records.filter((r) => recordError(r) === null).length;
+        this.#answer(group, batch, answer.records, { billable: true });
+      } else {
+        settledHere = false;
+        if (this.#db) {
+          await recordSnapshot(this.#db, {
+            snapshotId: answer.snapshotId,
+            provider: this.name,
+            datasetId: this.#dataset(group),
+            group,
+            urlKeys: keys,
+            reservedDay: reservation?.day ?? null,
+            reserved: reservation?.records ?? 0,
+          });
+        } else {
+          settledHere = true;
+        }
+        billed = await this.#answerFromSnapshot(group, batch, { snapshotId: answer.snapshotId, urlKeys: keys, delivered: false }, signal, !settledHere);
+      }
+    } catch (error) {
+      for (const w of batch) w.reject(this.#collectorError(error));
+    } finally {
+      if (settledHere && reservation !== null && this.#db) {
+        await releaseProviderRecords(this.#db, this.name, reservation.day, reservation.records - billed, reservation.records);
+      }
+    }
+  }
+
+  /** One provider job for these URLs: its records, or the snapshot it became. */
+  async #start(group: Group, urls: string[], limit: number, signal: AbortSignal): Promise<{ records: BrightDataRecord[] } | { snapshotId: string }> {
+    const dataset = this.#dataset(group);
     const permit = await this.#quota.acquire(signal).catch(() => {
       throw new BrightDataCallError(signal.aborted ? 'collection aborted' : 'provider quota unavailable', { kind: 'retry' });
     });
-    let snapshotId: string;
     try {
       if (group === 'posts') {
-        snapshotId = await this.#client.trigger(datasets.posts, urls, signal, {
-          type: 'discover_new',
-          discover_by: 'profile_url',
-          limit_per_input: String(postsPerPerson),
-        });
-      } else {
-        const dataset = group === 'profiles' ? datasets.profiles : datasets.companies;
-        if (urls.length <= SYNC_MAX_URLS) {
-          const answer = await this.#client.scrape(dataset, urls, signal);
-          if ('records' in answer) return answer.records;
-          snapshotId = answer.snapshotId;
-        } else {
-          snapshotId = await this.#client.trigger(dataset, urls, signal);
-        }
+        return {
+          snapshotId: await this.#client.trigger(dataset, urls, signal, { type: 'discover_new', discover_by: 'profile_url', limit_per_input: String(limit) }),
+        };
       }
+      if (urls.length <= SYNC_MAX_URLS) {
+        const answer = await this.#client.scrape(dataset, urls, signal);
+        if ('records' in answer) this.#observer?.recordsBilled(dataset, answer.records.filter((r) => recordError(r) === null).length);
+        return answer;
+      }
+      return { snapshotId: await this.#client.trigger(dataset, urls, signal) };
     } finally {
       await permit.release();
     }
-    return this.#client.collectSnapshot(snapshotId, signal);
   }
 
-  /** Answers each waiting item from the records of its URL; returns the records billed. */
-  #answer(group: Group, batch: Waiting[], records: BrightDataRecord[]): number {
-    const byUrl = new Map<string, BrightDataRecord[]>();
-    for (const record of records) {
-      const url = recordInputUrl(record);
-      if (url === null) continue;
-      const key = urlKey(url);
-      byUrl.set(key, [...(byUrl.get(key) ?? []), record]);
+  /**
+   * Waits for a snapshot and answers these items from it; returns the records
+   * it billed (all of them, attributable or not). Outages and "not ready" answers are waited through; a snapshot the
+   * provider failed or no longer has is forgotten and its items retried.
+   */
+  async #answerFromSnapshot(group: Group, batch: Waiting[], snapshot: StoredSnapshot, signal: AbortSignal, stored = true): Promise<number> {
+    const dataset = this.#dataset(group);
+    const started = performance.now();
+    try {
+      for (;;) {
+        if (signal.aborted) throw new BrightDataCallError('collection aborted', { kind: 'retry' });
+        let pauseMs = this.#settings.pollIntervalMs;
+        try {
+          const state = snapshot.delivered ? 'ready' : await this.#client.progress(dataset, snapshot.snapshotId, signal);
+          if (state === 'failed' || state === 'gone') {
+            if (this.#db && stored) await dropSnapshot(this.#db, this.name, snapshot.snapshotId);
+            throw new BrightDataCallError(state === 'failed' ? 'provider snapshot failed' : 'provider snapshot expired', { kind: 'retry' });
+          }
+          if (state === 'ready') {
+            const download = await this.#client.download(dataset, snapshot.snapshotId, signal);
+            if (download.kind === 'gone') {
+              if (this.#db && stored) await dropSnapshot(this.#db, this.name, snapshot.snapshotId);
+              throw new BrightDataCallError('provider snapshot expired', { kind: 'retry' });
+            }
+            if (download.kind === 'records') {
+              const billable = download.records.filter((r) => recordError(r) === null).length;
+              const first = this.#db && stored ? await settleSnapshot(this.#db, this.name, snapshot.snapshotId, billable) : true;
+              if (first) this.#observer?.recordsBilled(dataset, billable);
+              this.#observer?.snapshotWait(dataset, (performance.now() - started) / 1000);
+              this.#answer(group, batch, download.records, { billable: first });
+              return billable;
+            }
+            // Not ready although progress said ready ("building"): poll again.
+          }
+        } catch (error) {
+          const paused = error instanceof BrokenCircuitError;
+          if (!paused && !(error instanceof BrightDataCallError && error.outage)) throw error;
+          // An outage: the snapshot is kept and polled again after a pause; never abandoned.
+          pauseMs = Math.max(pauseMs, this.#pauseMs());
+        }
+        try {
+          await sleep(pauseMs, undefined, { signal });
+        } catch {
+          throw new BrightDataCallError('collection aborted', { kind: 'retry' });
+        }
+      }
+    } catch (error) {
+      const stillStored = stored && this.#db !== null && error instanceof BrightDataCallError && error.reason === 'collection aborted';
+      // The snapshot stays stored: its items wait (no attempt spent) and join it when claimed again.
+      const failure = stillStored
+        ? new CollectorError('provider snapshot pending', { retryable: true, deferMs: deferDelayMs(this.#settings.pollIntervalMs) })
+        : null;
+      for (const w of batch) w.reject(failure ?? this.#collectorError(error));
+      return 0;
     }
-    let billed = 0;
+  }
+
+  /** Answers each waiting item from the records attributed to it. */
+  #answer(group: Group, batch: Waiting[], records: BrightDataRecord[], options: { billable: boolean }): void {
+    const keys = new Set(batch.map((w) => w.key));
+    const byHandle = new Map<string, string | null>();
+    for (const key of keys) {
+      const handle = handleOf(key);
+      if (handle === null) continue;
+      // Two inputs with one handle (different hosts): an id cannot tell them apart.
+      byHandle.set(handle, byHandle.has(handle) ? null : key);
+    }
+    const byKey = new Map<string, BrightDataRecord[]>();
+    let unattributable = 0;
+    for (const record of records) {
+      const claims = recordClaims(record);
+      let owner = claims.urls.map(identityKey).find((k) => keys.has(k)) ?? null;
+      owner ??= claims.ids.map((id) => byHandle.get(id.toLowerCase()) ?? null).find((k) => k !== null) ?? null;
+      if (owner === null) {
+        unattributable++;
+        continue;
+      }
+      byKey.set(owner, [...(byKey.get(owner) ?? []), record]);
+    }
+    const dataset = this.#dataset(group);
+    if (unattributable > 0) {
+      this.#observer?.recordsUnattributable(dataset, unattributable);
+      this.#log(`brightdata: ${unattributable} of ${records.length} records of a ${group} call named no input of the call; not attributed`);
+    }
     const answered = new Set<string>();
     for (const w of batch) {
-      const key = urlKey(w.request.url);
-      const own = byUrl.get(key) ?? [];
+      const own = byKey.get(w.key) ?? [];
       const data = own.filter((r) => recordError(r) === null);
       // Two items of one URL in one batch (two reports) share the records, billed once.
-      if (!answered.has(key)) billed += data.length;
-      answered.add(key);
+      const billable = options.billable && !answered.has(w.key);
+      answered.add(w.key);
+      const gap: ActivityGap = unattributable > 0 ? 'unattributable' : 'not_delivered';
       try {
-        w.resolve(this.#result(group, w.request, own, data));
+        const result = this.#result(group, w.request, own, data, { billable, gap });
+        if (group === 'companies' && result.outcome === 'ok' && data.length > 0) this.#keepCompany(w, data[0], result.captured_at);
+        w.resolve(result);
       } catch (error) {
         w.reject(error instanceof CollectorError ? error : new CollectorError('provider returned a malformed answer', { retryable: true, cause: error }));
       }
     }
-    return billed;
   }
 
-  #result(group: Group, request: CollectRequest, own: BrightDataRecord[], data: BrightDataRecord[]): CollectResult {
+  #keepCompany(w: Waiting, record: BrightDataRecord, capturedAt: string): void {
+    const workspaceId = w.request.imageShare?.workspaceId;
+    if (!this.#db || !workspaceId || this.#settings.companyMaxAgeMs <= 0) return;
+    void storeCompanyPage(this.#db, { workspaceId, urlKey: w.key, record, capturedAt }).catch(() => {
+      // A page not kept is bought again next time; nothing is lost.
+    });
+  }
+
+  #result(
+    group: Group,
+    request: CollectRequest,
+    own: BrightDataRecord[],
+    data: BrightDataRecord[],
+    options: { billable: boolean; gap: ActivityGap | null },
+  ): CollectResult {
+    const billedRecords = (n: number) => (options.billable ? n : 0);
+    let noPosts = false;
     if (data.length === 0) {
-      const error = own.map(recordError).find((e) => e !== null) ?? null;
-      if (error?.kind === 'inaccessible') return { outcome: 'inaccessible', reason: error.reason };
-      if (error?.kind === 'deferred')
-        throw new CollectorError('provider asked to slow down', { retryable: true, deferMs: deferDelayMs(THROTTLED_ROW_DEFER_MS) });
-      if (error?.kind === 'failed') throw new CollectorError(error.reason, { retryable: true });
+      const errors = own.map(recordError).filter((e) => e !== null);
+      noPosts = errors.some((e) => e.kind === 'no_posts');
+      const error = errors.find((e) => e.kind !== 'no_posts') ?? null;
+      if (!noPosts) {
+        if (error?.kind === 'inaccessible') return { outcome: 'inaccessible', reason: error.reason };
+        if (error?.kind === 'deferred')
+          throw new CollectorError('provider asked to slow down', { retryable: true, deferMs: deferDelayMs(THROTTLED_ROW_DEFER_MS) });
+        if (error?.kind === 'failed' && group !== 'posts') throw new CollectorError(error.reason, { retryable: true });
+      }
     }
-    const base = { screenshots: [], billed_records: data.length };
+    const base = { screenshots: [], billed_records: billedRecords(data.length) };
     if (group === 'posts') {
-      // No post for the profile: verified empty activity (the discovery ran and found none).
+      const warned = data.some((r) => recordWarning(r) !== null);
+      const common = { outcome: 'ok' as const, profile: null, company: null, ...base, missing_sections: warned ? ['provider_warning'] : [] };
+      if (data.length === 0 && !noPosts) {
+        // Nothing observed for this person: never "no posts".
+        const gap: ActivityGap = own.length > 0 ? 'failed' : (options.gap ?? 'not_delivered');
+        return { ...common, activity: null, activity_gap: gap, captured_at: new Date().toISOString() };
+      }
       const seen = new Set<string>();
       const activity = data
         .map((r) => mapPost(r, request.url))
         .filter((e): e is NonNullable<typeof e> => e !== null && !seen.has(e.external_id) && (seen.add(e.external_id), true));
-      const warned = data.some((r) => recordWarning(r) !== null);
-      return {
-        outcome: 'ok',
-        profile: null,
-        activity,
-        company: null,
-        ...base,
-        missing_sections: warned ? ['provider_warning'] : [],
-        captured_at: capturedAt(data),
-      };
+      return { ...common, activity, captured_at: capturedAt(data.length > 0 ? data : own) };
     }
     if (data.length === 0) throw new CollectorError('provider returned no record', { retryable: true });
     const record = data[0];
@@ -255,46 +573,46 @@ export class BrightDataCollector implements Collector {
         activity: null,
         company: null,
         ...base,
-        billed_records: 1,
+        billed_records: billedRecords(1),
         linked_images: mapped.images,
         missing_sections: mapped.missing,
         captured_at: capturedAt([record]),
       };
     }
     const mapped = mapCompany(record, request.url);
+    const activity = request.mode === 'activity' ? mapped.activity : null;
     return {
       outcome: 'ok',
       profile: null,
-      activity: request.mode === 'activity' ? mapped.activity : null,
+      activity,
+      ...(request.mode === 'activity' && activity === null ? { activity_gap: 'not_delivered' as const } : {}),
       company: mapped.company,
       ...base,
-      billed_records: 1,
+      billed_records: billedRecords(1),
       linked_images: mapped.images,
       missing_sections: mapped.missing,
       captured_at: capturedAt([record]),
     };
   }
+
+  /** What a failed call means for each item of it. */
+  #collectorError(error: unknown): CollectorError {
+    if (error instanceof CollectorError) return error;
+    if (error instanceof BrokenCircuitError) {
+      return new CollectorError('provider unavailable: collection paused', { retryable: true, deferMs: this.#pauseMs() });
+    }
+    const failure = error instanceof BrightDataCallError ? error : new BrightDataCallError('provider connection failed', { kind: 'retry' }, true);
+    // The provider being down is no fault of the item: it waits without spending an attempt.
+    if (failure.outage) return new CollectorError(failure.reason, { retryable: true, deferMs: this.#pauseMs() });
+    const d = failure.disposition;
+    if (d.kind === 'fail') return new CollectorError(failure.reason, { retryable: false });
+    if (d.kind === 'defer') return new CollectorError(failure.reason, { retryable: true, deferMs: deferDelayMs(d.retryAfterMs) });
+    return new CollectorError(failure.reason, { retryable: true });
+  }
 }
 
 function aborted(): CollectorError {
   return new CollectorError('collection aborted', { retryable: true });
-}
-
-function collectorError(failure: BrightDataCallError): CollectorError {
-  const d = failure.disposition;
-  if (d.kind === 'fail') return new CollectorError(failure.reason, { retryable: false });
-  if (d.kind === 'defer') return new CollectorError(failure.reason, { retryable: true, deferMs: deferDelayMs(d.retryAfterMs) });
-  return new CollectorError(failure.reason, { retryable: true });
-}
-
-/** URLs compare as the provider may echo them: case, `www.` and a trailing slash aside. */
-function urlKey(url: string): string {
-  try {
-    const u = new URL(url);
-    return `${u.hostname.toLowerCase().replace(/^www\./, '')}${decodeURIComponent(u.pathname).toLowerCase().replace(/\/+$/, '')}`;
-  } catch {
-    return url.trim().toLowerCase();
-  }
 }
 
 /** The records' `timestamp` (when the provider collected them), else now. */

@@ -48,20 +48,41 @@ function httpsUrl(value: unknown): string | null {
   }
 }
 
-/** The input URL a record answers: `input.url`, else `input_url` (profiles), else `url`. */
-export function recordInputUrl(record: BrightDataRecord): string | null {
-  return str(obj(record.input)?.url) ?? str(obj(record.discovery_input)?.url) ?? str(record.input_url) ?? str(record.url);
+/**
+ * Who a record may belong to, strongest first, as the provider's shapes
+ * carry it: `discovery_input` (the input of a discovery: for a discovered
+ * post, the profile URL that was sent), then the input echo (`input.url`,
+ * `input_url`: for a discovered post this is the post's own URL and matches
+ * no person), then the author or subject (`use_url`, `user_url`,
+ * `author_profile_url`, `url`; ids such as `user_id`, `linkedin_id`, `id`).
+ * URLs are compared by profile identity, ids by a profile URL's last segment.
+ */
+export function recordClaims(record: BrightDataRecord): { urls: string[]; ids: string[] } {
+  const urls = [
+    str(obj(record.discovery_input)?.url),
+    str(obj(record.input)?.url),
+    str(record.input_url),
+    str(record.use_url),
+    str(record.user_url),
+    str(record.author_profile_url),
+    str(record.profile_url),
+    str(record.url),
+  ].filter((u): u is string => u !== null);
+  const ids = [str(record.user_id), str(record.linkedin_id), str(record.id)].filter((i): i is string => i !== null);
+  return { urls, ids };
 }
 
-/** What an error row says about its input. */
-export type RecordError = { kind: 'inaccessible'; reason: string } | { kind: 'deferred' } | { kind: 'failed'; reason: string };
+/** What an error row says about its input. `no_posts` is the documented positive absence of posts. */
+export type RecordError = { kind: 'inaccessible'; reason: string } | { kind: 'deferred' } | { kind: 'no_posts' } | { kind: 'failed'; reason: string };
 
 /**
  * A record's `error` / `error_code`, or null when it is a data record.
+ * "No public posts were found" (which the posts dataset sends with
+ * error_code `dead_page`) is the observed absence of posts, not a dead page;
  * `dead_page` and "hidden or private" profiles are inaccessible; a throttled
  * account ("sending too many … requests") is deferred; anything else is a
- * failure the queue retries. Reasons are fixed texts plus the provider's
- * code when it is code-like: never the message, which may quote the URL.
+ * failure. Reasons are fixed texts plus the provider's code when it is
+ * code-like: never the message, which may quote the URL.
  */
 export function recordError(record: BrightDataRecord): RecordError | null {
   const message = str(record.error);
@@ -69,6 +90,7 @@ export function recordError(record: BrightDataRecord): RecordError | null {
   if (message === null && code === null) return null;
   const safeCode = code !== null && /^[a-z][a-z0-9_]{0,63}$/.test(code) ? code : null;
   const text = `${message ?? ''} ${code ?? ''}`.toLowerCase();
+  if (/no public posts|no posts (were )?found/.test(text)) return { kind: 'no_posts' };
   if (safeCode === 'dead_page' || /hidden or private|not found|does ?n[o']t exist|private profile|unavailable profile|dead page/.test(text)) {
     return { kind: 'inaccessible', reason: `provider: ${safeCode ?? 'not_found'}` };
   }
