@@ -5,7 +5,7 @@
  * fails when the committed section differs from what this renders.
  *
  * Each results file gets a section of its own, in file-name order. The files
- * this knows (bench, pipeline, queue, reads) get tables of their figures; any
+ * this knows (bench, pipeline, provider, queue, reads) get tables of their figures; any
  * other file gets a generic table of its targets or of its top-level figures,
  * so a new benchmark's results appear as soon as the file exists.
  *
@@ -247,6 +247,32 @@ function renderReads(data: Json): string[] {
   ];
 }
 
+function renderProvider(data: Json): string[] {
+  const results = at(data, 'results');
+  const perDataset = (r: Obj, key: string) => ['profiles', 'posts', 'companies'].map((d) => `${d} ${num(at(r, key, d))}`).join(', ');
+  return [
+    ...runLine(data),
+    `${num(at(data, 'settings', 'people'), 0)} people, then an import of ${num(at(data, 'settings', 'imported'), 0)}; the provider answers after ${num(at(data, 'settings', 'latency_ms'), 0)} ms and makes a snapshot in ${num(at(data, 'settings', 'snapshot_ms'), 0)} ms.`,
+    '',
+    ...table(
+      ['phase', 'people', 'calls per person (≤ 1/15)', 'records billed per person', 'posts delivered', 'to terminal s', 'provider s', '× provider (≤ 1.2)'],
+      ['l', 'r', 'l', 'l', 'r', 'r', 'r', 'r'],
+      (Array.isArray(results) ? results : [])
+        .filter(isObj)
+        .map((r) => [
+          text(r.phase),
+          num(r.people, 0),
+          perDataset(r, 'calls_per_person'),
+          perDataset(r, 'records_billed_per_person'),
+          num(r.posts_delivered, 0),
+          num(r.terminal_seconds, 1),
+          num(r.provider_seconds, 1),
+          ratio(r.ratio_to_provider),
+        ]),
+    ),
+  ];
+}
+
 /** Top-level figures of an unknown file: its scalars, and one level into its objects. */
 function scalarLeaves(data: Json, prefix = '', depth = 0): [string, string][] {
   if (!isObj(data)) return [];
@@ -290,6 +316,7 @@ function renderGeneric(data: Json): string[] {
 const RENDERERS: Record<string, { title: string; render: (data: Json) => string[] }> = {
   'latest.json': { title: '`npm run bench`', render: renderBench },
   'pipeline.json': { title: '`npm run bench:pipeline`', render: renderPipeline },
+  'provider.json': { title: '`npm run bench:provider`', render: renderProvider },
   'queue.json': { title: '`npm run bench:queue`', render: renderQueue },
   'reads.json': { title: '`npm run bench:reads`', render: renderReads },
 };
