@@ -13,6 +13,7 @@
  * page; the token is kept out of Referer headers and of the logs.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { notFound } from '../../domain/errors.js';
 import { personLinkBuckets, publicViewBuckets } from '../../domain/web-limits.js';
 import { throttle } from '../../use-cases/client-limits.js';
 import { readPublicReport } from '../../use-cases/report-view.js';
@@ -90,4 +91,9 @@ export async function publicRoutes(app: FastifyInstance): Promise<void> {
         .send(image.stream());
     },
   );
+
+  // Anything else under a private link is the link's own 404 page (not the API's "no such endpoint").
+  app.get('/shared/people/*', { schema: { hide: true }, config: { stateless: true }, onRequest: personalHeaders('page') }, async () => {
+    throw notFound('page');
+  });
 }
