@@ -169,7 +169,12 @@ export async function openPersonLink(ctx: LinkViewContext, token: string): Promi
 
 /** One evidence image of the link's person; another person's, or the report's own, is not found. */
 export async function openPersonLinkEvidence(
-  ctx: { db: Db; clock: Clock; media: Pick<MediaStore, 'open'>; log: { warn(details: object, message: string): void; error(details: object, message: string): void } },
+  ctx: {
+    db: Db;
+    clock: Clock;
+    media: Pick<MediaStore, 'open'>;
+    log: { warn(details: object, message: string): void; error(details: object, message: string): void };
+  },
   token: string,
   imageId: string,
   variant: EvidenceVariant,

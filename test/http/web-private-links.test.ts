@@ -24,7 +24,9 @@ const DAY = 24 * 60 * 60 * 1000;
 /** The links a creation answer shows, by person name. */
 function createdLinks(html: string): Map<string, string> {
   const links = new Map<string, string>();
-  for (const m of html.matchAll(/<label for="new-link-\d+">([^<(]+) \(expires [^)]*\)<\/label><div class="copy-row"><input id="new-link-\d+" type="text" readonly value="([^"]+)"/g)) {
+  for (const m of html.matchAll(
+    /<label for="new-link-\d+">([^<(]+) \(expires [^)]*\)<\/label><div class="copy-row"><input id="new-link-\d+" type="text" readonly value="([^"]+)"/g,
+  )) {
     links.set(m[1].trim(), new URL(m[2]).pathname);
   }
   return links;
@@ -202,5 +204,4 @@ describe('web: private links per person', () => {
     assert.equal(expired.status, 410);
     assert.match(expired.text, /expired/);
   });
-
 });

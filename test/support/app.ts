@@ -65,7 +65,12 @@ export const HIGH_LIMITS: WorkspaceChanges = {
 };
 
 export async function startTestApp(
-  options: { clock?: Clock; env?: Record<string, string>; database?: TestDatabase; /** The server's logger (a test that reads the log). */ logger?: Logger } = {},
+  options: {
+    clock?: Clock;
+    env?: Record<string, string>;
+    database?: TestDatabase;
+    /** The server's logger (a test that reads the log). */ logger?: Logger;
+  } = {},
 ): Promise<TestApp> {
   const database = options.database ?? (await createTestDatabase());
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'ps-test-'));

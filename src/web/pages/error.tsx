@@ -25,12 +25,12 @@ export function ErrorPage(props: { status: number; message: string; viewer: View
       <Notice kind="error">{props.message}</Notice>
       {props.bare ? null : (
         <p>
-        {props.status === 401 ? (
-          <a href={`${paths.signIn}${props.signInNext ? `?next=${encodeURIComponent(props.signInNext)}` : ''}`}>Sign in</a>
-        ) : props.viewer ? (
-          <a href={paths.reports}>Back to the reports</a>
-        ) : (
-          <a href={paths.signIn}>Go to sign-in</a>
+          {props.status === 401 ? (
+            <a href={`${paths.signIn}${props.signInNext ? `?next=${encodeURIComponent(props.signInNext)}` : ''}`}>Sign in</a>
+          ) : props.viewer ? (
+            <a href={paths.reports}>Back to the reports</a>
+          ) : (
+            <a href={paths.signIn}>Go to sign-in</a>
           )}
         </p>
       )}

@@ -319,10 +319,7 @@ export function PersonPage(props: PersonPageProps) {
       )}
       <h1>{name}</h1>
       {props.shared ? (
-        <p>
-          Your profile as checked for {report.company_name}: your score, what to fix first and the evidence behind each finding. This page is only for
-          you.
-        </p>
+        <p>Your profile as checked for {report.company_name}: your score, what to fix first and the evidence behind each finding. This page is only for you.</p>
       ) : null}
       <dl class="facts">
         {record.title ? (

@@ -37,8 +37,8 @@ export function ReportLinksPage(props: ReportLinksProps) {
       />
       <h1>Private links</h1>
       <p>
-        A private link opens one person's own page of this report (their score, what to fix first with advice, and the evidence) without signing in. It
-        shows no colleague, no other page and no CSV. Send each person their own link.
+        A private link opens one person's own page of this report (their score, what to fix first with advice, and the evidence) without signing in. It shows no
+        colleague, no other page and no CSV. Send each person their own link.
       </p>
       {props.notice ? <Notice kind="ok">{props.notice}</Notice> : null}
       {props.error ? <Notice kind="error">{props.error}</Notice> : null}

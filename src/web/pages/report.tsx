@@ -369,8 +369,8 @@ export function ReportPage(props: ReportPageProps) {
         <h2 id="actions-heading">Sharing and archive</h2>
         {can(props.viewer.role, 'share_report') ? (
           <p>
-            <a href={paths.reportLinks(report.id)}>Private links for each person</a>: each opens one person's own page (score, what to fix first,
-            evidence) without signing in.{props.liveLinks > 0 ? ` ${props.liveLinks} active.` : ''}
+            <a href={paths.reportLinks(report.id)}>Private links for each person</a>: each opens one person's own page (score, what to fix first, evidence)
+            without signing in.{props.liveLinks > 0 ? ` ${props.liveLinks} active.` : ''}
           </p>
         ) : null}
         {report.public_url ? (

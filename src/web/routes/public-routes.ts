@@ -83,7 +83,12 @@ export async function publicRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const variant = request.query.variant === 'preview' ? 'preview' : 'original';
-      const image = await openPersonLinkEvidence({ db, clock, media: app.deps.media, log: request.log }, request.params.token, request.params.image_id, variant);
+      const image = await openPersonLinkEvidence(
+        { db, clock, media: app.deps.media, log: request.log },
+        request.params.token,
+        request.params.image_id,
+        variant,
+      );
       return reply
         .type(image.type)
         .header('Content-Length', String(image.size))

@@ -32,7 +32,6 @@ import { can } from '../../domain/permissions.js';
 import { createPersonLinks, linkDays, listReportPersonLinks, revokeReportPersonLinks } from '../../use-cases/person-links.js';
 import { ReportLinksPage, type ReportLinksProps } from '../pages/report-links.js';
 
-
 export const PEOPLE_PAGE_SIZE = 50;
 
 /** Gaps named per person in the people table (the person's page lists them all). */
