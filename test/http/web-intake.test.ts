@@ -177,8 +177,8 @@ describe('web workspace: create a report, add people', () => {
     assert.match(done.location ?? '', /done=imported&added=1&restored=1&present=1$/);
     assert.equal((await t.request('GET', `/api/v1/reports/${reportId}`, { key: secret })).body.data.profile_count, 3);
 
-    // An archived report refuses people.
-    await user.client.confirm(`/reports/${reportId}`, `/reports/${reportId}/archive`, { archived: '1' });
+    // An archived report (archived by an admin) refuses people.
+    await admin.client.confirm(`/reports/${reportId}`, `/reports/${reportId}/archive`, { archived: '1' });
     assert.equal((await user.client.get(`/reports/${reportId}/import`)).status, 409);
   });
 });
