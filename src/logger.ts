@@ -11,9 +11,10 @@
  * Secrets never reach a record: the Authorization, Cookie and Set-Cookie
  * headers and every field named like a key, secret, password or token are
  * censored by pino's redaction; request URLs are logged with the public
- * report token (`/public/reports/<token>`) and secret-looking query
- * parameters replaced. The message strings we write ourselves never carry
- * secrets (they name settings, never their values).
+ * report token (`/public/reports/<token>`), a private link's token
+ * (`/shared/people/<token>`) and secret-looking query parameters replaced.
+ * The message strings we write ourselves never carry secrets (they name
+ * settings, never their values).
  */
 import { Writable } from 'node:stream';
 import { pino, stdSerializers, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
@@ -52,9 +53,9 @@ export const REDACT_PATHS = [
 
 const SECRET_QUERY = /([?&](?:token|key|api_key|secret|password|access_token|session)=)[^&#]*/gi;
 
-/** A URL (path + query) fit for a log: the public report token and secret-looking query values replaced. */
+/** A URL (path + query) fit for a log: the public report's and private links' tokens and secret-looking query values replaced. */
 export function redactUrl(url: string): string {
-  return url.replace(/(\/public\/reports\/)[^/?#]+/g, `$1${REDACTED}`).replace(SECRET_QUERY, `$1${REDACTED}`);
+  return url.replace(/(\/(?:public\/reports|shared\/people)\/)[^/?#]+/g, `$1${REDACTED}`).replace(SECRET_QUERY, `$1${REDACTED}`);
 }
 
 /** Free text (an error message, a line from a child process) with bearer tokens and the public token masked. */

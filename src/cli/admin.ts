@@ -247,7 +247,7 @@ function prepare(command: string, args: string[], values: Record<string, string 
       // A user of the web workspace, without a password: the printed one-time link sets it (no mail server is assumed).
       const workspaceId = uuidArg(str('workspace'), '--workspace');
       const role = str('role') ?? 'member';
-      if (!isRole(role)) throw new UsageError('--role takes "owner", "admin" or "member"');
+      if (!isRole(role)) throw new UsageError('--role takes "owner", "admin", "member" or "viewer"');
       const name = str('name')?.trim();
       if (!name || name.length > 200) throw new UsageError('--name NAME is required (1-200 characters)');
       const email = str('email')?.trim() ?? null;

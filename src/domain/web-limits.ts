@@ -1,6 +1,6 @@
 /**
  * Per-client-address limits of the web workspace (docs/operations.md, "Security"):
- * sign-in attempts and public page views. Same fixed UTC-minute windows and
+ * sign-in attempts, public page views and private links' pages and images. Same fixed UTC-minute windows and
  * counters as the API's limits (./rate-limits.ts); the counters are shared by
  * every process on the database.
  */
@@ -11,6 +11,9 @@ export const SIGN_IN_ATTEMPTS_PER_MINUTE_PER_ADDRESS = 10;
 /** Across addresses, so that a spread-out guess at one account is slowed too. */
 export const SIGN_IN_ATTEMPTS_PER_MINUTE_PER_ACCOUNT = 20;
 export const PUBLIC_VIEWS_PER_MINUTE_PER_ADDRESS = 60;
+/** A private link's page, like the public page; its evidence images apart, as one page shows many. */
+export const PERSON_LINK_VIEWS_PER_MINUTE_PER_ADDRESS = 60;
+export const PERSON_LINK_IMAGES_PER_MINUTE_PER_ADDRESS = 600;
 
 const short = (value: string) => createHash('sha256').update(value, 'utf8').digest('base64url').slice(0, 22);
 
@@ -34,6 +37,12 @@ export function signInBuckets(address: string, email: string): Bucket[] {
 
 export function publicViewBuckets(address: string): Bucket[] {
   return [{ policy: 'public-page-per-address', id: `public:ip:${short(address)}`, limit: PUBLIC_VIEWS_PER_MINUTE_PER_ADDRESS, amount: 1 }];
+}
+
+export function personLinkBuckets(address: string, what: 'page' | 'image'): Bucket[] {
+  return what === 'page'
+    ? [{ policy: 'person-link-per-address', id: `personlink:ip:${short(address)}`, limit: PERSON_LINK_VIEWS_PER_MINUTE_PER_ADDRESS, amount: 1 }]
+    : [{ policy: 'person-link-image-per-address', id: `personlink-img:ip:${short(address)}`, limit: PERSON_LINK_IMAGES_PER_MINUTE_PER_ADDRESS, amount: 1 }];
 }
 
 /** Web writes (report creation, imports) per user, at the workspace's per-key write limit. */

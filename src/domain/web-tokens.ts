@@ -5,8 +5,8 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 
-export type Role = 'owner' | 'admin' | 'member';
-export const ROLES: readonly Role[] = ['owner', 'admin', 'member'];
+export type Role = 'owner' | 'admin' | 'member' | 'viewer';
+export const ROLES: readonly Role[] = ['owner', 'admin', 'member', 'viewer'];
 
 export function newToken(): string {
   return randomBytes(32).toString('base64url');
@@ -42,14 +42,9 @@ export function isRole(value: unknown): value is Role {
   return typeof value === 'string' && (ROLES as readonly string[]).includes(value);
 }
 
-/** Owners and admins manage keys, members and workspace settings. */
-export function canManage(role: Role): boolean {
-  return role === 'owner' || role === 'admin';
-}
-
 /**
- * Who may give or take which role: owners anything; admins only admin and
- * member roles, and never act on an owner.
+ * Who may give or take which role: owners anything; admins every role but
+ * owner, and never act on an owner.
  */
 export function canAssign(actor: Role, targetCurrent: Role | null, next: Role): boolean {
   if (actor === 'owner') return true;

@@ -30,6 +30,8 @@ export async function findDownloadableEvidence(
   workspaceId: string,
   reportId: string,
   imageId: string,
+  /** Only an image of this person (a private link's): another person's, or the report's own, is not found. */
+  profileId?: string,
 ): Promise<DownloadableEvidence | null> {
   const row = await db
     .selectFrom('evidence_images as e')
@@ -41,6 +43,7 @@ export async function findDownloadableEvidence(
     .where('r.workspace_id', '=', workspaceId)
     .where('e.obsolete', '=', false)
     .where((eb) => eb.or([eb('e.profile_id', 'is', null), eb('p.status', '=', 'active')]))
+    .$if(profileId !== undefined, (qb) => qb.where('e.profile_id', '=', profileId!))
     .executeTakeFirst();
   if (!row) return null;
   return {

@@ -38,7 +38,8 @@ export interface UsersTable {
   id: string;
   workspace_id: string;
   name: string;
-  role: 'owner' | 'admin' | 'member';
+  /** Migration 0046 adds viewer. */
+  role: 'owner' | 'admin' | 'member' | 'viewer';
   created_at: Timestamp;
   /** Migration 0020 (web workspace): sign-in email, argon2id hash, removal. */
   email: Generated<string | null>;
@@ -374,6 +375,7 @@ export interface Database {
   queue_reports: QueueReportsTable;
   web_sessions: WebSessionsTable;
   access_links: AccessLinksTable;
+  person_links: PersonLinksTable;
 }
 
 /** Web workspace sessions (migration 0020; store/session-repository.ts). */
@@ -386,6 +388,19 @@ export interface WebSessionsTable {
   expires_at: Timestamp;
 }
 
+/** Private links to one person's page of a report (migration 0046; store/person-link-repository.ts). */
+export interface PersonLinksTable {
+  id: string;
+  token_hash: Buffer;
+  report_id: string;
+  profile_id: string;
+  created_by: string | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  revoked_at: Timestamp | null;
+  last_opened_at: Timestamp | null;
+}
+
 /** One-time sign-in and invitation links (migration 0020; store/member-repository.ts). */
 export interface AccessLinksTable {
   id: string;
@@ -393,7 +408,7 @@ export interface AccessLinksTable {
   workspace_id: string;
   purpose: 'sign_in' | 'invitation';
   user_id: string | null;
-  role: 'owner' | 'admin' | 'member' | null;
+  role: 'owner' | 'admin' | 'member' | 'viewer' | null;
   label: string | null;
   created_by: string | null;
   created_at: Timestamp;

@@ -29,8 +29,15 @@ export interface OpenedEvidence {
   stream(): Readable;
 }
 
-export async function openEvidence(ctx: EvidenceContext, reportId: string, imageId: string, variant: EvidenceVariant): Promise<OpenedEvidence> {
-  const image = await findDownloadableEvidence(ctx.db, ctx.workspaceId, reportId, imageId);
+export async function openEvidence(
+  ctx: EvidenceContext,
+  reportId: string,
+  imageId: string,
+  variant: EvidenceVariant,
+  /** Only this person's images (a private link: use-cases/person-links.ts). */
+  profileId?: string,
+): Promise<OpenedEvidence> {
+  const image = await findDownloadableEvidence(ctx.db, ctx.workspaceId, reportId, imageId, profileId);
   if (!image) throw notFound('evidence image');
   const stored = variant === 'preview' ? image.preview : image.original;
   let opened;

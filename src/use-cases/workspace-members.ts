@@ -9,7 +9,8 @@
  * ends their sessions, revokes their keys and their unused links.
  */
 import type { Clock } from '../clock.js';
-import { canAssign, canManage, newToken, normalizeEmail, tokenHash, type Role } from '../domain/web-tokens.js';
+import { can } from '../domain/permissions.js';
+import { canAssign, newToken, normalizeEmail, tokenHash, type Role } from '../domain/web-tokens.js';
 import { apiError, notFound } from '../domain/errors.js';
 import type { Db } from '../store/database.js';
 import { revokeUserKeys } from '../store/key-repository.js';
@@ -51,7 +52,7 @@ export function accessLinkPath(token: string): string {
 }
 
 export function requireManager(actor: Actor): void {
-  if (!canManage(actor.role)) throw apiError('forbidden', 403, 'Only owners and admins can do this.');
+  if (!can(actor.role, 'manage_workspace')) throw apiError('forbidden', 403, 'Only owners and admins can do this.');
 }
 
 export interface Member {

@@ -30,6 +30,14 @@ export const paths = {
   settingsMemberRemove: (id: string) => `/settings/members/${id}/remove`,
   settingsWorkspace: '/settings/workspace',
   publicReport: (token: string) => `/public/reports/${token}`,
+  reportLinks: (id: string) => `/reports/${id}/links`,
+  reportLinkRevoke: (id: string, linkId: string) => `/reports/${id}/links/${linkId}/revoke`,
+  reportLinksRevokeAll: (id: string) => `/reports/${id}/links/revoke-all`,
+  /** Where private links live: the logger redacts the token after it (src/logger.ts). */
+  sharedPrefix: '/shared/people',
+  sharedPerson: (token: string) => `/shared/people/${token}`,
+  sharedEvidence: (token: string, imageId: string, variant?: 'preview') =>
+    `/shared/people/${token}/evidence/${imageId}${variant === 'preview' ? '?variant=preview' : ''}`,
   asset: (name: string) => `/assets/${name}`,
 };
 

@@ -16,8 +16,11 @@
  *   `Referrer-Policy: same-origin`.
  * - Errors become HTML pages in the contract's words (never a stack trace).
  *
- * What it does not do: authorize API keys (src/http/plugins/authorize.ts),
- * or decide roles (the use-cases do: a member is refused there).
+ * - What the user's role allows: every signed-in page and form post is an
+ *   action of domain/permissions.ts (route-permissions.ts), refused with a
+ *   403 page when the role may not do it.
+ *
+ * What it does not do: authorize API keys (src/http/plugins/authorize.ts).
  */
 import { createHash, createHmac } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
@@ -26,6 +29,8 @@ import csrf from '@fastify/csrf-protection';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import { ApiError } from '../domain/errors.js';
+import { can, refusal } from '../domain/permissions.js';
+import { actionOf } from './route-permissions.js';
 import { resolveSession, type SessionUser } from '../use-cases/sign-in.js';
 import { ErrorPage } from './pages/error.js';
 import { paths } from './paths.js';
@@ -152,6 +157,13 @@ export async function webPlugin(app: FastifyInstance): Promise<void> {
     }
     throw new ApiError('unauthorized', 401, 'Your session has ended. Sign in again, then repeat what you were doing.');
   });
+  // 4. What the signed-in user's role allows (domain/permissions.ts, route-permissions.ts): one check for every page and form.
+  app.addHook('preHandler', async (request) => {
+    const user = request.web?.user;
+    if (!request.routeOptions.config?.signedIn || !user) return;
+    const action = actionOf(request.method, request.routeOptions.url ?? '');
+    if (!can(user.role, action)) throw new ApiError('forbidden', 403, refusal(action));
+  });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     let status = 500;
@@ -174,6 +186,10 @@ export async function webPlugin(app: FastifyInstance): Promise<void> {
     if (status === 404 && request.url.startsWith('/public/')) {
       message = 'This link does not work: the report is no longer shared, or the link is incomplete. Ask the person who sent it for a new one.';
     }
+    const personal = request.url.startsWith(`${paths.sharedPrefix}/`);
+    if (status === 404 && personal) {
+      message = 'This link does not work: it may be incomplete or mistyped. Ask the person who sent it for a new one.';
+    }
     if (status >= 500) request.log.error({ err: error }, 'web page error');
     const viewer = request.web?.user ?? null;
     return sendPage(
@@ -184,6 +200,7 @@ export async function webPlugin(app: FastifyInstance): Promise<void> {
         viewer,
         csrf: viewer ? safeCsrf(request) : undefined,
         signInNext: status === 401 ? request.url : undefined,
+        bare: personal,
       }),
       status,
     );

@@ -13,12 +13,14 @@ import { csrfOf, webUser, type WebUser } from '../support/web.js';
 describe('web workspace: create a report, add people', () => {
   let t: TestApp;
   let user: WebUser;
+  let admin: WebUser;
   let secret: string;
   before(async () => {
     t = await startTestApp();
     const tenant = await t.tenant({ name: 'Intake' });
     secret = tenant.secret;
     user = await webUser(t, tenant.workspaceId, 'member', 'Mia Member');
+    admin = await webUser(t, tenant.workspaceId, 'admin', 'Ada Admin');
   });
   after(async () => t.close());
 
@@ -126,8 +128,8 @@ describe('web workspace: create a report, add people', () => {
     });
     const reportId = created.body.data.report.id;
     const gone = created.body.data.profiles.rows[1].profile_id;
-    // Remove one through the page, so the import restores it.
-    await user.client.confirm(`/reports/${reportId}/people/${gone}`, `/reports/${reportId}/people/${gone}/remove`);
+    // Remove one through the page (an admin: members may not remove), so the member's import restores it.
+    await admin.client.confirm(`/reports/${reportId}/people/${gone}`, `/reports/${reportId}/people/${gone}/remove`);
 
     const page = await user.client.get(`/reports/${reportId}/import`);
     assert.equal(page.status, 200);
@@ -175,8 +177,8 @@ describe('web workspace: create a report, add people', () => {
     assert.match(done.location ?? '', /done=imported&added=1&restored=1&present=1$/);
     assert.equal((await t.request('GET', `/api/v1/reports/${reportId}`, { key: secret })).body.data.profile_count, 3);
 
-    // An archived report refuses people.
-    await user.client.confirm(`/reports/${reportId}`, `/reports/${reportId}/archive`, { archived: '1' });
+    // An archived report (archived by an admin) refuses people.
+    await admin.client.confirm(`/reports/${reportId}`, `/reports/${reportId}/archive`, { archived: '1' });
     assert.equal((await user.client.get(`/reports/${reportId}/import`)).status, 409);
   });
 });

@@ -15,6 +15,7 @@ import { Health } from '../../src/http/ops.js';
 import { buildServer } from '../../src/http/server.js';
 import { Metrics } from '../../src/metrics.js';
 import { openRuntime, type Runtime } from '../../src/runtime.js';
+import type { Logger } from '../../src/logger.js';
 import { ScanItemQueue } from '../../src/store/queue-channel.js';
 import { startScanWorker, type ScanWorker } from '../../src/scanning/worker.js';
 import { updateWorkspace, type WorkspaceChanges } from '../../src/store/workspace-repository.js';
@@ -63,7 +64,14 @@ export const HIGH_LIMITS: WorkspaceChanges = {
   submitted_profiles_per_minute_per_workspace: 1_000_000,
 };
 
-export async function startTestApp(options: { clock?: Clock; env?: Record<string, string>; database?: TestDatabase } = {}): Promise<TestApp> {
+export async function startTestApp(
+  options: {
+    clock?: Clock;
+    env?: Record<string, string>;
+    database?: TestDatabase;
+    /** The server's logger (a test that reads the log). */ logger?: Logger;
+  } = {},
+): Promise<TestApp> {
   const database = options.database ?? (await createTestDatabase());
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'ps-test-'));
   const config = loadConfig({
@@ -91,6 +99,7 @@ export async function startTestApp(options: { clock?: Clock; env?: Record<string
     queue: new ScanItemQueue(),
     metrics,
     health,
+    logger: options.logger,
   });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   const workers: ScanWorker[] = [];

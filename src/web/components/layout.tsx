@@ -4,12 +4,13 @@
  * and the main landmark.
  */
 import type { ComponentChildren } from 'preact';
+import type { Role } from '../../domain/web-tokens.js';
 import { paths } from '../paths.js';
 
 export interface Viewer {
   name: string;
   workspaceName: string;
-  role: 'owner' | 'admin' | 'member';
+  role: Role;
 }
 
 export interface PageFrame {
@@ -23,6 +24,8 @@ export interface PageFrame {
   noindex?: boolean;
   /** The page's meta description (a generic one when unset). */
   description?: string;
+  /** A page seen through a private link: no navigation at all, the brand is not a link. */
+  bare?: boolean;
 }
 
 export function Layout(props: PageFrame & { children: ComponentChildren }) {
@@ -48,9 +51,13 @@ export function Layout(props: PageFrame & { children: ComponentChildren }) {
           Skip to content
         </a>
         <header class="site">
-          <a class="brand" href={viewer ? paths.reports : '/'}>
-            profile-scan
-          </a>
+          {props.bare ? (
+            <span class="brand">profile-scan</span>
+          ) : (
+            <a class="brand" href={viewer ? paths.reports : '/'}>
+              profile-scan
+            </a>
+          )}
           {viewer ? (
             <nav aria-label="Workspace">
               <ul>

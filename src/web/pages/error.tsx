@@ -7,6 +7,7 @@ const TITLES: Record<number, string> = {
   401: 'Sign in again',
   403: 'Not allowed',
   404: 'Not found',
+  410: 'This link no longer works',
   409: 'Not possible now',
   413: 'Too large',
   422: 'Check the form',
@@ -15,21 +16,24 @@ const TITLES: Record<number, string> = {
   503: 'Unavailable',
 };
 
-export function ErrorPage(props: { status: number; message: string; viewer: Viewer | null; csrf?: string; signInNext?: string }) {
+/** `bare`: the page of a private link, seen by someone outside the workspace: no way into it (no sign-in, no navigation). */
+export function ErrorPage(props: { status: number; message: string; viewer: Viewer | null; csrf?: string; signInNext?: string; bare?: boolean }) {
   const title = TITLES[props.status] ?? 'Error';
   return (
-    <Layout title={title} viewer={props.viewer} csrf={props.csrf}>
+    <Layout title={title} viewer={props.bare ? null : props.viewer} csrf={props.csrf} bare={props.bare} noindex={props.bare}>
       <h1>{title}</h1>
       <Notice kind="error">{props.message}</Notice>
-      <p>
-        {props.status === 401 ? (
-          <a href={`${paths.signIn}${props.signInNext ? `?next=${encodeURIComponent(props.signInNext)}` : ''}`}>Sign in</a>
-        ) : props.viewer ? (
-          <a href={paths.reports}>Back to the reports</a>
-        ) : (
-          <a href={paths.signIn}>Go to sign-in</a>
-        )}
-      </p>
+      {props.bare ? null : (
+        <p>
+          {props.status === 401 ? (
+            <a href={`${paths.signIn}${props.signInNext ? `?next=${encodeURIComponent(props.signInNext)}` : ''}`}>Sign in</a>
+          ) : props.viewer ? (
+            <a href={paths.reports}>Back to the reports</a>
+          ) : (
+            <a href={paths.signIn}>Go to sign-in</a>
+          )}
+        </p>
+      )}
     </Layout>
   );
 }

@@ -7,6 +7,8 @@
  * captured from the source or rendered from the observed data, with the area
  * a finding is about outlined on a rendered card, then the
  * person's activity timeline. Every value from a scanned profile is text.
+ * The same page is what a private link shows (`shared`), without navigation
+ * or actions.
  */
 import { CATEGORIES, CHECKS } from '../../domain/checks/catalog.js';
 import { CARD_UNITS, markedArea, type AreaDefinition, type EvidenceArea } from '../../domain/evidence-areas.js';
@@ -17,12 +19,21 @@ import { fillCompanyPlaceholders } from '../../domain/recommendation-text.js';
 import { fixFirst } from '../../domain/fix-first.js';
 import { label, OUTCOME, PERSON_REASON, pct } from '../components/labels.js';
 import { PERSON_ADVICE } from '../components/plain-words.js';
-import { ActionButton, Breadcrumbs, Layout, type Viewer, When } from '../components/layout.js';
+import { ActionButton, Breadcrumbs, CsrfField, Layout, type Viewer, When } from '../components/layout.js';
+import { can } from '../../domain/permissions.js';
+import { LINK_DAYS_DEFAULT, LINK_DAYS_MAX } from '../../use-cases/person-links.js';
 import { paths } from '../paths.js';
 
 export interface PersonPageProps {
-  csrf: string;
-  viewer: Viewer;
+  /** The signed-in page's; absent on a private link's page. */
+  csrf?: string;
+  viewer?: Viewer;
+  /**
+   * Seen through a private link (use-cases/person-links.ts): the person's
+   * own page only, with no link to the report, colleagues, the CSV or any
+   * other page of the workspace, and no action.
+   */
+  shared?: boolean;
   report: { id: string; name: string; company_name: string; archived: boolean };
   record: FindingsRecord;
   /** Supplied, else observed, else the profile's handle. */
@@ -290,14 +301,26 @@ export function PersonPage(props: PersonPageProps) {
     </li>
   );
   return (
-    <Layout title={`${name} · ${report.name}`} viewer={props.viewer} csrf={props.csrf} current="reports">
-      <Breadcrumbs
-        trail={[
-          { href: paths.reports, label: 'Reports' },
-          { href: paths.report(report.id), label: report.name },
-        ]}
-      />
+    <Layout
+      title={props.shared ? `${name} · ${report.company_name}` : `${name} · ${report.name}`}
+      viewer={props.shared ? null : props.viewer}
+      csrf={props.csrf}
+      current="reports"
+      bare={props.shared}
+      noindex={props.shared}
+    >
+      {props.shared ? null : (
+        <Breadcrumbs
+          trail={[
+            { href: paths.reports, label: 'Reports' },
+            { href: paths.report(report.id), label: report.name },
+          ]}
+        />
+      )}
       <h1>{name}</h1>
+      {props.shared ? (
+        <p>Your profile as checked for {report.company_name}: your score, what to fix first and the evidence behind each finding. This page is only for you.</p>
+      ) : null}
       <dl class="facts">
         {record.title ? (
           <>
@@ -429,7 +452,21 @@ export function PersonPage(props: PersonPageProps) {
         {props.activityTruncated ? <p class="muted">Showing the latest {props.activity.length} events.</p> : null}
       </section>
 
-      {!report.archived ? (
+      {!report.archived && props.viewer && props.csrf && !props.shared && can(props.viewer.role, 'share_report') ? (
+        <section class="card" aria-labelledby="share-person-heading">
+          <h2 id="share-person-heading">Share with this person</h2>
+          <p class="hint">A private link opens this page only, without signing in: no colleague, no report, no CSV.</p>
+          <form method="post" action={paths.reportLinks(report.id)} class="stack">
+            <CsrfField token={props.csrf} />
+            <input type="hidden" name="person" value={record.profile_id} />
+            <label for="link-days">Valid for (days)</label>
+            <input id="link-days" name="days" type="number" min={1} max={LINK_DAYS_MAX} value={String(LINK_DAYS_DEFAULT)} inputMode="numeric" />
+            <button type="submit">Create a private link</button>
+          </form>
+        </section>
+      ) : null}
+
+      {!report.archived && props.viewer && props.csrf && !props.shared && can(props.viewer.role, 'remove_person') ? (
         <section class="card" aria-labelledby="remove-heading">
           <h2 id="remove-heading">Remove from the report</h2>
           <p class="hint">The person's details and history are kept; importing the same profile again restores them.</p>

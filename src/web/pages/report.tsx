@@ -5,6 +5,7 @@
  * first (sortable, filterable by check outcome), then scores by category
  * (worst first), the scan runs with live progress, and the report's actions.
  */
+import { can } from '../../domain/permissions.js';
 import { CHECKS } from '../../domain/checks/catalog.js';
 import type { AnalysisSummary } from '../../domain/analysis-summary.js';
 import type { CommonGap } from '../../domain/fix-first.js';
@@ -25,6 +26,8 @@ export interface PeopleQuery extends PeopleSelection {
 export interface ReportPageProps {
   csrf: string;
   viewer: Viewer;
+  /** Private links of the report that still open (0 for roles that may not see them). */
+  liveLinks: number;
   report: {
     id: string;
     name: string;
@@ -218,7 +221,7 @@ export function ReportPage(props: ReportPageProps) {
               <a class="button secondary" href={`${paths.reportCsv(report.id)}${peopleQueryString(query, 1)}`} download>
                 {filtered ? 'Download these people (CSV)' : 'Download CSV'}
               </a>
-              {!report.archived ? (
+              {!report.archived && can(props.viewer.role, 'add_people') ? (
                 <a class="button secondary" href={paths.reportImport(report.id)}>
                   Add people
                 </a>
@@ -371,6 +374,12 @@ export function ReportPage(props: ReportPageProps) {
 
       <section aria-labelledby="actions-heading" class="card">
         <h2 id="actions-heading">Sharing and archive</h2>
+        {can(props.viewer.role, 'share_report') ? (
+          <p>
+            <a href={paths.reportLinks(report.id)}>Private links for each person</a>: each opens one person's own page (score, what to fix first, evidence)
+            without signing in.{props.liveLinks > 0 ? ` ${props.liveLinks} active.` : ''}
+          </p>
+        ) : null}
         {report.public_url ? (
           <>
             <p>Anyone with this link sees the report's aggregate picture (no names, profiles or findings of a person).</p>
@@ -383,21 +392,25 @@ export function ReportPage(props: ReportPageProps) {
           <p class="muted">Not shared. Sharing creates a link that shows only the aggregate picture: score, categories and counts.</p>
         )}
         <div class="toolbar">
-          <ActionButton
-            action={paths.reportShare(report.id)}
-            csrf={props.csrf}
-            fields={{ public: report.public_url ? '0' : '1' }}
-            label={report.public_url ? 'Stop sharing' : 'Share a public link'}
-          />
-          <ActionButton
-            action={paths.reportArchive(report.id)}
-            csrf={props.csrf}
-            fields={{ archived: report.archived ? '0' : '1' }}
-            label={report.archived ? 'Unarchive' : 'Archive'}
-            danger={!report.archived}
-          />
+          {can(props.viewer.role, 'share_report') ? (
+            <ActionButton
+              action={paths.reportShare(report.id)}
+              csrf={props.csrf}
+              fields={{ public: report.public_url ? '0' : '1' }}
+              label={report.public_url ? 'Stop sharing' : 'Share a public link'}
+            />
+          ) : null}
+          {can(props.viewer.role, 'archive_report') ? (
+            <ActionButton
+              action={paths.reportArchive(report.id)}
+              csrf={props.csrf}
+              fields={{ archived: report.archived ? '0' : '1' }}
+              label={report.archived ? 'Unarchive' : 'Archive'}
+              danger={!report.archived}
+            />
+          ) : null}
         </div>
-        {!report.archived ? (
+        {!report.archived && can(props.viewer.role, 'archive_report') ? (
           <p class="hint">Archiving hides the report from the list, cancels unfinished scans and refuses new people; nothing is deleted.</p>
         ) : null}
       </section>

@@ -1,4 +1,5 @@
 /** The report list: newest first, filter by company domain, archived on request, paginated. */
+import { can } from '../../domain/permissions.js';
 import { Layout, Notice, When, type Viewer } from '../components/layout.js';
 import { ANALYSIS_STATE, label, pct } from '../components/labels.js';
 import { paths } from '../paths.js';
@@ -37,9 +38,11 @@ export function ReportsListPage(props: ReportListProps) {
       <div class="toolbar">
         <h1>Reports</h1>
         <span class="spacer" />
-        <a class="button" href={paths.newReport}>
-          New report
-        </a>
+        {can(props.viewer.role, 'add_people') ? (
+          <a class="button" href={paths.newReport}>
+            New report
+          </a>
+        ) : null}
       </div>
       <form method="get" action={paths.reports} class="filters" role="search" aria-label="Filter reports">
         <div>
@@ -58,7 +61,7 @@ export function ReportsListPage(props: ReportListProps) {
       {props.reports.length === 0 ? (
         <p class="card">
           {filtered ? 'No report matches these filters.' : 'No reports yet. '}
-          {filtered ? null : <a href={paths.newReport}>Create the first one</a>}
+          {filtered || !can(props.viewer.role, 'add_people') ? null : <a href={paths.newReport}>Create the first one</a>}
         </p>
       ) : (
         <div class="table-wrap">

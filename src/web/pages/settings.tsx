@@ -9,7 +9,8 @@
 import { SCOPES } from '../../domain/keys.js';
 import { DEFAULT_LIMITS, WORKSPACE_LIMIT_RANGE, type WorkspaceLimits, type WorkspaceLimitSettings } from '../../domain/rate-limits.js';
 import type { AllowanceStatus } from '../../domain/scan-allowance.js';
-import type { Role } from '../../domain/web-tokens.js';
+import { canAssign, ROLES, type Role } from '../../domain/web-tokens.js';
+import { can } from '../../domain/permissions.js';
 import type { KeyListRow } from '../../use-cases/manage-keys.js';
 import type { ProviderUsage } from '../../use-cases/provider-usage.js';
 import type { Invitation, Member } from '../../use-cases/workspace-members.js';
@@ -65,12 +66,11 @@ const LIMIT_LABELS: Array<[keyof WorkspaceLimits, string]> = [
 ];
 
 function roleOptions(viewerRole: Role, current: Role): Role[] {
-  const all: Role[] = ['owner', 'admin', 'member'];
-  return viewerRole === 'owner' ? all : current === 'owner' ? [] : ['admin', 'member'];
+  return ROLES.filter((role) => canAssign(viewerRole, current, role));
 }
 
 export function SettingsPage(props: SettingsProps) {
-  const manage = props.viewer.role === 'owner' || props.viewer.role === 'admin';
+  const manage = can(props.viewer.role, 'manage_workspace');
   const w = props.workspace;
   return (
     <Layout title="Settings" viewer={props.viewer} csrf={props.csrf} current="settings">
@@ -244,6 +244,7 @@ export function SettingsPage(props: SettingsProps) {
               <label for="invite-role">Role</label>
               <select id="invite-role" name="role">
                 <option value="member">member</option>
+                <option value="viewer">viewer</option>
                 <option value="admin">admin</option>
                 {props.viewer.role === 'owner' ? <option value="owner">owner</option> : null}
               </select>

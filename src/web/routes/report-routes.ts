@@ -1,11 +1,12 @@
 /**
  * Report pages: the list, creating a report, a report's page (its
  * `workspace_url`), live progress, the people CSV, a person's page, evidence
- * images, adding people, archive/unarchive, share on/off, removing a person.
+ * images, adding people, archive/unarchive, share on/off, removing a person,
+ * and the report's private links (made, listed, revoked).
  * Every read and write goes through the use-cases the API uses, scoped to the
  * signed-in user's workspace: another workspace's report is "not found".
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, notFound } from '../../domain/errors.js';
 import type { MediaStore } from '../../scanning/media/media-store.js';
 import { pageOfReports, reportScores } from '../../use-cases/list-reports.js';
@@ -22,11 +23,14 @@ import { peopleCsv } from '../people-csv.js';
 import { sendPage } from '../render.js';
 import { field, viewerOf } from '../forms.js';
 import { openEvidence } from '../../use-cases/read-evidence.js';
-import { idParams } from '../route-params.js';
+import { idParams, linkIdParams } from '../route-params.js';
 import { askFirst } from '../pages/confirm.js';
 import { commonGaps } from '../../domain/fix-first.js';
 import { peopleStates } from '../components/plain-words.js';
 import { requireReport } from '../../use-cases/require-report.js';
+import { can } from '../../domain/permissions.js';
+import { createPersonLinks, linkDays, listReportPersonLinks, revokeReportPersonLinks } from '../../use-cases/person-links.js';
+import { ReportLinksPage, type ReportLinksProps } from '../pages/report-links.js';
 
 export const PEOPLE_PAGE_SIZE = 50;
 
@@ -66,6 +70,73 @@ export async function reportRoutes(app: FastifyInstance, options: { media: Pick<
     imageUrl: (reportId, imageId, variant) => paths.evidence(reportId, imageId, variant),
   });
   const scope = (request: FastifyRequest) => ({ db, workspaceId: request.web.user!.workspaceId, now: clock.now() });
+  const linkScope = (request: FastifyRequest) => ({ db, clock, workspaceId: request.web.user!.workspaceId, userId: request.web.user!.userId });
+
+  async function renderLinks(request: FastifyRequest, reply: FastifyReply, reportId: string, extra: Partial<ReportLinksProps> = {}, status = 200) {
+    const ctx = linkScope(request);
+    const report = await requireReport(db, ctx.workspaceId, reportId);
+    const [people, links] = await Promise.all([readReportPeople(ctx, reportId), listReportPersonLinks(ctx, reportId)]);
+    return sendPage(
+      reply,
+      ReportLinksPage({
+        csrf: request.web.csrf(),
+        viewer: viewerOf(request),
+        report,
+        people: people.map((p) => ({ profile_id: p.profile_id, display_name: p.display_name })),
+        links,
+        ...extra,
+      }),
+      status,
+    );
+  }
+
+  const LINK_NOTICES: Record<string, string> = {
+    revoked: 'The link was revoked: it no longer opens.',
+    revoked_all: 'Every active link of the report was revoked.',
+  };
+
+  app.get<{ Params: { report_id: string }; Querystring: { done?: string } }>(
+    '/reports/:report_id/links',
+    { schema: { hide: true, params: idParams('report_id') }, config: { signedIn: true } },
+    async (request, reply) => renderLinks(request, reply, request.params.report_id, { notice: LINK_NOTICES[request.query.done ?? ''] }),
+  );
+
+  // The new links are shown in the answer itself, once: only their hashes are stored.
+  app.post<{ Params: { report_id: string } }>(
+    '/reports/:report_id/links',
+    { schema: { hide: true, params: idParams('report_id') }, config: { signedIn: true } },
+    async (request, reply) => {
+      let created;
+      try {
+        created = await createPersonLinks(linkScope(request), request.params.report_id, field(request, 'person'), linkDays(field(request, 'days')));
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 422) return renderLinks(request, reply, request.params.report_id, { error: error.message }, 422);
+        throw error;
+      }
+      const base = app.publicBaseUrl.replace(/\/$/, '');
+      return renderLinks(request, reply, request.params.report_id, {
+        created: created.map((c) => ({ ...c, url: `${base}${paths.sharedPerson(c.token)}` })),
+      });
+    },
+  );
+
+  app.post<{ Params: { report_id: string; link_id: string } }>(
+    '/reports/:report_id/links/:link_id/revoke',
+    { schema: { hide: true, params: linkIdParams }, config: { signedIn: true } },
+    async (request, reply) => {
+      await revokeReportPersonLinks(linkScope(request), request.params.report_id, request.params.link_id);
+      return reply.redirect(`${paths.reportLinks(request.params.report_id)}?done=revoked`, 303);
+    },
+  );
+
+  app.post<{ Params: { report_id: string } }>(
+    '/reports/:report_id/links/revoke-all',
+    { schema: { hide: true, params: idParams('report_id') }, config: { signedIn: true } },
+    async (request, reply) => {
+      await revokeReportPersonLinks(linkScope(request), request.params.report_id, null);
+      return reply.redirect(`${paths.reportLinks(request.params.report_id)}?done=revoked_all`, 303);
+    },
+  );
 
   app.get<{ Querystring: { domain?: string; archived?: string; cursor?: string } }>(
     '/reports',
@@ -135,6 +206,9 @@ export async function reportRoutes(app: FastifyInstance, options: { media: Pick<
       const pageCount = Math.max(1, Math.ceil(sorted.length / PEOPLE_PAGE_SIZE));
       query.page = Math.min(query.page, pageCount);
       const { report, summary, runs } = overview;
+      const liveLinks = can(request.web.user!.role, 'share_report')
+        ? (await listReportPersonLinks(linkScope(request), report.id)).filter((l) => l.state === 'active').length
+        : 0;
       const notices: Record<string, string> = {
         shared: 'The report is shared: the public link shows its aggregate picture only.',
         unshared: 'The report is no longer shared; the old public link stopped working.',
@@ -151,6 +225,7 @@ export async function reportRoutes(app: FastifyInstance, options: { media: Pick<
         ReportPage({
           csrf: request.web.csrf(),
           viewer: viewerOf(request),
+          liveLinks,
           report: { ...report, public_url: summary.links.public_url },
           summary,
           gaps: commonGaps(summary.optimization_summary.checks, summary.coverage.optimization.analyzed_profiles, COMMON_GAPS_SHOWN),

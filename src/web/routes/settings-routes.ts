@@ -5,7 +5,8 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, notFound } from '../../domain/errors.js';
-import { canManage, isRole } from '../../domain/web-tokens.js';
+import { can } from '../../domain/permissions.js';
+import { isRole } from '../../domain/web-tokens.js';
 import { issueKey, listKeys, revokeKey } from '../../use-cases/manage-keys.js';
 import {
   accessLinkPath,
@@ -45,7 +46,7 @@ export async function settingsRoutes(app: FastifyInstance): Promise<void> {
 
   async function render(request: FastifyRequest, reply: FastifyReply, extra: Partial<SettingsProps> = {}, status = 200) {
     const actor = actorOf(request);
-    const manage = canManage(actor.role);
+    const manage = can(actor.role, 'manage_workspace');
     const [{ workspace, limits }, members, keys, invitations, allowance, billed] = await Promise.all([
       readWorkspace(ctx, actor),
       listMembers(ctx, actor),

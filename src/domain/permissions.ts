@@ -1,0 +1,53 @@
+/**
+ * What each workspace role may do (docs/web.md, "Roles"): the one table the
+ * web's pages consult to show or hide a control and its form posts consult
+ * to refuse one (403), so a hidden button and a refused post never disagree.
+ * - viewer: reads reports, people, evidence and the CSV; changes nothing.
+ * - member: also creates reports and adds people.
+ * - admin and owner: everything, including archiving, removing people,
+ *   sharing (the public link, private links) and the workspace's settings
+ *   (keys, members, invitations, limits). Who may give which role is
+ *   canAssign (web-tokens.ts).
+ */
+import type { Role } from './web-tokens.js';
+
+export type Action =
+  /** Reports, a report's page and progress, a person's page, evidence, the people CSV. */
+  | 'read_reports'
+  /** A new report, and people added to a report (form or CSV import). */
+  | 'add_people'
+  /** Archiving and unarchiving a report. */
+  | 'archive_report'
+  /** Removing a person from a report. */
+  | 'remove_person'
+  /** The public link on or off; private links created, listed and revoked. */
+  | 'share_report'
+  /** API keys, members, invitations and the workspace's settings. */
+  | 'manage_workspace';
+
+export const ACTIONS: readonly Action[] = ['read_reports', 'add_people', 'archive_report', 'remove_person', 'share_report', 'manage_workspace'];
+
+const ALLOWED: Record<Role, readonly Action[]> = {
+  owner: ACTIONS,
+  admin: ACTIONS,
+  member: ['read_reports', 'add_people'],
+  viewer: ['read_reports'],
+};
+
+export function can(role: Role, action: Action): boolean {
+  return ALLOWED[role].includes(action);
+}
+
+/** The message of the 403 page when a role may not do `action`. */
+export function refusal(action: Action): string {
+  const what: Record<Exclude<Action, 'read_reports' | 'add_people'>, string> = {
+    archive_report: 'archive or unarchive reports',
+    remove_person: 'remove people from reports',
+    share_report: "change a report's sharing and its private links",
+    manage_workspace: 'manage keys, members and workspace settings',
+  };
+  if (action === 'read_reports' || action === 'add_people') {
+    return 'Your role reads reports only: creating reports and adding people is for members, admins and owners. Nothing was changed.';
+  }
+  return `Only owners and admins can ${what[action]}. Nothing was changed.`;
+}
