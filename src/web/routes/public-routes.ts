@@ -98,7 +98,7 @@ export async function publicRoutes(app: FastifyInstance): Promise<void> {
   );
 
   // Anything else under a private link is the link's own 404 page (not the API's "no such endpoint").
-  app.get('/shared/people/*', { schema: { hide: true }, config: { stateless: true }, onRequest: personalHeaders('page') }, async () => {
+  app.get('/shared/people/:token/*', { schema: { hide: true }, config: { stateless: true }, onRequest: personalHeaders('page') }, async () => {
     throw notFound('page');
   });
 }
