@@ -18,7 +18,8 @@ import { publicBaseUrlOf, type Config } from '../config.js';
 import type { Db } from '../store/database.js';
 import type { ScanQueue } from '../store/queue-channel.js';
 import { ApiError, apiError } from '../domain/errors.js';
-import { errorBody, withAnalysisDefaults } from './errors.js';
+import type { DatabaseAvailability } from '../store/database-availability.js';
+import { databaseUnavailable, errorBody, withAnalysisDefaults } from './errors.js';
 import { authorizePlugin } from './plugins/authorize.js';
 import { keyUsagePlugin } from './plugins/key-usage.js';
 import { contextRoutes } from './routes/context.js';
@@ -49,6 +50,8 @@ export interface AppDeps {
   health?: Health;
   /** Metrics registry; null or absent: no /metrics and no request metrics. */
   metrics?: Metrics | null;
+  /** Where an outage of the database is said, once (runtime.ts); absent: it is not logged. */
+  availability?: DatabaseAvailability;
 }
 
 /** What the app's plugins see: the deps, with the media store and readiness filled in. */
@@ -197,7 +200,7 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    const mapped = toApiError(error);
+    const mapped = toApiError(error) ?? databaseUnavailable(error, deps.availability);
     if (!mapped) {
       request.log.error({ err: error }, 'unhandled error');
       const internal = apiError('internal_error', 500, 'The server failed to handle the request; retry with bounded backoff.', {
@@ -208,7 +211,7 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
         .type('application/json')
         .send(errorBody(isAnalysisRoute(request) ? withAnalysisDefaults(internal) : internal, request.id));
     }
-    if (mapped.status >= 500) request.log.error({ err: error }, 'server error');
+    if (mapped.status >= 500 && mapped.code !== 'unavailable') request.log.error({ err: error }, 'server error');
     if (mapped.headers) reply.headers(mapped.headers);
     const shown = isAnalysisRoute(request) ? withAnalysisDefaults(mapped) : mapped;
     return reply.status(mapped.status).type('application/json').send(errorBody(shown, request.id));

@@ -110,6 +110,14 @@ function sessionSettings(options: { asynchronousCommit?: boolean; genericPlans?:
  */
 function clientWithSettings(settings: string): typeof pg.Client {
   return class SessionClient extends pg.Client {
+    constructor(config?: string | pg.ClientConfig) {
+      super(config);
+      // A connection lost while checked out (a restart, a failover) is said by the statement it
+      // fails, or by the next one; without a listener its 'error' event would end the process.
+      // pg-pool drops a client that is no longer queryable when it comes back.
+      this.on('error', () => {});
+    }
+
     override connect(): Promise<pg.Client>;
     override connect(callback: ((err: Error) => void) | ((err: null, client: pg.Client) => void)): void;
     override connect(callback?: ((err: Error) => void) | ((err: null, client: pg.Client) => void)): Promise<pg.Client> | void {

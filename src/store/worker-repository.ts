@@ -30,7 +30,13 @@ export function openWorkerConnection(databaseUrl: string, workerId: string, onEr
   const pool = createPool(databaseUrl, 1, { keepIdle: true });
   pool.on('error', onError);
   pool.on('connect', (client) => {
-    client.query('select pg_try_advisory_lock($1, hashtext($2::uuid::text))', [WORKER_LOCK_NAMESPACE, workerId]).catch(onError);
+    client
+      .query<{ locked: boolean }>('select pg_try_advisory_lock($1, hashtext($2::uuid::text)) as locked', [WORKER_LOCK_NAMESPACE, workerId])
+      .then(({ rows }) => {
+        // An older session of this worker (cut off, not yet ended by the server) still holds it: it speaks for the worker until it ends.
+        if (!rows[0]?.locked) onError(new Error('the liveness lock is still held by an older session of this worker'));
+      })
+      .catch(onError);
   });
   const db = createDb(pool);
   return { db, close: () => db.destroy() };
@@ -83,6 +89,18 @@ export async function handToLease(db: Kysely<Database>, claimId: string, leaseSe
      where claim_id = ${claimId} and status = 'running'
     returning id`.execute(db);
   return rows.length > 0;
+}
+
+/**
+ * Items this worker holds that it does not know of (`known`: its claims in
+ * flight): a claim whose answer was lost with the connection, or a
+ * transition that a crash of the server undid. Only the claim loop asks, between its claims.
+ */
+export async function unknownClaims(db: Kysely<Database>, workerId: string, known: string[]): Promise<Array<{ itemId: string; claimId: string }>> {
+  const { rows } = await sql<{ id: string; claim_id: string }>`
+    select id, claim_id from scan_items
+     where worker_id = ${workerId} and status = 'running' and claim_id <> all(${known}::uuid[])`.execute(db);
+  return rows.map((r) => ({ itemId: r.id, claimId: r.claim_id }));
 }
 
 /** The worker stopped: its row says so at once (items it still holds are claimed again at the next claim). */

@@ -1,0 +1,343 @@
+/**
+ * The service survives its database (docs/operations.md, "When the database
+ * goes away"): a PostgreSQL cluster of the test's own (initdb into a
+ * temporary directory, run as the `postgres` user under root, like the
+ * embedded server) is crash-restarted (`pg_ctl restart -m immediate`) and then
+ * stopped (`-m fast`) for a few seconds while clients create reports and
+ * import people through a real `serve` process, and a separate `worker`
+ * process scans them (both `node bin/profile-scan.js`, the compiled build). Then the same with the embedded PostgreSQL of a
+ * `serve` killed (SIGKILL) and started again by its supervisor.
+ *
+ * What must hold: the processes live; every answer while the database is
+ * away is 503 `unavailable` with Retry-After and X-Request-ID (never a 500,
+ * never a hang); afterwards every acknowledged write exists once, every run
+ * is terminal with every person analyzed, and no item spent an attempt on
+ * the outage. After a restart a worker's LISTEN and liveness lock are back:
+ * a new item is claimed at once by notification, and a claim elsewhere does
+ * not take a live worker's items.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { systemClock } from '../../src/clock.js';
+import { startScanWorker, type ScanWorker } from '../../src/scanning/worker.js';
+import { embeddedPgCtl, startEmbeddedPostgres } from '../../src/store/embedded-postgres.js';
+import { claimItem } from '../../src/store/item-repository.js';
+import { eventually, people, reportBody, scansFinished, startTestApp, type TestApp } from '../support/app.js';
+import { startService, type ServiceProcess } from '../support/processes.js';
+import { startWorkerProcess, type WorkerProcess } from '../support/worker-process.js';
+
+const STOP_SECONDS = 6;
+const METRICS_TOKEN = 'outage-metrics-token-0123456789';
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface Answer {
+  what: string;
+  status: number;
+  retryAfter: string | null;
+  requestId: string | null;
+  bodyRequestId: string | null;
+  code: string | null;
+}
+
+/**
+ * Clients writing and reading through `baseUrl` until stopped: each writer
+ * creates reports of 3 people and imports 2 more into its last one, re-sending
+ * a write answered 503 with the same Idempotency-Key (the contract's advice)
+ * until it is acknowledged. Every answer is recorded.
+ */
+function startLoad(baseUrl: string, secret: string, label: string, writers = 2) {
+  const answers: Answer[] = [];
+  const failures: string[] = [];
+  const reports = new Map<string, number>(); // acknowledged report id -> people acknowledged in it
+  let stopping = false;
+  const send = async (what: string, method: string, urlPath: string, body?: unknown, key?: string) => {
+    for (;;) {
+      let res: Response;
+      try {
+        res = await fetch(`${baseUrl}${urlPath}`, {
+          method,
+          headers: {
+            authorization: `Bearer ${secret}`,
+            ...(body ? { 'content-type': 'application/json' } : {}),
+            ...(key ? { 'idempotency-key': key } : {}),
+          },
+          body: body ? JSON.stringify(body) : undefined,
+          // Bounded: no answer may hang past this.
+          signal: AbortSignal.timeout(15_000),
+        });
+      } catch (error) {
+        failures.push(`${what}: ${error instanceof Error ? error.message : String(error)}`);
+        return null;
+      }
+      const parsed = (await res.json().catch(() => null)) as { request_id?: string; error?: { code?: string }; data?: any } | null;
+      answers.push({
+        what,
+        status: res.status,
+        retryAfter: res.headers.get('retry-after'),
+        requestId: res.headers.get('x-request-id'),
+        bodyRequestId: parsed?.request_id ?? null,
+        code: parsed?.error?.code ?? null,
+      });
+      if (res.status !== 503 || method === 'GET') return res.status < 300 ? parsed?.data : null;
+      await sleep(200);
+    }
+  };
+  const writer = async (w: number) => {
+    let last: string | null = null;
+    for (let i = 0; !stopping; i++) {
+      if (last === null || i % 2 === 0) {
+        const data = await send('create', 'POST', '/api/v1/reports', reportBody({ profiles: people(3, `${label}-${w}-${i}`) }), `${label}-${w}-${i}`);
+        if (data?.report?.id) {
+          last = data.report.id as string;
+          reports.set(last, 3);
+        }
+      } else {
+        const data = await send('import', 'POST', `/api/v1/reports/${last}/profile-imports`, { profiles: people(2, `${label}-${w}-${i}-imp`) }, `${label}-${w}-${i}`);
+        if (data?.counts) reports.set(last, reports.get(last)! + data.counts.added);
+      }
+      await send('read', 'GET', '/api/v1/reports?limit=5');
+      await sleep(50);
+    }
+  };
+  const running = Promise.all(Array.from({ length: writers }, (_, w) => writer(w)));
+  return {
+    answers,
+    failures,
+    reports,
+    stop: async () => {
+      stopping = true;
+      await running;
+    },
+  };
+}
+
+function assertOutageAnswers(answers: Answer[]): void {
+  assert.ok(answers.length > 0);
+  const unavailable = answers.filter((a) => a.status === 503);
+  assert.ok(unavailable.length > 0, 'some requests met the database away');
+  for (const a of answers) {
+    assert.ok(a.status < 300 || a.status === 503, `${a.what} answered ${a.status} (${a.code})`);
+    assert.ok(a.requestId && a.requestId === a.bodyRequestId, `${a.what} ${a.status}: X-Request-ID equals request_id`);
+  }
+  for (const a of unavailable) {
+    assert.equal(a.code, 'unavailable');
+    assert.ok(Number(a.retryAfter) >= 1, `${a.what}: Retry-After ${a.retryAfter}`);
+  }
+}
+
+/** Every acknowledged report exists once with every acknowledged person once, all scanned and analyzed, no attempt spent on the outage. */
+async function assertWorkComplete(t: TestApp, secret: string, reports: Map<string, number>, workspaceId: string): Promise<void> {
+  assert.ok(reports.size > 0);
+  const stored = await t.runtime.db.selectFrom('reports').select('id').where('workspace_id', '=', workspaceId).execute();
+  assert.deepEqual(stored.map((r) => r.id).sort(), [...reports.keys()].sort(), 'one report per acknowledged creation');
+  for (const [reportId, count] of reports) {
+    const roster = await t.request('GET', `/api/v1/reports/${reportId}/profiles?limit=100`, { key: secret });
+    assert.equal(roster.status, 200);
+    assert.equal(roster.body.data.length, count, `report ${reportId}: every acknowledged person once`);
+    await scansFinished(t, secret, reportId, count);
+  }
+  const items = await t.runtime.db
+    .selectFrom('scan_items')
+    .select(['status', 'attempts', sql<number>`count(*)::int`.as('n')])
+    .where('report_id', 'in', [...reports.keys()])
+    .groupBy(['status', 'attempts'])
+    .execute();
+  assert.deepEqual(
+    items.map((i) => [i.status, i.attempts]),
+    [['succeeded', 1]],
+    'every item succeeded on its first attempt',
+  );
+}
+
+describe('a cluster of its own crash-restarted and stopped under load', () => {
+  let dataDir: string;
+  let t: TestApp;
+  let secret: string;
+  let workspaceId: string;
+  let serve: ServiceProcess;
+  let worker: WorkerProcess;
+  let load: ReturnType<typeof startLoad>;
+  const pgCtl = async (...args: string[]) => {
+    const result = await embeddedPgCtl(dataDir, args);
+    assert.equal(result.code, 0, result.output);
+  };
+  const logFile = () => path.join(dataDir, 'postgres', 'server.log');
+
+  before(async () => {
+    dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'ps-outage-'));
+    const cluster = await startEmbeddedPostgres({ dataDir, database: 'profile_scan' });
+    t = await startTestApp({ database: { url: cluster.url, drop: async () => {} } });
+    ({ secret, workspaceId } = await t.tenant());
+    serve = await startService('serve', ['serve'], {
+      DATABASE_URL: cluster.url,
+      DATA_DIR: t.config.dataDir,
+      PORT: '0',
+      WORKER_CONCURRENCY: '0',
+      READ_LIMIT_MULTIPLIER: '1000',
+      MAINTENANCE_INTERVAL: '0',
+      METRICS_TOKEN,
+    });
+    worker = await startWorkerProcess(t, { concurrency: 8, env: { SIMULATOR_DELAY_MS: '200', MAINTENANCE_INTERVAL: '0' } });
+
+    load = startLoad(serve.url, secret, 'pg');
+    await sleep(1500);
+    await pgCtl('restart', '-m', 'immediate', '-w', '-t', '60', '-l', logFile());
+    await sleep(1500);
+    await pgCtl('stop', '-m', 'fast', '-w', '-t', '60');
+    await sleep(STOP_SECONDS * 1000);
+    await pgCtl('start', '-w', '-t', '60', '-l', logFile());
+    await sleep(1500);
+    await load.stop();
+  });
+
+  after(async () => {
+    await worker?.child.kill('SIGTERM');
+    await worker?.exited;
+    await serve?.kill('SIGTERM');
+    await t?.close();
+    if (dataDir) {
+      await embeddedPgCtl(dataDir, ['stop', '-m', 'immediate', '-w']).catch(() => undefined);
+      await fs.rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  test('the server and the worker process stay alive through the restart and the stop', () => {
+    assert.equal(serve.child.exitCode, null, serve.output());
+    assert.equal(worker.child.exitCode, null, worker.output());
+    assert.doesNotMatch(serve.output() + worker.output(), /Unhandled 'error' event/);
+  });
+
+  test('every answer is a success or 503 unavailable with Retry-After and X-Request-ID; none hangs or fails', () => {
+    assert.deepEqual(load.failures, []);
+    assertOutageAnswers(load.answers);
+  });
+
+  test('every acknowledged write exists once, and every run ends with every person analyzed on its first attempt', async () => {
+    await assertWorkComplete(t, secret, load.reports, workspaceId);
+  });
+
+  test('the outage is said once per process (not per attempt), and /readyz and /metrics tell it', async () => {
+    const lost = (output: string) => output.split('\n').filter((line) => line.includes('database unavailable')).length;
+    // Two outages (the crash-restart, the stop); a process may miss a short one it never touched.
+    assert.ok(lost(worker.output()) >= 1 && lost(worker.output()) <= 2, worker.output());
+    assert.ok(lost(serve.output()) >= 1 && lost(serve.output()) <= 2, serve.output());
+    assert.equal((await fetch(`${serve.url}/readyz`)).status, 200);
+    const metrics = await (await fetch(`${serve.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+    assert.match(metrics, /profile_scan_database_outages_total\{[^}]*part="api"[^}]*\} [12]/);
+    assert.match(metrics, /profile_scan_database_reconnects_total\{[^}]*session="pool"[^}]*\} [12]/);
+  });
+
+  test('after a restart the LISTEN and the liveness lock are back: a new item is claimed at once, and no one takes a live worker’s items', async () => {
+    assert.equal(await worker.child.kill('SIGTERM') && (await worker.exited), 0, 'the worker process stops cleanly');
+    // Polling only once a minute: a prompt claim is the notification's doing.
+    const slow: ScanWorker = await startScanWorker({
+      runtime: t.runtime,
+      config: { ...t.config, simulatorDelayMs: 4000 },
+      clock: systemClock,
+      concurrency: 16,
+      log: () => {},
+      pollMs: 60_000,
+    });
+    try {
+      const held = async () => {
+        const { rows } = await sql<{ n: number }>`
+          select (select count(*)::int from pg_locks where locktype = 'advisory' and classid = 1886615403 and granted)
+               + (select count(*)::int from pg_stat_activity where query ilike 'listen scan_items%') as n`.execute(t.runtime.db);
+        return rows[0]?.n === 2;
+      };
+      await eventually(held, 10_000, 50);
+      await pgCtl('restart', '-m', 'immediate', '-w', '-t', '60', '-l', logFile());
+      await eventually(async () => held().catch(() => false), 20_000, 50);
+
+      const created = await t.request('POST', '/api/v1/reports', {
+        key: secret,
+        headers: { 'idempotency-key': 'after-restart' },
+        body: reportBody({ profiles: people(2, 'after-restart') }),
+      });
+      assert.equal(created.status, 201, created.text);
+      const reportId = created.body.data.report.id as string;
+      const started = Date.now();
+      await eventually(
+        async () => {
+          const pending = await t.runtime.db.selectFrom('scan_items').select('id').where('report_id', '=', reportId).where('status', '=', 'pending').execute();
+          return pending.length === 0;
+        },
+        1000,
+        20,
+      );
+      assert.ok(Date.now() - started < 1000);
+      // Taken for dead at once when its lock is free: the lock, taken again, keeps its items its own.
+      const taken = await claimItem(t.runtime.db, 10, { id: randomUUID(), deadSeconds: 0, hungSeconds: 60 });
+      assert.equal(taken, null);
+    } finally {
+      await slow.stop({ timeoutMs: 100 });
+    }
+  });
+});
+
+describe('the embedded PostgreSQL killed and started again by its supervisor', () => {
+  let dataDir: string;
+  let t: TestApp;
+  let secret: string;
+  let workspaceId: string;
+  let serve: ServiceProcess;
+  let worker: WorkerProcess;
+  let load: ReturnType<typeof startLoad>;
+
+  before(async () => {
+    dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'ps-embedded-outage-'));
+    serve = await startService('serve', ['serve'], {
+      DATABASE_URL: '',
+      DATA_DIR: dataDir,
+      PORT: '0',
+      WORKER_CONCURRENCY: '4',
+      SIMULATOR_DELAY_MS: '200',
+      READ_LIMIT_MULTIPLIER: '1000',
+      MAINTENANCE_INTERVAL: '0',
+    });
+    const shared = await startEmbeddedPostgres({ dataDir, database: 'profile_scan' });
+    assert.equal(shared.owned, false, 'the serve process owns the server');
+    t = await startTestApp({ database: { url: shared.url, drop: async () => {} } });
+    ({ secret, workspaceId } = await t.tenant());
+    worker = await startWorkerProcess(t, { concurrency: 4, env: { DATABASE_URL: '', DATA_DIR: dataDir, SIMULATOR_DELAY_MS: '200', MAINTENANCE_INTERVAL: '0' } });
+
+    load = startLoad(serve.url, secret, 'emb');
+    await sleep(1500);
+    const pid = Number((await fs.readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8')).split('\n')[0]);
+    process.kill(pid, 'SIGKILL');
+    await eventually(async () => serve.output().includes('started the embedded PostgreSQL again'), 60_000, 100);
+    await sleep(1500);
+    await load.stop();
+  });
+
+  after(async () => {
+    await worker?.child.kill('SIGTERM');
+    await worker?.exited;
+    await t?.close();
+    await serve?.kill('SIGTERM');
+    if (dataDir) {
+      await embeddedPgCtl(dataDir, ['stop', '-m', 'immediate', '-w']).catch(() => undefined);
+      await fs.rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  test('the server, its worker thread and the worker process stay alive; the supervisor said the restart once', () => {
+    assert.equal(serve.child.exitCode, null, serve.output());
+    assert.equal(worker.child.exitCode, null, worker.output());
+    assert.equal(serve.output().split('\n').filter((l) => l.includes('is not running; starting it again')).length, 1, serve.output());
+  });
+
+  test('every answer is a success or 503 unavailable with Retry-After and X-Request-ID', () => {
+    assert.deepEqual(load.failures, []);
+    assertOutageAnswers(load.answers);
+  });
+
+  test('every acknowledged write exists once, and every run ends with every person analyzed on its first attempt', async () => {
+    await assertWorkComplete(t, secret, load.reports, workspaceId);
+  });
+});
