@@ -71,7 +71,18 @@ export async function runServe(config: Config, logger: Logger = createLogger(con
     if (config.workerConcurrency > 0) health.queue = 'starting';
     const media = await openMediaStore(config);
     const secret = await cursorSecret(db, config.cursorSecret);
-    app = await buildServer({ db, config, clock, cursorSecret: secret, queue: new ScanItemQueue(), media, logger, health, metrics, availability: runtime.availability });
+    app = await buildServer({
+      db,
+      config,
+      clock,
+      cursorSecret: secret,
+      queue: new ScanItemQueue(),
+      media,
+      logger,
+      health,
+      metrics,
+      availability: runtime.availability,
+    });
     const address = await app.listen({ port: config.port, host: config.host });
     // PORT=0 and the like: the address is known only now (app.publicBaseUrl reads it from the listener).
     const publicBaseUrl = app.publicBaseUrl;

@@ -134,7 +134,8 @@ async function runThread(data: ThreadData): Promise<void> {
   // The thread's view of database outages, counted by the main thread's registry.
   runtime.availability.subscribe((event) => {
     if (event.kind === 'lost') send({ type: 'metric', metric: { kind: 'database', part: 'worker', event: 'outage', session: '' } });
-    else send({ type: 'metric', metric: { kind: 'database', part: 'worker', event: 'reconnect', session: event.kind === 'restored' ? 'pool' : event.session } });
+    else
+      send({ type: 'metric', metric: { kind: 'database', part: 'worker', event: 'reconnect', session: event.kind === 'restored' ? 'pool' : event.session } });
   });
   let worker;
   try {
