@@ -53,7 +53,8 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
       else log(`database reachable again after ${seconds.toFixed(1)} s`);
     },
   });
-  const pool = createPool(databaseUrl, options.poolSize ?? 10);
+  const connectTimeoutMs = config.databaseTimeoutMs;
+  const pool = createPool(databaseUrl, options.poolSize ?? 10, { connectTimeoutMs });
   // An idle connection's error (the server restarting, a network cut) is not fatal: the pool replaces it.
   // An outage is said once (availability); anything else is logged as it comes.
   const idleFailed = (name: string) => (error: Error) => {
@@ -65,7 +66,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
   // A connection made (its session set) means the database answers again.
   pool.on('connect', () => availability.succeeded());
   const scanPool = options.scanPoolSize
-    ? createPool(databaseUrl, options.scanPoolSize, { asynchronousCommit: true, genericPlans: true, keepIdle: true })
+    ? createPool(databaseUrl, options.scanPoolSize, { asynchronousCommit: true, genericPlans: true, keepIdle: true, connectTimeoutMs })
     : null;
   scanPool?.on('error', idleFailed('scan pool'));
   scanPool?.on('connect', () => availability.succeeded());

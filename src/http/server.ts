@@ -15,7 +15,8 @@ import swagger from '@fastify/swagger';
 import type { Clock } from '../clock.js';
 import { CursorCodec } from '../domain/cursor.js';
 import { publicBaseUrlOf, type Config } from '../config.js';
-import type { Db } from '../store/database.js';
+import { AsyncResource } from 'node:async_hooks';
+import { withStatementBound, type Db } from '../store/database.js';
 import type { ScanQueue } from '../store/queue-channel.js';
 import { ApiError, apiError } from '../domain/errors.js';
 import type { DatabaseAvailability } from '../store/database-availability.js';
@@ -153,6 +154,24 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
   });
   const serverDeps: ServerDeps = { ...deps, media: deps.media ?? (await createMediaStore(deps.config.media)), health: deps.health ?? new Health(deps.db) };
   app.decorate('deps', serverDeps);
+  // No request waits on the database past a bound: a statement without an answer is cancelled, or
+  // its connection dropped when the database does not answer at all (store/database.ts). First, so
+  // that every route, the web pages' included, runs within it.
+  // A body is read in the socket's callbacks, outside the request's async context: the route is
+  // entered again within the bound once it is read (how @fastify/request-context keeps its store).
+  const bounds = new WeakMap<FastifyRequest, AsyncResource>();
+  app.addHook('onRequest', (request, _reply, done) =>
+    withStatementBound(deps.config.databaseTimeoutMs, () => {
+      const scope = new AsyncResource('profile-scan-request');
+      bounds.set(request, scope);
+      scope.runInAsyncScope(done);
+    }),
+  );
+  app.addHook('preValidation', (request, _reply, done) => {
+    const scope = bounds.get(request);
+    if (scope) scope.runInAsyncScope(done);
+    else done();
+  });
   // /livez, /readyz, /metrics (outside /api/v1, no key) and the request metrics: ./ops.ts.
   await app.register(opsPlugin, {
     health: serverDeps.health,

@@ -31,12 +31,13 @@ const UNAVAILABLE_STATES = new Set([
   '08006',
 ]);
 
-/** Node socket errors of a connection that could not be made or was cut. */
-const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+/** Node socket errors of a connection that could not be made or was cut; DATABASE_TIMEOUT: no answer at all (store/database.ts). */
+const SOCKET_CODES = new Set(['DATABASE_TIMEOUT', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
 
 /** Messages of node-postgres and pg-pool for a connection lost, refused or not obtained in time (they carry no code). */
 const UNAVAILABLE_MESSAGES = [
   /connection terminated/i,
+  /^timeout expired$/, // node-postgres's own connection timeout, before pg-pool names it
   /timeout exceeded when trying to connect/i,
   /the database system is (starting up|shutting down|in recovery mode|not yet accepting connections)/i,
   /client has encountered a connection error and is not queryable/i,
