@@ -298,7 +298,9 @@ export async function startScanWorker(options: WorkerOptions): Promise<ScanWorke
     if (late > (WORKER_HEARTBEAT_MS / 1000) * 2.5 && availability.available && !beatFailing)
       logger.warn({ seconds_since_last_beat: late }, `queue: worker heartbeat ${late.toFixed(1)} s late (event loop or database busy)`);
     const claims = [...inFlight.values()].map((e) => e.claim);
-    beatWorker(beatDb, self, claims, WORKER_FORGET_SECONDS)
+    beat
+      .relock()
+      .then(() => beatWorker(beatDb, self, claims, WORKER_FORGET_SECONDS))
       .then((lost) => {
         lastBeatAt = Date.now();
         if (beatFailing) {

@@ -6,29 +6,34 @@
  * stopped (`-m fast`) for a few seconds while clients create reports and
  * import people through a real `serve` process, and a separate `worker`
  * process scans them (both `node bin/profile-scan.js`, the compiled build). Then the same with the embedded PostgreSQL of a
- * `serve` killed (SIGKILL) and started again by its supervisor.
+ * `serve` killed (SIGKILL) and started again by its supervisor. Then a
+ * failover: the address the service uses moves from a crashed cluster to its
+ * promoted synchronous standby.
  *
  * What must hold: the processes live; every answer while the database is
  * away is 503 `unavailable` with Retry-After and X-Request-ID (never a 500,
  * never a hang); afterwards every acknowledged write exists once, every run
  * is terminal with every person analyzed, and no item spent an attempt on
  * the outage. After a restart a worker's LISTEN and liveness lock are back:
- * a new item is claimed at once by notification, and a claim elsewhere does
- * not take a live worker's items.
+ * a new item is claimed at once by notification, and a claim elsewhere (a
+ * worker that starts just then included) does not take a live worker's items.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
+import pg from 'pg';
 import { systemClock } from '../../src/clock.js';
 import { startScanWorker, type ScanWorker } from '../../src/scanning/worker.js';
 import { embeddedPgCtl, startEmbeddedPostgres } from '../../src/store/embedded-postgres.js';
 import { claimItem } from '../../src/store/item-repository.js';
 import { eventually, people, reportBody, scansFinished, startTestApp, type TestApp } from '../support/app.js';
 import { startService, type ServiceProcess } from '../support/processes.js';
+import { startRelay, type Relay } from '../support/relay.js';
 import { startWorkerProcess, type WorkerProcess } from '../support/worker-process.js';
 
 const STOP_SECONDS = 6;
@@ -260,7 +265,9 @@ describe('a cluster of its own crash-restarted and stopped under load', () => {
       const held = async () => {
         const { rows } = await sql<{ locks: number; listens: number }>`
           select (select count(*)::int from pg_locks where locktype = 'advisory' and classid = 1886615403 and granted) as locks,
-                 (select count(*)::int from pg_stat_activity where query ilike '%listen scan_items%') as listens`.execute(t.runtime.db);
+                 (select count(*)::int from pg_stat_activity where pid <> pg_backend_pid() and state = 'idle' and query = 'listen scan_items') as listens`.execute(
+          t.runtime.db,
+        );
         return rows[0].locks >= 1 && rows[0].listens >= 1;
       };
       await eventually(held, 10_000, 50);
@@ -289,6 +296,66 @@ describe('a cluster of its own crash-restarted and stopped under load', () => {
       assert.equal(taken, null);
     } finally {
       await slow.stop({ timeoutMs: 100 });
+    }
+  });
+
+  test('a worker that starts as the database returns does not take the items of a live worker that has not beaten again yet', async () => {
+    const live: ScanWorker = await startScanWorker({
+      runtime: t.runtime,
+      config: { ...t.config, simulatorDelayMs: 60_000 },
+      clock: systemClock,
+      concurrency: 2,
+      log: () => {},
+    });
+    try {
+      const created = await t.request('POST', '/api/v1/reports', {
+        key: secret,
+        headers: { 'idempotency-key': 'live-worker-items' },
+        body: reportBody({ profiles: people(2, 'live-worker-items') }),
+      });
+      assert.equal(created.status, 201, created.text);
+      // What the live worker holds (it is the only worker beating): as many items as its concurrency.
+      const held = () =>
+        t.runtime.db
+          .selectFrom('scan_items')
+          .select(['id', 'claim_id', 'worker_id'])
+          .where('status', '=', 'running')
+          .where('worker_id', 'is not', null)
+          .orderBy('id')
+          .execute();
+      const before = await eventually(async () => {
+        const rows = await held();
+        return rows.length === 2 && new Set(rows.map((r) => r.worker_id)).size === 1 && rows;
+      });
+      // Silent longer than the newcomer's dead limit, its lock gone with the server's sessions.
+      await pgCtl('stop', '-m', 'fast', '-w', '-t', '60');
+      await sleep(2500);
+      await startEmbeddedPostgres({ dataDir, database: 'profile_scan' });
+      const newcomer = { id: randomUUID(), deadSeconds: 2, hungSeconds: 60 };
+      // Everything the newcomer can claim (items of other reports, pending, may come too).
+      const claimAll = async () => {
+        const ids: string[] = [];
+        for (let c = await claimItem(t.runtime.db, 10, newcomer); c; c = await claimItem(t.runtime.db, 10, newcomer)) ids.push(c.itemId);
+        return ids;
+      };
+      const liveItems = before.map((r) => r.id);
+      const first = await eventually(async () => claimAll().catch(() => null), 10_000, 20);
+      assert.deepEqual(
+        first.filter((id) => liveItems.includes(id)),
+        [],
+        'the first claims after the return take nothing of the live worker',
+      );
+      // Past the newcomer's dead limit from the return: the live worker has beaten and locked again.
+      await sleep(2500);
+      assert.deepEqual(
+        (await claimAll()).filter((id) => liveItems.includes(id)),
+        [],
+        'nor claims once the live worker beats again',
+      );
+      const now = (await held()).filter((r) => liveItems.includes(r.id));
+      assert.deepEqual(now, before, 'its items are still its own, under the same claims');
+    } finally {
+      await live.stop({ timeoutMs: 100 });
     }
   });
 });
@@ -362,5 +429,140 @@ describe('the embedded PostgreSQL killed and started again by its supervisor', (
 
   test('every acknowledged write exists once, and every run ends with every person analyzed on its first attempt', async () => {
     await assertWorkComplete(t, secret, load.reports, workspaceId);
+  });
+});
+
+/**
+ * A failover: the service's DATABASE_URL names an address (the relay) that
+ * reaches cluster A, whose synchronous standby B streams from it (made from a
+ * copy of A's data directory, started with `standby.signal`, with the
+ * embedded package's own binaries). A crashes (`-m immediate`), B is promoted
+ * (`pg_ctl promote`) and the address moves to B.
+ */
+describe('a failover to a promoted standby behind the same address', () => {
+  let dirA: string;
+  let dirB: string;
+  let relay: Relay;
+  let t: TestApp;
+  let secret: string;
+  let workspaceId: string;
+  let serve: ServiceProcess;
+  let worker: WorkerProcess;
+  let load: ReturnType<typeof startLoad>;
+  let portB: number;
+
+  const pgCtl = async (dir: string, ...args: string[]) => {
+    const result = await embeddedPgCtl(dir, args);
+    assert.equal(result.code, 0, result.output);
+  };
+  const info = async (dir: string) => JSON.parse(await fs.readFile(path.join(dir, 'postgres.json'), 'utf8')) as { port: number; password: string };
+  const tcpUrl = (port: number, password: string, database = 'profile_scan') =>
+    `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
+  const on = async <T>(url: string, statement: string): Promise<T[]> => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      return (await client.query(statement)).rows as T[];
+    } finally {
+      await client.end();
+    }
+  };
+
+  before(async () => {
+    dirA = await fs.mkdtemp(path.join(os.tmpdir(), 'ps-failover-a-'));
+    dirB = await fs.mkdtemp(path.join(os.tmpdir(), 'ps-failover-b-'));
+    await startEmbeddedPostgres({ dataDir: dirA, database: 'profile_scan' });
+    const a = await info(dirA);
+    // B: a copy of A's cluster made while A is stopped, that starts as A's standby.
+    await pgCtl(dirA, 'stop', '-m', 'fast', '-w', '-t', '60');
+    const copied = spawnSync('cp', ['-a', path.join(dirA, 'postgres'), path.join(dirB, 'postgres')]);
+    assert.equal(copied.status, 0, String(copied.stderr));
+    const clusterB = path.join(dirB, 'postgres');
+    const owner = await fs.stat(clusterB);
+    await fs.writeFile(path.join(clusterB, 'standby.signal'), '');
+    await fs.chown(path.join(clusterB, 'standby.signal'), owner.uid, owner.gid);
+    await fs.appendFile(
+      path.join(clusterB, 'postgresql.auto.conf'),
+      `primary_conninfo = 'host=127.0.0.1 port=${a.port} user=postgres password=${a.password} application_name=standby_b'\n`,
+    );
+    await fs.writeFile(path.join(dirB, 'postgres.json'), JSON.stringify({ ...a, port: 0 }), { mode: 0o600 });
+    await startEmbeddedPostgres({ dataDir: dirA, database: 'profile_scan' });
+    await startEmbeddedPostgres({ dataDir: dirB, database: 'profile_scan' });
+    portB = (await info(dirB)).port;
+    const adminA = tcpUrl(a.port, a.password, 'postgres');
+    await eventually(async () => (await on<{ n: number }>(adminA, `select count(*)::int as n from pg_stat_replication where state = 'streaming'`))[0].n === 1);
+    // Synchronous: a commit A acknowledged is on B (a failover loses no acknowledged write).
+    await on(adminA, `alter system set synchronous_standby_names = 'standby_b'`);
+    await on(adminA, 'select pg_reload_conf()');
+    await eventually(async () => (await on<{ n: number }>(adminA, `select count(*)::int as n from pg_stat_replication where sync_state = 'sync'`))[0].n === 1);
+
+    relay = await startRelay({ host: '127.0.0.1', port: a.port });
+    const url = tcpUrl(relay.port, a.password);
+    t = await startTestApp({ clock: systemClock, database: { url, drop: async () => {} } });
+    ({ secret, workspaceId } = await t.tenant());
+    serve = await startService('serve', ['serve'], {
+      DATABASE_URL: url,
+      DATA_DIR: t.config.dataDir,
+      PORT: '0',
+      WORKER_CONCURRENCY: '0',
+      READ_LIMIT_MULTIPLIER: '1000',
+      MAINTENANCE_INTERVAL: '0',
+    });
+    worker = await startWorkerProcess(t, { concurrency: 8, env: { SIMULATOR_DELAY_MS: '200', MAINTENANCE_INTERVAL: '0' } });
+
+    load = startLoad(serve.url, secret, 'fo');
+    await sleep(1500);
+    await pgCtl(dirA, 'stop', '-m', 'immediate', '-w', '-t', '60');
+    await pgCtl(dirB, 'promote', '-w', '-t', '60');
+    relay.retarget({ host: '127.0.0.1', port: portB });
+    await sleep(2500);
+    await load.stop();
+  });
+
+  after(async () => {
+    worker?.child.kill('SIGTERM');
+    await worker?.exited;
+    await serve?.kill('SIGTERM');
+    await t?.close();
+    await relay?.close();
+    for (const dir of [dirA, dirB]) {
+      if (!dir) continue;
+      await embeddedPgCtl(dir, ['stop', '-m', 'immediate', '-w']).catch(() => undefined);
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('the server and the worker process stay alive through the failover', () => {
+    assert.equal(serve.child.exitCode, null, serve.output());
+    assert.equal(worker.child.exitCode, null, worker.output());
+    assert.doesNotMatch(serve.output() + worker.output(), /Unhandled 'error' event/);
+  });
+
+  test('every answer is a success or 503 unavailable with Retry-After and X-Request-ID', () => {
+    assert.deepEqual(load.failures, []);
+    assertOutageAnswers(load.answers);
+  });
+
+  test('on the promoted standby: every acknowledged write exists once, and every run ends with every person analyzed on its first attempt', async () => {
+    const promoted = await on<{ recovering: boolean }>(tcpUrl(portB, (await info(dirB)).password), 'select pg_is_in_recovery() as recovering');
+    assert.equal(promoted[0].recovering, false);
+    await assertWorkComplete(t, secret, load.reports, workspaceId);
+  });
+
+  test('the worker listens on the promoted server, and a new item is claimed at once', async () => {
+    const b = await info(dirB);
+    await eventually(
+      async () =>
+        (await on<{ n: number }>(tcpUrl(portB, b.password), `select count(*)::int as n from pg_stat_activity where query = 'listen scan_items'`))[0].n >= 1,
+      10_000,
+      50,
+    );
+    const created = await t.request('POST', '/api/v1/reports', {
+      key: secret,
+      headers: { 'idempotency-key': 'after-failover' },
+      body: reportBody({ profiles: people(1, 'after-failover') }),
+    });
+    assert.equal(created.status, 201, created.text);
+    await scansFinished(t, secret, created.body.data.report.id, 1);
   });
 });

@@ -2,7 +2,7 @@
  * No request waits on the database past DATABASE_TIMEOUT_MS (store/database.ts,
  * "statement bound"): the service reaches its database through a TCP relay
  * that the test can make silent (it accepts and keeps every connection, and
- * forwards nothing), standing in for a database whose address stopped
+ * forwards nothing yet), standing in for a database whose address stopped
  * answering without a reset (a failover that moved it, a network cut).
  *
  * - A database that answers nothing: the request answers 503 `unavailable`
@@ -14,68 +14,25 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import net from 'node:net';
 import pg from 'pg';
 import { createTestDatabase, untilAnotherSessionWaitsOnALock, type TestDatabase } from '../support/db.js';
 import { startTestApp, type TestApp } from '../support/app.js';
+import { relayedUrl, startRelay, targetOf, type Relay } from '../support/relay.js';
 
 const TIMEOUT_MS = 1000;
 /** A client's deadline, far past the bound (about twice TIMEOUT_MS): an answer by then is not a hang. */
 const CLIENT_DEADLINE_MS = 15_000;
 
-/** A relay to `target` that forwards both ways until made silent; silent, it accepts and forwards nothing. */
-async function startRelay(target: { host: string; port: number }) {
-  let silent = false;
-  const sockets = new Set<net.Socket>();
-  const server = net.createServer((downstream) => {
-    sockets.add(downstream);
-    const upstream = net.connect(target.port, target.host);
-    sockets.add(upstream);
-    downstream.on('data', (chunk) => {
-      if (!silent) upstream.write(chunk);
-    });
-    upstream.on('data', (chunk) => {
-      if (!silent) downstream.write(chunk);
-    });
-    const close = () => {
-      downstream.destroy();
-      upstream.destroy();
-      sockets.delete(downstream);
-      sockets.delete(upstream);
-    };
-    for (const socket of [downstream, upstream]) {
-      socket.on('error', close);
-      socket.on('close', close);
-    }
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as net.AddressInfo).port;
-  return {
-    port,
-    set silent(value: boolean) {
-      silent = value;
-    },
-    close: async () => {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
-
 describe('a request waits on the database for a bounded time', () => {
   let database: TestDatabase;
-  let relay: Awaited<ReturnType<typeof startRelay>>;
+  let relay: Relay;
   let t: TestApp;
   let secret: string;
 
   before(async () => {
     database = await createTestDatabase();
-    const url = new URL(database.url);
-    relay = await startRelay({ host: url.hostname, port: Number(url.port || 5432) });
-    const relayed = new URL(database.url);
-    relayed.hostname = '127.0.0.1';
-    relayed.port = String(relay.port);
-    t = await startTestApp({ database: { url: relayed.toString(), drop: async () => {} }, env: { DATABASE_TIMEOUT_MS: String(TIMEOUT_MS) } });
+    relay = await startRelay(targetOf(database.url));
+    t = await startTestApp({ database: { url: relayedUrl(database.url, relay), drop: async () => {} }, env: { DATABASE_TIMEOUT_MS: String(TIMEOUT_MS) } });
     ({ secret } = await t.tenant());
   });
 
