@@ -564,5 +564,11 @@ describe('a failover to a promoted standby behind the same address', () => {
     });
     assert.equal(created.status, 201, created.text);
     await scansFinished(t, secret, created.body.data.report.id, 1);
+    // The promotion moved the server to a new timeline: the epoch claims count silence from.
+    const epochs = await on<{ timeline: number }>(tcpUrl(portB, b.password), 'select timeline from database_epochs order by seen_at');
+    assert.ok(
+      epochs.some((e) => e.timeline > 1),
+      JSON.stringify(epochs),
+    );
   });
 });
