@@ -115,6 +115,12 @@ export interface Config {
   /** Statement texts prepared once per database connection, at most (DATABASE_STATEMENT_CACHE; 0: none). */
   databaseStatementCache: number;
   /**
+   * How long the service waits for the database before taking it as
+   * unreachable (DATABASE_TIMEOUT_MS): a new connection, and, within an API
+   * request or web page, a statement's answer (store/database.ts).
+   */
+  databaseTimeoutMs: number;
+  /**
    * PUBLIC_BASE_URL, without a trailing slash; null when unset: the address
    * the server listens on is the public one (http/server.ts: app.publicBaseUrl).
    */
@@ -309,6 +315,11 @@ export const SETTINGS = {
     256,
     integer(0, 10_000),
     'Statement texts each database connection prepares once and reuses, plans included (`0` = none: every statement is planned on each run)',
+  ),
+  DATABASE_TIMEOUT_MS: setting(
+    10_000,
+    integer(100, 600_000),
+    'How long the service waits for the database before taking it as unreachable: a new connection, and a statement of an API request or web page that gets no answer (the request answers 503 `unavailable` with `Retry-After` within about twice this; a statement of a reachable database that runs this long is cancelled and answers 500; `docs/operations.md`)',
   ),
   PUBLIC_BASE_URL: setting(
     null,
@@ -678,6 +689,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDirReason: fallback?.reason ?? null,
     databaseUrl,
     databaseStatementCache: readSetting(env, 'DATABASE_STATEMENT_CACHE'),
+    databaseTimeoutMs: readSetting(env, 'DATABASE_TIMEOUT_MS'),
     publicBaseUrl: readSetting(env, 'PUBLIC_BASE_URL'),
     simulatorDelayMs: readSetting(env, 'SIMULATOR_DELAY_MS'),
     workerConcurrency: readSetting(env, 'WORKER_CONCURRENCY'),

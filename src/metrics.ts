@@ -16,12 +16,15 @@
  *   main thread (`ThreadMetricsSink` → `applyThreadMetric`), which records them
  *   here, so one scrape of the process shows its thread's work too.
  * - Pool: connections in use, idle and waiting, per pool (api, worker).
+ * - Database outages: times the process found the database unreachable, and
+ *   its reconnections (the pools, the LISTEN session, the heartbeat).
  * - Process: prom-client's default metrics, event-loop lag included; the
  *   worker thread's event-loop lag as its own gauge.
  */
 import type pg from 'pg';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Db } from './store/database.js';
+import type { DatabaseAvailability, DatabaseEvent } from './store/database-availability.js';
 import { queueStatsByMode, type QueueStats } from './store/item-repository.js';
 
 /** One exchange with a data provider, as /metrics counts it. */
@@ -57,7 +60,8 @@ export type ThreadMetric =
   | { kind: 'provider'; outcome: string; seconds: number; reason: string | null }
   | { kind: 'exchange'; exchange: ProviderExchange }
   | { kind: 'provider_event'; event: ProviderEvent }
-  | { kind: 'gauges'; pools: Record<string, PoolSnapshot>; eventLoopLagSeconds: number };
+  | { kind: 'gauges'; pools: Record<string, PoolSnapshot>; eventLoopLagSeconds: number }
+  | { kind: 'database'; part: string; event: 'outage' | 'reconnect'; session: string };
 
 export interface PoolSnapshot {
   total: number;
@@ -289,9 +293,39 @@ export class Metrics implements WorkerMetrics {
         this.providerBreaker.set({ provider: event.provider, state }, state === event.state ? 1 : 0);
   }
 
+  // --- Database outages (store/database-availability.ts) ---------------------------------------
+
+  readonly #databaseOutages = new Counter({
+    name: 'profile_scan_database_outages_total',
+    help: 'Times this process (part: api, worker) found the database unreachable after it had answered',
+    labelNames: ['part'],
+    registers: [this.registry],
+  });
+  readonly #databaseReconnects = new Counter({
+    name: 'profile_scan_database_reconnects_total',
+    help: 'Reconnections after the database was unreachable: the process reaching it again (session "pool"), and its long-lived sessions made again (listen, heartbeat)',
+    labelNames: ['part', 'session'],
+    registers: [this.registry],
+  });
+
+  /** Counts the outages and reconnections `availability` sees, under `part`. */
+  watchDatabase(part: string, availability: DatabaseAvailability): void {
+    availability.subscribe((event) => this.databaseEvent(part, event));
+  }
+
+  databaseEvent(part: string, event: DatabaseEvent): void {
+    if (event.kind === 'lost') this.#databaseOutages.inc({ part });
+    else this.#databaseReconnects.inc({ part, session: event.kind === 'restored' ? 'pool' : event.session });
+  }
+
+  // ----------------------------------------------------------------------------------------------
+
   /** Records an observation posted by the worker thread. */
   applyThreadMetric(metric: ThreadMetric): void {
-    if (metric.kind === 'item') this.itemProcessed(metric.mode, metric.outcome, metric.seconds);
+    if (metric.kind === 'database') {
+      if (metric.event === 'outage') this.#databaseOutages.inc({ part: metric.part });
+      else this.#databaseReconnects.inc({ part: metric.part, session: metric.session });
+    } else if (metric.kind === 'item') this.itemProcessed(metric.mode, metric.outcome, metric.seconds);
     else if (metric.kind === 'provider') this.providerCall(metric.outcome, metric.seconds, metric.reason);
     else if (metric.kind === 'exchange') this.providerExchange(metric.exchange);
     else if (metric.kind === 'provider_event') this.providerEvent(metric.event);

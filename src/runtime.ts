@@ -12,6 +12,7 @@ import type pg from 'pg';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
 import { createDb, createPool, migrateToLatest, type Db } from './store/database.js';
+import { DatabaseAvailability } from './store/database-availability.js';
 import { startEmbeddedPostgres, type EmbeddedServer } from './store/embedded-postgres.js';
 import { DEFAULT_STATEMENT_CACHE } from './store/prepared-statements.js';
 
@@ -24,6 +25,8 @@ export interface Runtime {
   scanPool: pg.Pool | null;
   scanDb: Db | null;
   appliedMigrations: string[];
+  /** Whether this process reaches the database now; its outages are logged once each (store/database-availability.ts). */
+  availability: DatabaseAvailability;
   close(): Promise<void>;
 }
 
@@ -38,21 +41,35 @@ export interface RuntimeOptions {
 
 export async function openRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
   const log = options.log ?? (() => {});
-  const embedded = config.databaseUrl ? null : await startEmbeddedPostgres({ dataDir: config.dataDir, log });
+  const embedded = config.databaseUrl ? null : await startEmbeddedPostgres({ dataDir: config.dataDir, log, supervise: true });
   const databaseUrl = config.databaseUrl ?? embedded!.url;
-  const pool = createPool(databaseUrl, options.poolSize ?? 10);
-  // An idle connection's error (the server restarting, a network cut) is logged, not fatal: the pool replaces it.
-  pool.on('error', (error) => {
-    if (options.logger) options.logger.warn({ err: error }, 'database pool: an idle connection failed; it is replaced on demand');
-    else log(`database pool: an idle connection failed (${error.message}); it is replaced on demand`);
+  const availability = new DatabaseAvailability({
+    lost: (error) => {
+      if (options.logger) options.logger.warn({ err: error }, 'database unavailable: requests answer 503 and scan work waits until it is back');
+      else log(`database unavailable (${error instanceof Error ? error.message : String(error)}); requests answer 503 and scan work waits until it is back`);
+    },
+    restored: (seconds) => {
+      if (options.logger) options.logger.info({ outage_seconds: seconds }, `database reachable again after ${seconds.toFixed(1)} s`);
+      else log(`database reachable again after ${seconds.toFixed(1)} s`);
+    },
   });
+  const connectTimeoutMs = config.databaseTimeoutMs;
+  const pool = createPool(databaseUrl, options.poolSize ?? 10, { connectTimeoutMs });
+  // An idle connection's error (the server restarting, a network cut) is not fatal: the pool replaces it.
+  // An outage is said once (availability); anything else is logged as it comes.
+  const idleFailed = (name: string) => (error: Error) => {
+    if (availability.failed(error)) return;
+    if (options.logger) options.logger.warn({ err: error }, `${name}: an idle connection failed; it is replaced on demand`);
+    else log(`${name}: an idle connection failed (${error.message}); it is replaced on demand`);
+  };
+  pool.on('error', idleFailed('database pool'));
+  // A connection made (its session set) means the database answers again.
+  pool.on('connect', () => availability.succeeded());
   const scanPool = options.scanPoolSize
-    ? createPool(databaseUrl, options.scanPoolSize, { asynchronousCommit: true, genericPlans: true, keepIdle: true })
+    ? createPool(databaseUrl, options.scanPoolSize, { asynchronousCommit: true, genericPlans: true, keepIdle: true, connectTimeoutMs })
     : null;
-  scanPool?.on('error', (error) => {
-    if (options.logger) options.logger.warn({ err: error }, 'scan pool: an idle connection failed; it is replaced on demand');
-    else log(`scan pool: an idle connection failed (${error.message}); it is replaced on demand`);
-  });
+  scanPool?.on('error', idleFailed('scan pool'));
+  scanPool?.on('connect', () => availability.succeeded());
   const closeFailed = (error: unknown) => {
     if (options.logger) options.logger.warn({ err: error }, 'database pool: closing failed');
     else log(`database pool: closing failed (${error instanceof Error ? error.message : String(error)})`);
@@ -71,6 +88,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
       scanPool,
       scanDb,
       appliedMigrations,
+      availability,
       close: async () => {
         if (closed) return;
         closed = true;

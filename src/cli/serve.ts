@@ -65,12 +65,24 @@ export async function runServe(config: Config, logger: Logger = createLogger(con
     runtime = await openRuntime(config, { poolSize: 20, log, logger });
     const db = runtime.db;
     metrics.useDatabase(db);
+    metrics.watchDatabase('api', runtime.availability);
     metrics.watchPool('api', runtime.pool);
-    health = new Health(db);
+    health = new Health(db, runtime.availability);
     if (config.workerConcurrency > 0) health.queue = 'starting';
     const media = await openMediaStore(config);
     const secret = await cursorSecret(db, config.cursorSecret);
-    app = await buildServer({ db, config, clock, cursorSecret: secret, queue: new ScanItemQueue(), media, logger, health, metrics });
+    app = await buildServer({
+      db,
+      config,
+      clock,
+      cursorSecret: secret,
+      queue: new ScanItemQueue(),
+      media,
+      logger,
+      health,
+      metrics,
+      availability: runtime.availability,
+    });
     const address = await app.listen({ port: config.port, host: config.host });
     // PORT=0 and the like: the address is known only now (app.publicBaseUrl reads it from the listener).
     const publicBaseUrl = app.publicBaseUrl;

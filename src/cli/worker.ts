@@ -30,9 +30,10 @@ export async function runWorker(config: Config, argv: string[], logger: Logger =
   const clock = serviceClock(config);
   const metrics = new Metrics({ role: 'worker' });
   const runtime = await openRuntime(config, { ...workerPoolSizes(concurrency), log, logger });
-  const health = new Health(runtime.db);
+  const health = new Health(runtime.db, runtime.availability);
   health.queue = 'starting';
   metrics.useDatabase(runtime.db);
+  metrics.watchDatabase('worker', runtime.availability);
   metrics.watchPool('worker', runtime.scanPool ?? runtime.pool);
   metrics.watchPool('worker-durable', runtime.pool);
   let ops: Awaited<ReturnType<typeof startOpsListener>> = null;

@@ -1,9 +1,11 @@
 /**
  * The error envelope of the API (section 7): how an ApiError (the contract's
- * error vocabulary, src/domain/errors.ts) is rendered as JSON, and the
- * analysis routes' defaults for `retryable` and `next_action`.
+ * error vocabulary, src/domain/errors.ts) is rendered as JSON, the
+ * analysis routes' defaults for `retryable` and `next_action`, and the
+ * answer while the database cannot be reached (shared with the web pages).
  */
-import { ApiError, type ErrorCode, type ErrorDetail } from '../domain/errors.js';
+import { ApiError, apiError, type ErrorCode, type ErrorDetail } from '../domain/errors.js';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable, type DatabaseAvailability } from '../store/database-availability.js';
 
 /** The error envelope body (section 7). */
 export function errorBody(error: ApiError, requestId: string) {
@@ -46,5 +48,19 @@ export function withAnalysisDefaults(error: ApiError): ApiError {
     nextAction: error.nextAction ?? nextAction,
     details: error.details,
     headers: error.headers,
+  });
+}
+
+/**
+ * The database cannot be reached (a restart, a failover: store/database-availability.ts): 503
+ * `unavailable` with Retry-After, the outage said once in the log rather than per request. Null for
+ * anything else (a bug answers 500).
+ */
+export function databaseUnavailable(error: unknown, availability?: DatabaseAvailability): ApiError | null {
+  if (!isDatabaseUnavailable(error)) return null;
+  availability?.failed(error);
+  return apiError('unavailable', 503, 'The service cannot reach its database right now; retry with bounded backoff.', {
+    retryable: true,
+    headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) },
   });
 }

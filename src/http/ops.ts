@@ -21,6 +21,7 @@ import type { Logger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
 import type { Db } from '../store/database.js';
 import { pendingMigrations } from '../store/health-repository.js';
+import type { DatabaseAvailability } from '../store/database-availability.js';
 
 export type QueueState = 'none' | 'starting' | 'ready' | 'failed';
 
@@ -29,7 +30,11 @@ export class Health {
   draining = false;
   /** 'none': this process runs no scan worker (nothing to wait for). */
   queue: QueueState = 'none';
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    /** Told what each check found: an outage begins or ends with it (store/database-availability.ts). */
+    private readonly availability?: DatabaseAvailability,
+  ) {}
 
   async readiness(timeoutMs = 2000): Promise<{ ready: boolean; checks: Record<string, string> }> {
     const checks: Record<string, string> = {};
@@ -41,7 +46,9 @@ export class Health {
       const pending = await Promise.race([pendingMigrations(this.db), timeout]);
       checks.database = 'ok';
       checks.migrations = pending === 0 ? 'ok' : 'failing';
-    } catch {
+      this.availability?.succeeded();
+    } catch (error) {
+      this.availability?.failed(error);
       checks.database = 'failing';
       checks.migrations = 'unknown';
     } finally {

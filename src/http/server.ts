@@ -15,10 +15,12 @@ import swagger from '@fastify/swagger';
 import type { Clock } from '../clock.js';
 import { CursorCodec } from '../domain/cursor.js';
 import { publicBaseUrlOf, type Config } from '../config.js';
-import type { Db } from '../store/database.js';
+import { AsyncResource } from 'node:async_hooks';
+import { withStatementBound, type Db } from '../store/database.js';
 import type { ScanQueue } from '../store/queue-channel.js';
 import { ApiError, apiError } from '../domain/errors.js';
-import { errorBody, withAnalysisDefaults } from './errors.js';
+import type { DatabaseAvailability } from '../store/database-availability.js';
+import { databaseUnavailable, errorBody, withAnalysisDefaults } from './errors.js';
 import { authorizePlugin } from './plugins/authorize.js';
 import { keyUsagePlugin } from './plugins/key-usage.js';
 import { contextRoutes } from './routes/context.js';
@@ -49,6 +51,8 @@ export interface AppDeps {
   health?: Health;
   /** Metrics registry; null or absent: no /metrics and no request metrics. */
   metrics?: Metrics | null;
+  /** Where an outage of the database is said, once (runtime.ts); absent: it is not logged. */
+  availability?: DatabaseAvailability;
 }
 
 /** What the app's plugins see: the deps, with the media store and readiness filled in. */
@@ -150,6 +154,24 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
   });
   const serverDeps: ServerDeps = { ...deps, media: deps.media ?? (await createMediaStore(deps.config.media)), health: deps.health ?? new Health(deps.db) };
   app.decorate('deps', serverDeps);
+  // No request waits on the database past a bound: a statement without an answer is cancelled, or
+  // its connection dropped when the database does not answer at all (store/database.ts). First, so
+  // that every route, the web pages' included, runs within it.
+  // A body is read in the socket's callbacks, outside the request's async context: the route is
+  // entered again within the bound once it is read (how @fastify/request-context keeps its store).
+  const bounds = new WeakMap<FastifyRequest, AsyncResource>();
+  app.addHook('onRequest', (request, _reply, done) =>
+    withStatementBound(deps.config.databaseTimeoutMs, () => {
+      const scope = new AsyncResource('profile-scan-request');
+      bounds.set(request, scope);
+      scope.runInAsyncScope(done);
+    }),
+  );
+  app.addHook('preValidation', (request, _reply, done) => {
+    const scope = bounds.get(request);
+    if (scope) scope.runInAsyncScope(done);
+    else done();
+  });
   // /livez, /readyz, /metrics (outside /api/v1, no key) and the request metrics: ./ops.ts.
   await app.register(opsPlugin, {
     health: serverDeps.health,
@@ -197,7 +219,7 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    const mapped = toApiError(error);
+    const mapped = toApiError(error) ?? databaseUnavailable(error, deps.availability);
     if (!mapped) {
       request.log.error({ err: error }, 'unhandled error');
       const internal = apiError('internal_error', 500, 'The server failed to handle the request; retry with bounded backoff.', {
@@ -208,7 +230,7 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
         .type('application/json')
         .send(errorBody(isAnalysisRoute(request) ? withAnalysisDefaults(internal) : internal, request.id));
     }
-    if (mapped.status >= 500) request.log.error({ err: error }, 'server error');
+    if (mapped.status >= 500 && mapped.code !== 'unavailable') request.log.error({ err: error }, 'server error');
     if (mapped.headers) reply.headers(mapped.headers);
     const shown = isAnalysisRoute(request) ? withAnalysisDefaults(mapped) : mapped;
     return reply.status(mapped.status).type('application/json').send(errorBody(shown, request.id));

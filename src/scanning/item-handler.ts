@@ -17,6 +17,7 @@ import type { Clock } from '../clock.js';
 import { beginItem, markItemFailed, requeueItem, type Claim, type ItemOutcome } from '../store/item-repository.js';
 import { finishItem } from './finish-item.js';
 import type { Db } from '../store/database.js';
+import { isDatabaseUnavailable } from '../store/database-availability.js';
 import { CollectorError, type Collector } from './collectors/collector.js';
 import { gatherEvidence, prepareItemEvidence, type EvidenceSources } from './media/item-evidence.js';
 import type { MediaStore } from './media/media-store.js';
@@ -88,6 +89,9 @@ async function processClaim(ctx: HandlerContext, claim: Claim, lost: AbortSignal
     result = await collector.collect({ kind: claimed.kind, mode: claimed.mode, url, attempt: claim.attempts, signal, imageShare });
   } catch (error) {
     if (lost.aborted) return 'skipped';
+    // The database went away under a collector that uses it (quotas, usage): not the item's failure,
+    // and no attempt is spent on it (the worker hands the item back once the database answers).
+    if (isDatabaseUnavailable(error)) throw error;
     const reason = error instanceof CollectorError ? error.reason : 'collector crashed';
     const retryable = error instanceof CollectorError ? error.retryable : true;
     const deferMs = error instanceof CollectorError ? error.deferMs : undefined;

@@ -11,6 +11,7 @@ import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
 import { settlePendingRollups, settleStaleRollups } from '../store/rollup-folds.js';
 import type { Database } from '../store/schema.js';
+import type { DatabaseAvailability } from '../store/database-availability.js';
 
 /** How often the sweep runs, and how old deltas must be for it to fold them. */
 export const SWEEP_INTERVAL_MS = 1000;
@@ -23,7 +24,14 @@ export interface RollupSweep {
 }
 
 /** A sweep that runs when poked (the worker loop pokes it) and, with `timer`, every SWEEP_INTERVAL_MS on its own. */
-export function startRollupSweep(options: { db: Kysely<Database>; clock: Clock; logger: Logger; timer: boolean }): RollupSweep {
+export function startRollupSweep(options: {
+  db: Kysely<Database>;
+  clock: Clock;
+  logger: Logger;
+  timer: boolean;
+  /** Where an outage of the database is said (once), instead of a failure per sweep. */
+  availability?: DatabaseAvailability;
+}): RollupSweep {
   let running: Promise<void> | null = null;
   let last = 0;
   const poke = () => {
@@ -31,7 +39,9 @@ export function startRollupSweep(options: { db: Kysely<Database>; clock: Clock; 
     last = Date.now();
     running = settleStaleRollups(options.db, options.clock.now(), SWEEP_INTERVAL_MS)
       .then(() => undefined)
-      .catch((error: unknown) => options.logger.error({ err: error }, 'roll-ups: folding pending deltas failed; trying again'))
+      .catch((error: unknown) => {
+        if (!options.availability?.failed(error)) options.logger.error({ err: error }, 'roll-ups: folding pending deltas failed; trying again');
+      })
       .finally(() => (running = null));
   };
   const timer = options.timer ? setInterval(poke, SWEEP_INTERVAL_MS) : null;

@@ -131,6 +131,12 @@ async function runThread(data: ThreadData): Promise<void> {
     return;
   }
   const metrics = new ThreadMetricsSink((metric) => send({ type: 'metric', metric }));
+  // The thread's view of database outages, counted by the main thread's registry.
+  runtime.availability.subscribe((event) => {
+    if (event.kind === 'lost') send({ type: 'metric', metric: { kind: 'database', part: 'worker', event: 'outage', session: '' } });
+    else
+      send({ type: 'metric', metric: { kind: 'database', part: 'worker', event: 'reconnect', session: event.kind === 'restored' ? 'pool' : event.session } });
+  });
   let worker;
   try {
     worker = await startScanWorker({

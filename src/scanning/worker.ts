@@ -21,6 +21,15 @@
  * Wake-ups: LISTEN on the queue channel (admission notifies at commit), a
  * finished item (a slot freed), and a poll every second as a fallback (for
  * items whose retry time came, and lost notifications).
+ *
+ * The database going away (a restart, a failover: store/database-availability.ts)
+ * ends nothing: the claim loop waits with growing pauses and wakes as soon as
+ * any session of the process reaches the database again; an item whose
+ * attempt met the outage is handed back (pending at once, its attempt given
+ * back) as soon as the database answers; the heartbeat's connection and its
+ * liveness lock, and the LISTEN, are made again. Every worker was silent
+ * while the database was away, so for a while after it returns a claim does
+ * not take a worker for dead for that silence (`claimer`).
  */
 import type { Clock } from '../clock.js';
 import { parseBrightDataSettings, type Config } from '../config.js';
@@ -28,8 +37,10 @@ import type { Runtime } from '../runtime.js';
 import type { Db } from '../store/database.js';
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
-import { claimItem, releaseItem, type Claim } from '../store/item-repository.js';
-import { beatWorker, handToLease, openWorkerConnection, registerWorker, retireWorker } from '../store/worker-repository.js';
+import { claimItem, releaseItem, requeueItem, type Claim } from '../store/item-repository.js';
+import { databaseBackoff, untilDatabaseAnswers } from '../store/database-availability.js';
+import type { IBackoff } from 'cockatiel';
+import { beatWorker, handToLease, openWorkerConnection, registerWorker, retireWorker, unknownClaims } from '../store/worker-repository.js';
 import { loggerFromFunction, type Logger } from '../logger.js';
 import type { WorkerMetrics } from '../metrics.js';
 import type { Collector } from './collectors/collector.js';
@@ -155,13 +166,21 @@ export async function startScanWorker(options: WorkerOptions): Promise<ScanWorke
 
   const inFlight = new Map<string, { claim: Claim; lost: AbortController; done: Promise<void> }>();
   const self = { id: randomUUID(), host: os.hostname(), pid: process.pid };
-  const claimer = { id: self.id, deadSeconds: WORKER_DEAD_SECONDS, hungSeconds: WORKER_HUNG_SECONDS };
+  const availability = runtime.availability;
+  const claimer = () => {
+    // The outage's silence is no sign of death: every worker was cut off alike, and each beats again
+    // within a beat or two of the database's return (its liveness lock taken again with it).
+    const outage = availability.lastOutage;
+    const grace = outage && Date.now() - outage.endedAt < WORKER_DEAD_SECONDS * 2000 ? Math.ceil(outage.seconds) + 1 : 0;
+    return { id: self.id, deadSeconds: WORKER_DEAD_SECONDS + grace, hungSeconds: WORKER_HUNG_SECONDS + grace };
+  };
+  const stopSignal = new AbortController();
   // The heartbeat has a connection of its own: with every pooled connection busy (a slow
   // database, many items storing at once) a beat must still go out; and that connection's
   // lock tells every claimer this process lives, however late its beats.
-  const beat = openWorkerConnection(runtime.databaseUrl, self.id, (error) =>
-    logger.warn({ err: error }, 'queue: the heartbeat connection failed; it is replaced on the next beat'),
-  );
+  const beat = openWorkerConnection(runtime.databaseUrl, self.id, (error) => {
+    if (!availability.failed(error)) logger.warn({ err: error }, 'queue: the heartbeat connection failed; it is replaced on the next beat');
+  });
   const beatDb = beat.db;
   await registerWorker(beatDb, self);
   let stopping = false;
@@ -172,17 +191,42 @@ export async function startScanWorker(options: WorkerOptions): Promise<ScanWorke
     w?.();
   };
 
+  /**
+   * An item whose attempt met the database's absence goes back to the queue
+   * as soon as the database answers again: pending at once, its attempt
+   * given back (the outage is not the item's failure). A finish that
+   * committed before the connection was lost is left alone (the claim no
+   * longer holds a running item).
+   */
+  const handBack = (claim: Claim, signal: AbortSignal) =>
+    untilDatabaseAnswers()
+      .execute(() => requeueItem(itemDb, claim, { delayMs: 0, spendAttempt: false, reason: 'the database was unavailable' }, clock.now()), signal)
+      .then(
+        (released) => logger.debug({ item_id: claim.itemId, released }, 'item handed back after the database returned'),
+        (error: unknown) => {
+          if (!signal.aborted) logger.error({ err: error, item_id: claim.itemId }, 'could not hand the item back; it is claimed again when this worker stops');
+        },
+      );
+
   const run = (claim: Claim) => {
     const lost = new AbortController();
     const done = processItem(ctx, claim, lost.signal)
       .then(() => undefined)
       .catch(async (error: unknown) => {
-        // A store or database failure: the item goes to its lease, after which
-        // it is claimed again (the attempt counts).
-        logger.error({ err: error, item_id: claim.itemId }, 'item failed in the store or the database; it is retried after its lease');
-        await handToLease(itemDb, claim.claimId, leaseSeconds).catch((e: unknown) =>
-          logger.error({ err: e, item_id: claim.itemId }, 'could not hand the item to its lease; it is claimed again when this worker stops'),
-        );
+        if (!availability.failed(error)) {
+          // A store failure: the item goes to its lease, after which it is claimed again (the attempt counts).
+          logger.error({ err: error, item_id: claim.itemId }, 'item failed in the store or the database; it is retried after its lease');
+          try {
+            await handToLease(itemDb, claim.claimId, leaseSeconds);
+            return;
+          } catch (e) {
+            if (!availability.failed(e)) {
+              logger.error({ err: e, item_id: claim.itemId }, 'could not hand the item to its lease; it is claimed again when this worker stops');
+              return;
+            }
+          }
+        }
+        await handBack(claim, lost.signal);
       })
       .finally(() => {
         inFlight.delete(claim.claimId);
@@ -193,20 +237,43 @@ export async function startScanWorker(options: WorkerOptions): Promise<ScanWorke
 
   // Roll-up deltas a fold left behind (another process's API write held the
   // report, a crash between a transition and its fold): folded by the sweep.
-  const sweeper = startRollupSweep({ db: itemDb, clock, logger, timer: false });
+  const sweeper = startRollupSweep({ db: itemDb, clock, logger, timer: false, availability });
   const sweep = () => sweeper.poke();
 
+  let unknownToCheck = false;
   const loop = (async () => {
+    // While the database is away: the pause before the next claim, growing (reset once a claim answers).
+    let away: IBackoff<unknown> | null = null;
+    // After an outage: items this worker holds without knowing (a claim whose answer was lost, a
+    // transition a crash undid) go back to the queue, their attempt given back.
+    availability.subscribe((event) => {
+      if (event.kind === 'lost') unknownToCheck = true;
+    });
     while (!stopping) {
       sweep();
       try {
+        if (unknownToCheck) {
+          const unknown = await unknownClaims(itemDb, self.id, [...inFlight.keys()]);
+          unknownToCheck = false;
+          for (const claim of unknown) await handBack({ ...claim, attempts: 0 }, stopSignal.signal);
+          if (unknown.length > 0) log(`queue: handed back ${unknown.length} item(s) this worker held without knowing after the database returned`);
+        }
         while (!stopping && inFlight.size < options.concurrency) {
           // A person's item is begun by the claim's statement (item-repository.ts).
-          const claim = await claimItem(itemDb, leaseSeconds, claimer, { now: clock.now(), maxAttempts: ctx.maxAttempts });
+          const claim = await claimItem(itemDb, leaseSeconds, claimer(), { now: clock.now(), maxAttempts: ctx.maxAttempts });
+          away = null;
+          availability.succeeded();
           if (!claim) break;
           run(claim);
         }
       } catch (error) {
+        if (availability.failed(error)) {
+          unknownToCheck = true;
+          // Said once by the availability; wait, and wake as soon as anything of this process reaches the database.
+          away = away ? away.next(undefined) : databaseBackoff().next();
+          await availability.waitForRestore(away.duration, stopSignal.signal);
+          continue;
+        }
         logger.error({ err: error }, 'queue: claim failed; trying again');
       }
       if (stopping) break;
@@ -218,8 +285,9 @@ export async function startScanWorker(options: WorkerOptions): Promise<ScanWorke
     }
   })();
 
-  const listener = listenForItems(runtime.pool, wakeUp, log);
+  const listener = listenForItems(runtime.pool, wakeUp, { log, availability });
   let beating = false;
+  let beatFailing = false;
   let lastBeatAt = Date.now();
   const heartbeat = setInterval(() => {
     if (beating) return;
@@ -227,12 +295,20 @@ export async function startScanWorker(options: WorkerOptions): Promise<ScanWorke
     const startedAt = Date.now();
     // Late beats are how a healthy worker comes to look silent: say so, with how late.
     const late = (startedAt - lastBeatAt) / 1000;
-    if (late > (WORKER_HEARTBEAT_MS / 1000) * 2.5)
+    if (late > (WORKER_HEARTBEAT_MS / 1000) * 2.5 && availability.available && !beatFailing)
       logger.warn({ seconds_since_last_beat: late }, `queue: worker heartbeat ${late.toFixed(1)} s late (event loop or database busy)`);
     const claims = [...inFlight.values()].map((e) => e.claim);
-    beatWorker(beatDb, self, claims, WORKER_FORGET_SECONDS)
+    beat
+      .relock()
+      .then(() => beatWorker(beatDb, self, claims, WORKER_FORGET_SECONDS))
       .then((lost) => {
         lastBeatAt = Date.now();
+        if (beatFailing) {
+          beatFailing = false;
+          availability.reconnected('heartbeat');
+          log('queue: worker heartbeat back (its connection and liveness lock made again)');
+        }
+        availability.succeeded();
         for (const [claimId, why] of lost) {
           const entry = inFlight.get(claimId);
           if (!entry) continue;
@@ -240,13 +316,18 @@ export async function startScanWorker(options: WorkerOptions): Promise<ScanWorke
           entry.lost.abort();
         }
       })
-      .catch((error: unknown) => logger.error({ err: error }, 'queue: worker heartbeat failed'))
+      .catch((error: unknown) => {
+        // An outage is said once (availability); a beat after it brings the connection and the lock back.
+        if (availability.failed(error)) beatFailing = true;
+        else logger.error({ err: error }, 'queue: worker heartbeat failed');
+      })
       .finally(() => (beating = false));
   }, WORKER_HEARTBEAT_MS);
   heartbeat.unref();
 
   async function stopOnce(stopOptions: { timeoutMs?: number }): Promise<{ finished: number; released: number }> {
     stopping = true;
+    stopSignal.abort();
     wakeUp();
     await loop;
     await listener.stop();

@@ -10,6 +10,7 @@
  * used (0019 was numbered while other work held those numbers, and that work
  * never became a migration). test/unit/migrations.test.ts keeps it so.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -56,7 +57,14 @@ export function commitsAsynchronously(db: Kysely<Database>): boolean {
   return asynchronousDbs.has(db);
 }
 
-export function createPool(url: string, max = 10, options: { keepIdle?: boolean; asynchronousCommit?: boolean; genericPlans?: boolean } = {}): pg.Pool {
+/** How long a new connection may take by default (DATABASE_TIMEOUT_MS): past it, the database is taken as unreachable. */
+export const DEFAULT_DATABASE_TIMEOUT_MS = 10_000;
+
+export function createPool(
+  url: string,
+  max = 10,
+  options: { keepIdle?: boolean; asynchronousCommit?: boolean; genericPlans?: boolean; connectTimeoutMs?: number } = {},
+): pg.Pool {
   // keepIdle: connections are never closed for being idle (a session that holds a lock, or the
   // prepared statements and plans a new one would make again: runtime.ts).
   const idleTimeoutMillis = options.keepIdle ? 0 : 30_000;
@@ -64,7 +72,7 @@ export function createPool(url: string, max = 10, options: { keepIdle?: boolean;
     connectionString: url,
     max,
     idleTimeoutMillis,
-    connectionTimeoutMillis: 10_000,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? DEFAULT_DATABASE_TIMEOUT_MS,
     Client: clientWithSettings(sessionSettings(options)),
   });
   if (options.asynchronousCommit) asynchronousPools.add(pool);
@@ -102,6 +110,56 @@ function sessionSettings(options: { asynchronousCommit?: boolean; genericPlans?:
 }
 
 /**
+ * The bound on a statement's answer, for the statements run within
+ * `withStatementBound` (an API request, a web page: http/server.ts).
+ *
+ * A TCP connection whose peer stops answering (a failover that moved the
+ * address, a network cut that sends no reset) leaves a statement waiting
+ * forever: nothing on the connection says the server is gone. When a
+ * statement has had no answer for `timeoutMs`, a new connection asks the
+ * server to cancel it:
+ * - the server answers: it is there, and the statement is merely slow (a
+ *   lock held too long, a plan gone wrong). It is cancelled (SQLSTATE 57014),
+ *   and the request answers 500: a bug to fix, not an outage.
+ * - no answer within `timeoutMs` again: the database is unreachable. The
+ *   statement's connection is closed with a `DatabaseTimeoutError`, which
+ *   store/database-availability.ts counts as unavailable (503, Retry-After).
+ * So no request waits on one statement for more than about twice `timeoutMs`.
+ * Work outside a request (migrations, maintenance, scan work) is unbounded
+ * here: its statements may legitimately run long, and nobody waits on them.
+ */
+const statementBound = new AsyncLocalStorage<number>();
+
+export function withStatementBound<T>(timeoutMs: number, fn: () => T): T {
+  return statementBound.run(timeoutMs, fn);
+}
+
+/** A statement that got no answer, and a database that did not answer a request to cancel it either. */
+export class DatabaseTimeoutError extends Error {
+  readonly code = 'DATABASE_TIMEOUT';
+  constructor(timeoutMs: number) {
+    super(`the database did not answer within ${timeoutMs} ms`);
+    this.name = 'DatabaseTimeoutError';
+  }
+}
+
+/** Asks the server, over a connection of its own, to cancel `client`'s statement; true when it answered. */
+async function cancelStatement(client: pg.Client, config: string | pg.ClientConfig | undefined, timeoutMs: number): Promise<boolean> {
+  const base: pg.ClientConfig = typeof config === 'string' ? { connectionString: config } : { ...config };
+  const probe = new pg.Client({ ...base, connectionTimeoutMillis: timeoutMs, query_timeout: timeoutMs });
+  probe.on('error', () => {});
+  try {
+    await probe.connect();
+    await probe.query('select pg_cancel_backend($1)', [(client as unknown as { processID: number }).processID]);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    void probe.end().catch(() => {});
+  }
+}
+
+/**
  * A client class whose connection counts as made only once `settings` ran:
  * the pool hands out no connection before its session is set (pg-pool has
  * no asynchronous hook for it, and a query queued on a client that is still
@@ -110,6 +168,43 @@ function sessionSettings(options: { asynchronousCommit?: boolean; genericPlans?:
  */
 function clientWithSettings(settings: string): typeof pg.Client {
   return class SessionClient extends pg.Client {
+    readonly #config: string | pg.ClientConfig | undefined;
+
+    constructor(config?: string | pg.ClientConfig) {
+      super(config);
+      this.#config = config;
+      // Every signature of pg's query passes through; only a promise (no callback, no submittable) is bounded.
+      const query = this.query.bind(this) as (...args: unknown[]) => unknown;
+      this.query = ((...args: unknown[]) => this.#bounded(query(...args))) as pg.Client['query'];
+      // A connection lost while checked out (a restart, a failover) is said by the statement it
+      // fails, or by the next one; without a listener its 'error' event would end the process.
+      // pg-pool drops a client that is no longer queryable when it comes back.
+      this.on('error', () => {});
+    }
+
+    #bounded(result: unknown): unknown {
+      const timeoutMs = statementBound.getStore();
+      if (timeoutMs === undefined || !(result instanceof Promise)) return result;
+      const settled = result.catch(() => {});
+      const timer = setTimeout(() => {
+        void cancelStatement(this, this.#config, timeoutMs).then((answered) => {
+          if (!answered) return this.#abandon(timeoutMs);
+          // Cancelled by a server that answers: the statement fails with 57014 on its own. If it does
+          // not within the bound again, the connection is no better than a silent one.
+          const still = setTimeout(() => this.#abandon(timeoutMs), timeoutMs);
+          void settled.finally(() => clearTimeout(still));
+        });
+      }, timeoutMs);
+      void settled.finally(() => clearTimeout(timer));
+      return result;
+    }
+
+    /** Closes a connection whose statement the database did not answer: it fails with DatabaseTimeoutError, and the pool drops the client. */
+    #abandon(timeoutMs: number): void {
+      const connection = (this as unknown as { connection?: { stream?: { destroy(error?: Error): void } } }).connection;
+      connection?.stream?.destroy(new DatabaseTimeoutError(timeoutMs));
+    }
+
     override connect(): Promise<pg.Client>;
     override connect(callback: ((err: Error) => void) | ((err: null, client: pg.Client) => void)): void;
     override connect(callback?: ((err: Error) => void) | ((err: null, client: pg.Client) => void)): Promise<pg.Client> | void {

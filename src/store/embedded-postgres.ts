@@ -38,6 +38,7 @@ import { constants as fsConstants } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { ExponentialBackoff, handleAll, retry } from 'cockatiel';
 import pg from 'pg';
 
 export interface EmbeddedServer {
@@ -299,6 +300,8 @@ export interface EmbeddedOptions {
   /** Database created (if missing) and returned in the URL. */
   database?: string;
   log?: Log;
+  /** Start the server again whenever its process is found gone (the owner of a long-lived process: runtime.ts). */
+  supervise?: boolean;
 }
 
 /** Connects to the embedded server of `dataDir`, initialising and starting it when needed. */
@@ -366,43 +369,110 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     info = { ...info, port: info.port > 0 && (await portIsFree(info.port)) ? info.port : await freePort() };
     const logFile = path.join(clusterDir, 'server.log');
     const socketDir = socketDirFor(clusterDir, info.port);
-    const started = await run(
-      bin.pg_ctl,
-      [
-        '-D',
-        clusterDir,
-        '-l',
-        logFile,
-        '-w',
-        '-t',
-        '120',
-        '-o',
-        `-p ${info.port} -c listen_addresses=127.0.0.1 -c unix_socket_directories='${socketDir ?? ''}' -c max_connections=200`,
-        'start',
-      ],
-      ids,
-    );
-    if (started.code !== 0) {
-      const tail = await fs.readFile(logFile, 'utf8').catch(() => '');
-      throw new Error(`the embedded PostgreSQL did not start: ${(tail || started.output).trim().split('\n').slice(-3).join(' | ')}`);
-    }
+    const port = info.port;
+    const startServer = async () => {
+      const started = await run(
+        bin.pg_ctl,
+        [
+          '-D',
+          clusterDir,
+          '-l',
+          logFile,
+          '-w',
+          '-t',
+          '120',
+          '-o',
+          `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories='${socketDir ?? ''}' -c max_connections=200`,
+          'start',
+        ],
+        ids,
+      );
+      if (started.code !== 0) {
+        const tail = await fs.readFile(logFile, 'utf8').catch(() => '');
+        throw new Error(`the embedded PostgreSQL did not start: ${(tail || started.output).trim().split('\n').slice(-3).join(' | ')}`);
+      }
+    };
+    await startServer();
     await fs.writeFile(infoFile, JSON.stringify(info, null, 2), { mode: 0o600 });
     await ensureDatabase(connectionUrl(info, 'postgres', socketDir), database);
     log(`started the embedded PostgreSQL on 127.0.0.1:${info.port}${socketDir ? ' and its Unix socket' : ''} (data in ${clusterDir})`);
 
     let stopped = false;
+    const supervisor = options.supervise ? superviseServer({ pidFile, start: startServer, log }) : null;
     return {
       url: connectionUrl(info, database, socketDir),
       owned: true,
       stop: async () => {
         if (stopped) return;
         stopped = true;
+        await supervisor?.stop();
         const result = await run(bin.pg_ctl, ['-D', clusterDir, '-m', 'fast', '-w', '-t', '60', 'stop'], ids);
         if (result.code !== 0) log(`stopping the embedded PostgreSQL failed: ${result.output.trim()}`);
         else log('stopped the embedded PostgreSQL');
       },
     };
   });
+}
+
+/** How often the supervisor looks at the server's process. */
+const SUPERVISE_INTERVAL_MS = 500;
+
+/**
+ * The owner's supervisor of the embedded server: when the server's process
+ * is gone (killed, crashed, out of memory) it is started again on the same
+ * port, with growing pauses while it will not start (its old backends still
+ * hold its shared memory for a moment after the postmaster died). Said once
+ * when it is found gone and once when it is back; the pools and sessions of
+ * every process reconnect by themselves.
+ */
+function superviseServer(options: { pidFile: string; start: () => Promise<void>; log: Log }): { stop(): Promise<void> } {
+  const { log } = options;
+  const stopping = new AbortController();
+  let restarting: Promise<void> | null = null;
+  const policy = retry(handleAll, { maxAttempts: Infinity, backoff: new ExponentialBackoff({ initialDelay: 200, maxDelay: 5000 }) });
+  const running = async () => {
+    const pid = Number((await fs.readFile(options.pidFile, 'utf8').catch(() => '')).split('\n')[0]);
+    return pid > 0 && isAlive(pid);
+  };
+  const check = async () => {
+    if (restarting || stopping.signal.aborted || (await running())) return;
+    log('the embedded PostgreSQL is not running; starting it again');
+    const startedAt = Date.now();
+    restarting = policy
+      .execute(async ({ signal }) => {
+        if (signal.aborted || (await running())) return;
+        await options.start();
+      }, stopping.signal)
+      .then(
+        () => {
+          if (!stopping.signal.aborted) log(`started the embedded PostgreSQL again after ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
+        },
+        (error: unknown) => {
+          if (!stopping.signal.aborted) log(`the embedded PostgreSQL could not be started again (${error instanceof Error ? error.message : String(error)})`);
+        },
+      )
+      .finally(() => (restarting = null));
+  };
+  const timer = setInterval(() => void check().catch(() => {}), SUPERVISE_INTERVAL_MS);
+  timer.unref();
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      stopping.abort();
+      await restarting;
+    },
+  };
+}
+
+/**
+ * Runs `pg_ctl <args>` on the embedded cluster of `dataDir`, as the user that
+ * runs it (the `postgres` user as root): what an operator runs by hand to
+ * restart or stop it (docs/operations.md), and what tests use to take it away.
+ */
+export async function embeddedPgCtl(dataDir: string, args: string[]): Promise<{ code: number; output: string }> {
+  const ids = await postgresUserIds(() => {});
+  const bin = await reachableBinaries(await binaries(), path.resolve(dataDir), ids, () => {});
+  return run(bin.pg_ctl, ['-D', path.join(path.resolve(dataDir), 'postgres'), ...args], ids);
 }
 
 async function ensureDatabase(adminUrl: string, database: string): Promise<void> {

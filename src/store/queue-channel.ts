@@ -17,7 +17,9 @@
  * nothing and knows no worker.
  */
 import { sql, type Kysely } from 'kysely';
+import { handleAll, retry } from 'cockatiel';
 import type pg from 'pg';
+import { databaseBackoff, type DatabaseAvailability } from './database-availability.js';
 import type { Database } from './schema.js';
 
 export const SCAN_ITEMS_CHANNEL = 'scan_items';
@@ -36,56 +38,82 @@ export class ScanItemQueue implements ScanQueue {
 
 /**
  * Calls `onWake` whenever items are announced, over one dedicated
- * connection. Reconnects (after a pause) when the connection drops; wakes are
- * hints only, so nothing is lost in between.
+ * connection. When that connection is lost (a restart, a failover) it is made
+ * again with growing pauses until the database answers, and LISTENs again;
+ * `onWake` is called then too (items may have come meanwhile: wakes are hints
+ * only, and the worker polls in between). The loss and the return are said
+ * once each, not per attempt.
  */
-export function listenForItems(pool: pg.Pool, onWake: () => void, log: (message: string) => void): { stop(): Promise<void> } {
-  let stopped = false;
+export function listenForItems(
+  pool: pg.Pool,
+  onWake: () => void,
+  options: { log: (message: string) => void; availability?: DatabaseAvailability },
+): { stop(): Promise<void> } {
+  const { log, availability } = options;
+  const stopping = new AbortController();
   let client: pg.PoolClient | null = null;
-  let retry: NodeJS.Timeout | null = null;
+  let session: Promise<void> = Promise.resolve();
+  let lostSince: number | null = null;
+  // Any error is retried: a LISTEN that cannot be made leaves the worker polling, never stopped.
+  const policy = retry(handleAll, { maxAttempts: Infinity, backoff: databaseBackoff() });
 
-  const connect = async () => {
-    if (stopped) return;
-    try {
-      const c = await pool.connect();
-      if (stopped) {
-        c.release();
-        return;
-      }
-      client = c;
-      c.on('notification', () => onWake());
-      c.on('error', (error: Error) => {
-        // The connection is gone: drop it and listen again shortly (polling covers the gap).
-        if (client === c) {
-          log(`queue: the LISTEN connection failed (${error.message}); listening again in 1 s, polling meanwhile`);
-          client = null;
-          c.release(true);
-          if (!stopped) retry = setTimeout(() => void connect(), 1000);
-        }
-      });
-      await c.query(`listen ${SCAN_ITEMS_CHANNEL}`);
-      onWake();
-    } catch (error) {
-      log(`queue: cannot listen for new items (${error instanceof Error ? error.message : String(error)}); polling until it can`);
-      if (client) {
-        client.release(true);
-        client = null;
-      }
-      if (!stopped) retry = setTimeout(() => void connect(), 1000);
-    }
+  const drop = (c: pg.PoolClient, error: Error | null) => {
+    if (client !== c) return;
+    client = null;
+    c.release(true);
+    if (stopping.signal.aborted) return;
+    lostSince = Date.now();
+    if (error) availability?.failed(error);
+    log(`queue: the LISTEN connection was lost (${error?.message ?? 'ended'}); listening again once the database answers, polling meanwhile`);
+    session = listen();
   };
-  void connect();
+
+  const listen = () =>
+    policy
+      .execute(async ({ signal }) => {
+        if (signal.aborted) return;
+        const c = await pool.connect();
+        // Before the first statement: a connection lost from here on is noticed.
+        const onError = (error: Error) => drop(c, error);
+        const onEnd = () => drop(c, null);
+        try {
+          await c.query(`listen ${SCAN_ITEMS_CHANNEL}`);
+        } catch (error) {
+          c.release(true);
+          throw error;
+        }
+        if (signal.aborted) {
+          c.release(true);
+          return;
+        }
+        client = c;
+        c.on('notification', () => onWake());
+        c.once('error', onError);
+        c.once('end', onEnd);
+        if (lostSince !== null) {
+          log(`queue: listening for new items again after ${((Date.now() - lostSince) / 1000).toFixed(1)} s`);
+          lostSince = null;
+          availability?.reconnected('listen');
+        }
+        availability?.succeeded();
+        onWake();
+      }, stopping.signal)
+      .catch(() => {
+        // Only a stop ends the retries.
+      });
+
+  session = listen();
 
   return {
     stop: async () => {
-      stopped = true;
-      if (retry) clearTimeout(retry);
+      stopping.abort();
+      await session;
       const c = client;
       client = null;
       if (c) {
         // The connection may already be gone; it is released (destroyed) either way.
         await c.query(`unlisten ${SCAN_ITEMS_CHANNEL}`).catch((error: Error) => log(`queue: unlisten failed at stop (${error.message})`));
-        c.release();
+        c.release(true);
       }
     },
   };

@@ -372,6 +372,7 @@ export interface Database {
   provider_usage: ProviderUsageTable;
   queue_workspaces: QueueWorkspacesTable;
   scan_workers: ScanWorkersTable;
+  database_epochs: DatabaseEpochsTable;
   queue_reports: QueueReportsTable;
   web_sessions: WebSessionsTable;
   access_links: AccessLinksTable;
@@ -482,6 +483,13 @@ export interface ScanWorkersTable {
   heartbeat_at: Generated<Timestamp>;
   host: string | null;
   pid: number | null;
+}
+
+/** Incarnations of the database server, and when a claim first met each (migration 0045; claim_scan_item). */
+export interface DatabaseEpochsTable {
+  started_at: Timestamp;
+  timeline: number;
+  seen_at: Generated<Timestamp>;
 }
 
 /** The queue's index of workspaces with pending work (migration 0026; kept by scan_items triggers and the claim). */

@@ -24,7 +24,9 @@ export async function withSessionLock<T>(db: Db, key: number, options: { wait: b
     try {
       return await work(conn);
     } finally {
-      await sql`select pg_advisory_unlock(${key}::bigint)`.execute(conn);
+      // A session lost meanwhile (a restart, a failover) released the lock with it: the unlock's failure
+      // must not hide how `work` ended.
+      await sql`select pg_advisory_unlock(${key}::bigint)`.execute(conn).catch(() => undefined);
     }
   });
 }

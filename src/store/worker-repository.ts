@@ -7,6 +7,7 @@
  * the hung threshold.
  */
 import { sql, type Kysely } from 'kysely';
+import type pg from 'pg';
 import { createDb, createPool, type Db } from './database.js';
 import type { Database } from './schema.js';
 
@@ -15,6 +16,12 @@ const WORKER_LOCK_NAMESPACE = 1886615403;
 
 export interface WorkerConnection {
   db: Db;
+  /**
+   * Takes the liveness lock on the connection if it does not hold it (the
+   * connection's first attempt met the lock still held: by an older session of
+   * this worker not yet ended, or by a claim probing it). Called before each beat.
+   */
+  relock(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -23,17 +30,34 @@ export interface WorkerConnection {
  * lock that says its process lives (migration 0028). Its own, so that a beat
  * goes out however busy the worker's pool is; never closed for being idle, so
  * the lock is held for the process's life. A connection replaced after an
- * error takes the lock again before its first statement (if the old session
- * still holds it, that one speaks for the worker until it ends).
+ * error takes the lock again before its first statement; if it could not (the
+ * lock still held elsewhere for a moment), the next beat tries again.
  */
 export function openWorkerConnection(databaseUrl: string, workerId: string, onError: (error: Error) => void): WorkerConnection {
   const pool = createPool(databaseUrl, 1, { keepIdle: true });
-  pool.on('error', onError);
+  let locked = false;
+  const tryLock = (client: { query: pg.Pool['query'] }) =>
+    client
+      .query<{ locked: boolean }>('select pg_try_advisory_lock($1, hashtext($2::uuid::text)) as locked', [WORKER_LOCK_NAMESPACE, workerId])
+      .then(({ rows }) => {
+        locked = rows[0]?.locked === true;
+      });
+  pool.on('error', (error) => {
+    locked = false;
+    onError(error);
+  });
   pool.on('connect', (client) => {
-    client.query('select pg_try_advisory_lock($1, hashtext($2::uuid::text))', [WORKER_LOCK_NAMESPACE, workerId]).catch(onError);
+    locked = false;
+    tryLock(client).catch(onError);
   });
   const db = createDb(pool);
-  return { db, close: () => db.destroy() };
+  return {
+    db,
+    relock: async () => {
+      if (!locked) await tryLock(pool);
+    },
+    close: () => db.destroy(),
+  };
 }
 
 export async function registerWorker(db: Kysely<Database>, worker: { id: string; host: string; pid: number }): Promise<void> {
@@ -58,7 +82,10 @@ export async function beatWorker(
     with beat as (
       insert into scan_workers (id, host, pid) values (${worker.id}, ${worker.host}, ${worker.pid})
       on conflict (id) do update set heartbeat_at = now()
-      returning id),
+      -- The first beat after the server came back (a restart, a failover) records its return: the
+      -- silence of workers that have not beaten again yet counts from there (migration 0045).
+      -- In RETURNING, so that it runs once per beat (a CTE nobody reads would not run at all).
+      returning id, database_epoch()),
     -- Rows of workers long gone whose items were all taken over.
     forgotten as (
       delete from scan_workers w
@@ -83,6 +110,25 @@ export async function handToLease(db: Kysely<Database>, claimId: string, leaseSe
      where claim_id = ${claimId} and status = 'running'
     returning id`.execute(db);
   return rows.length > 0;
+}
+
+/**
+ * Items this worker holds that it does not know of (`known`: its claims in
+ * flight): a claim whose answer was lost with the connection, or a
+ * transition that a crash of the server undid. Only the claim loop asks, between its claims.
+ */
+export async function unknownClaims(db: Kysely<Database>, workerId: string, known: string[]): Promise<Array<{ itemId: string; claimId: string }>> {
+  const { rows } = await sql<{ id: string; claim_id: string }>`
+    select id, claim_id from scan_items
+     where worker_id = ${workerId} and status = 'running' and claim_id <> all(${known}::uuid[])`.execute(db);
+  return rows.map((r) => ({ itemId: r.id, claimId: r.claim_id }));
+}
+
+/** Whether any scan worker (a `worker` process or `serve`'s thread) has beaten within the last `withinSeconds`. */
+export async function anyWorkerBeating(db: Kysely<Database>, withinSeconds: number): Promise<boolean> {
+  const { rows } = await sql<{ beating: boolean }>`
+    select exists (select 1 from scan_workers where heartbeat_at > now() - make_interval(secs => ${withinSeconds}::int)) as beating`.execute(db);
+  return rows[0]?.beating === true;
 }
 
 /** The worker stopped: its row says so at once (items it still holds are claimed again at the next claim). */

@@ -21,6 +21,8 @@ import { orderedColumns, personName } from './report-people.js';
 import { isActiveAttachment } from '../store/analysis-read-repository.js';
 import { findReport, type ReportRow } from '../store/report-repository.js';
 import { listReportRuns, type ScanRunRow } from '../store/scan-repository.js';
+import { anyWorkerBeating } from '../store/worker-repository.js';
+import { WORKER_DEAD_SECONDS } from '../scanning/worker.js';
 import { readSummary, type AnalysisContext } from './read-analysis.js';
 import { requireReport } from './require-report.js';
 
@@ -64,6 +66,26 @@ export interface ReportOverview {
   runs: ScanRunRow[];
   /** Why collection is paused (a provider's circuit breaker is open), or null while it runs. */
   collectionPaused: string | null;
+  /** Unfinished runs that nothing works on now (`scansWaiting`). */
+  waiting: boolean;
+}
+
+function unfinished(runs: ScanRunRow[]): boolean {
+  return runs.some((r) => r.status === 'queued' || r.status === 'running');
+}
+
+/**
+ * Whether the unfinished scans among `runs` wait rather than run: no scan
+ * worker has beaten for as long as it takes to be taken for dead
+ * (scanning/worker.ts). A worker beats every few seconds while it can reach
+ * the database; one that waits for the database (a restart, a failover, a
+ * network cut on its side), a hung one, or none at all, does not. A run's
+ * stored status says `running` from its first claim to its last item: the
+ * pages show it as waiting then, so that they never claim scans run when
+ * nothing works on them.
+ */
+async function scansWaiting(db: Db, runs: ScanRunRow[]): Promise<boolean> {
+  return unfinished(runs) && !(await anyWorkerBeating(db, WORKER_DEAD_SECONDS));
 }
 
 /** A breaker row not refreshed for this long belongs to a worker that is gone: not shown. */
@@ -76,7 +98,7 @@ export async function readReportOverview(ctx: ViewContext, reportId: string): Pr
     listReportRuns(ctx.db, ctx.workspaceId, reportId, RUNS_SHOWN),
     readPausedProviders(ctx.db, PAUSE_FRESH_MS),
   ]);
-  return { report, summary, runs, collectionPaused: collectionPause(paused) };
+  return { report, summary, runs, collectionPaused: collectionPause(paused), waiting: await scansWaiting(ctx.db, runs) };
 }
 
 /** The report page's line about a paused collection: which state, why (fixed texts) and since when. */
@@ -141,12 +163,14 @@ export async function readPerson(ctx: ViewContext, reportId: string, profileId: 
 export interface Progress {
   runs: ScanRunRow[];
   done: boolean;
+  /** Unfinished runs that nothing works on now (`scansWaiting`). */
+  waiting: boolean;
 }
 
 export async function readProgress(ctx: ViewContext, reportId: string): Promise<Progress> {
   await requireReport(ctx.db, ctx.workspaceId, reportId);
   const runs = await listReportRuns(ctx.db, ctx.workspaceId, reportId, RUNS_SHOWN);
-  return { runs, done: runs.every((r) => r.status !== 'queued' && r.status !== 'running') };
+  return { runs, done: !unfinished(runs), waiting: await scansWaiting(ctx.db, runs) };
 }
 
 /**

@@ -31,6 +31,7 @@ import multipart from '@fastify/multipart';
 import { ApiError } from '../domain/errors.js';
 import { can, refusal } from '../domain/permissions.js';
 import { actionOf } from './route-permissions.js';
+import { databaseUnavailable } from '../http/errors.js';
 import { resolveSession, type SessionUser } from '../use-cases/sign-in.js';
 import { ErrorPage } from './pages/error.js';
 import { paths } from './paths.js';
@@ -168,7 +169,12 @@ export async function webPlugin(app: FastifyInstance): Promise<void> {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     let status = 500;
     let message = 'Something went wrong on our side. Try again in a moment.';
-    if (error instanceof ApiError) {
+    const unavailable = databaseUnavailable(error, app.deps.availability);
+    if (unavailable) {
+      status = 503;
+      message = 'The service is temporarily unavailable. Nothing you sent was lost; try again in a moment.';
+      if (unavailable.headers) reply.headers(unavailable.headers);
+    } else if (error instanceof ApiError) {
       status = error.status;
       message = error.message;
       if (error.headers) reply.headers(error.headers);

@@ -13,6 +13,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
+import pg from 'pg';
 import { eventually, people, reportBody, startTestApp, type TestApp } from '../support/app.js';
 import { startWorkerProcess, stopWorkerProcesses, type WorkerProcess } from '../support/worker-process.js';
 
@@ -189,5 +190,55 @@ describe('a healthy worker with slow items', () => {
     );
     const analyses = await t.runtime.db.selectFrom('profile_analyses').select('profile_id').where('report_id', '=', reportId).execute();
     assert.equal(analyses.length, 2);
+  });
+});
+
+describe('a heartbeat connection made again while its liveness lock is still held elsewhere', () => {
+  let t: TestApp;
+
+  before(async () => {
+    t = await startTestApp();
+  });
+  after(async () => {
+    await t?.close();
+  });
+
+  test('takes the lock at a later beat once it is free, so a claim still finds the worker alive', async () => {
+    const worker = await t.startWorker(1);
+    const holder = new pg.Client({ connectionString: t.database.url });
+    await holder.connect();
+    try {
+      const lockOf = (workerId: string) => [1886615403, workerId] as const;
+      const { rows } = await holder.query<{ id: string; pid: number }>(
+        `select w.id, l.pid from scan_workers w
+           join pg_locks l on l.locktype = 'advisory' and l.classid = 1886615403 and l.objsubid = 2 and l.granted
+                          and l.objid = (hashtext(w.id::text)::bigint & 4294967295)::oid
+          where w.heartbeat_at > '-infinity'`,
+      );
+      assert.equal(rows.length, 1, 'the worker holds its lock');
+      const [namespace, workerId] = lockOf(rows[0].id);
+      // Its heartbeat session ends; the test takes the lock before the heartbeat's next connection can.
+      await holder.query('select pg_terminate_backend($1)', [rows[0].pid]);
+      await holder.query('select pg_advisory_lock($1, hashtext($2::uuid::text))', [namespace, workerId]);
+      // The heartbeat comes back (a new connection, which finds the lock taken).
+      const beatAt = async () =>
+        (await holder.query<{ at: Date }>('select heartbeat_at as at from scan_workers where id = $1', [workerId])).rows[0].at.getTime();
+      const terminatedAt = await beatAt();
+      await eventually(async () => (await beatAt()) > terminatedAt, 15_000, 50);
+      await holder.query('select pg_advisory_unlock($1, hashtext($2::uuid::text))', [namespace, workerId]);
+      // Free now: a later beat takes it, and a probe (what a claim does for a silent worker) finds it held.
+      await eventually(
+        async () => {
+          const probe = await holder.query<{ free: boolean }>('select pg_try_advisory_lock($1, hashtext($2::uuid::text)) as free', [namespace, workerId]);
+          if (probe.rows[0].free) await holder.query('select pg_advisory_unlock($1, hashtext($2::uuid::text))', [namespace, workerId]);
+          return !probe.rows[0].free;
+        },
+        15_000,
+        100,
+      );
+    } finally {
+      await holder.end();
+      await worker.stop();
+    }
   });
 });

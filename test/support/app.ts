@@ -90,7 +90,7 @@ export async function startTestApp(
   const metrics = new Metrics({ role: 'test', defaultMetrics: false });
   metrics.useDatabase(runtime.db);
   metrics.watchPool('api', runtime.pool);
-  const health = new Health(runtime.db);
+  const health = new Health(runtime.db, runtime.availability);
   const app = await buildServer({
     db: runtime.db,
     config,
@@ -100,6 +100,7 @@ export async function startTestApp(
     metrics,
     health,
     logger: options.logger,
+    availability: runtime.availability,
   });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   const workers: ScanWorker[] = [];

@@ -7,19 +7,28 @@
 // every run has finished it swaps in the whole page content and removes the
 // notices that only held while scans were running (`data-live-transient`).
 // The filter form is outside the regions: typing in it is never interrupted.
+// The status line says what the progress answer says (running, or waiting
+// for a scan worker); while the progress cannot be read (the service answers
+// 503 while its database is away) it says the progress is unknown, never that
+// scans run.
 (function () {
   'use strict';
   var root = document.querySelector('[data-progress-url]');
   if (!root || !window.fetch) return;
   var url = root.getAttribute('data-progress-url');
   var delay = 1000;
-  var status = document.getElementById('live-status');
+  var unknownText = root.getAttribute('data-unknown-text');
 
   function text(el, value) {
     if (el && el.textContent !== value) el.textContent = value;
   }
 
+  function say(value) {
+    text(document.getElementById('live-status'), value);
+  }
+
   function update(data) {
+    if (data.status_text) say(data.status_text);
     data.runs.forEach(function (run) {
       var item = document.getElementById('run-' + run.id);
       if (!item) return;
@@ -31,6 +40,8 @@
         bar.value = run.finished;
       }
       item.setAttribute('data-status', run.status);
+      if (data.waiting && (run.status === 'queued' || run.status === 'running')) item.setAttribute('data-waiting', 'true');
+      else item.removeAttribute('data-waiting');
     });
   }
 
@@ -76,6 +87,7 @@
           delay = 1000 * (Number(r.headers.get('Retry-After')) || 10);
           return null;
         }
+        if (!r.ok && unknownText) say(unknownText);
         return r.ok ? r.json() : null;
       })
       .then(function (data) {
@@ -102,10 +114,10 @@
         setTimeout(poll, delay);
       })
       .catch(function () {
+        if (unknownText) say(unknownText);
         delay = Math.min(delay * 2, 30000);
         setTimeout(poll, delay);
       });
   }
-  text(status, 'Scans are running; this page updates by itself.');
   setTimeout(poll, delay);
 })();

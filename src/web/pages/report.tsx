@@ -14,7 +14,7 @@ import { CategoryChart } from '../components/category-chart.js';
 import { label, OUTCOME, PERSON_STATUS, pct } from '../components/labels.js';
 import { explainReport, type PeopleStates } from '../components/plain-words.js';
 import { ActionButton, Breadcrumbs, CopyField, Layout, Notice, type Viewer, When } from '../components/layout.js';
-import { RunList, runFinished, type RunView } from '../components/runs.js';
+import { RunList, runFinished, SCANS_UNKNOWN, scansStatusText, type RunView } from '../components/runs.js';
 import { paths } from '../paths.js';
 import { ImportedColumns } from '../components/people-form.js';
 
@@ -53,6 +53,8 @@ export interface ReportPageProps {
   query: PeopleQuery;
   pageCount: number;
   live: boolean;
+  /** Unfinished runs that nothing works on now (no scan worker beating). */
+  waiting: boolean;
   notice?: string;
   /** Why collection is paused (the provider is down), when it is. */
   collectionPaused?: string | null;
@@ -360,6 +362,7 @@ export function ReportPage(props: ReportPageProps) {
           aria-labelledby="runs-heading"
           data-progress-url={props.live ? paths.reportProgress(report.id) : undefined}
           data-finished={props.live ? String(props.runs.reduce((sum, run) => sum + runFinished(run), 0)) : undefined}
+          data-unknown-text={props.live ? SCANS_UNKNOWN : undefined}
         >
           <h2 id="runs-heading">Scans</h2>
           {props.collectionPaused ? (
@@ -367,8 +370,10 @@ export function ReportPage(props: ReportPageProps) {
               {props.collectionPaused}
             </p>
           ) : null}
-          <p id="live-status" role="status" aria-live="polite" class="muted"></p>
-          <RunList runs={props.runs} />
+          <p id="live-status" role="status" aria-live="polite" class="muted">
+            {props.live ? scansStatusText(props.waiting) : ''}
+          </p>
+          <RunList runs={props.runs} waiting={props.waiting} />
         </section>
       </div>
 

@@ -13,8 +13,7 @@ import { pageOfReports, reportScores } from '../../use-cases/list-reports.js';
 import { removePerson, setReportArchived, setReportSharing } from '../../use-cases/manage-report.js';
 import { readAttachment, readPerson, readProgress, readReportOverview, type ViewContext } from '../../use-cases/report-view.js';
 import { importedColumnsOf, PEOPLE_SORTS, readReportPeople, selectPeople, titlesOf } from '../../use-cases/report-people.js';
-import { label, RUN_STATUS } from '../components/labels.js';
-import { runCountsLabel, runFinished } from '../components/runs.js';
+import { runCountsLabel, runFinished, runStatusLabel, scansStatusText } from '../components/runs.js';
 import { PersonPage } from '../pages/person.js';
 import { ReportPage, type PeopleQuery } from '../pages/report.js';
 import { ReportsListPage } from '../pages/reports-list.js';
@@ -205,7 +204,7 @@ export async function reportRoutes(app: FastifyInstance, options: { media: Pick<
       const sorted = selectPeople(everyone, query);
       const pageCount = Math.max(1, Math.ceil(sorted.length / PEOPLE_PAGE_SIZE));
       query.page = Math.min(query.page, pageCount);
-      const { report, summary, runs } = overview;
+      const { report, summary, runs, waiting } = overview;
       const liveLinks = can(request.web.user!.role, 'share_report')
         ? (await listReportPersonLinks(linkScope(request), report.id)).filter((l) => l.state === 'active').length
         : 0;
@@ -243,6 +242,7 @@ export async function reportRoutes(app: FastifyInstance, options: { media: Pick<
           query,
           pageCount,
           live: runs.some((r) => r.status === 'queued' || r.status === 'running'),
+          waiting,
           notice: notices[request.query.done ?? ''],
           sharedNow: request.query.done === 'shared',
         }),
@@ -258,10 +258,12 @@ export async function reportRoutes(app: FastifyInstance, options: { media: Pick<
       const progress = await readProgress(view(request), request.params.report_id);
       return reply.type('application/json; charset=utf-8').send({
         done: progress.done,
+        waiting: progress.waiting,
+        status_text: scansStatusText(progress.waiting),
         runs: progress.runs.map((r) => ({
           id: r.id,
           status: r.status,
-          status_label: label(RUN_STATUS, r.status),
+          status_label: runStatusLabel(r, progress.waiting),
           counts_label: runCountsLabel(r),
           requested: r.requested,
           finished: runFinished(r),
