@@ -237,7 +237,12 @@ export function readPeopleSheet(records: readonly (readonly string[])[], options
       return { people: [], problems, header, urlColumns: null, ignored };
     } else {
       // Of several fitting headers, the one with the most profile URLs (the leftmost on a tie); the user may choose another.
-      const profilesIn = (index: number) => rows.filter((r) => profileUrlOf(r[index] ?? '').kind === 'profile').length;
+      // A URL with a person's path (/in/…) weighs more than one the API may still accept.
+      const weight = (cell: string) => {
+        const { kind, url } = profileUrlOf(cell);
+        return kind !== 'profile' ? 0 : /^https?:\/\/[^/]+\/(in|pub)\//iu.test(url) ? 2 : 1;
+      };
+      const profilesIn = (index: number) => rows.reduce((sum, r) => sum + weight(r[index] ?? ''), 0);
       urlIndex = first
         .map((cell, index) => ({ index, fits: isUrlHeader(cell) }))
         .filter((c) => c.fits)
