@@ -204,7 +204,7 @@ export async function intakeRoutes(app: FastifyInstance): Promise<void> {
       profiles: profiles.slice(0, PEOPLE_PER_IMPORT),
     };
     const checked = checkNewReport(body);
-    const rest = checkPeople(profiles.slice(PEOPLE_PER_IMPORT), PEOPLE_PER_IMPORT);
+    const rest = profiles.length > PEOPLE_PER_IMPORT ? checkPeople(profiles.slice(PEOPLE_PER_IMPORT), PEOPLE_PER_IMPORT) : { urls: [], details: [] };
     const details = [
       ...checked.details,
       ...rest.details.map((d) => (d.row_number === undefined ? d : { ...d, row_number: d.row_number + PEOPLE_PER_IMPORT })),
