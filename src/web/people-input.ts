@@ -100,7 +100,10 @@ export function parsePeople(pasted: string, file: Buffer | null, options: { urlC
     throw new PeopleInputError(['The people could not be read as CSV: check the quotes and separators (one person per line).']);
   }
   const problems = [...fromPaste.problems.map((p) => sentence(pastedOrigin, p)), ...(fromFile?.problems ?? []).map((p) => sentence(fileOrigin, p))];
-  const people = [...fromPaste.people.map((p) => ({ p, origin: pastedOrigin(p.row) })), ...(fromFile?.people ?? []).map((p) => ({ p, origin: fileOrigin(p.row) }))];
+  const people = [
+    ...fromPaste.people.map((p) => ({ p, origin: pastedOrigin(p.row) })),
+    ...(fromFile?.people ?? []).map((p) => ({ p, origin: fileOrigin(p.row) })),
+  ];
   if (people.length > MAX_PEOPLE) {
     problems.unshift(`At most ${MAX_PEOPLE} people at a time (you sent ${people.length}); add the rest in a second import.`);
   }

@@ -9,7 +9,9 @@ const file = (text: string) => Buffer.from(text, 'utf8');
 describe('people input', () => {
   test('a semicolon CSV with a byte order mark, as Excel writes it in German or French, keeps commas inside cells', () => {
     const csv = '\uFEFFpronet_url;name;title\r\nhttps://pronet.example/in/jane-doe;Doe, Jane;Leiterin Marketing\r\n';
-    assert.deepEqual(parsePeople('', file(csv)).profiles, [{ pronet_url: 'https://pronet.example/in/jane-doe', name: 'Doe, Jane', title: 'Leiterin Marketing' }]);
+    assert.deepEqual(parsePeople('', file(csv)).profiles, [
+      { pronet_url: 'https://pronet.example/in/jane-doe', name: 'Doe, Jane', title: 'Leiterin Marketing' },
+    ]);
   });
 
   test('a tab-separated paste from a spreadsheet', () => {
@@ -89,7 +91,9 @@ describe('people input', () => {
     const rows = Array.from({ length: MAX_PEOPLE + 1 }, (_, i) => `https://pronet.example/in/p-${i}`).join('\n');
     assert.throws(
       () => parsePeople(rows, null),
-      (error: unknown) => error instanceof PeopleInputError && error.problems[0] === `At most ${MAX_PEOPLE} people at a time (you sent ${MAX_PEOPLE + 1}); add the rest in a second import.`,
+      (error: unknown) =>
+        error instanceof PeopleInputError &&
+        error.problems[0] === `At most ${MAX_PEOPLE} people at a time (you sent ${MAX_PEOPLE + 1}); add the rest in a second import.`,
     );
   });
 });

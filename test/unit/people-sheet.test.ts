@@ -92,7 +92,12 @@ describe('people spreadsheet rules', () => {
   });
 
   test('URLs without a scheme get https:// and normalize as the profile identity does', () => {
-    for (const typed of ['www.linkedin.com/in/Jane-Doe/', 'linkedin.com/in/jane-doe', 'de.linkedin.com/in/jane-doe?trk=x', 'HTTP://www.linkedin.com/in/jane-doe']) {
+    for (const typed of [
+      'www.linkedin.com/in/Jane-Doe/',
+      'linkedin.com/in/jane-doe',
+      'de.linkedin.com/in/jane-doe?trk=x',
+      'HTTP://www.linkedin.com/in/jane-doe',
+    ]) {
       const { kind, url } = profileUrlOf(typed);
       assert.equal(kind, 'profile', typed);
       const normal = normalizeProfileUrl(url);

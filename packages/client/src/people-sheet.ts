@@ -82,7 +82,22 @@ const URL_HEADERS = new Set(
 export const EXPECTED_URL_HEADERS = ['LinkedIn URL', 'Profile URL', 'URL', 'LinkedIn-Profil', 'URL du profil', 'URL de LinkedIn', 'pronet_url'] as const;
 
 const FIELD_HEADERS: Record<Exclude<SheetField, 'pronet_url'>, Set<string>> = {
-  name: new Set(['name', 'full name', 'vollstandiger name', 'nom', 'nom complet', 'nombre', 'nombre completo'].map(headerKey)),
+  name: new Set(
+    [
+      'name',
+      'full name',
+      'employee',
+      'employee name',
+      'vollstandiger name',
+      'mitarbeiter',
+      'nom',
+      'nom complet',
+      'employe',
+      'nombre',
+      'nombre completo',
+      'empleado',
+    ].map(headerKey),
+  ),
   title: new Set(['title', 'job title', 'titel', 'jobtitel', 'berufsbezeichnung', 'titre', 'poste', 'intitule du poste', 'cargo', 'puesto'].map(headerKey)),
   headline: new Set(['headline', 'profile headline', 'schlagzeile', 'titre du profil', 'titular'].map(headerKey)),
 };
@@ -232,7 +247,12 @@ export function readPeopleSheet(records: readonly (readonly string[])[], options
         row: firstIndex + 1,
         message:
           `No column of the header holds the profile URLs: name it ${EXPECTED_URL_HEADERS.map((h) => `“${h}”`).join(', ')} or similar ` +
-          `(the header has ${first.filter((c) => c.trim() !== '').map(quoted).join(', ') || 'no names'}).`,
+          `(the header has ${
+            first
+              .filter((c) => c.trim() !== '')
+              .map(quoted)
+              .join(', ') || 'no names'
+          }).`,
       });
       return { people: [], problems, header, urlColumns: null, ignored };
     } else {
@@ -248,8 +268,7 @@ export function readPeopleSheet(records: readonly (readonly string[])[], options
         .filter((c) => c.fits)
         .reduce((best, c) => (profilesIn(c.index) > profilesIn(best.index) ? c : best)).index;
     }
-    if (candidates.length > 1 || (options.urlColumn !== undefined && candidates.length > 0))
-      urlColumns = { candidates, chosen: first[urlIndex].trim() };
+    if (candidates.length > 1 || (options.urlColumn !== undefined && candidates.length > 0)) urlColumns = { candidates, chosen: first[urlIndex].trim() };
     const seen = new Set<string>();
     const taken = new Set<SheetField>(['pronet_url']);
     let kept = 0;

@@ -12,17 +12,17 @@ export function PeopleFields(props: { pasted: string; required?: boolean }) {
       <legend>People</legend>
       <label for="people">Profile URLs, one per line</label>
       <p id="people-hint" class="hint">
-        Optionally followed by name, title and headline, separated by commas: <code>{EXAMPLE_LINE}</code>. A URL may leave out{' '}
-        <code>https://</code>. At most {MAX_PEOPLE} people at a time.
+        Optionally followed by name, title and headline, separated by commas: <code>{EXAMPLE_LINE}</code>. A URL may leave out <code>https://</code>. At most{' '}
+        {MAX_PEOPLE} people at a time.
       </p>
       <textarea id="people" name="people" rows={8} aria-describedby="people-hint" spellcheck={false}>
         {props.pasted}
       </textarea>
       <label for="csv">…or a CSV file</label>
       <p id="csv-hint" class="hint">
-        The profile URLs are found by their column's header: “LinkedIn URL”, “Profile URL”, “URL”, “LinkedIn-Profil”, “URL du profil”, “URL de LinkedIn”
-        and similar; <code>name</code>, <code>title</code> and <code>headline</code> are optional. Without a header, the columns are taken in that order. Up
-        to {IMPORTED_COLUMN_LIMITS.columns} other columns (department, office …) are kept to filter the report by.
+        The profile URLs are found by their column's header: “LinkedIn URL”, “Profile URL”, “URL”, “LinkedIn-Profil”, “URL du profil”, “URL de LinkedIn” and
+        similar; <code>name</code>, <code>title</code> and <code>headline</code> are optional. Without a header, the columns are taken in that order. Up to{' '}
+        {IMPORTED_COLUMN_LIMITS.columns} other columns (department, office …) are kept to filter the report by.
       </p>
       <input id="csv" name="csv" type="file" accept=".csv,text/csv" aria-describedby="csv-hint" />
     </fieldset>
@@ -142,7 +142,9 @@ export function PreviewTable(props: { rows: PreviewRow[]; profiles: SubmittedPro
                 </td>
                 <td>
                   {STATUS[row.status] ?? row.status}
-                  {row.duplicate_of_row ? ` of ${(props.origins?.[row.duplicate_of_row - 1] ?? `row ${row.duplicate_of_row}`).replace(/^Row/u, 'row').replace(/^Line/u, 'line')}` : ''}
+                  {row.duplicate_of_row
+                    ? ` of ${(props.origins?.[row.duplicate_of_row - 1] ?? `row ${row.duplicate_of_row}`).replace(/^Row/u, 'row').replace(/^Line/u, 'line')}`
+                    : ''}
                   {(row.notes ?? []).map((n) => (
                     <span class="sub">{n.message}</span>
                   ))}

@@ -108,7 +108,10 @@ function sheetSourceOf(request: FastifyRequest): (SheetSource & { urlColumn: str
  * and never adds anyone twice.
  */
 function importKeyPrefix(reportId: string, mode: string, profiles: SubmittedProfile[]): string {
-  return `web-import-${createHash('sha256').update(JSON.stringify([reportId, mode, profiles])).digest('hex').slice(0, 40)}`;
+  return `web-import-${createHash('sha256')
+    .update(JSON.stringify([reportId, mode, profiles]))
+    .digest('hex')
+    .slice(0, 40)}`;
 }
 
 type ImportCounts = { added: number; restored: number; already_present: number; duplicate_in_input: number };
@@ -205,10 +208,7 @@ export async function intakeRoutes(app: FastifyInstance): Promise<void> {
     };
     const checked = checkNewReport(body);
     const rest = profiles.length > PEOPLE_PER_IMPORT ? checkPeople(profiles.slice(PEOPLE_PER_IMPORT), PEOPLE_PER_IMPORT) : { urls: [], details: [] };
-    const details = [
-      ...checked.details,
-      ...rest.details.map((d) => (d.row_number === undefined ? d : { ...d, row_number: d.row_number + PEOPLE_PER_IMPORT })),
-    ];
+    const details = [...checked.details, ...rest.details.map((d) => (d.row_number === undefined ? d : { ...d, row_number: d.row_number + PEOPLE_PER_IMPORT }))];
     const urls = [...checked.urls, ...rest.urls];
     if (details.length > 0) return form(request, reply, { ...values, pasted: values.pasted || asText(profiles) }, describeDetails(details, input), 422);
 

@@ -117,9 +117,7 @@ export async function runImport(ctx: CommandContext): Promise<number> {
   }
   if (rows.length === 0) throw new UsageError(`${file} has a header but no rows`);
   if (urlColumns && ctx.values['url-column'] === undefined)
-    ctx.out.note(
-      `several columns could hold the profile URLs (${urlColumns.candidates.join(', ')}); using "${urlColumns.chosen}" (choose with --url-column)`,
-    );
+    ctx.out.note(`several columns could hold the profile URLs (${urlColumns.candidates.join(', ')}); using "${urlColumns.chosen}" (choose with --url-column)`);
   if (ignored.length > 0) ctx.out.note(`ignoring columns: ${ignored.join(', ')}`);
   const prefix = given ?? derivedPrefix(reportId, rows);
   const report = await ctx.client.reports.get(reportId);
