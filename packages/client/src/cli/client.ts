@@ -61,7 +61,7 @@ const COMMAND_OPTIONS: Record<string, string[]> = {
   context: [],
   list: ['domain', 'include-archived', 'limit'],
   create: ['name', 'company', 'domain', 'company-url', 'public', 'return-existing', 'idempotency-key'],
-  import: ['yes', 'idempotency-prefix'],
+  import: ['yes', 'url-column', 'idempotency-prefix'],
   watch: ['scan', 'interval', 'timeout'],
   summary: [],
   export: ['format', 'output', 'profile-id', 'event-type', 'from', 'to'],
