@@ -94,7 +94,7 @@ export function SheetNotes(props: {
         </form>
       ) : null}
       {props.ignored.length > 0 ? (
-        <div class="notice">
+        <div class="notice info">
           <p>
             <strong>Columns not imported:</strong>
           </p>
