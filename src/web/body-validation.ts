@@ -84,8 +84,8 @@ export function describeDetails(details: ErrorDetail[], people?: { profiles: Sub
     const problem = CODES[d.code] ?? `is not accepted (${d.code})`;
     if (d.row_number === undefined) return `The ${what} ${problem}.`;
     const origin = people?.origins[d.row_number - 1];
-    if (!origin) return `Person ${d.row_number}: the ${what} ${problem}.`;
-    const value = (people!.profiles[d.row_number - 1] as unknown as Record<string, unknown> | undefined)?.[d.field];
+    if (!people || !origin) return `Person ${d.row_number}: the ${what} ${problem}.`;
+    const value = (people.profiles[d.row_number - 1] as unknown as Record<string, unknown> | undefined)?.[d.field];
     return `${origin}: the ${what}${typeof value === 'string' && value !== '' ? ` ${quoted(value)}` : ''} ${problem}.`;
   });
 }

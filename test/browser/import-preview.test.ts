@@ -29,7 +29,12 @@ const GOOD = [
     [`Person ${i}`, `https://acme.example/team/p-${i}`, `www.linkedin.com/in/browser-${i}`, i % 2 ? 'Sales' : 'Engineering', ...EXTRA.map(() => 'x')].join(','),
   ),
 ].join('\n');
-const BAD = ['LinkedIn URL,Name', 'linkedin.com/in/ok,Ok', 'https://www.linkedin.com/company/acme,Acme', 'https://www.linkedin.com/posts/someone_activity-1,Post'].join('\n');
+const BAD = [
+  'LinkedIn URL,Name',
+  'linkedin.com/in/ok,Ok',
+  'https://www.linkedin.com/company/acme,Acme',
+  'https://www.linkedin.com/posts/someone_activity-1,Post',
+].join('\n');
 
 describe('import preview in Chromium', () => {
   let t: TestApp;

@@ -58,12 +58,13 @@ export async function readProfilesCsv(file: string, urlColumn?: string): Promise
   let records: string[][];
   try {
     // Blank lines are kept so that a record's index + 1 is the row a spreadsheet shows.
-    records = parse(text, { bom: true, relax_column_count: true, skip_empty_lines: false, trim: true }) as string[][];
+    const parsed: string[][] = parse(text, { bom: true, relax_column_count: true, skip_empty_lines: false, trim: true });
+    records = parsed;
   } catch (error) {
     throw new UsageError(`${file} is not a valid CSV file: ${(error as Error).message}`);
   }
   const sheet = readPeopleSheet(records, { urlColumn });
-  const rows = sheet.people.map(({ row, columns: _columns, ...profile }) => ({ line: row, profile: profile as CreateProfile }));
+  const rows = sheet.people.map(({ row, columns: _columns, ...profile }) => ({ line: row, profile }) satisfies CsvRow);
   return { rows, ignored: sheet.ignored.map((c) => c.column), problems: sheet.problems, urlColumns: sheet.urlColumns };
 }
 
