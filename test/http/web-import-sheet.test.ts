@@ -219,4 +219,38 @@ describe('web: importing real spreadsheets', () => {
     assert.match(res.text, /Columns not imported:/);
     assert.match(res.text, /<li>“Field 11”: at most 10 other columns are kept<\/li><li>“Field 12”: at most 10 other columns are kept<\/li>/);
   });
+
+  test('a new report from a 150-row file is created with the first 100 and the rest imported into it, once however often it is confirmed', async () => {
+    const form = new FormData();
+    form.set('_csrf', csrfOf((await user.client.get('/reports/new')).text));
+    form.set('step', 'preview');
+    form.set('name', 'Big start');
+    form.set('company_name', 'Acme');
+    form.set('company_domain', 'acme.com');
+    form.set('company_page', 'https://pronet.example/company/acme');
+    form.set('mode', 'test');
+    form.set('people', '');
+    form.set('csv', new Blob([hrExport(150, 'new')], { type: 'text/csv' }), 'people.csv');
+    const shown = await user.client.postMultipart('/reports/new', form);
+    assert.equal(shown.status, 200, /role="alert">(.*?)<\/div>/s.exec(shown.text)?.[1]);
+    assert.match(shown.text, /<dt>People submitted<\/dt><dd>150<\/dd>/);
+    assert.match(shown.text, /The 150 people are added as 2 imports of at most 100/);
+    const confirm = () => {
+      const commit = new FormData();
+      commit.set('_csrf', csrfOf(shown.text));
+      commit.set('step', 'commit');
+      commit.set('payload', unescape(/name="payload" value="([^"]+)"/.exec(shown.text)![1]));
+      commit.set('idempotency_key', /name="idempotency_key" value="([^"]+)"/.exec(shown.text)![1]);
+      return user.client.postMultipart('/reports/new', commit);
+    };
+    const created = await confirm();
+    assert.equal(created.status, 303, created.text.slice(0, 300));
+    const reportId = /^\/reports\/([0-9a-f-]+)\?done=created$/.exec(created.location ?? '')![1];
+    assert.equal(await profileCount(reportId), 150);
+    assert.equal(await receiptCount(reportId), 1, 'the 50 after the first 100 came in one import');
+    const again = await confirm();
+    assert.equal(again.location, created.location, 'a second confirmation replays the creation and the import');
+    assert.equal(await profileCount(reportId), 150);
+    assert.equal(await receiptCount(reportId), 1);
+  });
 });

@@ -240,7 +240,9 @@ export async function intakeRoutes(app: FastifyInstance): Promise<void> {
     const later = profiles.slice(PEOPLE_PER_IMPORT);
     if (later.length > 0) {
       const count = Math.ceil(profiles.length / PEOPLE_PER_IMPORT);
-      await commitInBatches(ctx, data.report.id, later, rest.urls, (index) => batchKey(key, index + 1, count));
+      // The batch keys extend the preview's key; a long key given by the form is shortened so they stay within the key's 128 characters.
+      const base = key.length <= 100 ? key : `web-${createHash('sha256').update(key).digest('hex').slice(0, 40)}`;
+      await commitInBatches(ctx, data.report.id, later, rest.urls, (index) => batchKey(base, index + 1, count));
     }
     return reply.redirect(`${paths.report(data.report.id)}?done=created`, 303);
   });
