@@ -4,6 +4,7 @@
  * the API accepts; problems come back as the API's details, then in words.
  */
 import { distinctDetails, type ErrorDetail } from '../domain/errors.js';
+import { batchesOf, quoted } from '../domain/people-sheet.js';
 import { apiFields, normalizeRows, type SubmittedProfile } from '../domain/roster-plan.js';
 import { detailsFromSchemaErrors, makeAjv } from '../http/validation.js';
 import { CreateReport as CreateReportSchema } from '../domain/schemas/report.js';
@@ -36,8 +37,15 @@ export function checkNewReport(body: NewReportBody): CheckedReport {
   return { body, urls, details: distinctDetails([...schema, ...details], Infinity) };
 }
 
-export function checkPeople(profiles: SubmittedProfile[]): { urls: string[]; details: ErrorDetail[] } {
-  const schema = validateImport({ profiles: profiles.map(apiFields) }) ? [] : detailsFromSchemaErrors(validateImport.errors ?? [], { rowsMember: 'profiles' });
+/** People to import, checked as the imports of at most `perImport` people the commit sends (row numbers count from the first person). */
+export function checkPeople(profiles: SubmittedProfile[], perImport = 100): { urls: string[]; details: ErrorDetail[] } {
+  const schema = (profiles.length === 0 ? [[]] : batchesOf(profiles, perImport)).flatMap((batch, index) =>
+    validateImport({ profiles: batch.map(apiFields) })
+      ? []
+      : detailsFromSchemaErrors(validateImport.errors ?? [], { rowsMember: 'profiles' }).map((d) =>
+          d.row_number === undefined ? d : { ...d, row_number: d.row_number + index * perImport },
+        ),
+  );
   const { urls, problems } = normalizeRows(profiles);
   return { urls, details: distinctDetails([...schema, ...problems], Infinity) };
 }
@@ -65,11 +73,19 @@ const CODES: Record<string, string> = {
   unknown_field: 'has an unknown field',
 };
 
-/** One sentence per problem, never echoing the submitted value. */
-export function describeDetails(details: ErrorDetail[]): string[] {
+/**
+ * One sentence per problem. With `people` (the page's own rows and where each
+ * came from, people-input.ts), a row's problem names the spreadsheet row and
+ * quotes the value: the user's own file, shown back to them on the page only.
+ */
+export function describeDetails(details: ErrorDetail[], people?: { profiles: SubmittedProfile[]; origins: string[] }): string[] {
   return details.map((d) => {
     const what = FIELD_NAMES[d.field] ?? d.field;
     const problem = CODES[d.code] ?? `is not accepted (${d.code})`;
-    return d.row_number !== undefined ? `Person ${d.row_number}: the ${what} ${problem}.` : `The ${what} ${problem}.`;
+    if (d.row_number === undefined) return `The ${what} ${problem}.`;
+    const origin = people?.origins[d.row_number - 1];
+    if (!people || !origin) return `Person ${d.row_number}: the ${what} ${problem}.`;
+    const value = (people.profiles[d.row_number - 1] as unknown as Record<string, unknown> | undefined)?.[d.field];
+    return `${origin}: the ${what}${typeof value === 'string' && value !== '' ? ` ${quoted(value)}` : ''} ${problem}.`;
   });
 }

@@ -145,41 +145,98 @@ describe('profile-scan client (CLI) end to end', () => {
     await assert.rejects(fs.stat(path.join(scratch, 'cfg', 'other.json')));
   });
 
-  test('import: a CSV with bad rows gets per-row errors naming CSV lines, and nothing is committed (exit 3); malformed files are usage errors', async () => {
+  test('import: rows the spreadsheet rules refuse are named by spreadsheet row with the value quoted, and nothing is sent (exit 2)', async () => {
     const reportId = await createReport('Bad rows');
     const lines = ['pronet_url,name,title'];
     for (let i = 1; i <= 150; i++) {
       if (i === 10) lines.push('ftp://pronet.example/in/bad-scheme,,');
-      else if (i === 120) lines.push(`https://pronet.example/in/long-name,${'x'.repeat(201)},`);
+      else if (i === 60) lines.push('https://www.linkedin.com/company/acme,Acme,');
       else if (i === 121) lines.push(',Nameless,');
       else lines.push(`https://pronet.example/in/bad-rows-${i},Person ${i},`);
     }
     const file = await csvFile('bad-rows.csv', lines);
     const run = await cli(['import', reportId, file, '--yes', '--json'], env);
-    assert.equal(run.code, 3, run.stdout + run.stderr);
-    assert.equal(run.json.error.code, 'import_validation_failed');
+    assert.equal(run.code, 2, run.stdout + run.stderr);
+    assert.equal(run.json.error.code, 'invalid_file');
     assert.deepEqual(
-      run.json.error.rows.map((r: { line: number; field: string }) => [r.line, r.field]),
-      [
-        [11, 'pronet_url'],
-        [121, 'name'],
-        [122, 'pronet_url'],
-      ],
+      run.json.error.rows.map((r: { row: number }) => r.row),
+      [11, 61, 122],
     );
-    assert.equal(await profileCount(reportId), 0, 'nothing was committed');
-
     const human = await cli(['import', reportId, file, '--yes'], env);
-    assert.equal(human.code, 3);
-    assert.match(human.stderr, /3 of 150 rows are invalid; nothing was imported/);
-    assert.match(human.stderr, /^\s*11\s+pronet_url\s+invalid_url$/m);
-    assert.equal(await profileCount(reportId), 0);
+    assert.equal(human.code, 2);
+    assert.match(human.stderr, /row 11: “ftp:\/\/pronet\.example\/in\/bad-scheme” is not a profile URL/);
+    assert.match(human.stderr, /row 61: “https:\/\/www\.linkedin\.com\/company\/acme” is a company page, not a person's profile/);
+    assert.match(human.stderr, /row 122: the profile URL is missing\./);
+    assert.equal(await profileCount(reportId), 0, 'nothing was committed');
 
     const unclosed = await cli(['import', reportId, await csvFile('unclosed.csv', ['pronet_url,name', 'https://pronet.example/in/a,"Ann']), '--yes'], env);
     assert.equal(unclosed.code, 2);
     assert.match(unclosed.stderr, /not a valid CSV file/);
-    const headerless = await cli(['import', reportId, await csvFile('headerless.csv', ['url', 'https://pronet.example/in/a']), '--yes'], env);
-    assert.equal(headerless.code, 2);
-    assert.match(headerless.stderr, /pronet_url column/);
+    const noUrlColumn = await cli(['import', reportId, await csvFile('no-url-column.csv', ['Employee,Team', 'Ann,Sales']), '--yes'], env);
+    assert.equal(noUrlColumn.code, 2);
+    assert.match(noUrlColumn.stderr, /row 1: No column of the header holds the profile URLs: name it “LinkedIn URL”, “Profile URL”, “URL”/);
+  });
+
+  test("import: the API's per-row errors name the spreadsheet row and quote the value from the file, and nothing is committed (exit 3)", async () => {
+    const reportId = await createReport('API rows');
+    const lines = ['Profile URL,Name'];
+    for (let i = 1; i <= 150; i++) lines.push(i === 120 ? `pronet.example/in/long-name,Dr ${'x'.repeat(201)}` : `pronet.example/in/api-rows-${i},Person ${i}`);
+    const file = await csvFile('api-rows.csv', lines);
+    const run = await cli(['import', reportId, file, '--yes', '--json'], env);
+    assert.equal(run.code, 3, run.stdout + run.stderr);
+    assert.equal(run.json.error.code, 'import_validation_failed');
+    assert.deepEqual(
+      run.json.error.rows.map((r: { line: number; field: string; code: string }) => [r.line, r.field, r.code]),
+      [[121, 'name', 'too_long']],
+    );
+    const human = await cli(['import', reportId, file, '--yes'], env);
+    assert.equal(human.code, 3);
+    assert.match(human.stderr, /1 of 150 rows are invalid; nothing was imported/);
+    assert.match(human.stderr, /^\s*121\s+name\s+too_long\s+“Dr x{76}…”$/m);
+    assert.equal(await profileCount(reportId), 0);
+  });
+
+  test('import: an HR export of 300 people ("LinkedIn URL", URLs without https://, a department) is imported in three imports; a re-run replays them', async () => {
+    const reportId = await createReport('HR export');
+    const file = await csvFile('hr-export.csv', [
+      'Employee,Department,LinkedIn URL',
+      ...Array.from({ length: 300 }, (_, i) => `Person ${i},${i % 2 ? 'Sales' : 'Engineering'},${i % 2 ? 'www.' : ''}linkedin.com/in/hr-${i}`),
+    ]);
+    const run = await cli(['import', reportId, file, '--yes', '--json'], env);
+    assert.equal(run.code, 0, run.stdout + run.stderr);
+    assert.match(run.stderr, /ignoring columns: Department/);
+    assert.equal(run.json.imports.length, 3);
+    assert.equal(run.json.totals.added, 300);
+    assert.match(run.json.idempotency_prefix, /^import-[0-9a-f]{40}$/, 'the prefix is derived from the report and the people');
+    assert.equal(await profileCount(reportId), 300);
+    const again = await cli(['import', reportId, file, '--yes', '--json'], env);
+    assert.equal(again.code, 0, again.stderr);
+    assert.equal(again.json.idempotency_prefix, run.json.idempotency_prefix);
+    assert.ok(
+      again.json.imports.every((i: { replayed: boolean }) => i.replayed),
+      'the same file into the same report replays: nobody is added twice',
+    );
+    assert.equal(await profileCount(reportId), 300);
+  });
+
+  test('import: of several URL columns the one with profile URLs is used and named; --url-column chooses another', async () => {
+    const reportId = await createReport('Two columns');
+    const file = await csvFile('two-columns.csv', ['URL,LinkedIn', 'https://acme.example/team/ana,linkedin.com/in/ana-two']);
+    const run = await cli(['import', reportId, file, '--yes', '--json'], env);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stderr, /several columns could hold the profile URLs \(URL, LinkedIn\); using "LinkedIn" \(choose with --url-column\)/);
+    const roster = await t.request('GET', `/api/v1/reports/${reportId}/profiles`, { key: secret });
+    assert.deepEqual(
+      roster.body.data.map((p: { pronet_url: string }) => p.pronet_url),
+      ['https://linkedin.com/in/ana-two'],
+    );
+    const other = await csvFile('two-columns-b.csv', ['URL,LinkedIn', 'https://acme.example/team/ana,linkedin.com/in/ana-two']);
+    const chosen = await cli(['import', reportId, other, '--yes', '--json', '--url-column', 'url'], env);
+    assert.equal(chosen.code, 0, chosen.stderr);
+    assert.equal(chosen.json.totals.added, 1);
+    const unknown = await cli(['import', reportId, other, '--yes', '--url-column', 'Profil'], env);
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /No column is named “Profil”/);
   });
 
   test(

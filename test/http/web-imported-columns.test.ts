@@ -51,7 +51,9 @@ describe('web: the other columns of a CSV import', () => {
     commit.set('_csrf', csrfOf(preview.text));
     commit.set('step', 'commit');
     commit.set('payload', unescape(/name="payload" value="([^"]+)"/.exec(preview.text)![1]));
-    commit.set('idempotency_key', /name="idempotency_key" value="([^"]+)"/.exec(preview.text)![1]);
+    // The new report's preview fixes a key; an import's keys are derived from the people it carries.
+    const key = /name="idempotency_key" value="([^"]+)"/.exec(preview.text)?.[1];
+    if (key) commit.set('idempotency_key', key);
     const done = await user.client.postMultipart(path, commit);
     assert.equal(done.status, 303, done.text.slice(0, 500));
     return done.location!;

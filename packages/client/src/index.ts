@@ -38,3 +38,17 @@ export {
   type SerializedState,
 } from './reconcile.js';
 export type { components, operations, paths } from './openapi-types.js';
+export {
+  EXPECTED_URL_HEADERS,
+  batchKey,
+  batchesOf,
+  isUrlHeader,
+  profileUrlOf,
+  readPeopleSheet,
+  type IgnoredColumn,
+  type Sheet,
+  type SheetOptions,
+  type SheetPerson,
+  type SheetProblem,
+  type UrlKind,
+} from './people-sheet.js';

@@ -1,6 +1,8 @@
 /** The people part of the create and add-people forms, and the preview table shared by both. */
+import type { IgnoredColumn } from '../../domain/people-sheet.js';
 import { IMPORTED_COLUMN_LIMITS, type SubmittedProfile } from '../../domain/roster-plan.js';
-import { MAX_PEOPLE } from '../people-input.js';
+import { MAX_PEOPLE, PEOPLE_PER_IMPORT } from '../people-input.js';
+import { CsrfField } from './layout.js';
 
 const EXAMPLE_LINE = 'https://pronet.example/in/jane-doe, Jane Doe';
 
@@ -10,15 +12,17 @@ export function PeopleFields(props: { pasted: string; required?: boolean }) {
       <legend>People</legend>
       <label for="people">Profile URLs, one per line</label>
       <p id="people-hint" class="hint">
-        Optionally followed by name, title and headline, separated by commas: <code>{EXAMPLE_LINE}</code>. At most {MAX_PEOPLE} people at a time.
+        Optionally followed by name, title and headline, separated by commas: <code>{EXAMPLE_LINE}</code>. A URL may leave out <code>https://</code>. At most{' '}
+        {MAX_PEOPLE} people at a time.
       </p>
       <textarea id="people" name="people" rows={8} aria-describedby="people-hint" spellcheck={false}>
         {props.pasted}
       </textarea>
       <label for="csv">…or a CSV file</label>
       <p id="csv-hint" class="hint">
-        Columns <code>pronet_url</code> (or <code>url</code>), <code>name</code>, <code>title</code>, <code>headline</code>; with or without a header row. With
-        a header, up to {IMPORTED_COLUMN_LIMITS.columns} other columns (department, office …) are kept to filter the report by.
+        The profile URLs are found by their column's header: “LinkedIn URL”, “Profile URL”, “URL”, “LinkedIn-Profil”, “URL du profil”, “URL de LinkedIn” and
+        similar; <code>name</code>, <code>title</code> and <code>headline</code> are optional. Without a header, the columns are taken in that order. Up to{' '}
+        {IMPORTED_COLUMN_LIMITS.columns} other columns (department, office …) are kept to filter the report by.
       </p>
       <input id="csv" name="csv" type="file" accept=".csv,text/csv" aria-describedby="csv-hint" />
     </fieldset>
@@ -46,16 +50,81 @@ const STATUS: Record<string, string> = {
   duplicate_in_input: 'Duplicate',
 };
 
-export function PreviewTable(props: { rows: PreviewRow[]; profiles: SubmittedProfile[] }) {
+/**
+ * Above a preview: how the people were read. When several columns could
+ * hold the profile URLs, a choice of the column (the people are read again
+ * from the same text); the columns that are not kept; and how many imports
+ * a list longer than one import is committed as.
+ */
+export function SheetNotes(props: {
+  csrf: string;
+  action: string;
+  urlColumns: { candidates: string[]; chosen: string; sheet: string } | null;
+  /** Fields the form re-sends with the chosen column (the new report's name, company, data source). */
+  resend: Record<string, string>;
+  ignored: IgnoredColumn[];
+  people: number;
+  imports: number;
+  /** Whether sending the same list again resumes (an import into a report; a new report would be created again). */
+  resumable?: boolean;
+}) {
+  return (
+    <>
+      {props.urlColumns ? (
+        <form method="post" action={props.action} enctype="multipart/form-data" class="card stack">
+          <CsrfField token={props.csrf} />
+          <input type="hidden" name="step" value="preview" />
+          <input type="hidden" name="sheet" value={props.urlColumns.sheet} />
+          {Object.entries(props.resend).map(([name, value]) => (
+            <input type="hidden" name={name} value={value} />
+          ))}
+          <label for="url_column">Several columns could hold the profile URLs. Profile URLs from the column</label>
+          <div class="toolbar">
+            <select id="url_column" name="url_column">
+              {props.urlColumns.candidates.map((c) => (
+                <option value={c} selected={c === props.urlColumns!.chosen}>
+                  {c}
+                </option>
+              ))}
+            </select>
+            <button type="submit" class="secondary">
+              Use this column
+            </button>
+          </div>
+        </form>
+      ) : null}
+      {props.ignored.length > 0 ? (
+        <div class="notice info">
+          <p>
+            <strong>Columns not imported:</strong>
+          </p>
+          <ul>
+            {props.ignored.map((c) => (
+              <li>
+                “{c.column}”: {c.reason}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      {props.imports > 1 ? (
+        <p class="hint">
+          The {props.people} people are added as {props.imports} imports of at most {PEOPLE_PER_IMPORT}, one after the other.
+          {props.resumable ? ' If the page is closed while they are added, send the same list again: the imports already done are not repeated.' : ''}
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+export function PreviewTable(props: { rows: PreviewRow[]; profiles: SubmittedProfile[]; origins?: string[] }) {
   return (
     <div class="table-wrap">
       <table>
         <caption class="visually-hidden">What happens to each person</caption>
         <thead>
           <tr>
-            <th scope="col" class="num">
-              #
-            </th>
+            <th scope="col">Row</th>
             <th scope="col">Person</th>
             <th scope="col">Outcome</th>
           </tr>
@@ -65,7 +134,7 @@ export function PreviewTable(props: { rows: PreviewRow[]; profiles: SubmittedPro
             const profile = props.profiles[row.row_number - 1];
             return (
               <tr>
-                <td class="num">{row.row_number}</td>
+                <td>{props.origins?.[row.row_number - 1] ?? row.row_number}</td>
                 <td>
                   {profile?.name ?? profile?.pronet_url}
                   {profile?.name ? <span class="sub">{profile.pronet_url}</span> : null}
@@ -73,7 +142,9 @@ export function PreviewTable(props: { rows: PreviewRow[]; profiles: SubmittedPro
                 </td>
                 <td>
                   {STATUS[row.status] ?? row.status}
-                  {row.duplicate_of_row ? ` of row ${row.duplicate_of_row}` : ''}
+                  {row.duplicate_of_row
+                    ? ` of ${(props.origins?.[row.duplicate_of_row - 1] ?? `row ${row.duplicate_of_row}`).replace(/^Row/u, 'row').replace(/^Line/u, 'line')}`
+                    : ''}
                   {(row.notes ?? []).map((n) => (
                     <span class="sub">{n.message}</span>
                   ))}

@@ -1,7 +1,8 @@
 /** Adding people to a report: the form, then the API's import preview (validation_only), then the commit. */
+import type { IgnoredColumn } from '../../domain/people-sheet.js';
 import type { SubmittedProfile } from '../../domain/roster-plan.js';
 import { Breadcrumbs, CsrfField, Layout, type Viewer } from '../components/layout.js';
-import { DataSourceFields, PeopleFields, PreviewTable, ProblemList } from '../components/people-form.js';
+import { DataSourceFields, PeopleFields, PreviewTable, ProblemList, SheetNotes } from '../components/people-form.js';
 import { paths } from '../paths.js';
 import type { AllowanceStatus } from '../../domain/scan-allowance.js';
 import { ScanAllowancePreview } from '../components/scan-allowance.js';
@@ -53,10 +54,15 @@ export function ImportPreviewPage(props: {
   viewer: Viewer;
   report: { id: string; name: string };
   profiles: SubmittedProfile[];
+  /** Where each person came from ("Row 7"), as the spreadsheet shows it. */
+  origins: string[];
+  ignored: IgnoredColumn[];
+  urlColumns: { candidates: string[]; chosen: string; sheet: string } | null;
   preview: ImportPreviewView;
   allowance: AllowanceStatus;
   payload: string;
-  idempotencyKey: string;
+  /** Imports the people are committed as (PEOPLE_PER_IMPORT each). */
+  imports: number;
   mode: 'test' | 'live';
 }) {
   const c = props.preview.counts;
@@ -87,11 +93,20 @@ export function ImportPreviewPage(props: {
       </dl>
       <ScanAllowancePreview allowance={props.allowance} wouldUse={c.would_queue_profiles} />
       <p class="hint">The preview can be outdated when you confirm: adding rechecks the report as it is then.</p>
-      <PreviewTable rows={props.preview.rows} profiles={props.profiles} />
+      <SheetNotes
+        csrf={props.csrf}
+        action={paths.reportImport(props.report.id)}
+        urlColumns={props.urlColumns}
+        resend={{ mode: props.mode }}
+        ignored={props.ignored}
+        people={c.submitted}
+        imports={props.imports}
+        resumable
+      />
+      <PreviewTable rows={props.preview.rows} profiles={props.profiles} origins={props.origins} />
       <form method="post" action={paths.reportImport(props.report.id)} enctype="multipart/form-data" class="toolbar sticky-actions">
         <CsrfField token={props.csrf} />
         <input type="hidden" name="payload" value={props.payload} />
-        <input type="hidden" name="idempotency_key" value={props.idempotencyKey} />
         <button type="submit" name="step" value="commit">
           Add {c.would_queue_profiles === 1 ? '1 person' : `${c.would_queue_profiles} people`}
         </button>

@@ -3,11 +3,12 @@
  * then a preview of what will happen to each person (same rule and counts
  * as creation itself) and of the scan allowance it uses, then the commit.
  */
+import type { IgnoredColumn } from '../../domain/people-sheet.js';
 import type { SubmittedProfile } from '../../domain/roster-plan.js';
 import type { AllowanceStatus } from '../../domain/scan-allowance.js';
 import type { NewReportPreview } from '../../use-cases/preview-report.js';
 import { Breadcrumbs, CsrfField, Layout, type Viewer } from '../components/layout.js';
-import { DataSourceFields, PeopleFields, PreviewTable, ProblemList } from '../components/people-form.js';
+import { DataSourceFields, PeopleFields, PreviewTable, ProblemList, SheetNotes } from '../components/people-form.js';
 import { paths } from '../paths.js';
 import { ScanAllowancePreview } from '../components/scan-allowance.js';
 
@@ -64,10 +65,16 @@ export function NewReportPreviewPage(props: {
   viewer: Viewer;
   values: NewReportValues;
   profiles: SubmittedProfile[];
+  /** Where each person came from ("Row 7"), as the spreadsheet shows it. */
+  origins: string[];
+  ignored: IgnoredColumn[];
+  urlColumns: { candidates: string[]; chosen: string; sheet: string } | null;
   preview: NewReportPreview;
   allowance: AllowanceStatus;
   payload: string;
   idempotencyKey: string;
+  /** Imports the people are committed as: the creation, then imports into the report. */
+  imports: number;
 }) {
   const { counts } = props.preview;
   return (
@@ -90,7 +97,24 @@ export function NewReportPreviewPage(props: {
       </dl>
       <ScanAllowancePreview allowance={props.allowance} wouldUse={counts.would_queue_profiles} />
       {props.preview.rows.length > 0 ? (
-        <PreviewTable rows={props.preview.rows} profiles={props.profiles} />
+        <>
+          <SheetNotes
+            csrf={props.csrf}
+            action={paths.newReport}
+            urlColumns={props.urlColumns}
+            resend={{
+              name: props.values.name,
+              company_name: props.values.company_name,
+              company_domain: props.values.company_domain,
+              company_page: props.values.company_page,
+              mode: props.values.mode,
+            }}
+            ignored={props.ignored}
+            people={counts.submitted}
+            imports={props.imports}
+          />
+          <PreviewTable rows={props.preview.rows} profiles={props.profiles} origins={props.origins} />
+        </>
       ) : (
         <p class="card">No people yet: the report is created without scans; add people later.</p>
       )}

@@ -26,6 +26,7 @@ export const OPTIONS = {
   'idempotency-key': { type: 'string' },
   yes: { type: 'boolean', short: 'y' },
   'idempotency-prefix': { type: 'string' },
+  'url-column': { type: 'string' },
   scan: { type: 'string', multiple: true },
   interval: { type: 'string' },
   timeout: { type: 'string' },

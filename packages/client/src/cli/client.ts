@@ -29,9 +29,10 @@ commands:
                                  reports, newest first
   create --name N --company C --domain D --company-url URL [--public] [--return-existing]
          [--idempotency-key K]   create a report (no people; add them with import)
-  import REPORT_ID FILE.csv [--yes] [--idempotency-prefix P]
-                                 preview, confirm, then commit people from a CSV file (header: pronet_url,
-                                 optional name, title, headline) in imports of at most 100 rows
+  import REPORT_ID FILE.csv [--yes] [--url-column HEADER] [--idempotency-prefix P]
+                                 preview, confirm, then commit people from a CSV file (the URL column found by
+                                 its header: LinkedIn URL, Profile URL, URL, LinkedIn-Profil, URL du profil,
+                                 URL de LinkedIn …; optional name, title, headline) in imports of at most 100 rows
   watch REPORT_ID [--scan ID]... [--interval S] [--timeout S]
                                  progress of the report's scans until every one is terminal
   summary REPORT_ID              the analysis summary as tables
@@ -60,7 +61,7 @@ const COMMAND_OPTIONS: Record<string, string[]> = {
   context: [],
   list: ['domain', 'include-archived', 'limit'],
   create: ['name', 'company', 'domain', 'company-url', 'public', 'return-existing', 'idempotency-key'],
-  import: ['yes', 'idempotency-prefix'],
+  import: ['yes', 'url-column', 'idempotency-prefix'],
   watch: ['scan', 'interval', 'timeout'],
   summary: [],
   export: ['format', 'output', 'profile-id', 'event-type', 'from', 'to'],
