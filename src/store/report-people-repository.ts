@@ -29,7 +29,7 @@ export interface ReportPersonRow {
   observed_name: string | null;
   observed_headline: string | null;
   /** Null when the person has no stored analysis. */
-  analysis: { good: number; optimize: number; unknown: number; outcomes: Record<string, Outcome> } | null;
+  analysis: { good: number; optimize: number; unknown: number; outcomes: Record<string, Outcome>; captured_at: Date } | null;
   /** The latest full-profile item (null: none). */
   full: LatestItem | null;
 }
@@ -154,13 +154,14 @@ export async function readReportPeople(db: Db, workspaceId: string, reportId: st
     optimize: number | null;
     unknown: number | null;
     outcomes: Record<string, Outcome> | null;
+    captured_at: Date | null;
     full_status: LatestItem['status'] | null;
     full_warning: boolean | null;
   }>`
     select p.id as profile_id, p.pronet_url, p.name, p.title, p.headline, p.imported_columns,
            nullif(btrim(a.profile_data ->> 'name'), '') as observed_name,
            nullif(btrim(a.profile_data ->> 'headline'), '') as observed_headline,
-           a.profile_id is not null as analyzed, a.good, a.optimize, a.unknown,
+           a.profile_id is not null as analyzed, a.good, a.optimize, a.unknown, a.captured_at,
            (select jsonb_object_agg(f ->> 'check_key', f ->> 'outcome') from jsonb_array_elements(a.findings) f) as outcomes,
            li.status as full_status, li.warning as full_warning
       from report_profiles p
@@ -177,7 +178,7 @@ export async function readReportPeople(db: Db, workspaceId: string, reportId: st
     imported_columns: r.imported_columns,
     observed_name: r.observed_name,
     observed_headline: r.observed_headline,
-    analysis: r.analyzed ? { good: r.good!, optimize: r.optimize!, unknown: r.unknown!, outcomes: r.outcomes ?? {} } : null,
+    analysis: r.analyzed ? { good: r.good!, optimize: r.optimize!, unknown: r.unknown!, outcomes: r.outcomes ?? {}, captured_at: r.captured_at! } : null,
     full: r.full_status === null ? null : { status: r.full_status, warning: r.full_warning ?? false },
   }));
 }
