@@ -109,7 +109,13 @@ describe('web: fix first', () => {
     assert.equal(page.status, 200);
     const fix = page.text.slice(page.text.indexOf('id="fix-heading"'), page.text.indexOf('id="findings-heading"'));
     const listed = all(fix, /<a href="#check-[a-z_.]+">([^<]*)<\/a>/g);
-    const gaps = record.analysis.checks.filter((c: any) => c.outcome === 'optimize');
+    // The team's actions (60 % of the analyzed people or more) are named once, not ranked among the person's own.
+    const team = new Set(
+      CHECKS.filter(
+        (c) => records.filter((r) => r.analysis.checks.find((x: any) => x.key === c.key)?.outcome === 'optimize').length >= 0.6 * records.length,
+      ).map((c) => c.key),
+    );
+    const gaps = record.analysis.checks.filter((c: any) => c.outcome === 'optimize' && !team.has(c.key));
     assert.equal(listed.length, Math.min(5, gaps.length));
     const impacts = listed.map((title) => impactOf.get(title)!);
     assert.deepEqual(
@@ -117,8 +123,7 @@ describe('web: fix first', () => {
       [...impacts].sort((a, b) => b - a),
       'highest impact first',
     );
-    const best = Math.max(...gaps.map((c: any) => CHECKS.find((d) => d.key === c.key)!.impact));
-    assert.equal(impacts[0], best);
+    if (gaps.length > 0) assert.equal(impacts[0], Math.max(...gaps.map((c: any) => CHECKS.find((d) => d.key === c.key)!.impact)));
     for (const title of listed)
       assert.ok(
         gaps.some((c: any) => titleOf.get(c.key) === title),
