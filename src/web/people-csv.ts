@@ -8,7 +8,7 @@
  * then the columns the web's CSV import carried (department, office …:
  * `imported:<name>` in the machine variant).
  *
- * Two header variants (docs/web.md, "CSV export"): `human` (the default, for
+ * Two header variants (docs/web.md, "CSV and Excel export"): `human` (the default, for
  * spreadsheets: titles and labels as the page shows them) and `machine`
  * (`?columns=machine`, for tools: stable snake_case names, check keys and raw
  * values). The CSV starts with a UTF-8 byte order mark, which Excel needs to
