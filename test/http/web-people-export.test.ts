@@ -106,7 +106,7 @@ describe('web: advice in plain words and exports for a mail merge', () => {
     const team = teamKeys();
     assert.ok(team.size > 0, 'the simulated team has checks most people should fix');
     const report = await owner.client.get(`/reports/${reportId}`);
-    const section = report.text.slice(report.text.indexOf('id="team-heading"'), report.text.indexOf('id="gaps-heading"'));
+    const section = report.text.slice(report.text.indexOf('id="team-heading"'), report.text.indexOf('id="people-heading"'));
     const listed = [...section.matchAll(/<strong>([^<]*)<\/strong>/g)].map((m) => decode(m[1]));
     assert.deepEqual(new Set(listed), new Set(CHECKS.filter((c) => team.has(c.key)).map((c) => c.title)));
     for (const record of records) {

@@ -202,48 +202,49 @@ export function ReportPage(props: ReportPageProps) {
           ) : null}
         </section>
 
-        {props.teamActions.length > 0 ? (
-          <section aria-labelledby="team-heading" id="team-actions" class="card">
-            <h2 id="team-heading">Team actions</h2>
-            <p class="hint">
-              At least {Math.round(TEAM_ACTION_SHARE * 100)} % of the analyzed people should fix these: do them together, once. They are left out of each
-              person's own fix-first list.
-            </p>
-            <ol class="fix-list">
-              {props.teamActions.map((gap) => (
-                <li>
-                  <strong>{gap.check.title}</strong>{' '}
-                  <span class="gap-share">
-                    {gap.people} of {summary.coverage.optimization.analyzed_profiles} people · {Math.round(gap.share * 100)} %
-                  </span>
-                  <span class="sub">{fillCompanyPlaceholders(gap.check.recommendation, props.companyDisplayName)}</span>
-                </li>
-              ))}
-            </ol>
-          </section>
-        ) : null}
-
         <div class="overview">
-          <section aria-labelledby="gaps-heading" class="gaps" id="gaps" data-live-region>
-            <h2 id="gaps-heading">Most common gaps</h2>
-            {props.gaps.length === 0 ? (
-              <p class="muted">{summary.coverage.optimization.analyzed_profiles === 0 ? 'Nobody is analyzed yet.' : 'Nobody has anything to optimize.'}</p>
-            ) : (
-              <ol class="gap-list">
-                {props.gaps.map((gap) => (
-                  <li>
-                    <a href={`${paths.report(report.id)}${peopleQueryString({ check: gap.check.key, outcome: 'optimize' })}#people-heading`}>
-                      {gap.check.title}
-                    </a>
-                    <span class="gap-share">
-                      {gap.people} of {summary.coverage.optimization.analyzed_profiles} people · {Math.round(gap.share * 100)} %
-                    </span>
-                    <meter min={0} max={1} value={gap.share} aria-hidden="true" />
-                  </li>
-                ))}
-              </ol>
-            )}
-          </section>
+          <div class="gaps-column">
+            <section aria-labelledby="gaps-heading" class={props.teamActions.length > 0 ? 'gaps has-team' : 'gaps'} id="gaps" data-live-region>
+              <h2 id="gaps-heading">Most common gaps</h2>
+              {props.gaps.length === 0 ? (
+                <p class="muted">{summary.coverage.optimization.analyzed_profiles === 0 ? 'Nobody is analyzed yet.' : 'Nobody has anything to optimize.'}</p>
+              ) : (
+                <ol class="gap-list">
+                  {props.gaps.map((gap) => (
+                    <li>
+                      <a href={`${paths.report(report.id)}${peopleQueryString({ check: gap.check.key, outcome: 'optimize' })}#people-heading`}>
+                        {gap.check.title}
+                      </a>
+                      <span class="gap-share">
+                        {gap.people} of {summary.coverage.optimization.analyzed_profiles} people · {Math.round(gap.share * 100)} %
+                      </span>
+                      <meter min={0} max={1} value={gap.share} aria-hidden="true" />
+                    </li>
+                  ))}
+                </ol>
+              )}
+            </section>
+            {props.teamActions.length > 0 ? (
+              <section aria-labelledby="team-heading" id="team-actions" class="team-actions">
+                <h2 id="team-heading">Team actions</h2>
+                <p class="hint">
+                  At least {Math.round(TEAM_ACTION_SHARE * 100)} % of the analyzed people should fix these: do them together, once. They are left out of each
+                  person's own fix-first list.
+                </p>
+                <ol class="fix-list">
+                  {props.teamActions.map((gap) => (
+                    <li>
+                      <strong>{gap.check.title}</strong>{' '}
+                      <span class="gap-share">
+                        {gap.people} of {summary.coverage.optimization.analyzed_profiles} people · {Math.round(gap.share * 100)} %
+                      </span>
+                      <span class="sub">{fillCompanyPlaceholders(gap.check.recommendation, props.companyDisplayName)}</span>
+                    </li>
+                  ))}
+                </ol>
+              </section>
+            ) : null}
+          </div>
           <section aria-labelledby="people-heading">
             <div class="toolbar">
               <h2 id="people-heading">People</h2>
