@@ -6,7 +6,7 @@
  * first. `selectPeople` is the one implementation of the table's search,
  * filters and order, so the export is exactly the table.
  */
-import type { Outcome } from '../domain/checks/check-helpers.js';
+import type { Observed, Outcome } from '../domain/checks/check-helpers.js';
 import { scorePct } from '../domain/analysis-records.js';
 import { unanalyzedReason } from '../domain/analysis-aggregate.js';
 import { notFound } from '../domain/errors.js';
@@ -39,6 +39,8 @@ export interface ReportPerson {
   unknown: number;
   /** When the analysed profile was observed; null without an analysis. */
   captured_at: Date | null;
+  /** Each check's observed value, by check key ({} without an analysis). */
+  observed: Readonly<Record<string, Observed>>;
   /** Null when the person has no analysis. */
   outcomes: Readonly<Record<string, Outcome>> | null;
   /** Their gaps by impact, without the team's actions (domain/fix-first.ts personalFixFirst). */
@@ -75,6 +77,7 @@ export async function readReportPeople(ctx: { db: Db; workspaceId: string }, rep
       optimize: a?.optimize ?? 0,
       unknown: a?.unknown ?? 0,
       captured_at: a?.captured_at ?? null,
+      observed: a?.observed ?? {},
       outcomes: a?.outcomes ?? null,
       fix_first: personalFixFirst(outcomes, team),
     };

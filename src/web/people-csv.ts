@@ -3,8 +3,8 @@
  * page's table (its search, filters and order, every page), one row per
  * person for a mail merge: who they are, status, scores, counts, each
  * check's outcome (one column per catalog check), their three first fixes
- * (each a title and one line of advice, the company's display name filled
- * in), the private link when the export is made with the links just created,
+ * (each a title, what was observed in words and one line of advice, the
+ * company's display name filled in), the private link when the export is made with the links just created,
  * then the columns the web's CSV import carried (department, office …:
  * `imported:<name>` in the machine variant).
  *
@@ -23,6 +23,7 @@ import { stringify } from 'csv-stringify/sync';
 import ExcelJS from 'exceljs';
 import { CHECKS } from '../domain/checks/catalog.js';
 import { fillCompanyPlaceholders } from '../domain/recommendation-text.js';
+import { observedValueText } from '../domain/observed-value.js';
 import { importedColumnsOf, type ReportPerson } from '../use-cases/report-people.js';
 import type { CsvSeparator } from '../use-cases/export-preferences.js';
 import { label, OUTCOME, PERSON_STATUS } from './components/labels.js';
@@ -54,6 +55,12 @@ function columnsOf(people: readonly ReportPerson[], companyName: string, links: 
       machine: `fix_${i + 1}`,
       kind: 'text',
       value: (p, human) => (human ? p.fix_first[i]?.title : p.fix_first[i]?.key) ?? null,
+    },
+    {
+      human: `Now ${i + 1}`,
+      machine: `observed_${i + 1}`,
+      kind: 'text',
+      value: (p) => (p.fix_first[i] ? observedValueText(p.fix_first[i].key, p.observed[p.fix_first[i].key]) : null),
     },
     {
       human: `Advice ${i + 1}`,

@@ -143,7 +143,7 @@ describe('web: advice in plain words and exports for a mail merge', () => {
     const rows: string[][] = parse(csv.text.slice(1), { relax_column_count: false });
     const [header, ...body] = rows;
     assert.equal(body.length, NAMES.length);
-    for (const column of ['Fix 1', 'Advice 1', 'Fix 2', 'Advice 2', 'Fix 3', 'Advice 3', 'Private link', 'Weighted score (%)']) {
+    for (const column of ['Fix 1', 'Now 1', 'Advice 1', 'Fix 2', 'Advice 2', 'Fix 3', 'Advice 3', 'Private link', 'Weighted score (%)']) {
       assert.ok(header.includes(column), column);
     }
     assert.ok(!header.includes('Fix first') && !header.includes('Advice'));
@@ -154,6 +154,7 @@ describe('web: advice in plain words and exports for a mail merge', () => {
       const advice = row[header.indexOf('Advice 1')];
       assert.ok(!advice.includes('\n') && !advice.includes(' | ') && !placeholder.test(advice));
       assert.equal(row[header.indexOf('Private link')], '', 'no link is known after it was made');
+      if (row[header.indexOf('Fix 1')] !== '') assert.doesNotMatch(row[header.indexOf('Now 1')], /^(\d+(\.\d+)?)?$/, 'what was observed, in words');
       assert.match(row[header.indexOf('Weighted score (%)')], /^\d+\.\d$/);
     }
   });

@@ -164,11 +164,17 @@ describe('web workspace: report and person pages', () => {
     assert.match(csv.headers.get('content-disposition') ?? '', /^attachment; filename="Markup-i-audit-i-people\.csv"$/);
     const lines = csv.text.trimEnd().split('\r\n');
     assert.equal(lines.length, 3);
-    assert.match(lines[0], /^\uFEFFName,Name from,Title,Headline,Profile URL,Status,Weighted score \(%\),Good of answered \(%\),Good,To optimize,Unknown,Captured,Profile photo,/);
+    assert.match(
+      lines[0],
+      /^\uFEFFName,Name from,Title,Headline,Profile URL,Status,Weighted score \(%\),Good of answered \(%\),Good,To optimize,Unknown,Captured,Profile photo,/,
+    );
     assert.ok(lines.some((l) => l.includes(',Analyzed,')));
     const machine = await owner.client.get(`/reports/${reportId}/people.csv?columns=machine`);
     const machineLines = machine.text.trimEnd().split('\r\n');
-    assert.match(machineLines[0], /^\uFEFFname,name_source,title,headline,pronet_url,status,weighted_score_pct,score_pct,good,optimize,unknown,captured_at,identity\.has_photo,/);
+    assert.match(
+      machineLines[0],
+      /^\uFEFFname,name_source,title,headline,pronet_url,status,weighted_score_pct,score_pct,good,optimize,unknown,captured_at,identity\.has_photo,/,
+    );
     assert.ok(machineLines.some((l) => l.includes(',analyzed,')));
   });
 

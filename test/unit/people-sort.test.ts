@@ -22,6 +22,7 @@ function person(name: string, weighted: number | null, plain: number | null): Re
     optimize: 0,
     unknown: 0,
     captured_at: null,
+    observed: {},
     outcomes: weighted === null ? null : {},
     fix_first: [],
   };

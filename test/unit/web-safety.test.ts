@@ -34,6 +34,7 @@ test('people CSV: cells a spreadsheet would run as a formula are neutralized', (
     score_pct: null,
     weighted_score_pct: null,
     captured_at: null,
+    observed: {},
     good: 0,
     optimize: 0,
     unknown: 0,
