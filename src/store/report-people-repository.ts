@@ -9,7 +9,7 @@
  * report's size limit.
  */
 import { sql } from 'kysely';
-import type { Outcome } from '../domain/checks/check-helpers.js';
+import type { Observed, Outcome } from '../domain/checks/check-helpers.js';
 import type { LatestItem } from '../domain/analysis-aggregate.js';
 import type { StoredFinding } from '../domain/analysis-records.js';
 import type { Db } from './database.js';
@@ -29,7 +29,15 @@ export interface ReportPersonRow {
   observed_name: string | null;
   observed_headline: string | null;
   /** Null when the person has no stored analysis. */
-  analysis: { good: number; optimize: number; unknown: number; outcomes: Record<string, Outcome> } | null;
+  analysis: {
+    good: number;
+    optimize: number;
+    unknown: number;
+    outcomes: Record<string, Outcome>;
+    /** Each check's observed value, by check key. */
+    observed: Record<string, Observed>;
+    captured_at: Date;
+  } | null;
   /** The latest full-profile item (null: none). */
   full: LatestItem | null;
 }
@@ -154,14 +162,17 @@ export async function readReportPeople(db: Db, workspaceId: string, reportId: st
     optimize: number | null;
     unknown: number | null;
     outcomes: Record<string, Outcome> | null;
+    observed: Record<string, Observed> | null;
+    captured_at: Date | null;
     full_status: LatestItem['status'] | null;
     full_warning: boolean | null;
   }>`
     select p.id as profile_id, p.pronet_url, p.name, p.title, p.headline, p.imported_columns,
            nullif(btrim(a.profile_data ->> 'name'), '') as observed_name,
            nullif(btrim(a.profile_data ->> 'headline'), '') as observed_headline,
-           a.profile_id is not null as analyzed, a.good, a.optimize, a.unknown,
+           a.profile_id is not null as analyzed, a.good, a.optimize, a.unknown, a.captured_at,
            (select jsonb_object_agg(f ->> 'check_key', f ->> 'outcome') from jsonb_array_elements(a.findings) f) as outcomes,
+           (select jsonb_object_agg(f ->> 'check_key', f -> 'observed') from jsonb_array_elements(a.findings) f) as observed,
            li.status as full_status, li.warning as full_warning
       from report_profiles p
       left join profile_analyses a on a.profile_id = p.id
@@ -177,7 +188,9 @@ export async function readReportPeople(db: Db, workspaceId: string, reportId: st
     imported_columns: r.imported_columns,
     observed_name: r.observed_name,
     observed_headline: r.observed_headline,
-    analysis: r.analyzed ? { good: r.good!, optimize: r.optimize!, unknown: r.unknown!, outcomes: r.outcomes ?? {} } : null,
+    analysis: r.analyzed
+      ? { good: r.good!, optimize: r.optimize!, unknown: r.unknown!, outcomes: r.outcomes ?? {}, observed: r.observed ?? {}, captured_at: r.captured_at! }
+      : null,
     full: r.full_status === null ? null : { status: r.full_status, warning: r.full_warning ?? false },
   }));
 }

@@ -98,6 +98,7 @@ const REPORT_COLUMNS = Object.keys({
   created_at: true,
   updated_at: true,
   company_version: true,
+  display_company_name: true,
 } satisfies Record<keyof ReportRow, true>) as (keyof ReportRow)[];
 
 /** SQL of a json object with every column of ReportRow, from the reports row aliased `alias` (for fused reads). */

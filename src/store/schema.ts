@@ -46,6 +46,8 @@ export interface UsersTable {
   password_hash: Generated<string | null>;
   password_changed_at: Generated<Date | null>;
   removed_at: Generated<Date | null>;
+  /** Migration 0048: the separator of the user's CSV exports (web/people-csv.ts). */
+  csv_separator: Generated<'comma' | 'semicolon'>;
 }
 
 export interface ApiKeysTable {
@@ -86,6 +88,8 @@ export interface ReportsTable {
   updated_at: Timestamp;
   /** The version of the company page's stored observation, bumped by the statement that ends its item (migration 0037). */
   company_version: Generated<string>;
+  /** The company's name in advice, web only (migration 0048); null: derived from company_name (domain/company-name.ts). */
+  display_company_name: Generated<string | null>;
 }
 
 export type AnalysisState = 'not_requested' | 'queued' | 'running' | 'available' | 'failed';

@@ -14,7 +14,7 @@
  */
 import type { Clock } from '../clock.js';
 import type { CursorCodec } from '../domain/cursor.js';
-import { apiError, notFound } from '../domain/errors.js';
+import { ApiError, apiError, notFound } from '../domain/errors.js';
 import { isTokenShaped, newToken, tokenHash } from '../domain/web-tokens.js';
 import type { MediaStore } from '../scanning/media/media-store.js';
 import type { Db } from '../store/database.js';
@@ -182,3 +182,32 @@ export async function openPersonLinkEvidence(
   const link = await liveLink(ctx.db, ctx.clock.now(), token);
   return openEvidence({ db: ctx.db, workspaceId: link.workspace_id, media: ctx.media, log: ctx.log }, link.report_id, imageId, variant, link.profile_id);
 }
+
+/**
+ * The people of `tokens` that are active links of this report in this
+ * workspace, by profile id: what the people export right after making links
+ * fills its "Private link" column with (a link's address is known only then:
+ * only its hash is stored). Other tokens are left out.
+ */
+export async function activeLinkTokens(
+  ctx: { db: Db; clock: Clock; workspaceId: string },
+  reportId: string,
+  tokens: readonly string[],
+): Promise<Map<string, string>> {
+  const byPerson = new Map<string, string>();
+  for (const token of tokens.slice(0, MAX_EXPORTED_LINKS)) {
+    let link: OpenedLinkRow;
+    try {
+      link = await liveLink(ctx.db, ctx.clock.now(), token);
+    } catch (error) {
+      // Unknown, revoked or expired: no address to give.
+      if (error instanceof ApiError) continue;
+      throw error;
+    }
+    if (link.workspace_id === ctx.workspaceId && link.report_id === reportId) byPerson.set(link.profile_id, token);
+  }
+  return byPerson;
+}
+
+/** Tokens looked up per export at most (a report's people are fewer than this). */
+const MAX_EXPORTED_LINKS = 5000;

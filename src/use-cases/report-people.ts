@@ -6,11 +6,11 @@
  * first. `selectPeople` is the one implementation of the table's search,
  * filters and order, so the export is exactly the table.
  */
-import type { Outcome } from '../domain/checks/check-helpers.js';
+import type { Observed, Outcome } from '../domain/checks/check-helpers.js';
 import { scorePct } from '../domain/analysis-records.js';
 import { unanalyzedReason } from '../domain/analysis-aggregate.js';
 import { notFound } from '../domain/errors.js';
-import { fixFirst } from '../domain/fix-first.js';
+import { optimizeCounts, personalFixFirst, teamActions, weightedScorePct, type CommonGap } from '../domain/fix-first.js';
 import type { CheckDefinition } from '../domain/checks/catalog.js';
 import { profileHandle } from '../domain/profile-url.js';
 import type { Db } from '../store/database.js';
@@ -30,12 +30,20 @@ export interface ReportPerson {
   columns: Readonly<Record<string, string>>;
   /** 'analyzed', else why not (the findings record's `reason`). */
   status: string;
+  /** The contract's score: good of answered checks. */
   score_pct: number | null;
+  /** The web's score, by impact weight (domain/fix-first.ts weightedScorePct): what the table shows and sorts by. */
+  weighted_score_pct: number | null;
   good: number;
   optimize: number;
   unknown: number;
+  /** When the analysed profile was observed; null without an analysis. */
+  captured_at: Date | null;
+  /** Each check's observed value, by check key ({} without an analysis). */
+  observed: Readonly<Record<string, Observed>>;
   /** Null when the person has no analysis. */
   outcomes: Readonly<Record<string, Outcome>> | null;
+  /** Their gaps by impact, without the team's actions (domain/fix-first.ts personalFixFirst). */
   fix_first: CheckDefinition[];
 }
 
@@ -49,9 +57,11 @@ export function personName(row: { name: string | null; observed_name: string | n
 export async function readReportPeople(ctx: { db: Db; workspaceId: string }, reportId: string): Promise<ReportPerson[]> {
   const rows = await readRows(ctx.db, ctx.workspaceId, reportId);
   if (!rows) throw notFound('report');
+  const team = new Set(reportTeamActions(rows.map((r) => r.analysis?.outcomes ?? null)).map((gap) => gap.check.key));
   return rows.map((r) => {
     const [display_name, name_source] = personName(r);
     const a = r.analysis;
+    const outcomes = a ? Object.entries(a.outcomes).map(([key, outcome]) => ({ key, outcome })) : [];
     return {
       profile_id: r.profile_id,
       pronet_url: r.pronet_url,
@@ -62,13 +72,26 @@ export async function readReportPeople(ctx: { db: Db; workspaceId: string }, rep
       columns: orderedColumns(r.imported_columns),
       status: a ? 'analyzed' : unanalyzedReason(r.full),
       score_pct: a ? scorePct(a.good, a.good + a.optimize) : null,
+      weighted_score_pct: a ? weightedScorePct(outcomes) : null,
       good: a?.good ?? 0,
       optimize: a?.optimize ?? 0,
       unknown: a?.unknown ?? 0,
+      captured_at: a?.captured_at ?? null,
+      observed: a?.observed ?? {},
       outcomes: a?.outcomes ?? null,
-      fix_first: a ? fixFirst(Object.entries(a.outcomes).map(([key, outcome]) => ({ key, outcome }))) : [],
+      fix_first: personalFixFirst(outcomes, team),
     };
   });
+}
+
+/**
+ * The report's team actions (domain/fix-first.ts teamActions), counted over
+ * everyone analyzed on it whatever a page's filter: the report page lists
+ * them, and every person's fix-first list leaves them out.
+ */
+export function reportTeamActions(outcomes: readonly (Readonly<Record<string, Outcome>> | null)[]): CommonGap[] {
+  const analyzed = outcomes.filter((o) => o !== null);
+  return teamActions(optimizeCounts(analyzed), analyzed.length);
 }
 
 export const PEOPLE_SORTS = ['name', 'title', 'status', 'score', 'good', 'optimize', 'unknown'] as const;
@@ -112,7 +135,7 @@ function compareBy(sort: PeopleSort): (a: ReportPerson, b: ReportPerson) => numb
     case 'status':
       return (a, b) => STATUS_ORDER.indexOf(a.status) - STATUS_ORDER.indexOf(b.status);
     case 'score':
-      return (a, b) => nullsLast(a.score_pct, b.score_pct);
+      return (a, b) => nullsLast(a.weighted_score_pct, b.weighted_score_pct);
     default:
       return (a, b) => a[sort] - b[sort];
   }
@@ -133,7 +156,10 @@ export function selectPeople(people: readonly ReportPerson[], selection: PeopleS
   const primary = compareBy(selection.sort);
   const byName = (a: ReportPerson, b: ReportPerson) => collator.compare(a.display_name, b.display_name) || (a.profile_id < b.profile_id ? -1 : 1);
   const direction = selection.descending ? -1 : 1;
-  return people.filter(matches).sort((a, b) => direction * primary(a, b) || (selection.sort === 'name' ? direction : 1) * byName(a, b));
+  // People without a score go last whichever way the scores are sorted.
+  const unscored = (a: ReportPerson, b: ReportPerson) =>
+    selection.sort === 'score' ? Number(a.weighted_score_pct === null) - Number(b.weighted_score_pct === null) : 0;
+  return people.filter(matches).sort((a, b) => unscored(a, b) || direction * primary(a, b) || (selection.sort === 'name' ? direction : 1) * byName(a, b));
 }
 
 /** The distinct supplied titles, for the title filter. */

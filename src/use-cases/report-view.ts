@@ -15,9 +15,12 @@ import type { CursorCodec } from '../domain/cursor.js';
 import { notFound } from '../domain/errors.js';
 import type { Db } from '../store/database.js';
 import { evidenceDetails, type EvidenceDetails } from '../store/evidence-repository.js';
-import { readPersonActivity, readReportPerson } from '../store/report-people-repository.js';
+import { readPersonActivity, readReportPeople as readPeopleRows, readReportPerson } from '../store/report-people-repository.js';
 import { activityRecord, findingsRecord } from '../domain/analysis-records.js';
-import { orderedColumns, personName } from './report-people.js';
+import { orderedColumns, personName, reportTeamActions } from './report-people.js';
+import { reportCompanyDisplayName } from '../domain/company-name.js';
+import type { CommonGap } from '../domain/fix-first.js';
+import { weightedScorePct } from '../domain/fix-first.js';
 import { isActiveAttachment } from '../store/analysis-read-repository.js';
 import { findReport, type ReportRow } from '../store/report-repository.js';
 import { listReportRuns, type ScanRunRow } from '../store/scan-repository.js';
@@ -121,6 +124,12 @@ export interface PersonView {
   activityTruncated: boolean;
   /** Each evidence image of the record (where it comes from, its section and sizes), by its address in the record (its `url`). */
   evidence: Record<string, EvidenceDetails>;
+  /** The company's name in advice (domain/company-name.ts). */
+  companyDisplayName: string;
+  /** The report's team actions: left out of this person's own fix-first list. */
+  teamActions: CommonGap[];
+  /** The web's score by impact weight (domain/fix-first.ts); null without an analysis. */
+  weightedScorePct: number | null;
 }
 
 const ACTIVITY_SHOWN = 200;
@@ -149,6 +158,8 @@ export async function readPerson(ctx: ViewContext, reportId: string, profileId: 
   // Not in the record: the contract shows no field of an evidence image but its url (2.x "evidence.images[]").
   const evidence = Object.fromEntries((await evidenceDetails(ctx.db, reportId, profileId)).map((image) => [ctx.imageUrl(reportId, image.id), image]));
   const [displayName] = personName(person);
+  const everyone = (await readPeopleRows(ctx.db, ctx.workspaceId, reportId)) ?? [];
+  const outcomes = (person.analysis?.findings ?? []).map((f) => ({ key: f.check_key, outcome: f.outcome }));
   return {
     report,
     record,
@@ -157,6 +168,9 @@ export async function readPerson(ctx: ViewContext, reportId: string, profileId: 
     activity,
     activityTruncated: events.length > ACTIVITY_SHOWN,
     evidence,
+    companyDisplayName: reportCompanyDisplayName(report),
+    teamActions: reportTeamActions(everyone.map((r) => r.analysis?.outcomes ?? null)),
+    weightedScorePct: person.analysis ? weightedScorePct(outcomes) : null,
   };
 }
 

@@ -14,6 +14,11 @@ export const paths = {
   report: (id: string) => `/reports/${id}`,
   reportProgress: (id: string) => `/reports/${id}/progress`,
   reportCsv: (id: string) => `/reports/${id}/people.csv`,
+  reportXlsx: (id: string) => `/reports/${id}/people.xlsx`,
+  /** POST: the people export with the private links just made (their tokens in the form). */
+  reportLinksExport: (id: string) => `/reports/${id}/links/people-export`,
+  reportCsvSeparator: (id: string) => `/reports/${id}/csv-separator`,
+  reportCompanyName: (id: string) => `/reports/${id}/company-name`,
   reportImport: (id: string) => `/reports/${id}/import`,
   reportArchive: (id: string) => `/reports/${id}/archive`,
   reportShare: (id: string) => `/reports/${id}/share`,

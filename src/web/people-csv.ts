@@ -1,95 +1,159 @@
 /**
- * The people of a report as CSV, exactly the report page's table (its search,
- * filters and order, every page): who they are, status, score, counts, each
- * check's outcome (one column per catalog check), what to fix first and the
- * advice for every check to optimize, then the columns the web's CSV import
- * carried (department, office …: `imported:<name>` in the machine variant).
+ * The people of a report as CSV and as an Excel workbook, exactly the report
+ * page's table (its search, filters and order, every page), one row per
+ * person for a mail merge: who they are, status, scores, counts, each
+ * check's outcome (one column per catalog check), their three first fixes
+ * (each a title, what was observed in words and one line of advice, the
+ * company's display name filled in), the private link when the export is made with the links just created,
+ * then the columns the web's CSV import carried (department, office …:
+ * `imported:<name>` in the machine variant).
  *
- * Two header variants (docs/web.md, "CSV export"): `human` (the default, for
+ * Two header variants (docs/web.md, "CSV and Excel export"): `human` (the default, for
  * spreadsheets: titles and labels as the page shows them) and `machine`
  * (`?columns=machine`, for tools: stable snake_case names, check keys and raw
- * values). Both start with a UTF-8 byte order mark, which Excel needs to read
- * UTF-8, and end lines with CRLF (RFC 4180). Values from scanned profiles that
- * a spreadsheet would run as a formula (= + - @, tab, CR) are prefixed with a
- * quote (OWASP "CSV injection").
+ * values). The CSV starts with a UTF-8 byte order mark, which Excel needs to
+ * read UTF-8, ends lines with CRLF (RFC 4180) and is separated by commas with
+ * decimal points or by semicolons with decimal commas (what Excel expects
+ * where the decimal mark is a comma). Text that a spreadsheet would run as a
+ * formula (= + - @, tab, CR) is prefixed with a quote in the CSV (OWASP "CSV
+ * injection") and stored as a text cell in the workbook, where numbers are
+ * numbers and dates are dates whatever the reader's locale.
  */
 import { stringify } from 'csv-stringify/sync';
+import ExcelJS from 'exceljs';
 import { CHECKS } from '../domain/checks/catalog.js';
 import { fillCompanyPlaceholders } from '../domain/recommendation-text.js';
+import { observedValueText } from '../domain/observed-value.js';
 import { importedColumnsOf, type ReportPerson } from '../use-cases/report-people.js';
+import type { CsvSeparator } from '../use-cases/export-preferences.js';
 import { label, OUTCOME, PERSON_STATUS } from './components/labels.js';
 
 export type CsvColumns = 'human' | 'machine';
 
+/** Fixes per person in the export, each its own pair of columns (title, advice). */
+export const EXPORT_FIXES = 3;
+
 const BOM = '\uFEFF';
 
-function cell(value: string | number | null | undefined): string {
-  if (value === null || value === undefined) return '';
-  const text = String(value);
-  return typeof value === 'string' && /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
-}
+type Cell = string | number | Date | null;
 
-const HEADERS: Record<CsvColumns, string[]> = {
-  machine: [
-    'name',
-    'name_source',
-    'title',
-    'headline',
-    'pronet_url',
-    'status',
-    'score_pct',
-    'good',
-    'optimize',
-    'unknown',
-    ...CHECKS.map((c) => c.key),
-    'fix_first',
-    'recommendations',
-  ],
-  human: [
-    'Name',
-    'Name from',
-    'Title',
-    'Headline',
-    'Profile URL',
-    'Status',
-    'Score (%)',
-    'Good',
-    'To optimize',
-    'Unknown',
-    ...CHECKS.map((c) => c.title),
-    'Fix first',
-    'Advice',
-  ],
-};
+interface Column {
+  human: string;
+  machine: string;
+  /** How a spreadsheet should read the values: text is never read as a number or a formula. */
+  kind: 'text' | 'number' | 'pct' | 'date';
+  value(p: ReportPerson, human: boolean): Cell;
+}
 
 const NAME_SOURCE: Record<ReportPerson['name_source'], string> = { supplied: 'Import', observed: 'Profile', url: 'Profile URL' };
 
-export function peopleCsv(people: readonly ReportPerson[], companyName: string, columns: CsvColumns): string {
-  const human = columns === 'human';
-  const imported = importedColumnsOf(people).map((c) => c.column);
-  const rows = people.map((p) => {
-    const toFix = p.fix_first;
-    const advice = toFix.map((c) => `${c.title}: ${fillCompanyPlaceholders(c.recommendation, companyName)}`).join(' | ');
-    return [
-      cell(p.display_name),
-      human ? NAME_SOURCE[p.name_source] : p.name_source,
-      cell(p.title),
-      cell(p.headline),
-      cell(p.pronet_url),
-      human ? label(PERSON_STATUS, p.status) : p.status,
-      cell(p.score_pct),
-      cell(p.outcomes ? p.good : null),
-      cell(p.outcomes ? p.optimize : null),
-      cell(p.outcomes ? p.unknown : null),
-      ...CHECKS.map((c) => {
+function columnsOf(people: readonly ReportPerson[], companyName: string, links: ReadonlyMap<string, string>): Column[] {
+  const analyzed = (p: ReportPerson, n: number) => (p.outcomes ? n : null);
+  const fixes = Array.from({ length: EXPORT_FIXES }, (_, i): Column[] => [
+    {
+      human: `Fix ${i + 1}`,
+      machine: `fix_${i + 1}`,
+      kind: 'text',
+      value: (p, human) => (human ? p.fix_first[i]?.title : p.fix_first[i]?.key) ?? null,
+    },
+    {
+      human: `Now ${i + 1}`,
+      machine: `observed_${i + 1}`,
+      kind: 'text',
+      value: (p) => (p.fix_first[i] ? observedValueText(p.fix_first[i].key, p.observed[p.fix_first[i].key]) : null),
+    },
+    {
+      human: `Advice ${i + 1}`,
+      machine: `advice_${i + 1}`,
+      kind: 'text',
+      value: (p) => (p.fix_first[i] ? fillCompanyPlaceholders(p.fix_first[i].recommendation, companyName) : null),
+    },
+  ]).flat();
+  return [
+    { human: 'Name', machine: 'name', kind: 'text', value: (p) => p.display_name },
+    { human: 'Name from', machine: 'name_source', kind: 'text', value: (p, human) => (human ? NAME_SOURCE[p.name_source] : p.name_source) },
+    { human: 'Title', machine: 'title', kind: 'text', value: (p) => p.title },
+    { human: 'Headline', machine: 'headline', kind: 'text', value: (p) => p.headline },
+    { human: 'Profile URL', machine: 'pronet_url', kind: 'text', value: (p) => p.pronet_url },
+    { human: 'Status', machine: 'status', kind: 'text', value: (p, human) => (human ? label(PERSON_STATUS, p.status) : p.status) },
+    { human: 'Weighted score (%)', machine: 'weighted_score_pct', kind: 'pct', value: (p) => p.weighted_score_pct },
+    { human: 'Good of answered (%)', machine: 'score_pct', kind: 'pct', value: (p) => p.score_pct },
+    { human: 'Good', machine: 'good', kind: 'number', value: (p) => analyzed(p, p.good) },
+    { human: 'To optimize', machine: 'optimize', kind: 'number', value: (p) => analyzed(p, p.optimize) },
+    { human: 'Unknown', machine: 'unknown', kind: 'number', value: (p) => analyzed(p, p.unknown) },
+    { human: 'Captured', machine: 'captured_at', kind: 'date', value: (p) => p.captured_at },
+    ...CHECKS.map((c): Column => ({
+      human: c.title,
+      machine: c.key,
+      kind: 'text',
+      value: (p, human) => {
         const outcome = p.outcomes?.[c.key];
-        return outcome === undefined ? '' : human ? OUTCOME[outcome] : outcome;
-      }),
-      (human ? toFix.map((c) => c.title) : toFix.map((c) => c.key)).join(human ? ', ' : ' '),
-      cell(advice),
-      ...imported.map((column) => cell(p.columns[column])),
-    ];
-  });
-  const header = [...HEADERS[columns], ...imported.map((column) => (human ? column : `imported:${column}`))];
-  return BOM + stringify([header, ...rows], { record_delimiter: 'windows' });
+        return outcome === undefined ? null : human ? OUTCOME[outcome] : outcome;
+      },
+    })),
+    ...fixes,
+    { human: 'Private link', machine: 'private_link', kind: 'text', value: (p) => links.get(p.profile_id) ?? null },
+    ...importedColumnsOf(people).map(({ column }): Column => ({
+      human: column,
+      machine: `imported:${column}`,
+      kind: 'text',
+      value: (p) => p.columns[column] ?? null,
+    })),
+  ];
+}
+
+/** A text cell a spreadsheet would run as a formula gets a leading quote. */
+function neutralized(text: string): string {
+  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+}
+
+function csvCell(value: Cell, kind: Column['kind'], separator: CsvSeparator): string {
+  if (value === null) return '';
+  if (value instanceof Date) return value.toISOString().slice(0, 10);
+  if (typeof value === 'number') {
+    const text = kind === 'pct' ? value.toFixed(1) : String(value);
+    return separator === 'semicolon' ? text.replace('.', ',') : text;
+  }
+  return neutralized(value);
+}
+
+export interface PeopleExport {
+  people: readonly ReportPerson[];
+  /** The report's company display name, for the advice. */
+  companyName: string;
+  columns: CsvColumns;
+  /** Private link addresses by profile id: known only right after they are made (only hashes are stored). */
+  links?: ReadonlyMap<string, string>;
+}
+
+export function peopleCsv(input: PeopleExport, separator: CsvSeparator = 'comma'): string {
+  const human = input.columns === 'human';
+  const columns = columnsOf(input.people, input.companyName, input.links ?? new Map());
+  const header = columns.map((c) => (human ? c.human : c.machine));
+  const rows = input.people.map((p) => columns.map((c) => csvCell(c.value(p, human), c.kind, separator)));
+  return BOM + stringify([header, ...rows], { record_delimiter: 'windows', delimiter: separator === 'semicolon' ? ';' : ',' });
+}
+
+const NUMBER_FORMAT: Partial<Record<Column['kind'], string>> = { pct: '0.0', number: '0', date: 'yyyy-mm-dd' };
+
+/** The same rows as an .xlsx workbook: typed cells, a frozen, bold header row and a filter on every column. */
+export async function peopleXlsx(input: PeopleExport): Promise<Buffer> {
+  const human = input.columns === 'human';
+  const columns = columnsOf(input.people, input.companyName, input.links ?? new Map());
+  const workbook = new ExcelJS.Workbook();
+  workbook.creator = 'profile-scan';
+  const sheet = workbook.addWorksheet('People', { views: [{ state: 'frozen', ySplit: 1 }] });
+  sheet.columns = columns.map((c) => ({
+    header: human ? c.human : c.machine,
+    key: c.machine,
+    width: c.kind === 'text' ? 24 : 12,
+    style: NUMBER_FORMAT[c.kind] ? { numFmt: NUMBER_FORMAT[c.kind] } : {},
+  }));
+  sheet.getRow(1).font = { bold: true };
+  for (const p of input.people) {
+    // A string is written as a text cell, never a formula (exceljs makes formulas only from { formula }).
+    sheet.addRow(columns.map((c) => c.value(p, human)));
+  }
+  sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: columns.length } };
+  return Buffer.from(await workbook.xlsx.writeBuffer());
 }

@@ -19,6 +19,8 @@ export const ROUTE_ACTIONS: Readonly<Record<string, Action>> = {
   'POST /reports/:report_id/links': 'share_report',
   'POST /reports/:report_id/links/:link_id/revoke': 'share_report',
   'POST /reports/:report_id/links/revoke-all': 'share_report',
+  'POST /reports/:report_id/links/people-export': 'share_report',
+  'POST /reports/:report_id/company-name': 'share_report',
   'POST /settings/keys': 'manage_workspace',
   'POST /settings/keys/:id/revoke': 'manage_workspace',
   'POST /settings/invitations': 'manage_workspace',

@@ -46,7 +46,9 @@ describe('web: fix first', () => {
 
   test('the report page opens with the most common gaps: most people first, with their counts from the summary', async () => {
     const page = await owner.client.get(`/reports/${reportId}`);
-    const section = page.text.slice(page.text.indexOf('id="gaps-heading"'), page.text.indexOf('id="people-heading"'));
+    // The team actions follow the most common gaps in the same column.
+    const end = page.text.includes('id="team-heading"') ? page.text.indexOf('id="team-heading"') : page.text.indexOf('id="people-heading"');
+    const section = page.text.slice(page.text.indexOf('id="gaps-heading"'), end);
     const counts = all(section, /<span class="gap-share">([^<]*)<\/span>/g).map((s) => Number(s.split(' ')[0]));
     const keys = [...section.matchAll(/check=([a-z_.]+)&amp;outcome=optimize/g)].map((m) => m[1]);
     assert.ok(keys.length >= 1 && keys.length <= 5, `1 to 5 gaps: ${keys.length}`);
@@ -109,7 +111,13 @@ describe('web: fix first', () => {
     assert.equal(page.status, 200);
     const fix = page.text.slice(page.text.indexOf('id="fix-heading"'), page.text.indexOf('id="findings-heading"'));
     const listed = all(fix, /<a href="#check-[a-z_.]+">([^<]*)<\/a>/g);
-    const gaps = record.analysis.checks.filter((c: any) => c.outcome === 'optimize');
+    // The team's actions (60 % of the analyzed people or more) are named once, not ranked among the person's own.
+    const team = new Set(
+      CHECKS.filter(
+        (c) => records.filter((r) => r.analysis.checks.find((x: any) => x.key === c.key)?.outcome === 'optimize').length >= 0.6 * records.length,
+      ).map((c) => c.key),
+    );
+    const gaps = record.analysis.checks.filter((c: any) => c.outcome === 'optimize' && !team.has(c.key));
     assert.equal(listed.length, Math.min(5, gaps.length));
     const impacts = listed.map((title) => impactOf.get(title)!);
     assert.deepEqual(
@@ -117,8 +125,7 @@ describe('web: fix first', () => {
       [...impacts].sort((a, b) => b - a),
       'highest impact first',
     );
-    const best = Math.max(...gaps.map((c: any) => CHECKS.find((d) => d.key === c.key)!.impact));
-    assert.equal(impacts[0], best);
+    if (gaps.length > 0) assert.equal(impacts[0], Math.max(...gaps.map((c: any) => CHECKS.find((d) => d.key === c.key)!.impact)));
     for (const title of listed)
       assert.ok(
         gaps.some((c: any) => titleOf.get(c.key) === title),

@@ -113,7 +113,10 @@ describe('web: the people of a report', () => {
     );
     const machine = await owner.client.get(`/reports/${reportId}/people.csv?columns=machine`);
     const lines = machine.text.slice(1).trim().split('\r\n');
-    assert.match(lines[0], /^name,name_source,title,headline,pronet_url,status,score_pct,good,optimize,unknown,identity\.has_photo,/);
+    assert.match(
+      lines[0],
+      /^name,name_source,title,headline,pronet_url,status,weighted_score_pct,score_pct,good,optimize,unknown,captured_at,identity\.has_photo,/,
+    );
     assert.equal(lines.length, 5, 'every person, whatever page the table is on');
     assert.ok(lines.some((l) => l.startsWith('Grace Hopper,observed,')));
   });

@@ -158,17 +158,23 @@ describe('web workspace: report and person pages', () => {
     assert.match(good.text, /2 of 2 people match/, 'the fake provider reports a photo for everyone');
   });
 
-  test("the CSV: one row per person with score, each check's outcome and recommendations; formulas neutralized", async () => {
+  test("the CSV: one row per person with scores, each check's outcome and three fixes; formulas neutralized", async () => {
     const csv = await owner.client.get(`/reports/${reportId}/people.csv`);
     assert.equal(csv.status, 200);
     assert.match(csv.headers.get('content-disposition') ?? '', /^attachment; filename="Markup-i-audit-i-people\.csv"$/);
     const lines = csv.text.trimEnd().split('\r\n');
     assert.equal(lines.length, 3);
-    assert.match(lines[0], /^\uFEFFName,Name from,Title,Headline,Profile URL,Status,Score \(%\),Good,To optimize,Unknown,Profile photo,/);
+    assert.match(
+      lines[0],
+      /^\uFEFFName,Name from,Title,Headline,Profile URL,Status,Weighted score \(%\),Good of answered \(%\),Good,To optimize,Unknown,Captured,Profile photo,/,
+    );
     assert.ok(lines.some((l) => l.includes(',Analyzed,')));
     const machine = await owner.client.get(`/reports/${reportId}/people.csv?columns=machine`);
     const machineLines = machine.text.trimEnd().split('\r\n');
-    assert.match(machineLines[0], /^\uFEFFname,name_source,title,headline,pronet_url,status,score_pct,good,optimize,unknown,identity\.has_photo,/);
+    assert.match(
+      machineLines[0],
+      /^\uFEFFname,name_source,title,headline,pronet_url,status,weighted_score_pct,score_pct,good,optimize,unknown,captured_at,identity\.has_photo,/,
+    );
     assert.ok(machineLines.some((l) => l.includes(',analyzed,')));
   });
 

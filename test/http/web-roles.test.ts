@@ -83,6 +83,8 @@ describe('web: what each role may do', () => {
     [`/reports/${reportId}/links`, 'share_report', { person: 'everyone', days: '0' }],
     [`/reports/${reportId}/links/${randomUUID()}/revoke`, 'share_report', {}],
     [`/reports/${reportId}/links/revoke-all`, 'share_report', {}],
+    [`/reports/${reportId}/links/people-export`, 'share_report', { format: 'csv' }],
+    [`/reports/${reportId}/company-name`, 'share_report', { display_company_name: '' }],
     ['/settings/keys', 'manage_workspace', { mode: 'nonsense' }],
     [`/settings/keys/${randomUUID()}/revoke`, 'manage_workspace', {}],
     ['/settings/invitations', 'manage_workspace', { role: 'nonsense' }],

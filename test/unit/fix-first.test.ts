@@ -5,7 +5,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CHECKS } from '../../src/domain/checks/catalog.js';
-import { commonGaps, fixFirst } from '../../src/domain/fix-first.js';
+import { commonGaps, fixFirst, personalFixFirst, TEAM_ACTION_SHARE, teamActions, weightedScorePct } from '../../src/domain/fix-first.js';
 
 const impact = (key: string) => CHECKS.find((c) => c.key === key)!.impact;
 
@@ -74,5 +74,55 @@ describe('fix first', () => {
     const all = CHECKS.map((c) => ({ key: c.key, optimize: 1 }));
     assert.equal(commonGaps(all, 3, 5).length, 5);
     assert.deepEqual(commonGaps(all, 0, 5), []);
+  });
+});
+
+describe('team actions and the weighted score', () => {
+  const keys = CHECKS.map((c) => c.key);
+  test('a check is a team action when at least 60 % of the analyzed people should optimize it, and only from three people on', () => {
+    assert.equal(TEAM_ACTION_SHARE, 0.6);
+    const counts = [
+      { key: keys[0], optimize: 6 },
+      { key: keys[1], optimize: 5 },
+      { key: keys[2], optimize: 10 },
+    ];
+    assert.deepEqual(
+      teamActions(counts, 10).map((g) => g.check.key),
+      [keys[2], keys[0]],
+    );
+    assert.deepEqual(teamActions([{ key: keys[0], optimize: 2 }], 2), [], 'two people are no team');
+  });
+
+  test("a person's own list leaves out the team's actions and keeps the rest in impact order", () => {
+    const outcomes = CHECKS.map((c) => ({ key: c.key, outcome: 'optimize' as const }));
+    const own = personalFixFirst(outcomes, new Set([keys[0]]));
+    assert.equal(own.length, CHECKS.length - 1);
+    assert.ok(!own.some((c) => c.key === keys[0]));
+    assert.deepEqual(
+      own,
+      fixFirst(outcomes).filter((c) => c.key !== keys[0]),
+    );
+  });
+
+  test('the weighted score weighs each answered check by its impact; unknown checks do not count', () => {
+    const high = CHECKS.find((c) => c.impact === 3)!;
+    const low = CHECKS.find((c) => c.impact === 1)!;
+    const unknown = CHECKS.find((c) => c.key !== high.key && c.key !== low.key)!;
+    assert.equal(
+      weightedScorePct([
+        { key: high.key, outcome: 'good' },
+        { key: low.key, outcome: 'optimize' },
+        { key: unknown.key, outcome: 'unknown' },
+      ]),
+      75,
+    );
+    assert.equal(
+      weightedScorePct([
+        { key: high.key, outcome: 'optimize' },
+        { key: low.key, outcome: 'good' },
+      ]),
+      25,
+    );
+    assert.equal(weightedScorePct([{ key: unknown.key, outcome: 'unknown' }]), null);
   });
 });

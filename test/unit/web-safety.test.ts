@@ -32,6 +32,9 @@ test('people CSV: cells a spreadsheet would run as a formula are neutralized', (
     columns: { Team: '-2+3' },
     status: 'scan_queued',
     score_pct: null,
+    weighted_score_pct: null,
+    captured_at: null,
+    observed: {},
     good: 0,
     optimize: 0,
     unknown: 0,
@@ -39,7 +42,7 @@ test('people CSV: cells a spreadsheet would run as a formula are neutralized', (
     fix_first: [],
   };
   for (const columns of ['human', 'machine'] as const) {
-    const row = peopleCsv([person], 'Acme', columns).split('\r\n')[1];
+    const row = peopleCsv({ people: [person], companyName: 'Acme', columns }).split('\r\n')[1];
     assert.match(row, /^"'=HYPERLINK\(""http:\/\/evil\.test"",""click""\)",[A-Za-z]+,'\+1,'@SUM\(A1\),/, columns);
     assert.match(row, columns === 'human' ? /,Queued,/ : /,scan_queued,/);
     assert.match(row, /,'-2\+3\r?$/, 'an imported column is escaped too');

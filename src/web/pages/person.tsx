@@ -16,7 +16,8 @@ import type { ActivityRecord, FindingsRecord } from '../../domain/analysis-recor
 import type { EvidenceOrigin } from '../../domain/collected.js';
 import type { EvidenceDetails } from '../../use-cases/report-view.js';
 import { fillCompanyPlaceholders } from '../../domain/recommendation-text.js';
-import { fixFirst } from '../../domain/fix-first.js';
+import { personalFixFirst, type CommonGap } from '../../domain/fix-first.js';
+import { observedValueText } from '../../domain/observed-value.js';
 import { label, OUTCOME, PERSON_REASON, pct } from '../components/labels.js';
 import { PERSON_ADVICE } from '../components/plain-words.js';
 import { ActionButton, Breadcrumbs, CsrfField, Layout, type Viewer, When } from '../components/layout.js';
@@ -44,15 +45,15 @@ export interface PersonPageProps {
   activityTruncated: boolean;
   /** Each evidence image's origin, section and sizes, by its url in the record. */
   evidence: Record<string, EvidenceDetails>;
+  /** The company's name in advice (domain/company-name.ts). */
+  companyDisplayName: string;
+  /** The report's team actions, left out of this person's fix-first list and named once. */
+  teamActions: CommonGap[];
+  /** The web's score by impact weight. */
+  weightedScorePct: number | null;
 }
 
 type Check = NonNullable<FindingsRecord['analysis']>['checks'][number];
-
-function observedText(value: unknown): string {
-  if (value === null || value === undefined) return 'not observed';
-  if (typeof value === 'boolean') return value ? 'yes' : 'no';
-  return String(value);
-}
 
 const EVENT: Record<string, string> = { post: 'Posted', repost: 'Reposted', comment: 'Commented', reaction: 'Reacted', unknown: 'Activity' };
 
@@ -277,7 +278,11 @@ export function PersonPage(props: PersonPageProps) {
     }
     return images;
   };
-  const toFix = fixFirst(checks);
+  const team = new Set(props.teamActions.map((gap) => gap.check.key));
+  const toFix = personalFixFirst(checks, team);
+  const company = props.companyDisplayName;
+  // The team's actions this person also has: named once, not ranked among their own fixes.
+  const myTeamActions = props.teamActions.map((gap) => gap.check).filter((c) => checkByKey.get(c.key)?.outcome === 'optimize');
   const checkItem = (check: Check) => (
     <li class={`outcome-${check.outcome}`} id={`check-${check.key}`}>
       <div class="check-head">
@@ -285,11 +290,11 @@ export function PersonPage(props: PersonPageProps) {
         <span class={`badge ${check.outcome}`}>{label(OUTCOME, check.outcome)}</span>
       </div>
       <p>
-        <span class="muted">Observed:</span> {observedText(check.observed_value)}
+        <span class="muted">Observed:</span> {observedValueText(check.key, check.observed_value)}
       </p>
       {check.recommendation && check.outcome !== 'good' ? (
         <p>
-          <span class="muted">Recommendation:</span> {fillCompanyPlaceholders(check.recommendation, report.company_name)}
+          <span class="muted">Recommendation:</span> {fillCompanyPlaceholders(check.recommendation, company)}
         </p>
       ) : null}
       <p>
@@ -302,7 +307,7 @@ export function PersonPage(props: PersonPageProps) {
   );
   return (
     <Layout
-      title={props.shared ? `${name} · ${report.company_name}` : `${name} · ${report.name}`}
+      title={props.shared ? `${name} · ${props.companyDisplayName}` : `${name} · ${report.name}`}
       viewer={props.shared ? null : props.viewer}
       csrf={props.csrf}
       current="reports"
@@ -319,7 +324,7 @@ export function PersonPage(props: PersonPageProps) {
       )}
       <h1>{name}</h1>
       {props.shared ? (
-        <p>Your profile as checked for {report.company_name}: your score, what to fix first and the evidence behind each finding. This page is only for you.</p>
+        <p>Your profile as checked for {company}: your score, what to fix first and the evidence behind each finding. This page is only for you.</p>
       ) : null}
       <dl class="facts">
         {record.title ? (
@@ -347,11 +352,18 @@ export function PersonPage(props: PersonPageProps) {
           </a>
         </dd>
         <dt>Score</dt>
-        <dd>
-          {record.analysis
-            ? `${pct(record.analysis.counts.score_pct)} (${record.analysis.counts.good} good, ` +
-              `${record.analysis.counts.optimize} to optimize, ${record.analysis.counts.unknown} unknown)`
-            : label(PERSON_REASON, record.reason)}
+        <dd id="person-score">
+          {record.analysis ? (
+            <>
+              <strong>{pct(props.weightedScorePct)}</strong> weighted by impact{' '}
+              <span class="muted">
+                ({pct(record.analysis.counts.score_pct)} of answered checks good: {record.analysis.counts.good} good, {record.analysis.counts.optimize} to
+                optimize, {record.analysis.counts.unknown} unknown)
+              </span>
+            </>
+          ) : (
+            label(PERSON_REASON, record.reason)
+          )}
         </dd>
         {record.analysis ? (
           <>
@@ -374,17 +386,37 @@ export function PersonPage(props: PersonPageProps) {
                 {toFix.slice(0, FIX_FIRST_SHOWN).map((c) => (
                   <li>
                     <a href={`#check-${c.key}`}>{c.title}</a>
-                    <span class="sub">{fillCompanyPlaceholders(checkByKey.get(c.key)?.recommendation ?? c.recommendation, report.company_name)}</span>
+                    <span class="sub">{fillCompanyPlaceholders(checkByKey.get(c.key)?.recommendation ?? c.recommendation, company)}</span>
+                    <span class="sub observed">Now: {observedValueText(c.key, checkByKey.get(c.key)?.observed_value)}</span>
                   </li>
                 ))}
               </ol>
-              {toFix.length > FIX_FIRST_SHOWN ? <p class="muted">And {toFix.length - FIX_FIRST_SHOWN} more to optimize below.</p> : null}
+              {toFix.length > FIX_FIRST_SHOWN ? (
+                <>
+                  <p class="muted screen-only">And {toFix.length - FIX_FIRST_SHOWN} more to optimize below.</p>
+                  <div class="print-only other-gaps">
+                    <h3>Other gaps</h3>
+                    <ul>
+                      {toFix.slice(FIX_FIRST_SHOWN).map((c) => (
+                        <li>
+                          {c.title}: {observedValueText(c.key, checkByKey.get(c.key)?.observed_value)}
+                        </li>
+                      ))}
+                    </ul>
+                  </div>
+                </>
+              ) : null}
             </>
           )}
+          {myTeamActions.length > 0 ? (
+            <p class="team-note" id="team-actions-note">
+              <span class="muted">With the whole team, not on this list:</span> {myTeamActions.map((c) => c.title).join(', ')}.
+            </p>
+          ) : null}
         </section>
       ) : null}
 
-      <section aria-labelledby="findings-heading">
+      <section aria-labelledby="findings-heading" class="no-print">
         <h2 id="findings-heading">Findings</h2>
         {byCategory.length === 0 ? (
           <div class={`notice ${record.reason === 'scan_queued' || record.reason === 'scan_in_progress' ? 'info' : 'attention'}`} role="note">
@@ -416,7 +448,7 @@ export function PersonPage(props: PersonPageProps) {
         ))}
       </section>
 
-      <section aria-labelledby="activity-heading">
+      <section aria-labelledby="activity-heading" class="no-print">
         <h2 id="activity-heading">Recent posts and comments</h2>
         {props.activity.length === 0 ? (
           <p class="muted">No stored activity. An empty list does not prove there is none: see the report's coverage.</p>

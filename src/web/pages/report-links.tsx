@@ -50,6 +50,22 @@ export function ReportLinksPage(props: ReportLinksProps) {
           {props.created.map((link, i) => (
             <CopyField id={`new-link-${i}`} label={`${link.name} (expires ${link.expiresAt.toISOString().slice(0, 10)})`} value={link.url} />
           ))}
+          <form method="post" action={paths.reportLinksExport(report.id)} class="toolbar" id="links-export">
+            <CsrfField token={props.csrf} />
+            {props.created.map((link) => (
+              <input type="hidden" name="token" value={link.token} />
+            ))}
+            <p class="hint">
+              For a mail merge: these people with their link in a "Private link" column, their score and first three fixes. Only now: the links cannot be shown
+              again later.
+            </p>
+            <button type="submit" name="format" value="csv" class="secondary">
+              Download CSV with these links
+            </button>
+            <button type="submit" name="format" value="xlsx" class="secondary">
+              Download Excel (.xlsx) with these links
+            </button>
+          </form>
         </section>
       ) : null}
 

@@ -13,10 +13,13 @@ import { groupValue, type PeopleSelection, type PeopleSort, type ReportPerson } 
 import { CategoryChart } from '../components/category-chart.js';
 import { label, OUTCOME, PERSON_STATUS, pct } from '../components/labels.js';
 import { explainReport, type PeopleStates } from '../components/plain-words.js';
-import { ActionButton, Breadcrumbs, CopyField, Layout, Notice, type Viewer, When } from '../components/layout.js';
+import { ActionButton, Breadcrumbs, CopyField, CsrfField, Layout, Notice, type Viewer, When } from '../components/layout.js';
 import { RunList, runFinished, SCANS_UNKNOWN, scansStatusText, type RunView } from '../components/runs.js';
 import { paths } from '../paths.js';
 import { ImportedColumns } from '../components/people-form.js';
+import { fillCompanyPlaceholders } from '../../domain/recommendation-text.js';
+import { TEAM_ACTION_SHARE } from '../../domain/fix-first.js';
+import type { CsvSeparator } from '../../use-cases/export-preferences.js';
 
 /** The table's search, filters and sort (use-cases/report-people.ts) and its page. */
 export interface PeopleQuery extends PeopleSelection {
@@ -40,6 +43,12 @@ export interface ReportPageProps {
   };
   summary: AnalysisSummary;
   gaps: CommonGap[];
+  /** Checks most of the team should optimize (domain/fix-first.ts teamActions): listed once here, left out of each person's list. */
+  teamActions: CommonGap[];
+  /** The company's name in advice (domain/company-name.ts). */
+  companyDisplayName: string;
+  /** The viewer's CSV separator. */
+  csvSeparator: CsvSeparator;
   runs: RunView[];
   people: ReportPerson[];
   /** How many people are in each state (all of them, whatever the filter). */
@@ -79,7 +88,7 @@ export function peopleQueryString(q: Partial<PeopleQuery>, page = q.page ?? 1): 
 const COLUMNS: { sort: PeopleSort; label: string; numeric: boolean; narrow: boolean }[] = [
   { sort: 'name', label: 'Person', numeric: false, narrow: true },
   { sort: 'status', label: 'Status', numeric: false, narrow: true },
-  { sort: 'score', label: 'Score', numeric: true, narrow: true },
+  { sort: 'score', label: 'Weighted score', numeric: true, narrow: true },
   { sort: 'good', label: 'Good', numeric: true, narrow: false },
   { sort: 'optimize', label: 'Optimize', numeric: true, narrow: false },
   { sort: 'unknown', label: 'Unknown', numeric: true, narrow: false },
@@ -196,32 +205,57 @@ export function ReportPage(props: ReportPageProps) {
         </section>
 
         <div class="overview">
-          <section aria-labelledby="gaps-heading" class="gaps" id="gaps" data-live-region>
-            <h2 id="gaps-heading">Most common gaps</h2>
-            {props.gaps.length === 0 ? (
-              <p class="muted">{summary.coverage.optimization.analyzed_profiles === 0 ? 'Nobody is analyzed yet.' : 'Nobody has anything to optimize.'}</p>
-            ) : (
-              <ol class="gap-list">
-                {props.gaps.map((gap) => (
-                  <li>
-                    <a href={`${paths.report(report.id)}${peopleQueryString({ check: gap.check.key, outcome: 'optimize' })}#people-heading`}>
-                      {gap.check.title}
-                    </a>
-                    <span class="gap-share">
-                      {gap.people} of {summary.coverage.optimization.analyzed_profiles} people · {Math.round(gap.share * 100)} %
-                    </span>
-                    <meter min={0} max={1} value={gap.share} aria-hidden="true" />
-                  </li>
-                ))}
-              </ol>
-            )}
-          </section>
+          <div class="gaps-column">
+            <section aria-labelledby="gaps-heading" class={props.teamActions.length > 0 ? 'gaps has-team' : 'gaps'} id="gaps" data-live-region>
+              <h2 id="gaps-heading">Most common gaps</h2>
+              {props.gaps.length === 0 ? (
+                <p class="muted">{summary.coverage.optimization.analyzed_profiles === 0 ? 'Nobody is analyzed yet.' : 'Nobody has anything to optimize.'}</p>
+              ) : (
+                <ol class="gap-list">
+                  {props.gaps.map((gap) => (
+                    <li>
+                      <a href={`${paths.report(report.id)}${peopleQueryString({ check: gap.check.key, outcome: 'optimize' })}#people-heading`}>
+                        {gap.check.title}
+                      </a>
+                      <span class="gap-share">
+                        {gap.people} of {summary.coverage.optimization.analyzed_profiles} people · {Math.round(gap.share * 100)} %
+                      </span>
+                      <meter min={0} max={1} value={gap.share} aria-hidden="true" />
+                    </li>
+                  ))}
+                </ol>
+              )}
+            </section>
+            {props.teamActions.length > 0 ? (
+              <section aria-labelledby="team-heading" id="team-actions" class="team-actions">
+                <h2 id="team-heading">Team actions</h2>
+                <p class="hint">
+                  At least {Math.round(TEAM_ACTION_SHARE * 100)} % of the analyzed people should fix these: do them together, once. They are left out of each
+                  person's own fix-first list.
+                </p>
+                <ol class="fix-list">
+                  {props.teamActions.map((gap) => (
+                    <li>
+                      <strong>{gap.check.title}</strong>{' '}
+                      <span class="gap-share">
+                        {gap.people} of {summary.coverage.optimization.analyzed_profiles} people · {Math.round(gap.share * 100)} %
+                      </span>
+                      <span class="sub">{fillCompanyPlaceholders(gap.check.recommendation, props.companyDisplayName)}</span>
+                    </li>
+                  ))}
+                </ol>
+              </section>
+            ) : null}
+          </div>
           <section aria-labelledby="people-heading">
             <div class="toolbar">
               <h2 id="people-heading">People</h2>
               <span class="spacer" />
-              <a class="button secondary" href={`${paths.reportCsv(report.id)}${peopleQueryString(query, 1)}`} download>
+              <a class="button secondary no-print" href={`${paths.reportCsv(report.id)}${peopleQueryString(query, 1)}`} download>
                 {filtered ? 'Download these people (CSV)' : 'Download CSV'}
+              </a>
+              <a class="button secondary no-print" href={`${paths.reportXlsx(report.id)}${peopleQueryString(query, 1)}`} download>
+                Excel (.xlsx)
               </a>
               {!report.archived && can(props.viewer.role, 'add_people') ? (
                 <a class="button secondary" href={paths.reportImport(report.id)}>
@@ -229,6 +263,21 @@ export function ReportPage(props: ReportPageProps) {
                 </a>
               ) : null}
             </div>
+            <form method="post" action={paths.reportCsvSeparator(report.id)} class="inline-form no-print" aria-label="CSV separator">
+              <CsrfField token={props.csrf} />
+              <label for="separator">CSV separator</label>{' '}
+              <select id="separator" name="separator">
+                <option value="comma" selected={props.csvSeparator === 'comma'}>
+                  Comma, decimal point (1.5)
+                </option>
+                <option value="semicolon" selected={props.csvSeparator === 'semicolon'}>
+                  Semicolon, decimal comma (1,5)
+                </option>
+              </select>{' '}
+              <button type="submit" class="secondary">
+                Save
+              </button>
+            </form>
             <form method="get" action={`${paths.report(report.id)}#people-heading`} class="filters" aria-label="Search and filter people">
               <div>
                 <label for="q">Search</label>
@@ -319,7 +368,7 @@ export function ReportPage(props: ReportPageProps) {
                             {p.fix_first.length > 0 ? <span class="sub fix-first">Fix first: {p.fix_first.map((c) => c.title).join(', ')}</span> : null}
                           </td>
                           <td>{label(PERSON_STATUS, p.status)}</td>
-                          <td class="num">{pct(p.score_pct)}</td>
+                          <td class="num">{pct(p.weighted_score_pct)}</td>
                           <td class="num hide-narrow">{p.good}</td>
                           <td class="num hide-narrow">{p.optimize}</td>
                           <td class="num hide-narrow">{p.unknown}</td>
@@ -342,7 +391,7 @@ export function ReportPage(props: ReportPageProps) {
           </section>
         </div>
 
-        <section aria-labelledby="chart-heading" id="chart" data-live-region>
+        <section aria-labelledby="chart-heading" id="chart" class="no-print" data-live-region>
           <h2 id="chart-heading">Scores by category</h2>
           {o.counts.answered === 0 ? <p class="muted">No answered checks yet.</p> : <CategoryChart id="categories" categories={o.categories} />}
         </section>
@@ -359,6 +408,7 @@ export function ReportPage(props: ReportPageProps) {
         ) : null}
 
         <section
+          class="no-print"
           aria-labelledby="runs-heading"
           data-progress-url={props.live ? paths.reportProgress(report.id) : undefined}
           data-finished={props.live ? String(props.runs.reduce((sum, run) => sum + runFinished(run), 0)) : undefined}
@@ -379,6 +429,19 @@ export function ReportPage(props: ReportPageProps) {
 
       <section aria-labelledby="actions-heading" class="card">
         <h2 id="actions-heading">Sharing and archive</h2>
+        {can(props.viewer.role, 'share_report') ? (
+          <form method="post" action={paths.reportCompanyName(report.id)} class="stack" id="company-name-form">
+            <CsrfField token={props.csrf} />
+            <label for="display_company_name">The company's name in advice</label>
+            <input id="display_company_name" name="display_company_name" value={props.companyDisplayName} maxLength={200} />
+            <p class="hint">
+              The name each person's advice uses, e.g. "Name {props.companyDisplayName} in your headline". Empty: {report.company_name} without its legal form.
+            </p>
+            <button type="submit" class="secondary">
+              Save the name
+            </button>
+          </form>
+        ) : null}
         {can(props.viewer.role, 'share_report') ? (
           <p>
             <a href={paths.reportLinks(report.id)}>Private links for each person</a>: each opens one person's own page (score, what to fix first, evidence)

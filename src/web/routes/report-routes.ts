@@ -12,15 +12,18 @@ import type { MediaStore } from '../../scanning/media/media-store.js';
 import { pageOfReports, reportScores } from '../../use-cases/list-reports.js';
 import { removePerson, setReportArchived, setReportSharing } from '../../use-cases/manage-report.js';
 import { readAttachment, readPerson, readProgress, readReportOverview, type ViewContext } from '../../use-cases/report-view.js';
-import { importedColumnsOf, PEOPLE_SORTS, readReportPeople, selectPeople, titlesOf } from '../../use-cases/report-people.js';
+import { importedColumnsOf, PEOPLE_SORTS, readReportPeople, reportTeamActions, selectPeople, titlesOf } from '../../use-cases/report-people.js';
 import { runCountsLabel, runFinished, runStatusLabel, scansStatusText } from '../components/runs.js';
 import { PersonPage } from '../pages/person.js';
 import { ReportPage, type PeopleQuery } from '../pages/report.js';
 import { ReportsListPage } from '../pages/reports-list.js';
 import { paths } from '../paths.js';
-import { peopleCsv } from '../people-csv.js';
+import { peopleCsv, peopleXlsx, type CsvColumns } from '../people-csv.js';
+import { readCsvSeparator, rememberCsvSeparator, setCompanyDisplayName } from '../../use-cases/export-preferences.js';
+import { reportCompanyDisplayName } from '../../domain/company-name.js';
+import type { ReportPerson } from '../../use-cases/report-people.js';
 import { sendPage } from '../render.js';
-import { field, viewerOf } from '../forms.js';
+import { field, fields, viewerOf } from '../forms.js';
 import { openEvidence } from '../../use-cases/read-evidence.js';
 import { idParams, linkIdParams } from '../route-params.js';
 import { askFirst } from '../pages/confirm.js';
@@ -28,7 +31,7 @@ import { commonGaps } from '../../domain/fix-first.js';
 import { peopleStates } from '../components/plain-words.js';
 import { requireReport } from '../../use-cases/require-report.js';
 import { can } from '../../domain/permissions.js';
-import { createPersonLinks, linkDays, listReportPersonLinks, revokeReportPersonLinks } from '../../use-cases/person-links.js';
+import { activeLinkTokens, createPersonLinks, linkDays, listReportPersonLinks, revokeReportPersonLinks } from '../../use-cases/person-links.js';
 import { ReportLinksPage, type ReportLinksProps } from '../pages/report-links.js';
 
 export const PEOPLE_PAGE_SIZE = 50;
@@ -214,6 +217,8 @@ export async function reportRoutes(app: FastifyInstance, options: { media: Pick<
         archived: 'The report is archived.',
         unarchived: 'The report is active again.',
         removed: 'The person was removed from the report.',
+        separator: 'Your CSV exports now use the separator you chose.',
+        company_name: "The company's name in advice was saved.",
         created: 'The report was created; its scans are queued.',
         imported:
           `People added: ${Number(request.query.added) || 0} added, ` +
@@ -228,6 +233,9 @@ export async function reportRoutes(app: FastifyInstance, options: { media: Pick<
           report: { ...report, public_url: summary.links.public_url },
           summary,
           gaps: commonGaps(summary.optimization_summary.checks, summary.coverage.optimization.analyzed_profiles, COMMON_GAPS_SHOWN),
+          teamActions: reportTeamActions(everyone.map((p) => p.outcomes)),
+          companyDisplayName: reportCompanyDisplayName(report),
+          csvSeparator: await readCsvSeparator(db, request.web.user!.userId),
           runs,
           collectionPaused: overview.collectionPaused,
           people: sorted.slice((query.page - 1) * PEOPLE_PAGE_SIZE, query.page * PEOPLE_PAGE_SIZE).map((p) => ({
@@ -272,25 +280,78 @@ export async function reportRoutes(app: FastifyInstance, options: { media: Pick<
     },
   );
 
-  app.get<{ Params: { report_id: string }; Querystring: Record<string, string | undefined> }>(
-    '/reports/:report_id/people.csv',
+  /** The export's file name: the report's name in safe characters. */
+  const exportName = (reportName: string, ext: 'csv' | 'xlsx') =>
+    `${
+      reportName
+        .replace(/[^A-Za-z0-9._-]+/g, '-')
+        .replace(/^-+|-+$/g, '')
+        .slice(0, 60) || 'report'
+    }-people.${ext}`;
+
+  async function sendExport(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    input: { reportName: string; people: readonly ReportPerson[]; companyName: string; columns: CsvColumns; links?: ReadonlyMap<string, string> },
+    format: 'csv' | 'xlsx',
+  ) {
+    const name = exportName(input.reportName, format);
+    reply.header('Content-Disposition', `attachment; filename="${name}"`).header('Cache-Control', 'private, no-store');
+    if (format === 'xlsx') {
+      return reply.type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet').send(await peopleXlsx(input));
+    }
+    const separator = await readCsvSeparator(db, request.web.user!.userId);
+    return reply.type('text/csv; charset=utf-8').send(peopleCsv(input, separator));
+  }
+
+  for (const format of ['csv', 'xlsx'] as const) {
+    app.get<{ Params: { report_id: string }; Querystring: Record<string, string | undefined> }>(
+      `/reports/:report_id/people.${format}`,
+      { schema: { hide: true, params: idParams('report_id') }, config: { signedIn: true } },
+      async (request, reply) => {
+        const ctx = view(request);
+        const { report } = await readReportOverview(ctx, request.params.report_id);
+        // The table's people in the table's order: the same search, filters and sort (not its page).
+        const people = selectPeople(await readReportPeople(ctx, request.params.report_id), peopleQuery(request.query));
+        const columns = request.query.columns === 'machine' ? 'machine' : 'human';
+        return sendExport(request, reply, { reportName: report.name, people, companyName: reportCompanyDisplayName(report), columns }, format);
+      },
+    );
+  }
+
+  // Right after making links, their addresses are on the page once; this export carries them in its "Private link" column.
+  app.post<{ Params: { report_id: string } }>(
+    '/reports/:report_id/links/people-export',
     { schema: { hide: true, params: idParams('report_id') }, config: { signedIn: true } },
     async (request, reply) => {
       const ctx = view(request);
-      const { report } = await readReportOverview(ctx, request.params.report_id);
-      // The table's people in the table's order: the same search, filters and sort (not its page).
-      const people = selectPeople(await readReportPeople(ctx, request.params.report_id), peopleQuery(request.query));
-      const columns = request.query.columns === 'machine' ? 'machine' : 'human';
-      const fileName = `${
-        report.name
-          .replace(/[^A-Za-z0-9._-]+/g, '-')
-          .replace(/^-+|-+$/g, '')
-          .slice(0, 60) || 'report'
-      }-people.csv`;
-      return reply
-        .type('text/csv; charset=utf-8')
-        .header('Content-Disposition', `attachment; filename="${fileName}"`)
-        .send(peopleCsv(people, report.company_name, columns));
+      const report = await requireReport(db, ctx.workspaceId, request.params.report_id);
+      const tokensByPerson = await activeLinkTokens(linkScope(request), report.id, fields(request, 'token'));
+      const base = app.publicBaseUrl.replace(/\/$/, '');
+      const links = new Map([...tokensByPerson].map(([profileId, token]) => [profileId, `${base}${paths.sharedPerson(token)}`]));
+      const people = (await readReportPeople(ctx, report.id)).filter((p) => links.has(p.profile_id));
+      const format = field(request, 'format') === 'xlsx' ? 'xlsx' : 'csv';
+      return sendExport(request, reply, { reportName: report.name, people, companyName: reportCompanyDisplayName(report), columns: 'human', links }, format);
+    },
+  );
+
+  // Each user's separator, remembered for their next CSV (every role may choose its own).
+  app.post<{ Params: { report_id: string } }>(
+    '/reports/:report_id/csv-separator',
+    { schema: { hide: true, params: idParams('report_id') }, config: { signedIn: true } },
+    async (request, reply) => {
+      await requireReport(db, request.web.user!.workspaceId, request.params.report_id);
+      await rememberCsvSeparator(db, request.web.user!.userId, field(request, 'separator'));
+      return reply.redirect(`${paths.report(request.params.report_id)}?done=separator#people-heading`, 303);
+    },
+  );
+
+  app.post<{ Params: { report_id: string } }>(
+    '/reports/:report_id/company-name',
+    { schema: { hide: true, params: idParams('report_id') }, config: { signedIn: true } },
+    async (request, reply) => {
+      await setCompanyDisplayName(scope(request), request.params.report_id, field(request, 'display_company_name'));
+      return reply.redirect(`${paths.report(request.params.report_id)}?done=company_name`, 303);
     },
   );
 
