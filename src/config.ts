@@ -97,6 +97,8 @@ export interface RetentionSettings {
   rateCountersMs: number;
   /** Obsolete evidence no stored finding refers to is deleted (with media nothing else uses) this long after it became obsolete. */
   obsoleteMediaMs: number;
+  /** Audit log entries older than this are deleted. */
+  auditLogMs: number;
 }
 
 export interface TestHooks {
@@ -492,6 +494,12 @@ export const SETTINGS = {
     'Obsolete evidence no stored finding refers to is deleted (with media nothing else uses) this long after it became obsolete',
     '`7d`',
   ),
+  RETENTION_AUDIT_LOG: setting(
+    730 * UNIT_MS.d,
+    duration(UNIT_MS.d),
+    'Audit log entries (erasures, exports, deletions, keys, roles, sharing) are deleted this long after they were recorded',
+    '`730d`',
+  ),
   PROFILE_SCAN_TEST_HOOKS: setting(
     false,
     flag,
@@ -703,6 +711,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       receiptTombstoneMs: readSetting(env, 'RETENTION_RECEIPT_TOMBSTONE'),
       rateCountersMs: readSetting(env, 'RETENTION_RATE_COUNTERS'),
       obsoleteMediaMs: readSetting(env, 'RETENTION_OBSOLETE_MEDIA'),
+      auditLogMs: readSetting(env, 'RETENTION_AUDIT_LOG'),
     },
     testHooks: {
       enabled: testHooksEnabled,

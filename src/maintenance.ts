@@ -18,7 +18,11 @@
  * - web_sessions: sessions past their lifetime or idle for SESSION_IDLE_MS are deleted;
  * - obsolete_media: evidence obsolete for RETENTION_OBSOLETE_MEDIA that no stored
  *   finding refers to is deleted, with its blobs when no other evidence uses
- *   them (store/maintenance-repository.ts: collectObsoleteMedia), in batches.
+ *   them (store/maintenance-repository.ts: collectObsoleteMedia), in batches;
+ * - blob_deletions: media blobs an erasure or a workspace deletion queued
+ *   (store/erasure-repository.ts) are deleted when no evidence uses them; a
+ *   failed deletion stays queued, due again after a backoff;
+ * - audit_log: entries older than RETENTION_AUDIT_LOG are deleted.
  *
  * Scan items are never pruned: `scan_items` is the scan history that runs
  * and analyses refer to, and a finished item holds no claim (its claim
@@ -34,6 +38,8 @@ import { pruneIdempotencyRecords } from './store/idempotency-repository.js';
 import { claimMaintenanceRun, collectObsoleteMedia, MAINTENANCE_LOCK, tombstoneExpiredReceipts } from './store/maintenance-repository.js';
 import { pruneRateCounters } from './store/rate-limit-repository.js';
 import { withSessionLock } from './store/session-lock.js';
+import { drainBlobDeletions } from './store/erasure-repository.js';
+import { pruneAudit } from './store/audit-repository.js';
 import { pruneSessions } from './store/session-repository.js';
 import { SESSION_IDLE_MS } from './use-cases/sign-in.js';
 
@@ -132,6 +138,8 @@ export class MaintenanceRunner {
           return blobs;
         },
       ],
+      ['blob_deletions', async (db) => (await drainBlobDeletions(db, now, (sha256) => media.delete(sha256))).deleted],
+      ['audit_log', (db) => pruneAudit(db, ago(retention.auditLogMs))],
     ];
   }
 }

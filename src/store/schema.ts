@@ -376,9 +376,31 @@ export interface Database {
   web_sessions: WebSessionsTable;
   access_links: AccessLinksTable;
   person_links: PersonLinksTable;
+  blob_deletions: BlobDeletionsTable;
+  audit_log: AuditLogTable;
 }
 
 /** Web workspace sessions (migration 0020; store/session-repository.ts). */
+export interface BlobDeletionsTable {
+  sha256: string;
+  enqueued_at: Timestamp;
+  attempts: Generated<number>;
+  next_attempt_at: Timestamp;
+  last_error: string | null;
+}
+
+export interface AuditLogTable {
+  id: GeneratedAlways<number>;
+  at: Timestamp;
+  workspace_ref: string | null;
+  actor_kind: 'user' | 'operator' | 'maintenance';
+  actor_ref: string | null;
+  action: string;
+  object_kind: string;
+  object_ref: string | null;
+  count: number | null;
+}
+
 export interface WebSessionsTable {
   token_hash: Buffer;
   user_id: string;

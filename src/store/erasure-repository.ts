@@ -1,0 +1,213 @@
+/**
+ * Erasure of people and workspaces in the database (use-cases/personal-data.ts
+ * orchestrates; docs/privacy.md): the rows go by the foreign keys' cascades
+ * (migration 0041), what the contract keeps is tombstoned here, and the media
+ * blobs left without rows are queued in `blob_deletions` in the same
+ * transaction (migration 0049), then deleted by `processBlobDeletions` only
+ * when no evidence refers to them any more.
+ */
+import { sql, type Kysely } from 'kysely';
+import { redactErased } from '../domain/erasure.js';
+import type { Database } from './schema.js';
+import { MEDIA_GC_LOCK } from './maintenance-repository.js';
+import { refreshReportRollup } from './rollup-repository.js';
+import { refreshRun } from './scan-repository.js';
+import { retryingTransaction } from './transaction.js';
+
+export interface ErasedPerson {
+  id: string;
+  report_id: string;
+  pronet_url: string;
+}
+
+/** The attachments of a workspace to erase: one of a report, or every one with this normalized URL. */
+export async function findPeopleToErase(
+  db: Kysely<Database>,
+  workspaceId: string,
+  target: { reportId: string; profileId: string } | { url: string },
+): Promise<ErasedPerson[]> {
+  let query = db.selectFrom('report_profiles').select(['id', 'report_id', 'pronet_url']).where('workspace_id', '=', workspaceId);
+  query = 'url' in target ? query.where('pronet_url', '=', target.url) : query.where('report_id', '=', target.reportId).where('id', '=', target.profileId);
+  return query.orderBy('report_id').orderBy('id').execute();
+}
+
+/**
+ * Erases the given people of one report, in the caller's transaction: their
+ * unfinished items are cancelled and their runs' counts settled first (a
+ * run keeps its counts), the report's roll-ups drop what they contributed,
+ * the stored responses of the workspace that name them are tombstoned, the
+ * provider's snapshot identities of their URLs go, their blobs are queued
+ * for deletion, and then their attachments are deleted, which removes every
+ * row of theirs (events, evidence, analyses, coverage, contributions,
+ * history, items, private links) by the keys' cascades. Returns how many
+ * blobs were queued.
+ */
+export async function erasePeopleOfReport(db: Kysely<Database>, workspaceId: string, reportId: string, people: ErasedPerson[], now: Date): Promise<number> {
+  await sql`select 1 from reports where id = ${reportId} for no key update`.execute(db);
+  const ids = people.map((p) => p.id);
+  // Still here (a concurrent erasure may have taken them).
+  const present = await db.selectFrom('report_profiles').select(['id', 'pronet_url']).where('report_id', '=', reportId).where('id', 'in', ids).execute();
+  if (present.length === 0) return 0;
+  const presentIds = present.map((p) => p.id);
+  await db
+    .updateTable('report_profiles')
+    .set({ status: 'removed', removed_at: now, updated_at: now })
+    .where('id', 'in', presentIds)
+    .where('status', '=', 'active')
+    .execute();
+  await refreshReportRollup(db, reportId, { profileIds: presentIds }, now, { touch: true });
+  const cancelled = await db
+    .updateTable('scan_items')
+    .set({ status: 'cancelled', finished_at: now, reason: 'person erased', claim_id: null, lease_expires_at: null })
+    .where('report_id', '=', reportId)
+    .where('profile_id', 'in', presentIds)
+    .where('status', 'in', ['pending', 'running'])
+    .returning('run_id')
+    .execute();
+  for (const runId of [...new Set(cancelled.map((r) => r.run_id))].sort()) await refreshRun(db, runId, now);
+
+  await tombstoneResponses(db, workspaceId, { profileIds: new Set(presentIds), urls: new Set(present.map((p) => p.pronet_url)) });
+  await sql`
+    update brightdata_snapshots set url_keys = array(select k from unnest(url_keys) k where k <> all(${present.map((p) => p.pronet_url)}::text[]))
+     where url_keys && ${present.map((p) => p.pronet_url)}::text[]`.execute(db);
+  const queued = await queueBlobsOf(db, sql`select original_sha256, preview_sha256 from evidence_images where profile_id = any(${presentIds}::uuid[])`, now);
+  // The run counts were settled above: refreshRun would count the deleted items out of them.
+  await db.deleteFrom('report_profiles').where('id', 'in', presentIds).execute();
+  return queued;
+}
+
+/** Replaces the erased people's values in the workspace's stored responses (idempotency records). */
+async function tombstoneResponses(db: Kysely<Database>, workspaceId: string, erased: { profileIds: Set<string>; urls: Set<string> }): Promise<void> {
+  const needles = [...erased.urls, ...erased.profileIds];
+  const { rows } = await sql<{ operation: string; scope: string; key: string; response: unknown }>`
+    select operation, scope, key, response from idempotency_records
+     where workspace_id = ${workspaceId} and exists (select 1 from unnest(${needles}::text[]) n where strpos(response::text, n) > 0)
+     for update`.execute(db);
+  for (const row of rows) {
+    const { value, changed } = redactErased(row.response, erased);
+    if (!changed) continue;
+    await sql`update idempotency_records set response = ${JSON.stringify(value)}::jsonb
+               where workspace_id = ${workspaceId} and operation = ${row.operation} and scope = ${row.scope} and key = ${row.key}`.execute(db);
+  }
+}
+
+/** Queues every hash the query returns (two columns of hashes) for deletion; returns how many were new. */
+async function queueBlobsOf(db: Kysely<Database>, hashes: ReturnType<typeof sql>, now: Date): Promise<number> {
+  const { numAffectedRows } = await sql`
+    insert into blob_deletions (sha256, enqueued_at, next_attempt_at)
+    select distinct h, ${now}::timestamptz, ${now}::timestamptz
+      from (${hashes}) e(a, b), lateral (values (e.a), (e.b)) v(h)
+    on conflict (sha256) do nothing`.execute(db);
+  return Number(numAffectedRows ?? 0);
+}
+
+/** Queues blobs a worker stored for an item whose person was erased before it finished. */
+export async function queueBlobDeletions(db: Kysely<Database>, hashes: string[], now: Date): Promise<void> {
+  if (hashes.length === 0) return;
+  await sql`
+    insert into blob_deletions (sha256, enqueued_at, next_attempt_at)
+    select distinct h, ${now}::timestamptz, ${now}::timestamptz from unnest(${hashes}::text[]) h
+    on conflict (sha256) do nothing`.execute(db);
+}
+
+/** Whether the scan item is still stored (an erased person's items are not). */
+export async function itemExists(db: Kysely<Database>, itemId: string): Promise<boolean> {
+  return (await db.selectFrom('scan_items').select('id').where('id', '=', itemId).executeTakeFirst()) !== undefined;
+}
+
+/**
+ * Deletes a workspace and everything of it, in the caller's transaction: its
+ * blobs are queued first, then the workspace row goes and the keys cascade
+ * to every row of it. Returns the number of blobs queued, or null when there
+ * is no such workspace.
+ */
+export async function deleteWorkspaceRows(db: Kysely<Database>, workspaceId: string, now: Date): Promise<number | null> {
+  const found = await db.selectFrom('workspaces').select('id').where('id', '=', workspaceId).forUpdate().executeTakeFirst();
+  if (!found) return null;
+  const urls = await db.selectFrom('report_profiles').select('pronet_url').distinct().where('workspace_id', '=', workspaceId).execute();
+  if (urls.length > 0) {
+    const list = urls.map((u) => u.pronet_url);
+    // Another workspace may have the same person: its own snapshots' identities stay only with it.
+    await sql`
+      update brightdata_snapshots set url_keys = array(select k from unnest(url_keys) k where k <> all(${list}::text[])
+                                                        or exists (select 1 from report_profiles p where p.pronet_url = k and p.workspace_id <> ${workspaceId}))
+       where url_keys && ${list}::text[]`.execute(db);
+  }
+  await sql`delete from brightdata_company_pages where workspace_id = ${workspaceId}`.execute(db);
+  const queued = await queueBlobsOf(
+    db,
+    sql`select e.original_sha256, e.preview_sha256 from evidence_images e join reports r on r.id = e.report_id where r.workspace_id = ${workspaceId}`,
+    now,
+  );
+  await db.deleteFrom('workspaces').where('id', '=', workspaceId).execute();
+  return queued;
+}
+
+/**
+ * One batch of queued blob deletions that are due, in one transaction under
+ * the media collections' exclusive lock (the protocol of collectObsoleteMedia:
+ * a worker that stored one of these blobs for new evidence meanwhile finds
+ * the generation bumped and stores it again). A blob some evidence still
+ * refers to is kept; one that fails to delete stays queued with its error,
+ * due again after a backoff. Returns how many rows were settled and how many
+ * blobs deleted.
+ */
+export async function processBlobDeletions(
+  db: Kysely<Database>,
+  now: Date,
+  deleteBlob: (sha256: string) => Promise<void>,
+  batch = 200,
+): Promise<{ settled: number; deleted: number; failed: number }> {
+  return retryingTransaction(db, async (trx) => {
+    await sql`select pg_advisory_xact_lock(${MEDIA_GC_LOCK}::bigint)`.execute(trx);
+    const { rows } = await sql<{ sha256: string; attempts: number; used: boolean }>`
+      select d.sha256, d.attempts,
+             exists (select 1 from evidence_images where original_sha256 = d.sha256)
+             or exists (select 1 from evidence_images where preview_sha256 = d.sha256) as used
+        from blob_deletions d
+       where d.next_attempt_at <= ${now}
+       order by d.next_attempt_at
+       limit ${batch}
+       for update skip locked`.execute(trx);
+    let deleted = 0;
+    let failed = 0;
+    const settled: string[] = [];
+    for (const row of rows) {
+      if (row.used) {
+        settled.push(row.sha256);
+        continue;
+      }
+      try {
+        await deleteBlob(row.sha256);
+        settled.push(row.sha256);
+        deleted++;
+      } catch (error) {
+        failed++;
+        const backoffMs = Math.min(3_600_000, 60_000 * 2 ** Math.min(row.attempts, 6));
+        await sql`update blob_deletions set attempts = attempts + 1, last_error = ${String((error as Error).message ?? error).slice(0, 500)},
+                         next_attempt_at = ${new Date(now.getTime() + backoffMs)}
+                   where sha256 = ${row.sha256}`.execute(trx);
+      }
+    }
+    if (settled.length > 0) await sql`delete from blob_deletions where sha256 = any(${settled}::text[])`.execute(trx);
+    if (deleted > 0) await sql`update maintenance_state set media_gc_generation = media_gc_generation + 1`.execute(trx);
+    return { settled: settled.length, deleted, failed };
+  });
+}
+
+/** Every due queued deletion, batch by batch (bounded); the totals. */
+export async function drainBlobDeletions(
+  db: Kysely<Database>,
+  now: Date,
+  deleteBlob: (sha256: string) => Promise<void>,
+): Promise<{ deleted: number; failed: number }> {
+  let deleted = 0;
+  let failed = 0;
+  for (let round = 0; round < 100; round++) {
+    const done = await processBlobDeletions(db, now, deleteBlob);
+    deleted += done.deleted;
+    failed += done.failed;
+    if (done.settled === 0) break;
+  }
+  return { deleted, failed };
+}
