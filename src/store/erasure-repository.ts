@@ -134,6 +134,14 @@ export async function deleteWorkspaceRows(db: Kysely<Database>, workspaceId: str
        where url_keys && ${list}::text[]`.execute(db);
   }
   await sql`delete from brightdata_company_pages where workspace_id = ${workspaceId}`.execute(db);
+  // Rate-limit windows name the workspace, its keys or its members in their bucket (no key: a bucket is text).
+  await sql`
+    delete from rate_counters c
+     where exists (select 1 from (select ${workspaceId}::text as n
+                                  union all select id::text from api_keys where workspace_id = ${workspaceId}
+                                  union all select id::text from users where workspace_id = ${workspaceId}
+                                  union all select lower(email) from users where workspace_id = ${workspaceId} and email is not null) names
+                    where strpos(lower(c.bucket), names.n) > 0)`.execute(db);
   const queued = await queueBlobsOf(
     db,
     sql`select e.original_sha256, e.preview_sha256 from evidence_images e join reports r on r.id = e.report_id where r.workspace_id = ${workspaceId}`,

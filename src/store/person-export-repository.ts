@@ -5,7 +5,7 @@
  * observations (profile, activity, analysis, coverage) and the evidence
  * rows (their images are added from the media store by the caller).
  */
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from './schema.js';
 
 export async function readPersonRecords(db: Kysely<Database>, workspaceId: string, target: { reportId: string; profileId: string } | { url: string }) {
@@ -15,7 +15,7 @@ export async function readPersonRecords(db: Kysely<Database>, workspaceId: strin
   const out = [];
   for (const profile of profiles) {
     const id = profile.id;
-    const [report, events, items, analysis, activity, coverage, evidence] = await Promise.all([
+    const [report, events, items, analysis, activity, coverage, evidence, contribution] = await Promise.all([
       db.selectFrom('reports').select(['id', 'name', 'company_name']).where('id', '=', profile.report_id).executeTakeFirstOrThrow(),
       db.selectFrom('profile_events').select(['event', 'source', 'import_id', 'at']).where('profile_id', '=', id).orderBy('at').orderBy('id').execute(),
       db
@@ -29,6 +29,7 @@ export async function readPersonRecords(db: Kysely<Database>, workspaceId: strin
       db.selectFrom('activity_events').selectAll().where('profile_id', '=', id).orderBy('id').execute(),
       db.selectFrom('activity_coverage').selectAll().where('profile_id', '=', id).executeTakeFirst(),
       db.selectFrom('evidence_images').selectAll().where('profile_id', '=', id).orderBy('created_at').orderBy('id').execute(),
+      db.selectFrom('profile_contributions').select('contribution').where('profile_id', '=', id).executeTakeFirst(),
     ]);
     out.push({
       report,
@@ -38,8 +39,21 @@ export async function readPersonRecords(db: Kysely<Database>, workspaceId: strin
       analysis: analysis ?? null,
       activity,
       activity_coverage: coverage ?? null,
+      report_contribution: contribution?.contribution ?? null,
       evidence_images: evidence.map((e) => ({ ...e, original_base64: null as string | null, preview_base64: null as string | null })),
     });
   }
   return out;
+}
+
+/** What names a person of a report on a confirmation: supplied name, observed name and URL; undefined when not in the workspace. */
+export async function readPersonLabel(db: Kysely<Database>, workspaceId: string, reportId: string, profileId: string) {
+  return db
+    .selectFrom('report_profiles as p')
+    .leftJoin('profile_analyses as a', 'a.profile_id', 'p.id')
+    .select(['p.name', 'p.pronet_url', sql<string | null>`nullif(btrim(a.profile_data ->> 'name'), '')`.as('observed_name')])
+    .where('p.workspace_id', '=', workspaceId)
+    .where('p.report_id', '=', reportId)
+    .where('p.id', '=', profileId)
+    .executeTakeFirst();
 }

@@ -20,7 +20,8 @@ import type { MediaStore } from '../scanning/media/media-store.js';
 import { recordAudit, type AuditEntry } from '../store/audit-repository.js';
 import type { Db } from '../store/database.js';
 import { deleteWorkspaceRows, drainBlobDeletions, erasePeopleOfReport, findPeopleToErase, type ErasedPerson } from '../store/erasure-repository.js';
-import { readPersonRecords } from '../store/person-export-repository.js';
+import { readPersonLabel, readPersonRecords } from '../store/person-export-repository.js';
+import { personName } from './report-people.js';
 import { retryingTransaction } from '../store/transaction.js';
 
 export interface PersonalDataDeps {
@@ -142,4 +143,11 @@ export async function deleteWorkspace(deps: PersonalDataDeps, requester: Request
   if (found === 'mismatch') throw apiError('validation_failed', 422, 'The typed name is not the name of the workspace. Nothing was deleted.');
   const blobs = await drainBlobDeletions(deps.db, deps.clock.now(), (sha256) => deps.media.delete(sha256)).catch(() => ({ deleted: 0, failed: -1 }));
   return { erased: 1, blobsDeleted: blobs.deleted, blobsPending: Math.max(0, blobs.failed) };
+}
+
+/** The name and profile URL a confirmation shows for a person of the report; 404 when the workspace has no such person. */
+export async function describePerson(db: Db, workspaceId: string, reportId: string, profileId: string): Promise<{ name: string; url: string }> {
+  const row = await readPersonLabel(db, workspaceId, reportId, profileId);
+  if (!row) throw notFound('person');
+  return { name: personName(row)[0], url: row.pronet_url };
 }

@@ -215,6 +215,7 @@ export async function reportRoutes(app: FastifyInstance, options: { media: Pick<
         archived: 'The report is archived.',
         unarchived: 'The report is active again.',
         removed: 'The person was removed from the report.',
+        erased: 'The person was erased: nothing stored about them on this report is left.',
         created: 'The report was created; its scans are queued.',
         imported:
           `People added: ${Number(request.query.added) || 0} added, ` +
