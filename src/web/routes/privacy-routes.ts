@@ -1,8 +1,9 @@
 /**
  * Requests about personal data in the web workspace (docs/privacy.md): a
  * person's erasure (with a confirmation naming them) and export, and the
- * owners' privacy page (audit log, deleting the workspace). Each goes
- * through use-cases/personal-data.ts, which checks the role itself.
+ * owners' privacy page (audit log, deleting the workspace). The role is
+ * checked for every request (route-permissions.ts) and again by
+ * use-cases/personal-data.ts.
  */
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../domain/errors.js';
@@ -43,30 +44,29 @@ export async function privacyRoutes(app: FastifyInstance, options: { media: Medi
     return reply.redirect(`${paths.report(reportId)}?done=erased`, 303);
   });
 
-  app.get<{ Params: { report_id: string; profile_id: string } }>('/reports/:report_id/people/:profile_id/export.json', personOptions, async (request, reply) => {
-    const { report_id: reportId, profile_id: profileId } = request.params;
-    const exported = await exportPerson(deps, requester(request), actorOf(request).workspaceId, { reportId, profileId });
-    reply.header('Cache-Control', 'no-store');
-    reply.header('Content-Disposition', `attachment; filename="person-${profileId}.json"`);
-    reply.type('application/json; charset=utf-8');
-    return reply.send(JSON.stringify(exported, null, 2));
-  });
+  app.get<{ Params: { report_id: string; profile_id: string } }>(
+    '/reports/:report_id/people/:profile_id/export.json',
+    personOptions,
+    async (request, reply) => {
+      const { report_id: reportId, profile_id: profileId } = request.params;
+      const exported = await exportPerson(deps, requester(request), actorOf(request).workspaceId, { reportId, profileId });
+      reply.header('Cache-Control', 'no-store');
+      reply.header('Content-Disposition', `attachment; filename="person-${profileId}.json"`);
+      reply.type('application/json; charset=utf-8');
+      return reply.send(JSON.stringify(exported, null, 2));
+    },
+  );
 
-  const ownerOnly = (request: Parameters<typeof actorOf>[0]) => {
-    if (actorOf(request).role !== 'owner') throw new ApiError('forbidden', 403, 'Only owners can read the audit log and delete the workspace. Nothing was changed.');
-  };
   const renderPrivacy = async (request: Parameters<typeof actorOf>[0], reply: Parameters<typeof sendPage>[0], error?: string) => {
     const entries = await readAuditLog(db, actorOf(request).workspaceId, AUDIT_SHOWN);
     return sendPage(reply, PrivacyPage({ viewer: viewerOf(request)!, csrf: request.web.csrf(), entries, error }), error ? 422 : 200);
   };
 
   app.get(paths.settingsPrivacy, { schema: { hide: true }, config: { signedIn: true } }, async (request, reply) => {
-    ownerOnly(request);
     return renderPrivacy(request, reply);
   });
 
   app.post(paths.settingsWorkspaceDelete, { schema: { hide: true }, config: { signedIn: true } }, async (request, reply) => {
-    ownerOnly(request);
     try {
       await deleteWorkspace(deps, requester(request), actorOf(request).workspaceId, field(request, 'name'));
     } catch (error) {
