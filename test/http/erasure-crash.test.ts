@@ -62,27 +62,46 @@ describe('an erasure killed after its commit, before its blobs were deleted', ()
     const reportId = created.body.data.report.id as string;
     const worker = await t.startWorker(2);
     await eventually(async () => {
-      const open = await t.runtime.db.selectFrom('scan_items').select('id').where('report_id', '=', reportId).where('status', 'in', ['pending', 'running']).execute();
+      const open = await t.runtime.db
+        .selectFrom('scan_items')
+        .select('id')
+        .where('report_id', '=', reportId)
+        .where('status', 'in', ['pending', 'running'])
+        .execute();
       return open.length === 0;
     });
     await worker.stop();
     const person = await t.runtime.db.selectFrom('report_profiles').select('id').where('pronet_url', '=', ERASED).executeTakeFirstOrThrow();
-    const evidence = await t.runtime.db.selectFrom('evidence_images').select(['original_sha256', 'preview_sha256']).where('profile_id', '=', person.id).execute();
+    const evidence = await t.runtime.db
+      .selectFrom('evidence_images')
+      .select(['original_sha256', 'preview_sha256'])
+      .where('profile_id', '=', person.id)
+      .execute();
     const used = new Set(
-      (await t.runtime.db.selectFrom('evidence_images').select(['original_sha256', 'preview_sha256']).where('profile_id', '<>', person.id).execute()).flatMap((e) => [
-        e.original_sha256,
-        e.preview_sha256,
-      ]),
+      (await t.runtime.db.selectFrom('evidence_images').select(['original_sha256', 'preview_sha256']).where('profile_id', '<>', person.id).execute()).flatMap(
+        (e) => [e.original_sha256, e.preview_sha256],
+      ),
     );
     const theirs = [...new Set(evidence.flatMap((e) => [e.original_sha256, e.preview_sha256]))].filter((h) => !used.has(h));
     assert.ok(theirs.length > 0, 'blobs of theirs alone');
     for (const h of theirs) assert.notEqual(await media.get(h), null);
 
     const port = (hanging.address() as net.AddressInfo).port;
-    const child = spawn(process.execPath, [path.join(root, 'bin/profile-scan.js'), 'admin', 'erase-person', '--workspace', owner.workspaceId, '--url', ERASED, '--json'], {
-      env: { ...process.env, DATABASE_URL: t.database.url, PUBLIC_BASE_URL: t.baseUrl, LOG_LEVEL: 'silent', ...s3.env, S3_ENDPOINT: `http://127.0.0.1:${port}` },
-      stdio: 'ignore',
-    });
+    const child = spawn(
+      process.execPath,
+      [path.join(root, 'bin/profile-scan.js'), 'admin', 'erase-person', '--workspace', owner.workspaceId, '--url', ERASED, '--json'],
+      {
+        env: {
+          ...process.env,
+          DATABASE_URL: t.database.url,
+          PUBLIC_BASE_URL: t.baseUrl,
+          LOG_LEVEL: 'silent',
+          ...s3.env,
+          S3_ENDPOINT: `http://127.0.0.1:${port}`,
+        },
+        stdio: 'ignore',
+      },
+    );
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     // Committed: the rows are gone and the blobs queued; the command hangs on the bucket.
     await eventually(async () => {

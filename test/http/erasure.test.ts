@@ -25,6 +25,7 @@ import type { Collector, CollectRequest } from '../../src/scanning/collectors/co
 import { processItem, type HandlerContext } from '../../src/scanning/item-handler.js';
 import { S3MediaStore } from '../../src/scanning/media/s3-media-store.js';
 import { claimItem } from '../../src/store/item-repository.js';
+import { drainBlobDeletions } from '../../src/store/maintenance-repository.js';
 import { erasePerson, type PersonalDataDeps } from '../../src/use-cases/personal-data.js';
 import { reportBody, startTestApp, type Tenant, type TestApp } from '../support/app.js';
 import { findInCatalog } from '../support/catalog.js';
@@ -213,7 +214,6 @@ describe('erasing a person', () => {
       assert.ok(['completed', 'partial', 'cancelled', 'failed'].includes(run.status), run.status);
     }
     // Blobs the held item stored, and hers, are gone once maintenance drained the queue (the erasure drained it already).
-    const { drainBlobDeletions } = await import('../../src/store/erasure-repository.js');
     await drainBlobDeletions(t.runtime.db, t.clock.now(), (h) => media.delete(h));
     assert.equal((await t.runtime.db.selectFrom('blob_deletions').select('sha256').execute()).length, 0);
 

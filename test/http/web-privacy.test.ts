@@ -60,7 +60,11 @@ describe('web: a person erased or exported, the workspace deleted', () => {
     const rows = await t.runtime.db.selectFrom('report_profiles').select(['id', 'pronet_url']).where('report_id', '=', reportId).execute();
     profile.jane = rows.find((r) => r.pronet_url.endsWith('exported-person'))!.id;
     profile.john = rows.find((r) => r.pronet_url.endsWith('neighbour-person'))!.id;
-    await t.runtime.db.updateTable('report_profiles').set({ imported_columns: JSON.stringify({ office: 'Export Office 42' }) }).where('id', '=', profile.jane).execute();
+    await t.runtime.db
+      .updateTable('report_profiles')
+      .set({ imported_columns: JSON.stringify({ office: 'Export Office 42' }) })
+      .where('id', '=', profile.jane)
+      .execute();
   });
   after(() => t?.close());
 
@@ -80,7 +84,9 @@ describe('web: a person erased or exported, the workspace deleted', () => {
     assert.ok(tables.length >= 6);
     const expected = new Set<string>();
     for (const { table } of tables) {
-      const { rows } = await sql<{ row: unknown }>`select to_jsonb(x) as row from ${sql.table(table)} x where profile_id = ${profile.jane}`.execute(t.runtime.db);
+      const { rows } = await sql<{ row: unknown }>`select to_jsonb(x) as row from ${sql.table(table)} x where profile_id = ${profile.jane}`.execute(
+        t.runtime.db,
+      );
       for (const { row } of rows) strings(row, expected);
     }
     const person = await t.runtime.db.selectFrom('report_profiles').selectAll().where('id', '=', profile.jane).executeTakeFirstOrThrow();
@@ -99,7 +105,8 @@ describe('web: a person erased or exported, the workspace deleted', () => {
     }
     // Nothing of the neighbour.
     const neighbour = await t.runtime.db.selectFrom('profile_analyses').select('profile_data').where('profile_id', '=', profile.john).executeTakeFirstOrThrow();
-    for (const value of ['neighbour-person', 'Neighbour Person', 'Chief Neighbour', profile.john, String(neighbour.profile_data.name)]) assert.ok(!text.includes(value), value);
+    for (const value of ['neighbour-person', 'Neighbour Person', 'Chief Neighbour', profile.john, String(neighbour.profile_data.name)])
+      assert.ok(!text.includes(value), value);
   });
 
   test('a member may neither export nor erase', async () => {
@@ -131,7 +138,10 @@ describe('web: a person erased or exported, the workspace deleted', () => {
     assert.deepEqual(entries.map((e) => e.action).sort(), ['erase_person', 'export_person']);
     assert.equal(entries.find((e) => e.action === 'erase_person')!.actor_ref, admin.userId);
     const hits = await findInCatalog(t.runtime.db, ['exported-person', 'Exported Person', 'Export Office 42', 'Head of Exports']);
-    assert.deepEqual(hits.map((h) => h.table), []);
+    assert.deepEqual(
+      hits.map((h) => h.table),
+      [],
+    );
   });
 
   test('deleting the workspace takes its exact name, then leaves nothing of it', async () => {
@@ -139,10 +149,9 @@ describe('web: a person erased or exported, the workspace deleted', () => {
     assert.equal(wrong.status, 422);
     assert.equal((await t.runtime.db.selectFrom('workspaces').select('id').where('id', '=', tenant.workspaceId).execute()).length, 1);
     assert.equal((await admin.client.submit('/settings', '/settings/privacy/delete-workspace', { name: 'Privacy workspace' })).status, 403);
-    const hashes = (await t.runtime.db.selectFrom('evidence_images').select(['original_sha256', 'preview_sha256']).where('report_id', '=', reportId).execute()).flatMap((e) => [
-      e.original_sha256,
-      e.preview_sha256,
-    ]);
+    const hashes = (
+      await t.runtime.db.selectFrom('evidence_images').select(['original_sha256', 'preview_sha256']).where('report_id', '=', reportId).execute()
+    ).flatMap((e) => [e.original_sha256, e.preview_sha256]);
     assert.ok(hashes.length > 0);
     const done = await owner.client.submit('/settings/privacy', '/settings/privacy/delete-workspace', { name: 'Privacy workspace' });
     assert.equal(done.status, 303, done.text);

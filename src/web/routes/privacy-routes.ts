@@ -59,7 +59,7 @@ export async function privacyRoutes(app: FastifyInstance, options: { media: Medi
 
   const renderPrivacy = async (request: Parameters<typeof actorOf>[0], reply: Parameters<typeof sendPage>[0], error?: string) => {
     const entries = await readAuditLog(db, actorOf(request).workspaceId, AUDIT_SHOWN);
-    return sendPage(reply, PrivacyPage({ viewer: viewerOf(request)!, csrf: request.web.csrf(), entries, error }), error ? 422 : 200);
+    return sendPage(reply, PrivacyPage({ viewer: viewerOf(request), csrf: request.web.csrf(), entries, error }), error ? 422 : 200);
   };
 
   app.get(paths.settingsPrivacy, { schema: { hide: true }, config: { signedIn: true } }, async (request, reply) => {
