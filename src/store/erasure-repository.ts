@@ -148,3 +148,39 @@ export async function deleteWorkspaceRows(db: Kysely<Database>, workspaceId: str
   await db.deleteFrom('workspaces').where('id', '=', workspaceId).execute();
   return queued;
 }
+
+/**
+ * Up to `limit` attachments retention erases: removed before `removedBefore`
+ * (null: none), or on a report archived before `archivedBefore` (null: none).
+ */
+export async function findExpiredPeople(
+  db: Kysely<Database>,
+  cutoffs: { removedBefore: Date | null; archivedBefore: Date | null },
+  limit: number,
+): Promise<(ErasedPerson & { workspace_id: string; why: 'removed' | 'archived' })[]> {
+  const found: (ErasedPerson & { workspace_id: string; why: 'removed' | 'archived' })[] = [];
+  if (cutoffs.removedBefore) {
+    const rows = await db
+      .selectFrom('report_profiles')
+      .select(['id', 'report_id', 'pronet_url', 'workspace_id'])
+      .where('status', '=', 'removed')
+      .where('removed_at', '<', cutoffs.removedBefore)
+      .orderBy('removed_at')
+      .limit(limit)
+      .execute();
+    found.push(...rows.map((r) => ({ ...r, why: 'removed' as const })));
+  }
+  if (cutoffs.archivedBefore && found.length < limit) {
+    const rows = await db
+      .selectFrom('report_profiles as p')
+      .innerJoin('reports as r', 'r.id', 'p.report_id')
+      .select(['p.id', 'p.report_id', 'p.pronet_url', 'p.workspace_id'])
+      .where('r.archived', '=', true)
+      .where('r.archived_at', '<', cutoffs.archivedBefore)
+      .orderBy('r.archived_at')
+      .limit(limit - found.length)
+      .execute();
+    found.push(...rows.filter((r) => !found.some((f) => f.id === r.id)).map((r) => ({ ...r, why: 'archived' as const })));
+  }
+  return found;
+}

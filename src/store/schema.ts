@@ -79,6 +79,8 @@ export interface ReportsTable {
   visibility: 'private' | 'public';
   public_token: string | null;
   archived: boolean;
+  /** When it was archived; null while active. */
+  archived_at: Generated<Date | null>;
   profile_count: Generated<number>;
   analyzed_profile_count: Generated<number>;
   analysis_state: ColumnType<AnalysisState, AnalysisState | undefined, AnalysisState>;

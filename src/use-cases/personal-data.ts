@@ -19,7 +19,7 @@ import type { Role } from '../domain/web-tokens.js';
 import type { MediaStore } from '../scanning/media/media-store.js';
 import { recordAudit, type AuditEntry } from '../store/audit-repository.js';
 import type { Db } from '../store/database.js';
-import { deleteWorkspaceRows, erasePeopleOfReport, findPeopleToErase, type ErasedPerson } from '../store/erasure-repository.js';
+import { deleteWorkspaceRows, erasePeopleOfReport, findExpiredPeople, findPeopleToErase, type ErasedPerson } from '../store/erasure-repository.js';
 import { drainBlobDeletions } from '../store/maintenance-repository.js';
 import { readPersonLabel, readPersonRecords } from '../store/person-export-repository.js';
 import { personName } from './report-people.js';
@@ -151,4 +151,45 @@ export async function describePerson(db: Db, workspaceId: string, reportId: stri
   const row = await readPersonLabel(db, workspaceId, reportId, profileId);
   if (!row) throw notFound('person');
   return { name: personName(row)[0], url: row.pronet_url };
+}
+
+/**
+ * One batch of retention (maintenance): erases people removed before
+ * `removedBefore` and the people of reports archived before `archivedBefore`
+ * (null turns either off), one report per transaction, so no lock is held
+ * for long. Returns how many attachments it erased, by reason.
+ */
+export async function eraseExpiredPeople(
+  deps: PersonalDataDeps,
+  cutoffs: { removedBefore: Date | null; archivedBefore: Date | null },
+  batch = 200,
+): Promise<{ removed: number; archived: number }> {
+  const found = await findExpiredPeople(deps.db, cutoffs, batch);
+  const byReport = new Map<string, typeof found>();
+  for (const person of found) byReport.set(person.report_id, [...(byReport.get(person.report_id) ?? []), person]);
+  const done = { removed: 0, archived: 0 };
+  for (const [reportId, people] of byReport) {
+    const workspaceId = people[0].workspace_id;
+    const now = deps.clock.now();
+    await retryingTransaction(deps.db, async (trx) => {
+      await erasePeopleOfReport(trx, workspaceId, reportId, people, now);
+      for (const why of ['removed', 'archived'] as const) {
+        const count = people.filter((p) => p.why === why).length;
+        if (count > 0) {
+          await recordAudit(trx, {
+            at: now,
+            workspaceId,
+            actor: { kind: 'maintenance' },
+            action: why === 'removed' ? 'erase_removed_people' : 'erase_archived_report_people',
+            objectKind: 'report',
+            objectId: reportId,
+            count,
+          });
+        }
+      }
+    });
+    for (const person of people) done[person.why]++;
+  }
+  await drainBlobDeletions(deps.db, deps.clock.now(), (sha256) => deps.media.delete(sha256));
+  return done;
 }

@@ -33,3 +33,11 @@ create table audit_log (
 );
 create index audit_log_workspace on audit_log (workspace_ref, at desc);
 create index audit_log_at on audit_log (at);
+
+-- When a report was archived (null while it is active): the retention of archived reports'
+-- people (RETENTION_ARCHIVED_REPORTS) counts from it. Reports archived before this column
+-- existed count from their last change.
+alter table reports add column archived_at timestamptz;
+update reports set archived_at = updated_at where archived;
+create index reports_archived_at on reports (archived_at) where archived;
+create index report_profiles_removed_at on report_profiles (removed_at) where status = 'removed';
