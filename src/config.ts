@@ -97,6 +97,12 @@ export interface RetentionSettings {
   rateCountersMs: number;
   /** Obsolete evidence no stored finding refers to is deleted (with media nothing else uses) this long after it became obsolete. */
   obsoleteMediaMs: number;
+  /** Audit log entries older than this are deleted. */
+  auditLogMs: number;
+  /** People removed from a report longer ago than this are erased (0: never). */
+  removedPeopleMs: number;
+  /** The people of reports archived longer ago than this are erased (0: never). */
+  archivedReportsMs: number;
 }
 
 export interface TestHooks {
@@ -503,6 +509,24 @@ export const SETTINGS = {
     'Obsolete evidence no stored finding refers to is deleted (with media nothing else uses) this long after it became obsolete',
     '`7d`',
   ),
+  RETENTION_REMOVED_PEOPLE: setting(
+    0,
+    duration(),
+    'People removed from a report are erased (every stored value, finding, event and evidence image) this long after their removal; `0` keeps them, so a later import restores them',
+    '`0` (kept)',
+  ),
+  RETENTION_ARCHIVED_REPORTS: setting(
+    0,
+    duration(),
+    "The people of a report archived this long ago are erased (the report's name and counts stay); `0` keeps them",
+    '`0` (kept)',
+  ),
+  RETENTION_AUDIT_LOG: setting(
+    730 * UNIT_MS.d,
+    duration(UNIT_MS.d),
+    'Audit log entries (erasures, exports, deletions, keys, roles, sharing) are deleted this long after they were recorded',
+    '`730d`',
+  ),
   PROFILE_SCAN_TEST_HOOKS: setting(
     false,
     flag,
@@ -715,6 +739,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       receiptTombstoneMs: readSetting(env, 'RETENTION_RECEIPT_TOMBSTONE'),
       rateCountersMs: readSetting(env, 'RETENTION_RATE_COUNTERS'),
       obsoleteMediaMs: readSetting(env, 'RETENTION_OBSOLETE_MEDIA'),
+      auditLogMs: readSetting(env, 'RETENTION_AUDIT_LOG'),
+      removedPeopleMs: readSetting(env, 'RETENTION_REMOVED_PEOPLE'),
+      archivedReportsMs: readSetting(env, 'RETENTION_ARCHIVED_REPORTS'),
     },
     testHooks: {
       enabled: testHooksEnabled,

@@ -18,7 +18,15 @@
  * - web_sessions: sessions past their lifetime or idle for SESSION_IDLE_MS are deleted;
  * - obsolete_media: evidence obsolete for RETENTION_OBSOLETE_MEDIA that no stored
  *   finding refers to is deleted, with its blobs when no other evidence uses
- *   them (store/maintenance-repository.ts: collectObsoleteMedia), in batches.
+ *   them (store/maintenance-repository.ts: collectObsoleteMedia), in batches;
+ * - blob_deletions: media blobs an erasure or a workspace deletion queued
+ *   (store/erasure-repository.ts) are deleted when no evidence uses them; a
+ *   failed deletion stays queued, due again after a backoff;
+ * - removed_people / archived_reports: people removed longer ago than
+ *   RETENTION_REMOVED_PEOPLE, and the people of reports archived longer ago
+ *   than RETENTION_ARCHIVED_REPORTS, are erased (use-cases/personal-data.ts,
+ *   one report per transaction, in batches; both off by default);
+ * - audit_log: entries older than RETENTION_AUDIT_LOG are deleted.
  *
  * Scan items are never pruned: `scan_items` is the scan history that runs
  * and analyses refer to, and a finished item holds no claim (its claim
@@ -31,11 +39,13 @@ import type { Metrics } from './metrics.js';
 import type { MediaStore } from './scanning/media/media-store.js';
 import type { Db } from './store/database.js';
 import { pruneIdempotencyRecords } from './store/idempotency-repository.js';
-import { claimMaintenanceRun, collectObsoleteMedia, MAINTENANCE_LOCK, tombstoneExpiredReceipts } from './store/maintenance-repository.js';
 import { pruneRateCounters } from './store/rate-limit-repository.js';
 import { withSessionLock } from './store/session-lock.js';
+import { claimMaintenanceRun, collectObsoleteMedia, drainBlobDeletions, MAINTENANCE_LOCK, tombstoneExpiredReceipts } from './store/maintenance-repository.js';
+import { pruneAudit } from './store/audit-repository.js';
 import { pruneSessions } from './store/session-repository.js';
 import { SESSION_IDLE_MS } from './use-cases/sign-in.js';
+import { eraseExpiredPeople } from './use-cases/personal-data.js';
 
 export interface MaintenanceDeps {
   db: Db;
@@ -110,6 +120,18 @@ export class MaintenanceRunner {
     });
   }
 
+  /** Erases what a people retention names, batch by batch until a batch finds nothing (bounded per run). */
+  async #eraseExpired(db: Db, cutoffs: { removedBefore: Date | null; archivedBefore: Date | null }): Promise<{ removed: number; archived: number }> {
+    const total = { removed: 0, archived: 0 };
+    for (let batch = 0; batch < 50; batch++) {
+      const done = await eraseExpiredPeople({ db, media: this.deps.media, clock: this.deps.clock }, cutoffs);
+      total.removed += done.removed;
+      total.archived += done.archived;
+      if (done.removed + done.archived === 0) break;
+    }
+    return total;
+  }
+
   #tasks(now: Date): [string, (db: Db) => Promise<number>][] {
     const { retention, media } = this.deps;
     const ago = (ms: number) => new Date(now.getTime() - ms);
@@ -132,6 +154,20 @@ export class MaintenanceRunner {
           return blobs;
         },
       ],
+      [
+        'removed_people',
+        async (db) =>
+          retention.removedPeopleMs > 0 ? (await this.#eraseExpired(db, { removedBefore: ago(retention.removedPeopleMs), archivedBefore: null })).removed : 0,
+      ],
+      [
+        'archived_reports',
+        async (db) =>
+          retention.archivedReportsMs > 0
+            ? (await this.#eraseExpired(db, { removedBefore: null, archivedBefore: ago(retention.archivedReportsMs) })).archived
+            : 0,
+      ],
+      ['blob_deletions', async (db) => (await drainBlobDeletions(db, now, (sha256) => media.delete(sha256))).deleted],
+      ['audit_log', (db) => pruneAudit(db, ago(retention.auditLogMs))],
     ];
   }
 }

@@ -3,6 +3,7 @@
  * (same environment: they connect to the same database). `--json` prints one
  * JSON object; errors go to stderr with a non-zero exit code.
  */
+import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { publicBaseUrlOf, type Config } from '../config.js';
 import { parseScopes, type KeyMode } from '../domain/keys.js';
@@ -22,6 +23,10 @@ import { isUuid } from '../domain/uuid.js';
 import { readScanAllowance, setScanAllowance } from '../use-cases/scan-allowance.js';
 import { readBilledRecords } from '../use-cases/provider-usage.js';
 import { serviceClock } from './serve.js';
+import { createMediaStore } from '../scanning/media/create-media-store.js';
+import { findReport } from '../store/report-repository.js';
+import { deleteWorkspace, erasePerson, exportPerson, type PersonTarget } from '../use-cases/personal-data.js';
+import { readAuditLog } from '../use-cases/audit-log.js';
 
 export class UsageError extends Error {}
 
@@ -65,6 +70,12 @@ export async function runAdmin(config: Config, argv: string[]): Promise<number> 
       public: { type: 'string' },
       role: { type: 'string' },
       email: { type: 'string' },
+      url: { type: 'string' },
+      report: { type: 'string' },
+      profile: { type: 'string' },
+      confirm: { type: 'string' },
+      out: { type: 'string' },
+      limit: { type: 'string' },
     },
   });
   const [noun, verb, ...args] = positionals;
@@ -81,6 +92,10 @@ export async function runAdmin(config: Config, argv: string[]): Promise<number> 
     'profile remove',
     'user create',
     'user link',
+    'erase-person',
+    'export-person',
+    'workspace delete',
+    'audit list',
   ];
   if (!known.includes(command)) throw new UsageError(`unknown admin command "${command}"`);
 
@@ -107,6 +122,25 @@ export async function runAdmin(config: Config, argv: string[]): Promise<number> 
 }
 
 type Outcome = { json: unknown; text: string };
+
+type PersonTargetArgs = { workspaceId: string; url: string } | { reportId: string; profileId: string };
+
+/** `--workspace W --url URL` (everywhere in the workspace) or `--report R --profile P` (one attachment). */
+function personTargetArgs(str: (name: string) => string | undefined): PersonTargetArgs {
+  if (str('url') !== undefined) {
+    if (str('report') !== undefined || str('profile') !== undefined) throw new UsageError('pass either --workspace and --url, or --report and --profile');
+    return { workspaceId: uuidArg(str('workspace'), '--workspace'), url: str('url')! };
+  }
+  if (str('report') === undefined) throw new UsageError('pass --workspace WORKSPACE_ID --url PROFILE_URL, or --report REPORT_ID --profile PROFILE_ID');
+  return { reportId: uuidArg(str('report'), '--report'), profileId: uuidArg(str('profile'), '--profile') };
+}
+
+async function resolvePersonTarget(rt: Runtime, args: PersonTargetArgs): Promise<{ workspaceId: string; target: PersonTarget }> {
+  if ('url' in args) return { workspaceId: args.workspaceId, target: { url: args.url } };
+  const report = await findReport(rt.db, { anyWorkspace: true, reportId: args.reportId });
+  if (!report) throw new Failure(`no report ${args.reportId}`);
+  return { workspaceId: report.workspace_id, target: { reportId: args.reportId, profileId: args.profileId } };
+}
 type Action = (runtime: Runtime, config: Config) => Promise<Outcome>;
 
 function prepare(command: string, args: string[], values: Record<string, string | boolean | undefined>): Action {
@@ -277,6 +311,70 @@ function prepare(command: string, args: string[], values: Record<string, string 
           json: { user_id: userId, sign_in_url: url },
           text: `one-time sign-in link for ${link.user.name} (sets a new password and ends their other sessions; shown once, valid 3 days):\n  ${url}`,
         };
+      };
+    }
+    case 'erase-person':
+    case 'export-person': {
+      const target = personTargetArgs(str);
+      const out = str('out');
+      if (out !== undefined && command === 'erase-person') throw new UsageError('--out is for export-person');
+      return async (rt, config) => {
+        const { workspaceId, target: wanted } = await resolvePersonTarget(rt, target);
+        const deps = { db: rt.db, media: await createMediaStore(config.media), clock: serviceClock(config) };
+        try {
+          if (command === 'export-person') {
+            const exported = await exportPerson(deps, { kind: 'operator' }, workspaceId, wanted);
+            if (out !== undefined) {
+              await writeFile(out, JSON.stringify(exported, null, 2), { mode: 0o600 });
+              return {
+                json: { written: out, people: exported.people.length },
+                text: `wrote what is stored about ${exported.people.length} attachment(s) to ${out}`,
+              };
+            }
+            return { json: exported, text: JSON.stringify(exported, null, 2) };
+          }
+          const erased = await erasePerson(deps, { kind: 'operator' }, workspaceId, wanted);
+          return {
+            json: { erased: erased.erased, blobs_deleted: erased.blobsDeleted, blobs_pending: erased.blobsPending },
+            text:
+              `erased ${erased.erased} attachment(s) of the person; ${erased.blobsDeleted} media blob(s) deleted` +
+              (erased.blobsPending > 0 ? `, ${erased.blobsPending} queued for the next maintenance run` : ''),
+          };
+        } catch (error) {
+          if (error instanceof ApiError) throw new Failure(error.message);
+          throw error;
+        }
+      };
+    }
+    case 'workspace delete': {
+      const workspaceId = uuidArg(args[0], 'workspace ID');
+      const confirm = str('confirm');
+      if (confirm === undefined) throw new UsageError('--confirm NAME is required: the workspace name, exactly');
+      return async (rt, config) => {
+        const deps = { db: rt.db, media: await createMediaStore(config.media), clock: serviceClock(config) };
+        try {
+          const done = await deleteWorkspace(deps, { kind: 'operator' }, workspaceId, confirm);
+          return {
+            json: { deleted: workspaceId, blobs_deleted: done.blobsDeleted, blobs_pending: done.blobsPending },
+            text: `deleted workspace ${workspaceId} and everything of it; ${done.blobsDeleted} media blob(s) deleted`,
+          };
+        } catch (error) {
+          if (error instanceof ApiError) throw new Failure(error.message);
+          throw error;
+        }
+      };
+    }
+    case 'audit list': {
+      const workspaceId = str('workspace') === undefined ? null : uuidArg(str('workspace'), '--workspace');
+      const limitRaw = str('limit') ?? '100';
+      if (!/^\d{1,5}$/.test(limitRaw) || Number(limitRaw) < 1) throw new UsageError('--limit takes a whole number from 1 to 99999');
+      return async (rt) => {
+        const entries = await readAuditLog(rt.db, workspaceId, Number(limitRaw));
+        const lines = entries.map(
+          (e) =>
+            `${e.at} ${e.action} ${e.object_kind}${e.object_id ? ` ${e.object_id}` : ''}${e.count !== null ? ` (${e.count})` : ''} by ${e.actor_kind}${e.actor_id ? ` ${e.actor_id}` : ''}${e.workspace_id ? ` in ${e.workspace_id}` : ''}`,
+        );
+        return { json: { entries }, text: lines.length === 0 ? 'no audit entries' : lines.join('\n') };
       };
     }
     case 'profile remove': {

@@ -25,6 +25,10 @@ commands:
   admin report archive|unarchive REPORT_ID
   admin report share REPORT_ID --public on|off
   admin profile remove REPORT_ID PROFILE_ID
+  admin erase-person --workspace ID --url PROFILE_URL | --report ID --profile ID
+  admin export-person --workspace ID --url PROFILE_URL | --report ID --profile ID [--out FILE]
+  admin workspace delete ID --confirm NAME   (everything of the workspace; docs/privacy.md)
+  admin audit list [--workspace ID] [--limit N]
   admin user create --workspace ID --name NAME [--role owner|admin|member] [--email EMAIL]
   admin user link USER_ID      (prints a one-time sign-in link that sets a new password)
   (admin commands accept --json to print one JSON object)

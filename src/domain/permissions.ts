@@ -5,8 +5,9 @@
  * - viewer: reads reports, people, evidence and the CSV; changes nothing.
  * - member: also creates reports and adds people.
  * - admin and owner: everything, including archiving, removing people,
- *   sharing (the public link, private links) and the workspace's settings
- *   (keys, members, invitations, limits). Who may give which role is
+ *   sharing (the public link, private links), the workspace's settings
+ *   (keys, members, invitations, limits) and a person's erasure and export.
+ * - owner alone: the audit log and deleting the workspace. Who may give which role is
  *   canAssign (web-tokens.ts).
  */
 import type { Role } from './web-tokens.js';
@@ -23,13 +24,26 @@ export type Action =
   /** The public link on or off; private links created, listed and revoked. */
   | 'share_report'
   /** API keys, members, invitations and the workspace's settings. */
-  | 'manage_workspace';
+  | 'manage_workspace'
+  /** Erasing a person and exporting what is stored about them (docs/privacy.md). */
+  | 'erase_person'
+  /** Deleting the workspace, and its audit log (owners only). */
+  | 'own_workspace';
 
-export const ACTIONS: readonly Action[] = ['read_reports', 'add_people', 'archive_report', 'remove_person', 'share_report', 'manage_workspace'];
+export const ACTIONS: readonly Action[] = [
+  'read_reports',
+  'add_people',
+  'archive_report',
+  'remove_person',
+  'share_report',
+  'manage_workspace',
+  'erase_person',
+  'own_workspace',
+];
 
 const ALLOWED: Record<Role, readonly Action[]> = {
   owner: ACTIONS,
-  admin: ACTIONS,
+  admin: ACTIONS.filter((a) => a !== 'own_workspace'),
   member: ['read_reports', 'add_people'],
   viewer: ['read_reports'],
 };
@@ -45,9 +59,12 @@ export function refusal(action: Action): string {
     remove_person: 'remove people from reports',
     share_report: "change a report's sharing and its private links",
     manage_workspace: 'manage keys, members and workspace settings',
+    erase_person: 'erase people or export what is stored about them',
+    own_workspace: '',
   };
   if (action === 'read_reports' || action === 'add_people') {
     return 'Your role reads reports only: creating reports and adding people is for members, admins and owners. Nothing was changed.';
   }
+  if (action === 'own_workspace') return 'Only owners can read the audit log and delete the workspace. Nothing was changed.';
   return `Only owners and admins can ${what[action]}. Nothing was changed.`;
 }

@@ -40,6 +40,7 @@ import {
   type PersonItemEnd,
 } from '../store/item-repository.js';
 import { checkMediaGeneration } from '../store/maintenance-repository.js';
+import { itemExists, queueBlobDeletions } from '../store/erasure-repository.js';
 import type { GatheredPerson } from '../store/rollup-repository.js';
 import { providerUsageWrite } from '../store/provider-usage-repository.js';
 
@@ -78,16 +79,33 @@ export async function finishItem(db: Db, given: Finish, now: Date): Promise<Item
       observedEventIds,
       ended: { id: item.id, status: end.status, warning: end.warning, activity_gap: end.activity_gap },
     });
-    if (facts.factsVersion === null) return 'skipped'; // The attachment is gone (never, today: attachments are not deleted).
+    if (facts.factsVersion === null) return forgetBlobsOfErased(db, finish, now);
     const given: PersonItemEnd =
       finish.outcome === 'inaccessible'
         ? { factsVersion: facts.factsVersion, person: facts.person, writes: [], analysisAvailable: false }
         : personWrites(db, finish, { ...item, profile_id: profileId }, facts, now);
     const outcome = await endPersonItem(db, item, end, now, given);
     if (outcome === 'ended') return finish.outcome === 'inaccessible' ? 'inaccessible' : 'succeeded';
-    if (outcome === 'lost') return 'skipped';
+    if (outcome === 'lost') return (await itemExists(db, item.id)) ? 'skipped' : forgetBlobsOfErased(db, finish, now);
     if (read >= MAX_FINISH_READS) throw new Error(`the person of item ${item.id} changed ${read} times while it finished`);
   }
+}
+
+/**
+ * The person was erased while their item ran (their attachment and items are
+ * gone): nothing of the item is stored, and the blobs it stored for its
+ * evidence are queued for deletion (deleted unless other evidence uses them:
+ * store/erasure-repository.ts).
+ */
+async function forgetBlobsOfErased(db: Db, finish: Finish, now: Date): Promise<'skipped'> {
+  if (finish.outcome === 'succeeded') {
+    await queueBlobDeletions(
+      db,
+      finish.evidence.flatMap((e) => [e.prepared.original.sha256, e.prepared.preview.sha256]),
+      now,
+    );
+  }
+  return 'skipped';
 }
 
 /**

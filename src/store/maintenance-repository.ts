@@ -1,7 +1,7 @@
 /**
  * Retention in the database (src/maintenance.ts schedules it; windows in
- * docs/operations.md): tombstones of expired import receipts, and obsolete evidence no stored finding refers to (with
- * the media blobs nothing else uses).
+ * docs/operations.md): tombstones of expired import receipts, obsolete evidence no stored finding refers to (with
+ * the media blobs nothing else uses), and the blobs an erasure queued in `blob_deletions` (store/erasure-repository.ts).
  *
  * Media collection and workers: a worker stores its blobs before it
  * finishes the item (content addressing: a blob already there is not
@@ -109,4 +109,73 @@ export async function collectObsoleteMedia(
     if (unused.length > 0) await sql`update maintenance_state set media_gc_generation = media_gc_generation + 1`.execute(trx);
     return { evidence: deleted.length, blobs: unused.length };
   });
+}
+
+/**
+ * One batch of queued blob deletions that are due, in one transaction under
+ * the media collections' exclusive lock (the protocol of collectObsoleteMedia:
+ * a worker that stored one of these blobs for new evidence meanwhile finds
+ * the generation bumped and stores it again). A blob some evidence still
+ * refers to is kept; one that fails to delete stays queued with its error,
+ * due again after a backoff. Returns how many rows were settled and how many
+ * blobs deleted.
+ */
+export async function processBlobDeletions(
+  db: Kysely<Database>,
+  now: Date,
+  deleteBlob: (sha256: string) => Promise<void>,
+  batch = 200,
+): Promise<{ settled: number; deleted: number; failed: number }> {
+  return retryingTransaction(db, async (trx) => {
+    await sql`select pg_advisory_xact_lock(${MEDIA_GC_LOCK}::bigint)`.execute(trx);
+    const { rows } = await sql<{ sha256: string; attempts: number; used: boolean }>`
+      select d.sha256, d.attempts,
+             exists (select 1 from evidence_images where original_sha256 = d.sha256)
+             or exists (select 1 from evidence_images where preview_sha256 = d.sha256) as used
+        from blob_deletions d
+       where d.next_attempt_at <= ${now}
+       order by d.next_attempt_at
+       limit ${batch}
+       for update skip locked`.execute(trx);
+    let deleted = 0;
+    let failed = 0;
+    const settled: string[] = [];
+    for (const row of rows) {
+      if (row.used) {
+        settled.push(row.sha256);
+        continue;
+      }
+      try {
+        await deleteBlob(row.sha256);
+        settled.push(row.sha256);
+        deleted++;
+      } catch (error) {
+        failed++;
+        const backoffMs = Math.min(3_600_000, 60_000 * 2 ** Math.min(row.attempts, 6));
+        await sql`update blob_deletions set attempts = attempts + 1, last_error = ${String((error as Error).message ?? error).slice(0, 500)},
+                         next_attempt_at = ${new Date(now.getTime() + backoffMs)}
+                   where sha256 = ${row.sha256}`.execute(trx);
+      }
+    }
+    if (settled.length > 0) await sql`delete from blob_deletions where sha256 = any(${settled}::text[])`.execute(trx);
+    if (deleted > 0) await sql`update maintenance_state set media_gc_generation = media_gc_generation + 1`.execute(trx);
+    return { settled: settled.length, deleted, failed };
+  });
+}
+
+/** Every due queued deletion, batch by batch (bounded); the totals. */
+export async function drainBlobDeletions(
+  db: Kysely<Database>,
+  now: Date,
+  deleteBlob: (sha256: string) => Promise<void>,
+): Promise<{ deleted: number; failed: number }> {
+  let deleted = 0;
+  let failed = 0;
+  for (let round = 0; round < 100; round++) {
+    const done = await processBlobDeletions(db, now, deleteBlob);
+    deleted += done.deleted;
+    failed += done.failed;
+    if (done.settled === 0) break;
+  }
+  return { deleted, failed };
 }

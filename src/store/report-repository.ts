@@ -92,6 +92,7 @@ const REPORT_COLUMNS = Object.keys({
   visibility: true,
   public_token: true,
   archived: true,
+  archived_at: true,
   profile_count: true,
   analyzed_profile_count: true,
   analysis_state: true,
@@ -106,11 +107,16 @@ export function reportJsonSql(alias: string): string {
   return `json_build_object(${REPORT_COLUMNS.map((c) => `'${c}', ${alias}.${c}`).join(', ')})`;
 }
 
-type ReportJson = Omit<ReportRow, 'created_at' | 'updated_at'> & { created_at: string; updated_at: string };
+type ReportJson = Omit<ReportRow, 'created_at' | 'updated_at' | 'archived_at'> & { created_at: string; updated_at: string; archived_at: string | null };
 
 /** A ReportRow from reportJsonSql's json (timestamps arrive as ISO 8601 strings with an offset). */
 export function reportFromJson(value: ReportJson): ReportRow {
-  return { ...value, created_at: new Date(value.created_at), updated_at: new Date(value.updated_at) };
+  return {
+    ...value,
+    created_at: new Date(value.created_at),
+    updated_at: new Date(value.updated_at),
+    archived_at: value.archived_at === null ? null : new Date(value.archived_at),
+  };
 }
 
 /** GET /reports/{id} as a fused read: run by the authorization statement, or alone (store/fused-read.ts). */
@@ -157,7 +163,12 @@ export async function listReports(db: Kysely<Database>, filter: ReportListFilter
 }
 
 export async function setArchived(db: Kysely<Database>, reportId: string, archived: boolean, now: Date) {
-  return db.updateTable('reports').set({ archived, updated_at: now }).where('id', '=', reportId).returningAll().executeTakeFirst();
+  return db
+    .updateTable('reports')
+    .set((eb) => ({ archived, archived_at: archived ? eb.fn.coalesce('archived_at', eb.val(now)) : null, updated_at: now }))
+    .where('id', '=', reportId)
+    .returningAll()
+    .executeTakeFirst();
 }
 
 export async function setPublic(db: Kysely<Database>, reportId: string, isPublic: boolean, now: Date) {

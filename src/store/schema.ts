@@ -81,6 +81,8 @@ export interface ReportsTable {
   visibility: 'private' | 'public';
   public_token: string | null;
   archived: boolean;
+  /** When it was archived; null while active. */
+  archived_at: Generated<Date | null>;
   profile_count: Generated<number>;
   analyzed_profile_count: Generated<number>;
   analysis_state: ColumnType<AnalysisState, AnalysisState | undefined, AnalysisState>;
@@ -381,9 +383,31 @@ export interface Database {
   web_sessions: WebSessionsTable;
   access_links: AccessLinksTable;
   person_links: PersonLinksTable;
+  blob_deletions: BlobDeletionsTable;
+  audit_log: AuditLogTable;
 }
 
 /** Web workspace sessions (migration 0020; store/session-repository.ts). */
+export interface BlobDeletionsTable {
+  sha256: string;
+  enqueued_at: Timestamp;
+  attempts: Generated<number>;
+  next_attempt_at: Timestamp;
+  last_error: string | null;
+}
+
+export interface AuditLogTable {
+  id: GeneratedAlways<number>;
+  at: Timestamp;
+  workspace_ref: string | null;
+  actor_kind: 'user' | 'operator' | 'maintenance';
+  actor_ref: string | null;
+  action: string;
+  object_kind: string;
+  object_ref: string | null;
+  count: number | null;
+}
+
 export interface WebSessionsTable {
   token_hash: Buffer;
   user_id: string;

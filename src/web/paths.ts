@@ -24,6 +24,10 @@ export const paths = {
   reportShare: (id: string) => `/reports/${id}/share`,
   person: (reportId: string, profileId: string) => `/reports/${reportId}/people/${profileId}`,
   personRemove: (reportId: string, profileId: string) => `/reports/${reportId}/people/${profileId}/remove`,
+  personErase: (reportId: string, profileId: string) => `/reports/${reportId}/people/${profileId}/erase`,
+  personExport: (reportId: string, profileId: string) => `/reports/${reportId}/people/${profileId}/export.json`,
+  settingsPrivacy: '/settings/privacy',
+  settingsWorkspaceDelete: '/settings/privacy/delete-workspace',
   evidence: (reportId: string, imageId: string, variant?: 'preview') =>
     `/reports/${reportId}/evidence/${imageId}${variant === 'preview' ? '?variant=preview' : ''}`,
   settings: '/settings',

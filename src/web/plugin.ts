@@ -40,6 +40,7 @@ import { sendPage } from './render.js';
 import { assetRoutes } from './routes/asset-routes.js';
 import { authRoutes } from './routes/auth-routes.js';
 import { intakeRoutes } from './routes/intake-routes.js';
+import { privacyRoutes } from './routes/privacy-routes.js';
 import { publicRoutes } from './routes/public-routes.js';
 import { reportRoutes } from './routes/report-routes.js';
 import { settingsRoutes } from './routes/settings-routes.js';
@@ -219,6 +220,7 @@ export async function webPlugin(app: FastifyInstance): Promise<void> {
   await app.register(intakeRoutes);
   await app.register(settingsRoutes);
   await app.register(publicRoutes);
+  await app.register(privacyRoutes, { media: app.deps.media });
 }
 
 function safeCsrf(request: FastifyRequest): string | undefined {

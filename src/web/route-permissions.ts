@@ -28,6 +28,10 @@ export const ROUTE_ACTIONS: Readonly<Record<string, Action>> = {
   'POST /settings/members/:id/role': 'manage_workspace',
   'POST /settings/members/:id/remove': 'manage_workspace',
   'POST /settings/workspace': 'manage_workspace',
+  'POST /reports/:report_id/people/:profile_id/erase': 'erase_person',
+  'GET /reports/:report_id/people/:profile_id/export.json': 'erase_person',
+  'GET /settings/privacy': 'own_workspace',
+  'POST /settings/privacy/delete-workspace': 'own_workspace',
 };
 
 /** The action a request to `route` (its pattern, e.g. /reports/:report_id) is; reading for unlisted routes. */

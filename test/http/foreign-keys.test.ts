@@ -64,6 +64,9 @@ const NOT_REFERENCES: Record<string, string> = {
   'scan_items.worker_id': "a worker's heartbeat row, deleted when it retires; the item keeps who ran it",
   'activity_events.subject': 'generated from profile_id, which has the key',
   'provider_call_slots.holder': 'the token of the call that holds the slot',
+  'audit_log.workspace_ref': 'the audit log outlives the workspace it names (migration 0049)',
+  'audit_log.actor_ref': 'the audit log outlives the member who acted',
+  'audit_log.object_ref': 'the audit log outlives the person, key or workspace it names',
 };
 
 const ACTIONS: Record<string, Action> = { a: 'no action', r: 'restrict', c: 'cascade', n: 'set null', d: 'set default' };

@@ -20,6 +20,8 @@ const ALLOWED: Record<string, Role[]> = {
   remove_person: ['owner', 'admin'],
   share_report: ['owner', 'admin'],
   manage_workspace: ['owner', 'admin'],
+  erase_person: ['owner', 'admin'],
+  own_workspace: ['owner'],
 };
 const ROLES: Role[] = ['viewer', 'member', 'admin', 'owner'];
 
@@ -67,6 +69,8 @@ describe('web: what each role may do', () => {
     ['/reports/new', 'add_people'],
     [`/reports/${reportId}/import`, 'add_people'],
     [`/reports/${reportId}/links`, 'share_report'],
+    [`/reports/${reportId}/people/${profileId}/export.json`, 'erase_person'],
+    ['/settings/privacy', 'own_workspace'],
   ];
 
   /**
@@ -92,6 +96,8 @@ describe('web: what each role may do', () => {
     [`/settings/members/${randomUUID()}/role`, 'manage_workspace', { role: 'viewer' }],
     [`/settings/members/${randomUUID()}/remove`, 'manage_workspace', {}],
     ['/settings/workspace', 'manage_workspace', { writes_per_minute_per_key: 'nonsense' }],
+    [`/reports/${reportId}/people/${profileId}/erase`, 'erase_person', {}],
+    ['/settings/privacy/delete-workspace', 'own_workspace', { name: 'not the name' }],
   ];
 
   test('every form post of the workspace is in the matrix', () => {

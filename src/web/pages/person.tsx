@@ -505,6 +505,19 @@ export function PersonPage(props: PersonPageProps) {
           <ActionButton action={paths.personRemove(report.id, record.profile_id)} csrf={props.csrf} label="Remove this person" danger />
         </section>
       ) : null}
+
+      {props.viewer && props.csrf && !props.shared && can(props.viewer.role, 'erase_person') ? (
+        <section class="card" aria-labelledby="personal-data-heading">
+          <h2 id="personal-data-heading">Personal data</h2>
+          <p class="hint">For an access or erasure request: export everything stored about this person on this report, or erase it for good.</p>
+          <p>
+            <a class="button secondary" href={paths.personExport(report.id, record.profile_id)} download>
+              Export stored data (JSON)
+            </a>
+          </p>
+          <ActionButton action={paths.personErase(report.id, record.profile_id)} csrf={props.csrf} label="Erase this person" danger />
+        </section>
+      ) : null}
     </Layout>
   );
 }

@@ -310,6 +310,11 @@ export function SettingsPage(props: SettingsProps) {
 
       <ScanAllowanceSection allowance={props.allowance} />
       {props.billed ? <BilledRecordsSection usage={props.billed} /> : null}
+      {props.viewer.role === 'owner' ? (
+        <p>
+          <a href={paths.settingsPrivacy}>Privacy: audit log and deleting the workspace</a>
+        </p>
+      ) : null}
     </Layout>
   );
 }

@@ -219,6 +219,7 @@ export async function reportRoutes(app: FastifyInstance, options: { media: Pick<
         removed: 'The person was removed from the report.',
         separator: 'Your CSV exports now use the separator you chose.',
         company_name: "The company's name in advice was saved.",
+        erased: 'The person was erased: nothing stored about them on this report is left.',
         created: 'The report was created; its scans are queued.',
         imported:
           `People added: ${Number(request.query.added) || 0} added, ` +
