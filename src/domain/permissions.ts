@@ -6,7 +6,8 @@
  * - member: also creates reports and adds people.
  * - admin and owner: everything, including archiving, removing people,
  *   sharing (the public link, private links) and the workspace's settings
- *   (keys, members, invitations, limits). Who may give which role is
+ *   (keys, members, invitations, limits); renaming the workspace is the
+ *   owners' only. Who may give which role is
  *   canAssign (web-tokens.ts).
  */
 import type { Role } from './web-tokens.js';
@@ -23,13 +24,23 @@ export type Action =
   /** The public link on or off; private links created, listed and revoked. */
   | 'share_report'
   /** API keys, members, invitations and the workspace's settings. */
-  | 'manage_workspace';
+  | 'manage_workspace'
+  /** The workspace's name: the owners' only, as it is what every member and client sees. */
+  | 'rename_workspace';
 
-export const ACTIONS: readonly Action[] = ['read_reports', 'add_people', 'archive_report', 'remove_person', 'share_report', 'manage_workspace'];
+export const ACTIONS: readonly Action[] = [
+  'read_reports',
+  'add_people',
+  'archive_report',
+  'remove_person',
+  'share_report',
+  'manage_workspace',
+  'rename_workspace',
+];
 
 const ALLOWED: Record<Role, readonly Action[]> = {
   owner: ACTIONS,
-  admin: ACTIONS,
+  admin: ACTIONS.filter((a) => a !== 'rename_workspace'),
   member: ['read_reports', 'add_people'],
   viewer: ['read_reports'],
 };
@@ -40,7 +51,8 @@ export function can(role: Role, action: Action): boolean {
 
 /** The message of the 403 page when a role may not do `action`. */
 export function refusal(action: Action): string {
-  const what: Record<Exclude<Action, 'read_reports' | 'add_people'>, string> = {
+  if (action === 'rename_workspace') return 'Only owners can rename the workspace. Nothing was changed.';
+  const what: Record<Exclude<Action, 'read_reports' | 'add_people' | 'rename_workspace'>, string> = {
     archive_report: 'archive or unarchive reports',
     remove_person: 'remove people from reports',
     share_report: "change a report's sharing and its private links",

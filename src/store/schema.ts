@@ -41,11 +41,19 @@ export interface UsersTable {
   /** Migration 0046 adds viewer. */
   role: 'owner' | 'admin' | 'member' | 'viewer';
   created_at: Timestamp;
-  /** Migration 0020 (web workspace): sign-in email, argon2id hash, removal. */
-  email: Generated<string | null>;
-  password_hash: Generated<string | null>;
-  password_changed_at: Generated<Date | null>;
+  /** Migration 0020 (web workspace): the membership's removal. */
   removed_at: Generated<Date | null>;
+  /** Migration 0050: the account this membership belongs to (one account, several workspaces). */
+  account_id: string;
+}
+
+/** Who signs in (migration 0050): an email and an argon2id hash, with a membership (users) per workspace. */
+export interface AccountsTable {
+  id: string;
+  email: string | null;
+  password_hash: string | null;
+  password_changed_at: Date | null;
+  created_at: Timestamp;
 }
 
 export interface ApiKeysTable {
@@ -344,6 +352,7 @@ export interface Database {
   workspaces: WorkspacesTable;
   scan_allowance_usage: ScanAllowanceUsageTable;
   users: UsersTable;
+  accounts: AccountsTable;
   api_keys: ApiKeysTable;
   rate_counters: RateCountersTable;
   request_counters: RequestCountersTable;

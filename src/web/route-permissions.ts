@@ -26,6 +26,7 @@ export const ROUTE_ACTIONS: Readonly<Record<string, Action>> = {
   'POST /settings/members/:id/role': 'manage_workspace',
   'POST /settings/members/:id/remove': 'manage_workspace',
   'POST /settings/workspace': 'manage_workspace',
+  'POST /settings/workspace/name': 'rename_workspace',
 };
 
 /** The action a request to `route` (its pattern, e.g. /reports/:report_id) is; reading for unlisted routes. */
