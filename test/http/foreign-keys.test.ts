@@ -33,6 +33,7 @@ const PARENT_OF_COLUMN: Record<string, string> = {
   user_id: 'users',
   created_by: 'users',
   import_id: 'import_receipts',
+  account_id: 'accounts',
 };
 
 /**
@@ -49,6 +50,7 @@ const ACTION_OF_PARENT: Record<string, Action> = {
   scan_runs: 'cascade',
   scan_items: 'no action',
   users: 'no action',
+  accounts: 'no action',
   import_receipts: 'set null',
 };
 

@@ -20,6 +20,7 @@ const ALLOWED: Record<string, Role[]> = {
   remove_person: ['owner', 'admin'],
   share_report: ['owner', 'admin'],
   manage_workspace: ['owner', 'admin'],
+  rename_workspace: ['owner'],
 };
 const ROLES: Role[] = ['viewer', 'member', 'admin', 'owner'];
 
@@ -90,6 +91,7 @@ describe('web: what each role may do', () => {
     [`/settings/members/${randomUUID()}/role`, 'manage_workspace', { role: 'viewer' }],
     [`/settings/members/${randomUUID()}/remove`, 'manage_workspace', {}],
     ['/settings/workspace', 'manage_workspace', { writes_per_minute_per_key: 'nonsense' }],
+    ['/settings/workspace/name', 'rename_workspace', { name: ' ' }],
   ];
 
   test('every form post of the workspace is in the matrix', () => {
