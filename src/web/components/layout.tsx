@@ -127,7 +127,7 @@ function WorkspaceSwitcher(props: { viewer: Viewer; csrf?: string }) {
       <form method="post" action={paths.workspaceSwitch} class="switcher">
         <input type="hidden" name="_csrf" value={props.csrf} />
         <label for="switch-workspace" class="visually-hidden">
-          Workspace
+          Current workspace
         </label>
         <select id="switch-workspace" name="workspace">
           {others.map((w) => (
