@@ -229,13 +229,19 @@ export async function acceptInvitation(
   const name = account.name.trim();
   if (name.length < 1 || name.length > 200) throw invalid('Enter your name (1 to 200 characters).');
   const now = ctx.clock.now();
+  const already = (workspaceName: string) => invalid(`This account already belongs to ${workspaceName}: sign in and switch to it.`);
+  let workspaceName = 'this workspace';
   return retryingTransaction(ctx.db, async (trx) => {
     const link = await findUsableLink(trx, tokenHash(token), now, { forUpdate: true });
     if (!link || link.purpose !== 'invitation') throw gone();
-    const already = (await listMemberships(trx, account.accountId)).some((m) => m.workspaceId === link.workspace_id);
-    if (already) throw invalid(`This account already belongs to ${link.workspace_name}: sign in and switch to it.`);
+    workspaceName = link.workspace_name;
+    if ((await listMemberships(trx, account.accountId)).some((m) => m.workspaceId === link.workspace_id)) throw already(workspaceName);
     if (!(await markLinkUsed(trx, link.id, now))) throw gone();
     return insertUser(trx, { workspaceId: link.workspace_id, accountId: account.accountId, name, role: link.role! }, now);
+  }).catch((error: unknown) => {
+    // Two invitations to one workspace accepted at once by one account: the unique membership index decides.
+    if ((error as { code?: string }).code === '23505') throw already(workspaceName);
+    throw error;
   });
 }
 

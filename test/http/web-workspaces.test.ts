@@ -108,6 +108,35 @@ describe('web: one account in several workspaces', () => {
     assert.equal((await browser.post(link, { _csrf: fresh, name: 'Ann', email: ann.email, password: ann.password })).status, 404, 'spent');
   });
 
+  test('an invitation to a workspace the account already belongs to is refused and not spent', async () => {
+    const link = await invitation(ownerB, 'admin');
+    const browser = new WebClient(t.baseUrl);
+    const page = await browser.get(link);
+    const res = await browser.post(link, { _csrf: csrfOf(page.text), name: 'Ann', email: ann.email, password: ann.password });
+    assert.equal(res.status, 422);
+    assert.match(res.text, /This account already belongs to Client Beta: sign in and switch to it/);
+    assert.equal((await browser.get(link)).status, 200);
+  });
+
+  test('two invitations to one workspace accepted at once by one account make one membership', async () => {
+    const eve = await webUser(t, a.workspaceId, 'member', 'Eve');
+    const links = [await invitation(ownerB, 'viewer'), await invitation(ownerB, 'member')];
+    const browsers = links.map(() => new WebClient(t.baseUrl));
+    const pages = await Promise.all(links.map((link, i) => browsers[i].get(link)));
+    const results = await Promise.all(
+      links.map((link, i) => browsers[i].post(link, { _csrf: csrfOf(pages[i].text), name: 'Eve', email: eve.email, password: eve.password })),
+    );
+    assert.deepEqual(results.map((r) => r.status).sort(), [303, 422]);
+    const memberships = await t.runtime.db
+      .selectFrom('users')
+      .innerJoin('accounts', 'accounts.id', 'users.account_id')
+      .select('users.id')
+      .where('accounts.email', '=', eve.email)
+      .where('users.workspace_id', '=', b.workspaceId)
+      .execute();
+    assert.equal(memberships.length, 1);
+  });
+
   test('switcher: the header lists both workspaces; switching moves the session and its pages', async () => {
     const list = await ann.client.get('/reports');
     assert.match(list.text, /<select id="switch-workspace" name="workspace">/);
