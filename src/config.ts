@@ -158,6 +158,8 @@ export interface Config {
    * the socket's peer is the client.
    */
   trustProxy: string[] | null;
+  /** Who creates workspaces (WEB_WORKSPACE_CREATION): anyone signed in, on the web, or the operator only. */
+  webWorkspaceCreation: 'signed-in' | 'operator';
   /** Bearer token guarding GET /metrics on the API port; null = not served there (unless METRICS_PORT). */
   metricsToken: string | null;
   /** A separate listener (on HOST, or METRICS_HOST) for /metrics, /livez and /readyz; null = none. */
@@ -449,6 +451,11 @@ export const SETTINGS = {
     'Addresses or CIDR ranges of reverse proxies whose `X-Forwarded-For` names the client for per-address limits and logs (`docs/operations.md`, "Behind a reverse proxy")',
     'unset (off)',
   ),
+  WEB_WORKSPACE_CREATION: setting(
+    'signed-in',
+    oneOf(['signed-in', 'operator'], { lowerCase: true, problem: 'must be signed-in or operator' }),
+    'Who creates workspaces: `signed-in` (anyone signed in, on the Workspaces page, and the operator) or `operator` (only `profile-scan admin workspace create`; the page says so)',
+  ),
   LOG_LEVEL: setting(
     'info',
     oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
@@ -729,6 +736,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     media: media(env, dataDir),
     evidenceFetch: parseEvidenceFetch(env),
     trustProxy: readSetting(env, 'TRUST_PROXY'),
+    webWorkspaceCreation: readSetting(env, 'WEB_WORKSPACE_CREATION'),
     metricsToken: readSetting(env, 'METRICS_TOKEN'),
     metricsPort,
     metricsHost: readSetting(env, 'METRICS_HOST') ?? host,

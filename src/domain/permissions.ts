@@ -7,7 +7,7 @@
  * - admin and owner: everything, including archiving, removing people,
  *   sharing (the public link, private links), the workspace's settings
  *   (keys, members, invitations, limits) and a person's erasure and export.
- * - owner alone: the audit log and deleting the workspace. Who may give which role is
+ * - owner alone: the audit log, deleting the workspace and renaming it. Who may give which role is
  *   canAssign (web-tokens.ts).
  */
 import type { Role } from './web-tokens.js';
@@ -28,7 +28,9 @@ export type Action =
   /** Erasing a person and exporting what is stored about them (docs/privacy.md). */
   | 'erase_person'
   /** Deleting the workspace, and its audit log (owners only). */
-  | 'own_workspace';
+  | 'own_workspace'
+  /** The workspace's name: the owners' only, as it is what every member and client sees. */
+  | 'rename_workspace';
 
 export const ACTIONS: readonly Action[] = [
   'read_reports',
@@ -39,11 +41,12 @@ export const ACTIONS: readonly Action[] = [
   'manage_workspace',
   'erase_person',
   'own_workspace',
+  'rename_workspace',
 ];
 
 const ALLOWED: Record<Role, readonly Action[]> = {
   owner: ACTIONS,
-  admin: ACTIONS.filter((a) => a !== 'own_workspace'),
+  admin: ACTIONS.filter((a) => a !== 'own_workspace' && a !== 'rename_workspace'),
   member: ['read_reports', 'add_people'],
   viewer: ['read_reports'],
 };
@@ -54,7 +57,8 @@ export function can(role: Role, action: Action): boolean {
 
 /** The message of the 403 page when a role may not do `action`. */
 export function refusal(action: Action): string {
-  const what: Record<Exclude<Action, 'read_reports' | 'add_people'>, string> = {
+  if (action === 'rename_workspace') return 'Only owners can rename the workspace. Nothing was changed.';
+  const what: Record<Exclude<Action, 'read_reports' | 'add_people' | 'rename_workspace'>, string> = {
     archive_report: 'archive or unarchive reports',
     remove_person: 'remove people from reports',
     share_report: "change a report's sharing and its private links",

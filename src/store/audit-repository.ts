@@ -1,5 +1,5 @@
 /**
- * The audit log (migration 0049; docs/privacy.md): who did what to which
+ * The audit log (migration 0048; docs/privacy.md): who did what to which
  * kind of object, and when. Entries name objects by id and never carry a
  * value of them.
  */

@@ -3,7 +3,7 @@
  * orchestrates; docs/privacy.md): the rows go by the foreign keys' cascades
  * (migration 0041), what the contract keeps is tombstoned here, and the media
  * blobs left without rows are queued in `blob_deletions` in the same
- * transaction (migration 0049), then deleted by `processBlobDeletions` (maintenance-repository.ts) only
+ * transaction (migration 0048), then deleted by `processBlobDeletions` (maintenance-repository.ts) only
  * when no evidence refers to them any more.
  */
 import { sql, type Kysely } from 'kysely';
@@ -138,14 +138,23 @@ export async function deleteWorkspaceRows(db: Kysely<Database>, workspaceId: str
      where exists (select 1 from (select ${workspaceId}::text as n
                                   union all select id::text from api_keys where workspace_id = ${workspaceId}
                                   union all select id::text from users where workspace_id = ${workspaceId}
-                                  union all select lower(email) from users where workspace_id = ${workspaceId} and email is not null) names
+                                  union all select lower(a.email) from users u join accounts a on a.id = u.account_id
+                                             where u.workspace_id = ${workspaceId} and a.email is not null) names
                     where strpos(lower(c.bucket), names.n) > 0)`.execute(db);
   const queued = await queueBlobsOf(
     db,
     sql`select e.original_sha256, e.preview_sha256 from evidence_images e join reports r on r.id = e.report_id where r.workspace_id = ${workspaceId}`,
     now,
   );
+  const members = await db.selectFrom('users').select('account_id').distinct().where('workspace_id', '=', workspaceId).execute();
   await db.deleteFrom('workspaces').where('id', '=', workspaceId).execute();
+  // An account left with no workspace is only an email and a password hash that nothing can use: it goes too.
+  if (members.length > 0) {
+    await sql`
+      delete from accounts a
+       where a.id = any(${members.map((m) => m.account_id)}::uuid[])
+         and not exists (select 1 from users u where u.account_id = a.id)`.execute(db);
+  }
   return queued;
 }
 

@@ -1,6 +1,6 @@
 /**
  * What the web remembers for its exports: each user's CSV separator and each
- * report's company display name (migration 0048). Both are the web's own and
+ * report's company display name (migration 0047). Both are the web's own and
  * never part of an API record.
  */
 import type { Db } from './database.js';

@@ -1,43 +1,75 @@
 /**
- * Users of a workspace as people who sign in (migration 0020) and their
+ * Accounts (who signs in: an email and a password, migration 0049), their
+ * memberships (`users`: one account in one workspace, with a role) and their
  * one-time links. Every query that takes a workspace id is scoped by it.
  */
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Role } from '../domain/web-tokens.js';
-import type { AccessLinksTable, Database, UsersTable } from './schema.js';
+import type { AccessLinksTable, AccountsTable, Database, UsersTable } from './schema.js';
 
-export type UserRow = Selectable<UsersTable>;
+export type AccountRow = Selectable<AccountsTable>;
+/** A membership with its account's sign-in email and password hash. */
+export type UserRow = Selectable<UsersTable> & Pick<AccountRow, 'email' | 'password_hash' | 'password_changed_at'>;
 export type AccessLinkRow = Selectable<AccessLinksTable>;
 
 /**
- * Which user to find: in a workspace (the members pages), by sign-in email
- * (case-insensitive; emails are unique across workspaces), or by id alone (a
- * signed-in session or a one-time link names the user it belongs to).
+ * Which membership to find: in a workspace (the members pages), or by id
+ * alone (a signed-in session or a one-time link names the membership it
+ * belongs to).
  */
-export type UserKey = { workspaceId: string; userId: string } | { email: string } | { anyWorkspace: true; userId: string };
+export type UserKey = { workspaceId: string; userId: string } | { anyWorkspace: true; userId: string };
 
-/** The one way to read a user: active (not removed) users only; undefined when there is none for `key`. */
+function users(db: Kysely<Database>) {
+  return db
+    .selectFrom('users as u')
+    .innerJoin('accounts as a', 'a.id', 'u.account_id')
+    .selectAll('u')
+    .select(['a.email', 'a.password_hash', 'a.password_changed_at'])
+    .where('u.removed_at', 'is', null);
+}
+
+/** The one way to read a membership: active (not removed) ones only; undefined when there is none for `key`. */
 export async function findUser(db: Kysely<Database>, key: UserKey, options: { forUpdate?: boolean } = {}): Promise<UserRow | undefined> {
-  let query = db.selectFrom('users').selectAll().where('removed_at', 'is', null);
-  if ('email' in key) {
-    query = query.where(sql<boolean>`lower(email) = ${key.email.toLowerCase()}`);
-  } else {
-    query = query.where('id', '=', key.userId);
-    if ('workspaceId' in key) query = query.where('workspace_id', '=', key.workspaceId);
-  }
-  return query.$if(options.forUpdate === true, (qb) => qb.forUpdate()).executeTakeFirst();
+  return users(db)
+    .where('u.id', '=', key.userId)
+    .$if('workspaceId' in key, (qb) => qb.where('u.workspace_id', '=', (key as { workspaceId: string }).workspaceId))
+    .$if(options.forUpdate === true, (qb) => qb.forUpdate())
+    .executeTakeFirst();
+}
+
+/** An account by its sign-in email (case-insensitive; an email names one account). */
+export async function findAccountByEmail(db: Kysely<Database>, email: string): Promise<AccountRow | undefined> {
+  return db
+    .selectFrom('accounts')
+    .selectAll()
+    .where(sql<boolean>`lower(email) = ${email.toLowerCase()}`)
+    .executeTakeFirst();
+}
+
+export interface Membership {
+  userId: string;
+  workspaceId: string;
+  workspaceName: string;
+  role: Role;
+}
+
+/** The workspaces an account belongs to (active memberships), by workspace name. */
+export async function listMemberships(db: Kysely<Database>, accountId: string): Promise<Membership[]> {
+  const rows = await db
+    .selectFrom('users as u')
+    .innerJoin('workspaces as w', 'w.id', 'u.workspace_id')
+    .select(['u.id', 'u.workspace_id', 'u.role', 'w.name'])
+    .where('u.account_id', '=', accountId)
+    .where('u.removed_at', 'is', null)
+    .orderBy('w.name')
+    .orderBy('w.id')
+    .execute();
+  return rows.map((r) => ({ userId: r.id, workspaceId: r.workspace_id, workspaceName: r.name, role: r.role }));
 }
 
 export async function listMembers(db: Kysely<Database>, workspaceId: string): Promise<UserRow[]> {
-  return db
-    .selectFrom('users')
-    .selectAll()
-    .where('workspace_id', '=', workspaceId)
-    .where('removed_at', 'is', null)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
+  return users(db).where('u.workspace_id', '=', workspaceId).orderBy('u.created_at').orderBy('u.id').execute();
 }
 
 /** Owners of the workspace, locked: role changes and removals serialize on them. */
@@ -53,18 +85,11 @@ export async function lockOwners(db: Kysely<Database>, workspaceId: string): Pro
   return rows.map((r) => r.id);
 }
 
-export async function insertUser(
-  db: Kysely<Database>,
-  input: { workspaceId: string; name: string; email: string | null; role: Role; passwordHash: string | null },
-  now: Date,
-): Promise<UserRow> {
+export async function insertAccount(db: Kysely<Database>, input: { email: string | null; passwordHash: string | null }, now: Date): Promise<AccountRow> {
   return db
-    .insertInto('users')
+    .insertInto('accounts')
     .values({
       id: randomUUID(),
-      workspace_id: input.workspaceId,
-      name: input.name,
-      role: input.role,
       email: input.email,
       password_hash: input.passwordHash,
       password_changed_at: input.passwordHash ? now : null,
@@ -74,38 +99,56 @@ export async function insertUser(
     .executeTakeFirstOrThrow();
 }
 
+/** A membership of `accountId` in a workspace (a new account when `accountId` is null). */
+export async function insertUser(
+  db: Kysely<Database>,
+  input: { workspaceId: string; name: string; role: Role } & ({ accountId: string } | { accountId: null; email: string | null; passwordHash: string | null }),
+  now: Date,
+): Promise<UserRow> {
+  const account = input.accountId === null ? await insertAccount(db, { email: input.email, passwordHash: input.passwordHash }, now) : null;
+  const row = await db
+    .insertInto('users')
+    .values({
+      id: randomUUID(),
+      workspace_id: input.workspaceId,
+      account_id: account?.id ?? input.accountId!,
+      name: input.name,
+      role: input.role,
+      created_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return (await findUser(db, { anyWorkspace: true, userId: row.id }))!;
+}
+
+/** Sets the account's password (and email), and the membership's name. */
 export async function setCredentials(
   db: Kysely<Database>,
   userId: string,
   changes: { name?: string; email?: string; passwordHash: string },
   now: Date,
 ): Promise<UserRow | undefined> {
-  return db
-    .updateTable('users')
+  const user = await findUser(db, { anyWorkspace: true, userId });
+  if (!user) return undefined;
+  if (changes.name !== undefined) await db.updateTable('users').set({ name: changes.name }).where('id', '=', userId).execute();
+  await db
+    .updateTable('accounts')
     .set({
-      ...(changes.name !== undefined ? { name: changes.name } : {}),
       ...(changes.email !== undefined ? { email: changes.email } : {}),
       password_hash: changes.passwordHash,
       password_changed_at: now,
     })
-    .where('id', '=', userId)
-    .where('removed_at', 'is', null)
-    .returningAll()
-    .executeTakeFirst();
+    .where('id', '=', user.account_id)
+    .execute();
+  return findUser(db, { anyWorkspace: true, userId });
 }
 
 export async function setRole(db: Kysely<Database>, workspaceId: string, userId: string, role: Role): Promise<UserRow | undefined> {
-  return db
-    .updateTable('users')
-    .set({ role })
-    .where('id', '=', userId)
-    .where('workspace_id', '=', workspaceId)
-    .where('removed_at', 'is', null)
-    .returningAll()
-    .executeTakeFirst();
+  await db.updateTable('users').set({ role }).where('id', '=', userId).where('workspace_id', '=', workspaceId).where('removed_at', 'is', null).execute();
+  return findUser(db, { workspaceId, userId });
 }
 
-export async function markRemoved(db: Kysely<Database>, workspaceId: string, userId: string, now: Date): Promise<UserRow | undefined> {
+export async function markRemoved(db: Kysely<Database>, workspaceId: string, userId: string, now: Date): Promise<Selectable<UsersTable> | undefined> {
   return db
     .updateTable('users')
     .set({ removed_at: now })

@@ -41,13 +41,21 @@ export interface UsersTable {
   /** Migration 0046 adds viewer. */
   role: 'owner' | 'admin' | 'member' | 'viewer';
   created_at: Timestamp;
-  /** Migration 0020 (web workspace): sign-in email, argon2id hash, removal. */
-  email: Generated<string | null>;
-  password_hash: Generated<string | null>;
-  password_changed_at: Generated<Date | null>;
+  /** Migration 0020 (web workspace): the membership's removal. */
   removed_at: Generated<Date | null>;
-  /** Migration 0048: the separator of the user's CSV exports (web/people-csv.ts). */
+  /** Migration 0047: the separator of the user's CSV exports (web/people-csv.ts). */
   csv_separator: Generated<'comma' | 'semicolon'>;
+  /** Migration 0049: the account this membership belongs to (one account, several workspaces). */
+  account_id: string;
+}
+
+/** Who signs in (migration 0049): an email and an argon2id hash, with a membership (users) per workspace. */
+export interface AccountsTable {
+  id: string;
+  email: string | null;
+  password_hash: string | null;
+  password_changed_at: Date | null;
+  created_at: Timestamp;
 }
 
 export interface ApiKeysTable {
@@ -90,7 +98,7 @@ export interface ReportsTable {
   updated_at: Timestamp;
   /** The version of the company page's stored observation, bumped by the statement that ends its item (migration 0037). */
   company_version: Generated<string>;
-  /** The company's name in advice, web only (migration 0048); null: derived from company_name (domain/company-name.ts). */
+  /** The company's name in advice, web only (migration 0047); null: derived from company_name (domain/company-name.ts). */
   display_company_name: Generated<string | null>;
 }
 
@@ -350,6 +358,7 @@ export interface Database {
   workspaces: WorkspacesTable;
   scan_allowance_usage: ScanAllowanceUsageTable;
   users: UsersTable;
+  accounts: AccountsTable;
   api_keys: ApiKeysTable;
   rate_counters: RateCountersTable;
   request_counters: RequestCountersTable;

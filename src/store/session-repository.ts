@@ -7,7 +7,9 @@ import type { Role } from '../domain/web-tokens.js';
 import type { Database } from './schema.js';
 
 export interface SessionUser {
+  /** The membership in the session's current workspace. */
   userId: string;
+  accountId: string;
   workspaceId: string;
   workspaceName: string;
   name: string;
@@ -40,7 +42,8 @@ export async function findSessionUser(db: Kysely<Database>, tokenHash: Buffer, n
     .selectFrom('web_sessions as s')
     .innerJoin('users as u', 'u.id', 's.user_id')
     .innerJoin('workspaces as w', 'w.id', 's.workspace_id')
-    .select(['s.user_id', 's.workspace_id', 's.last_seen_at', 'u.name', 'u.email', 'u.role', 'w.name as workspace_name'])
+    .innerJoin('accounts as a', 'a.id', 'u.account_id')
+    .select(['s.user_id', 's.workspace_id', 's.last_seen_at', 'u.name', 'a.email', 'u.role', 'u.account_id', 'w.name as workspace_name'])
     .where('s.token_hash', '=', tokenHash)
     .where('s.expires_at', '>', now)
     .where('s.last_seen_at', '>', idleSince)
@@ -50,6 +53,7 @@ export async function findSessionUser(db: Kysely<Database>, tokenHash: Buffer, n
   if (!row) return undefined;
   return {
     userId: row.user_id,
+    accountId: row.account_id,
     workspaceId: row.workspace_id,
     workspaceName: row.workspace_name,
     name: row.name,
@@ -65,6 +69,19 @@ export async function touchSession(db: Kysely<Database>, tokenHash: Buffer, now:
 
 export async function deleteSession(db: Kysely<Database>, tokenHash: Buffer): Promise<void> {
   await db.deleteFrom('web_sessions').where('token_hash', '=', tokenHash).execute();
+}
+
+/** Moves a session to another workspace: `userId` is the account's membership there. */
+export async function switchSessionWorkspace(db: Kysely<Database>, tokenHash: Buffer, userId: string, workspaceId: string): Promise<void> {
+  await db.updateTable('web_sessions').set({ user_id: userId, workspace_id: workspaceId }).where('token_hash', '=', tokenHash).execute();
+}
+
+/** Every session of an account, whichever workspace it is in (a password change or reset). */
+export async function deleteAccountSessions(db: Kysely<Database>, accountId: string): Promise<void> {
+  await db
+    .deleteFrom('web_sessions')
+    .where('user_id', 'in', (eb) => eb.selectFrom('users').select('id').where('account_id', '=', accountId))
+    .execute();
 }
 
 export async function deleteUserSessions(db: Kysely<Database>, userId: string): Promise<number> {

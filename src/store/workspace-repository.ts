@@ -19,11 +19,18 @@ export function slugify(name: string): string {
 }
 
 /**
- * Inserts a workspace with a free slug and its first user (an owner). Run it
- * in a transaction (use-cases/workspace-settings.ts): the slug is chosen from
- * what the same transaction read.
+ * Inserts a workspace with a free slug and its first user (an owner): the
+ * membership of `owner`'s account, else a new account without credentials
+ * (its sign-in link sets them). Run it in a transaction
+ * (use-cases/workspace-settings.ts): the slug is chosen from what the same
+ * transaction read.
  */
-export async function insertWorkspace(trx: Kysely<Database>, name: string, now: Date): Promise<WorkspaceRow> {
+export async function insertWorkspace(
+  trx: Kysely<Database>,
+  name: string,
+  now: Date,
+  owner: { accountId: string; name: string } | null = null,
+): Promise<WorkspaceRow> {
   const base = slugify(name);
   const taken = await trx
     .selectFrom('workspaces')
@@ -38,9 +45,18 @@ export async function insertWorkspace(trx: Kysely<Database>, name: string, now: 
     .values({ id: randomUUID(), name, slug, status: 'active', api_access: true, created_at: now, updated_at: now })
     .returningAll()
     .executeTakeFirstOrThrow();
+  const accountId =
+    owner?.accountId ??
+    (
+      await trx
+        .insertInto('accounts')
+        .values({ id: randomUUID(), email: null, password_hash: null, password_changed_at: null, created_at: now })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
   await trx
     .insertInto('users')
-    .values({ id: randomUUID(), workspace_id: workspace.id, name: `${name} owner`, role: 'owner', created_at: now })
+    .values({ id: randomUUID(), workspace_id: workspace.id, account_id: accountId, name: owner?.name ?? `${name} owner`, role: 'owner', created_at: now })
     .execute();
   return workspace;
 }
@@ -58,6 +74,7 @@ export async function countWorkspaces(db: Kysely<Database>): Promise<number> {
 }
 
 export interface WorkspaceChanges {
+  name?: string;
   api_access?: boolean;
   writes_per_minute_per_key?: number | null;
   writes_per_minute_per_workspace?: number | null;

@@ -17,13 +17,30 @@ import { signInBuckets } from '../domain/web-limits.js';
 import { isTokenShaped, newToken, normalizeEmail, passwordProblem, tokenHash, type Role } from '../domain/web-tokens.js';
 import { apiError } from '../domain/errors.js';
 import type { Db } from '../store/database.js';
-import { findUser, findUsableLink, insertUser, markLinkUsed, setCredentials } from '../store/member-repository.js';
-import { deleteSession, deleteUserSessions, findSessionUser, insertSession, touchSession, type SessionUser } from '../store/session-repository.js';
+import {
+  findAccountByEmail,
+  findUser,
+  findUsableLink,
+  insertUser,
+  listMemberships,
+  markLinkUsed,
+  setCredentials,
+  type Membership,
+} from '../store/member-repository.js';
+import {
+  deleteAccountSessions,
+  deleteSession,
+  findSessionUser,
+  insertSession,
+  touchSession,
+  type SessionUser as SessionRow,
+} from '../store/session-repository.js';
 import { throttle } from './client-limits.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { retryingTransaction } from '../store/transaction.js';
 
-export type { SessionUser };
+/** The signed-in user in the session's current workspace, and every workspace their account belongs to (the switcher). */
+export type SessionUser = SessionRow & { workspaces: Membership[] };
 
 export interface AuthContext {
   db: Db;
@@ -63,11 +80,13 @@ export async function signIn(
 ): Promise<{ token: string; user: SessionUser }> {
   const email = input.email.trim().toLowerCase();
   await throttle(ctx.db, ctx.clock.now(), signInBuckets(input.clientAddress, email), 'Too many sign-in attempts.');
-  const user = email !== '' && email.length <= 254 ? await findUser(ctx.db, { email }) : undefined;
-  const ok = await verifyPassword(user?.password_hash ?? null, input.password.slice(0, 1024));
-  if (!user || !ok) throw apiError('unauthorized', 401, 'That email and password do not match an account.');
+  const account = email !== '' && email.length <= 254 ? await findAccountByEmail(ctx.db, email) : undefined;
+  const ok = await verifyPassword(account?.password_hash ?? null, input.password.slice(0, 1024));
+  // An account removed from every workspace has nothing to open: the same answer as a wrong password.
+  const first = account && ok ? (await listMemberships(ctx.db, account.id))[0] : undefined;
+  if (!first) throw apiError('unauthorized', 401, 'That email and password do not match an account.');
   if (input.previousToken && isTokenShaped(input.previousToken)) await deleteSession(ctx.db, tokenHash(input.previousToken));
-  const token = await startSession(ctx, user);
+  const token = await startSession(ctx, { id: first.userId, workspace_id: first.workspaceId });
   const session = await resolveSession(ctx, token);
   return { token, user: session! };
 }
@@ -80,7 +99,7 @@ export async function resolveSession(ctx: AuthContext, token: string | null | un
   const user = await findSessionUser(ctx.db, hash, now, new Date(now.getTime() - SESSION_IDLE_MS));
   if (!user) return null;
   if (now.getTime() - user.lastSeenAt.getTime() > TOUCH_EVERY_MS) await touchSession(ctx.db, hash, now);
-  return user;
+  return { ...user, workspaces: await listMemberships(ctx.db, user.accountId) };
 }
 
 export async function signOut(ctx: AuthContext, token: string | null | undefined): Promise<void> {
@@ -105,7 +124,7 @@ export async function changePassword(
   const passwordHash = await hashPassword(input.next);
   await retryingTransaction(ctx.db, async (trx) => {
     await setCredentials(trx, row.id, { passwordHash }, ctx.clock.now());
-    await deleteUserSessions(trx, row.id);
+    await deleteAccountSessions(trx, row.account_id);
   });
   return startSession(ctx, row);
 }
@@ -148,21 +167,82 @@ export async function describeLink(ctx: AuthContext, token: string): Promise<Lin
 export async function redeemLink(
   ctx: AuthContext,
   token: string,
-  input: { name?: string; email?: string; password: string; previousToken?: string | null },
+  input: { name?: string; email?: string; password: string; previousToken?: string | null; clientAddress?: string },
 ): Promise<string> {
   const gone = () => apiError('not_found', 404, 'This link was already used, has expired or was revoked. Ask an owner or admin for a new one.');
   if (!isTokenShaped(token)) throw gone();
+  const now = ctx.clock.now();
+  const joined = await joinWithExistingAccount(ctx, token, input, now, gone);
+  if (joined) return finishRedeem(ctx, joined, input.previousToken);
   const problem = passwordProblem(input.password);
   if (problem) throw invalid(problem);
   const passwordHash = await hashPassword(input.password);
-  const now = ctx.clock.now();
   const user = await redeemInTransaction(ctx, token, input, passwordHash, now, gone).catch((error: unknown) => {
     // Two redemptions racing for one email: the unique index decides.
     if ((error as { code?: string }).code === '23505') throw invalid('That email already belongs to an account; sign in with it, or use another email.');
     throw error;
   });
-  if (input.previousToken && isTokenShaped(input.previousToken)) await deleteSession(ctx.db, tokenHash(input.previousToken));
+  return finishRedeem(ctx, user, input.previousToken);
+}
+
+async function finishRedeem(ctx: AuthContext, user: { id: string; workspace_id: string }, previousToken: string | null | undefined): Promise<string> {
+  if (previousToken && isTokenShaped(previousToken)) await deleteSession(ctx.db, tokenHash(previousToken));
   return startSession(ctx, user);
+}
+
+/**
+ * An invitation redeemed with the email of an existing account adds the
+ * workspace to that account: its password proves the account is theirs (it
+ * is checked, never changed). Null when the link is not an invitation or the
+ * email names no account (a new account is made).
+ */
+async function joinWithExistingAccount(
+  ctx: AuthContext,
+  token: string,
+  input: { name?: string; email?: string; password: string; clientAddress?: string },
+  now: Date,
+  gone: () => Error,
+): Promise<{ id: string; workspace_id: string } | null> {
+  const link = await findUsableLink(ctx.db, tokenHash(token), now);
+  if (!link) throw gone();
+  const email = normalizeEmail(input.email ?? '');
+  if (link.purpose !== 'invitation' || !email) return null;
+  const account = await findAccountByEmail(ctx.db, email);
+  if (!account) return null;
+  await throttle(ctx.db, now, signInBuckets(input.clientAddress ?? 'unknown', email), 'Too many password attempts.');
+  if (!(await verifyPassword(account.password_hash, input.password.slice(0, 1024)))) {
+    throw invalid('That email already belongs to an account: enter its password to add this workspace to it.');
+  }
+  return acceptInvitation(ctx, token, { accountId: account.id, name: input.name ?? '' }, gone);
+}
+
+/**
+ * Adds the invitation's workspace to an account, as the invitation's role:
+ * the signed-in account accepting it, or one whose password was just checked.
+ */
+export async function acceptInvitation(
+  ctx: AuthContext,
+  token: string,
+  account: { accountId: string; name: string },
+  gone: () => Error = () => apiError('not_found', 404, 'This link was already used, has expired or was revoked. Ask an owner or admin for a new one.'),
+): Promise<{ id: string; workspace_id: string }> {
+  const name = account.name.trim();
+  if (name.length < 1 || name.length > 200) throw invalid('Enter your name (1 to 200 characters).');
+  const now = ctx.clock.now();
+  const already = (workspaceName: string) => invalid(`This account already belongs to ${workspaceName}: sign in and switch to it.`);
+  let workspaceName = 'this workspace';
+  return retryingTransaction(ctx.db, async (trx) => {
+    const link = await findUsableLink(trx, tokenHash(token), now, { forUpdate: true });
+    if (!link || link.purpose !== 'invitation') throw gone();
+    workspaceName = link.workspace_name;
+    if ((await listMemberships(trx, account.accountId)).some((m) => m.workspaceId === link.workspace_id)) throw already(workspaceName);
+    if (!(await markLinkUsed(trx, link.id, now))) throw gone();
+    return insertUser(trx, { workspaceId: link.workspace_id, accountId: account.accountId, name, role: link.role! }, now);
+  }).catch((error: unknown) => {
+    // Two invitations to one workspace accepted at once by one account: the unique membership index decides.
+    if ((error as { code?: string }).code === '23505') throw already(workspaceName);
+    throw error;
+  });
 }
 
 async function redeemInTransaction(
@@ -187,16 +267,16 @@ async function redeemInTransaction(
       const normalized = normalizeEmail(input.email ?? '');
       if (!normalized) throw invalid('Enter a valid email address.');
       email = normalized;
-      const taken = await findUser(trx, { email });
-      if (taken && taken.id !== existing?.id) throw invalid('That email already belongs to an account; sign in with it, or use another email.');
+      const taken = await findAccountByEmail(trx, email);
+      if (taken && taken.id !== existing?.account_id) throw invalid('That email already belongs to an account; sign in with it, or use another email.');
     }
     if (!(await markLinkUsed(trx, link.id, now))) throw gone();
     if (link.purpose === 'invitation') {
-      return insertUser(trx, { workspaceId: link.workspace_id, name: name!, email: email!, role: link.role!, passwordHash }, now);
+      return insertUser(trx, { workspaceId: link.workspace_id, accountId: null, name: name!, email: email!, role: link.role!, passwordHash }, now);
     }
     const updated = await setCredentials(trx, existing!.id, { name, email, passwordHash }, now);
-    // A reset: every other session of the user ends.
-    await deleteUserSessions(trx, existing!.id);
+    // A reset: every other session of the account ends.
+    await deleteAccountSessions(trx, existing!.account_id);
     return updated!;
   });
 }

@@ -15,6 +15,7 @@ import { apiError, notFound } from '../domain/errors.js';
 import type { Db } from '../store/database.js';
 import { revokeUserKeys } from '../store/key-repository.js';
 import {
+  findAccountByEmail,
   findUser,
   insertLink,
   insertUser,
@@ -194,9 +195,13 @@ export async function createUserWithLink(
   if (input.email !== null) {
     email = normalizeEmail(input.email);
     if (!email) throw apiError('validation_failed', 422, 'The email is not a valid address.');
-    if (await findUser(ctx.db, { email })) throw apiError('validation_failed', 422, 'That email already belongs to an account.');
+    if (await findAccountByEmail(ctx.db, email)) throw apiError('validation_failed', 422, 'That email already belongs to an account.');
   }
-  const user = await insertUser(ctx.db, { workspaceId: input.workspaceId, name: input.name, email, role: input.role, passwordHash: null }, ctx.clock.now());
+  const user = await insertUser(
+    ctx.db,
+    { workspaceId: input.workspaceId, accountId: null, name: input.name, email, role: input.role, passwordHash: null },
+    ctx.clock.now(),
+  );
   return { user: member(user), token: await signInLink(ctx, user, null) };
 }
 

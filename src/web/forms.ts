@@ -27,7 +27,13 @@ export function upload(request: FastifyRequest, name: string): Buffer | null {
 
 export function viewerOf(request: FastifyRequest): Viewer {
   const user = request.web.user!;
-  return { name: user.name, workspaceName: user.workspaceName, role: user.role };
+  return {
+    name: user.name,
+    workspaceName: user.workspaceName,
+    role: user.role,
+    workspaceId: user.workspaceId,
+    workspaces: user.workspaces.map((w) => ({ id: w.workspaceId, name: w.workspaceName })),
+  };
 }
 
 export function actorOf(request: FastifyRequest): Actor {

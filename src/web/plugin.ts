@@ -44,6 +44,8 @@ import { privacyRoutes } from './routes/privacy-routes.js';
 import { publicRoutes } from './routes/public-routes.js';
 import { reportRoutes } from './routes/report-routes.js';
 import { settingsRoutes } from './routes/settings-routes.js';
+import { workspaceRoutes } from './routes/workspace-routes.js';
+import { viewerOf } from './forms.js';
 
 /** Body limit of forms: the API's 1 MiB (a CSV of 100 people is far smaller). */
 export const FORM_BODY_LIMIT = 1024 * 1024;
@@ -198,7 +200,7 @@ export async function webPlugin(app: FastifyInstance): Promise<void> {
       message = 'This link does not work: it may be incomplete or mistyped. Ask the person who sent it for a new one.';
     }
     if (status >= 500) request.log.error({ err: error }, 'web page error');
-    const viewer = request.web?.user ?? null;
+    const viewer = request.web?.user ? viewerOf(request) : null;
     return sendPage(
       reply,
       ErrorPage({
@@ -219,6 +221,7 @@ export async function webPlugin(app: FastifyInstance): Promise<void> {
   await app.register(reportRoutes, { media: app.deps.media });
   await app.register(intakeRoutes);
   await app.register(settingsRoutes);
+  await app.register(workspaceRoutes);
   await app.register(publicRoutes);
   await app.register(privacyRoutes, { media: app.deps.media });
 }

@@ -32,6 +32,7 @@ export const ROUTE_ACTIONS: Readonly<Record<string, Action>> = {
   'GET /reports/:report_id/people/:profile_id/export.json': 'erase_person',
   'GET /settings/privacy': 'own_workspace',
   'POST /settings/privacy/delete-workspace': 'own_workspace',
+  'POST /settings/workspace/name': 'rename_workspace',
 };
 
 /** The action a request to `route` (its pattern, e.g. /reports/:report_id) is; reading for unlisted routes. */

@@ -33,6 +33,7 @@ const PARENT_OF_COLUMN: Record<string, string> = {
   user_id: 'users',
   created_by: 'users',
   import_id: 'import_receipts',
+  account_id: 'accounts',
 };
 
 /**
@@ -49,6 +50,7 @@ const ACTION_OF_PARENT: Record<string, Action> = {
   scan_runs: 'cascade',
   scan_items: 'no action',
   users: 'no action',
+  accounts: 'no action',
   import_receipts: 'set null',
 };
 
@@ -64,7 +66,7 @@ const NOT_REFERENCES: Record<string, string> = {
   'scan_items.worker_id': "a worker's heartbeat row, deleted when it retires; the item keeps who ran it",
   'activity_events.subject': 'generated from profile_id, which has the key',
   'provider_call_slots.holder': 'the token of the call that holds the slot',
-  'audit_log.workspace_ref': 'the audit log outlives the workspace it names (migration 0049)',
+  'audit_log.workspace_ref': 'the audit log outlives the workspace it names (migration 0048)',
   'audit_log.actor_ref': 'the audit log outlives the member who acted',
   'audit_log.object_ref': 'the audit log outlives the person, key or workspace it names',
 };

@@ -22,6 +22,7 @@ const ALLOWED: Record<string, Role[]> = {
   manage_workspace: ['owner', 'admin'],
   erase_person: ['owner', 'admin'],
   own_workspace: ['owner'],
+  rename_workspace: ['owner'],
 };
 const ROLES: Role[] = ['viewer', 'member', 'admin', 'owner'];
 
@@ -98,6 +99,7 @@ describe('web: what each role may do', () => {
     ['/settings/workspace', 'manage_workspace', { writes_per_minute_per_key: 'nonsense' }],
     [`/reports/${reportId}/people/${profileId}/erase`, 'erase_person', {}],
     ['/settings/privacy/delete-workspace', 'own_workspace', { name: 'not the name' }],
+    ['/settings/workspace/name', 'rename_workspace', { name: ' ' }],
   ];
 
   test('every form post of the workspace is in the matrix', () => {

@@ -11,6 +11,9 @@ export interface Viewer {
   name: string;
   workspaceName: string;
   role: Role;
+  /** The current workspace and every workspace of the account: the header's switcher (absent: the name alone). */
+  workspaceId?: string;
+  workspaces?: { id: string; name: string }[];
 }
 
 export interface PageFrame {
@@ -87,13 +90,58 @@ export function Layout(props: PageFrame & { children: ComponentChildren }) {
               </ul>
             </nav>
           ) : null}
-          {viewer ? <p class="workspace-name">{viewer.workspaceName}</p> : null}
+          {viewer ? <WorkspaceSwitcher viewer={viewer} csrf={props.csrf} /> : null}
         </header>
         <main id="main" tabIndex={-1}>
           {props.children}
         </main>
       </body>
     </html>
+  );
+}
+
+/**
+ * The current workspace's name; with several workspaces, a form that
+ * switches to another (no script: a select and a button), and the way to
+ * the list of workspaces (where a new one is created).
+ */
+function WorkspaceSwitcher(props: { viewer: Viewer; csrf?: string }) {
+  const { viewer } = props;
+  const others = viewer.workspaces ?? [];
+  if (others.length < 2 || !props.csrf) {
+    return (
+      <p class="workspace-name">
+        {viewer.workspaceName}
+        {viewer.workspaces ? (
+          <>
+            {' · '}
+            <a href={paths.workspaces}>Workspaces</a>
+          </>
+        ) : null}
+      </p>
+    );
+  }
+  return (
+    <div class="workspace-name">
+      <p class="print-only">{viewer.workspaceName}</p>
+      <form method="post" action={paths.workspaceSwitch} class="switcher">
+        <input type="hidden" name="_csrf" value={props.csrf} />
+        <label for="switch-workspace" class="visually-hidden">
+          Current workspace
+        </label>
+        <select id="switch-workspace" name="workspace">
+          {others.map((w) => (
+            <option value={w.id} selected={w.id === viewer.workspaceId}>
+              {w.name}
+            </option>
+          ))}
+        </select>
+        <button type="submit" class="secondary">
+          Switch
+        </button>
+        <a href={paths.workspaces}>All workspaces</a>
+      </form>
+    </div>
   );
 }
 

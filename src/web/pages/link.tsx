@@ -6,7 +6,16 @@ import { CsrfField, Layout, Notice } from '../components/layout.js';
 import type { LinkDescription } from '../../use-cases/sign-in.js';
 import { PASSWORD_MIN } from '../../domain/web-tokens.js';
 
-export function LinkPage(props: { csrf: string; action: string; link: LinkDescription; error?: string; name?: string; email?: string }) {
+export function LinkPage(props: {
+  csrf: string;
+  action: string;
+  link: LinkDescription;
+  error?: string;
+  name?: string;
+  email?: string;
+  /** The signed-in account's email (or name): an invitation can be accepted with it, without a password. */
+  signedInAs?: string | null;
+}) {
   const { link } = props;
   const heading = link.purpose === 'invitation' ? `Join ${link.workspaceName}` : link.asksForProfile ? `Set up your account` : 'Choose a new password';
   return (
@@ -20,6 +29,17 @@ export function LinkPage(props: { csrf: string; action: string; link: LinkDescri
           This link works once.
         </p>
         {props.error ? <Notice kind="error">{props.error}</Notice> : null}
+        {link.purpose === 'invitation' && props.signedInAs ? (
+          <>
+            <form method="post" action={props.action} class="stack">
+              <CsrfField token={props.csrf} />
+              <input type="hidden" name="join" value="1" />
+              <p>You are signed in as {props.signedInAs}: add this workspace to your account.</p>
+              <button type="submit">Join with this account</button>
+            </form>
+            <h2>Or join with another email</h2>
+          </>
+        ) : null}
         <form method="post" action={props.action} class="stack">
           <CsrfField token={props.csrf} />
           {link.asksForProfile ? (
@@ -32,7 +52,7 @@ export function LinkPage(props: { csrf: string; action: string; link: LinkDescri
           ) : (
             <input type="hidden" name="username" autoComplete="username" value={link.email ?? ''} />
           )}
-          <label for="password">New password</label>
+          <label for="password">{link.purpose === 'invitation' ? 'Password' : 'New password'}</label>
           <input
             id="password"
             name="password"
@@ -44,7 +64,9 @@ export function LinkPage(props: { csrf: string; action: string; link: LinkDescri
             aria-describedby="password-hint"
           />
           <p id="password-hint" class="hint">
-            At least {PASSWORD_MIN} characters.
+            {link.purpose === 'invitation'
+              ? `A new password of at least ${PASSWORD_MIN} characters; if this email already has an account, its password: the workspace is added to it.`
+              : `At least ${PASSWORD_MIN} characters.`}
           </p>
           <button type="submit">{link.purpose === 'invitation' ? 'Join and sign in' : 'Save and sign in'}</button>
         </form>

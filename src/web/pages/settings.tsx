@@ -17,6 +17,7 @@ import type { Invitation, Member } from '../../use-cases/workspace-members.js';
 import { ActionButton, CsrfField, Layout, Notice, When, type Viewer } from '../components/layout.js';
 import { paths } from '../paths.js';
 import { BilledRecordsSection, ScanAllowanceSection } from '../components/scan-allowance.js';
+import { WorkspaceNameSection } from '../components/workspace-name.js';
 
 export interface SettingsProps {
   csrf: string;
@@ -272,6 +273,8 @@ export function SettingsPage(props: SettingsProps) {
           </>
         ) : null}
       </section>
+
+      <WorkspaceNameSection csrf={props.csrf} role={props.viewer.role} name={w.name} />
 
       <section class="card" aria-labelledby="workspace-heading">
         <h2 id="workspace-heading">Workspace and limits</h2>

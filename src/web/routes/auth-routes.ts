@@ -1,7 +1,8 @@
 /** Sign-in, sign-out, one-time links and the account page. */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../../domain/errors.js';
-import { changePassword, describeLink, redeemLink, signIn, signOut } from '../../use-cases/sign-in.js';
+import { acceptInvitation, changePassword, describeLink, redeemLink, signIn, signOut } from '../../use-cases/sign-in.js';
+import { switchWorkspace } from '../../use-cases/workspaces.js';
 import { clearSessionCookie, setSessionCookie } from '../session-cookie.js';
 import { AccountPage } from '../pages/account.js';
 import { LinkPage } from '../pages/link.js';
@@ -10,6 +11,11 @@ import { paths, safeNext } from '../paths.js';
 import { sendPage } from '../render.js';
 import { tokenParams } from '../route-params.js';
 import { clientAddress, field, viewerOf } from '../forms.js';
+
+function signedInAs(request: FastifyRequest): string | null {
+  const user = request.web.user;
+  return user ? (user.email ?? user.name) : null;
+}
 
 export async function authRoutes(app: FastifyInstance): Promise<void> {
   const { db, clock } = app.deps;
@@ -53,17 +59,29 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     // no-referrer would make the browser send \`Origin: null\` with the form, which the Origin check refuses).
     const link = await describeLink(ctx, request.params.token);
     if (!link) throw new ApiError('not_found', 404, 'This link was already used, has expired or was revoked. Ask an owner or admin for a new one.');
-    return sendPage(reply, LinkPage({ csrf: request.web.csrf(), action: paths.link(request.params.token), link }));
+    return sendPage(reply, LinkPage({ csrf: request.web.csrf(), action: paths.link(request.params.token), link, signedInAs: signedInAs(request) }));
   });
 
   app.post<{ Params: { token: string } }>('/links/:token', { schema: { hide: true, params: tokenParams } }, async (request, reply) => {
     const input = { name: field(request, 'name'), email: field(request, 'email'), password: field(request, 'password') };
+    const user = request.web.user;
     try {
-      const token = await redeemLink(ctx, request.params.token, { ...input, previousToken: request.cookies.ps_session ?? null });
+      if (user && field(request, 'join') === '1') {
+        // The signed-in account accepts the invitation: the session moves to the workspace it joined.
+        const joined = await acceptInvitation(ctx, request.params.token, { accountId: user.accountId, name: user.name });
+        await switchWorkspace(ctx, request.cookies.ps_session, user.accountId, joined.workspace_id);
+        return reply.redirect(paths.reports, 303);
+      }
+      const token = await redeemLink(ctx, request.params.token, {
+        ...input,
+        previousToken: request.cookies.ps_session ?? null,
+        clientAddress: clientAddress(request),
+      });
       setSessionCookie(reply, app.publicBaseUrl, token);
       return reply.redirect(paths.reports, 303);
     } catch (error) {
-      if (!(error instanceof ApiError) || error.status !== 422) throw error;
+      if (!(error instanceof ApiError) || (error.status !== 422 && error.status !== 429)) throw error;
+      if (error.headers) reply.headers(error.headers);
       const link = await describeLink(ctx, request.params.token);
       if (!link) throw error;
       return sendPage(
@@ -75,8 +93,9 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
           error: error.message,
           name: input.name.slice(0, 200),
           email: input.email.slice(0, 254),
+          signedInAs: signedInAs(request),
         }),
-        422,
+        error.status,
       );
     }
   });

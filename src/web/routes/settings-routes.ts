@@ -19,6 +19,7 @@ import {
   revokeInvitation,
 } from '../../use-cases/workspace-members.js';
 import { readWorkspace, updateWorkspaceSettings } from '../../use-cases/workspace-settings.js';
+import { renameWorkspace } from '../../use-cases/workspaces.js';
 import { readScanAllowance } from '../../use-cases/scan-allowance.js';
 import { readBilledRecords } from '../../use-cases/provider-usage.js';
 import { SettingsPage, type SettingsProps } from '../pages/settings.js';
@@ -36,6 +37,7 @@ const NOTICES: Record<string, string> = {
   role_changed: 'The role was changed.',
   member_removed: 'The member was removed: their sessions ended and their keys were revoked.',
   workspace_saved: 'The workspace settings were saved.',
+  workspace_renamed: 'The workspace was renamed.',
 };
 
 export async function settingsRoutes(app: FastifyInstance): Promise<void> {
@@ -172,4 +174,8 @@ export async function settingsRoutes(app: FastifyInstance): Promise<void> {
       'workspace_saved',
     );
   });
+
+  app.post(paths.settingsWorkspaceName, options, async (request, reply) =>
+    act(request, reply, async () => void (await renameWorkspace(ctx, actorOf(request), field(request, 'name'))), 'workspace_renamed'),
+  );
 }
