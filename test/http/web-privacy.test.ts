@@ -155,7 +155,16 @@ describe('web: a person erased or exported, the workspace deleted', () => {
     assert.ok(hashes.length > 0);
     const done = await owner.client.submit('/settings/privacy', '/settings/privacy/delete-workspace', { name: 'Privacy workspace' });
     assert.equal(done.status, 303, done.text);
-    const hits = await findInCatalog(t.runtime.db, [tenant.workspaceId, reportId, profile.john, 'neighbour-person', 'Neighbour Person', 'Privacy workspace', owner.email, admin.email]);
+    const hits = await findInCatalog(t.runtime.db, [
+      tenant.workspaceId,
+      reportId,
+      profile.john,
+      'neighbour-person',
+      'Neighbour Person',
+      'Privacy workspace',
+      owner.email,
+      admin.email,
+    ]);
     // The audit log keeps the deletion's record: who (an id) deleted which workspace (an id), nothing else.
     assert.deepEqual(
       hits.map((h) => h.table),
