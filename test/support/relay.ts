@@ -69,11 +69,16 @@ export async function startRelay(initial: { host: string; port: number }): Promi
   };
 }
 
-/** `url` with its host and port replaced by the relay's. */
+/**
+ * `url` with its host and port replaced by the relay's. A `host` parameter (the
+ * embedded server's Unix socket directory, which pg prefers to the URL's host) is
+ * dropped, so the connection goes over TCP through the relay.
+ */
 export function relayedUrl(url: string, relay: Relay): string {
   const relayed = new URL(url);
   relayed.hostname = '127.0.0.1';
   relayed.port = String(relay.port);
+  relayed.searchParams.delete('host');
   return relayed.toString();
 }
 
