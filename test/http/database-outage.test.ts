@@ -36,7 +36,7 @@ import { startService, type ServiceProcess } from '../support/processes.js';
 import { startRelay, type Relay } from '../support/relay.js';
 import { startWorkerProcess, type WorkerProcess } from '../support/worker-process.js';
 
-const STOP_SECONDS = 6;
+const STOP_SECONDS = 20;
 const METRICS_TOKEN = 'outage-metrics-token-0123456789';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -35,6 +35,9 @@ test('defaults: the local media directory, no metrics, 30 s shutdown, retention 
     receiptTombstoneMs: 0,
     rateCountersMs: 600_000,
     obsoleteMediaMs: 7 * 86_400_000,
+    auditLogMs: 730 * 86_400_000,
+    removedPeopleMs: 0,
+    archivedReportsMs: 0,
   });
   assert.deepEqual(config.testHooks, { enabled: false, pauseBeforeCommitMs: 0 });
   assert.equal(config.clockOffsetMs, 0);
