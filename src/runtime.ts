@@ -11,7 +11,8 @@
 import type pg from 'pg';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
-import { createDb, createPool, migrateToLatest, type Db } from './store/database.js';
+import { createDb, createPool, type Db } from './store/database.js';
+import { migrateToLatest } from './store/migrator.js';
 import { DatabaseAvailability } from './store/database-availability.js';
 import { startEmbeddedPostgres, type EmbeddedServer } from './store/embedded-postgres.js';
 import { DEFAULT_STATEMENT_CACHE } from './store/prepared-statements.js';

@@ -1,20 +1,8 @@
 /**
- * Connection setup and migrations: the only place that creates pools.
- * Migrations are numbered SQL files in ./migrations, applied in order by
- * Kysely's Migrator (which takes its own lock, so concurrent starts are safe).
- *
- * A migration is never renamed, renumbered or squashed once it has shipped:
- * every database records the names of the migrations it ran, and the
- * Migrator refuses a database whose record names a migration it does not
- * know. So numbers only grow, by one; the one gap, 0013 to 0018, was never
- * used (0019 was numbered while other work held those numbers, and that work
- * never became a migration). test/unit/migrations.test.ts keeps it so.
+ * Connection setup: the only place that creates pools. Migrations: store/migrator.ts.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import fs from 'node:fs/promises';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Kysely, Migrator, PostgresDialect, sql, type Migration, type MigrationProvider } from 'kysely';
+import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
 import { DEFAULT_STATEMENT_CACHE, registerPool, statementCachingPool, type StatementCacheOptions } from './prepared-statements.js';
@@ -227,35 +215,4 @@ function clientWithSettings(settings: string): typeof pg.Client {
       );
     }
   };
-}
-
-const migrationsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
-
-class SqlFileMigrationProvider implements MigrationProvider {
-  async getMigrations(): Promise<Record<string, Migration>> {
-    const files = (await fs.readdir(migrationsDir)).filter((f) => f.endsWith('.sql')).sort();
-    const migrations: Record<string, Migration> = {};
-    for (const file of files) {
-      const text = await fs.readFile(path.join(migrationsDir, file), 'utf8');
-      migrations[file.replace(/\.sql$/, '')] = {
-        up: async (db) => {
-          await sql.raw(text).execute(db);
-        },
-      };
-    }
-    return migrations;
-  }
-}
-
-/** Applies the migrations up to and including `name`: a database as an earlier version left it (tests of a migration's upgrade). */
-export async function migrateTo(db: Db, name: string): Promise<void> {
-  const { error } = await new Migrator({ db, provider: new SqlFileMigrationProvider() }).migrateTo(name);
-  if (error) throw error instanceof Error ? error : new Error(String(error));
-}
-
-export async function migrateToLatest(db: Db): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: new SqlFileMigrationProvider() });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(String(error));
-  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

@@ -1,6 +1,6 @@
 /**
  * The scan item lifecycle in the database: claim (the fair queue's SQL
- * function, migrations 0026 to 0028), begin, end (in one statement with its
+ * function, store/functions/claim_scan_item.sql), begin, end (in one statement with its
  * results: a person's item, endPersonItem; the company page's,
  * endCompanyItem; scanning/finish-item.ts decides what they store), requeue
  * (retry backoff or a provider's Retry-After), fail.
@@ -106,7 +106,7 @@ function transaction<T>(db: Kysely<Database>, work: (trx: Kysely<Database>) => P
 }
 
 /**
- * Claims one item fairly (claim_scan_item, migrations 0026 to 0028); null
+ * Claims one item fairly (store/functions/claim_scan_item.sql); null
  * when nothing is ready. With `worker`, the item is held while that worker
  * lives (store/worker-repository.ts), and the items of dead workers are taken
  * first: silent for `deadSeconds` with their process gone, or silent for

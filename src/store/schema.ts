@@ -394,6 +394,15 @@ export interface Database {
   person_links: PersonLinksTable;
   blob_deletions: BlobDeletionsTable;
   audit_log: AuditLogTable;
+  function_definitions: FunctionDefinitionsTable;
+}
+
+/** The text of each file of src/store/functions the database runs (migration 0050; store/migrator.ts). */
+export interface FunctionDefinitionsTable {
+  file: string;
+  /** sha256 of the file's text, hex. */
+  checksum: string;
+  applied_at: Timestamp;
 }
 
 /** Web workspace sessions (migration 0020; store/session-repository.ts). */

@@ -20,3 +20,14 @@ test('migrations are numbered one after another, but for the documented gap', as
   const expected = Array.from({ length: last }, (_, i) => i + 1).filter((n) => !NEVER_USED.includes(n));
   assert.deepEqual(numbers, expected);
 });
+
+/** From migration 0050 on, functions are defined in src/store/functions (applied when their file changes), never by a numbered migration. */
+const FIRST_WITH_FUNCTION_FILES = 50;
+
+test('a numbered migration from 0050 on defines no function: its file in src/store/functions does', async () => {
+  const files = (await fs.readdir(dir)).filter((f) => f.endsWith('.sql') && Number(f.slice(0, 4)) >= FIRST_WITH_FUNCTION_FILES);
+  for (const f of files) {
+    const text = (await fs.readFile(path.join(dir, f), 'utf8')).replace(/--[^\n]*/g, '');
+    assert.doesNotMatch(text, /\bcreate\s+(?:or\s+replace\s+)?function\b/i, f);
+  }
+});
