@@ -118,7 +118,15 @@ module.exports = {
       // server.ts is the composition root of the HTTP app: it registers the API and the web plugin.
       from: { path: layer('http'), pathNot: '^src/http/server\\.ts$' },
     },
-    upward('web', ['http/routes', 'cli'], 'the web pages call use-cases, not the API routes or the CLI.'),
+    {
+      ...upward(
+        'web',
+        ['http', 'cli'],
+        'the web pages call use-cases, not the API or the CLI; validation sits below both (domain/schema-validation.ts). ' +
+          'The one shared piece is the answer to a database outage (http/errors.ts databaseUnavailable), which the pages give too.',
+      ),
+      to: { path: '^src/(http|cli)/', pathNot: '^src/http/errors\\.ts$' },
+    },
     {
       name: 'client-stands-alone',
       comment: 'packages/client is a package of its own: it talks to the API over HTTP only and imports nothing of the server.',

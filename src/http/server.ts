@@ -35,7 +35,7 @@ import type { Metrics } from '../metrics.js';
 import { createMediaStore } from '../scanning/media/create-media-store.js';
 import type { MediaStore } from '../scanning/media/media-store.js';
 import { webPlugin } from '../web/plugin.js';
-import { makeAjv } from './validation.js';
+import { makeAjv } from '../domain/schema-validation.js';
 
 export interface AppDeps {
   db: Db;

@@ -5,7 +5,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { IDEMPOTENCY_KEY_PATTERN } from '../domain/fingerprint.js';
 import { apiError, distinctDetails, type ErrorCode, type ErrorDetail } from '../domain/errors.js';
-import { bodySchemaErrors, detailsFromSchemaErrors } from './validation.js';
+import { detailsFromSchemaErrors } from '../domain/schema-validation.js';
+import { bodySchemaErrors } from './validation.js';
 
 export function idempotencyKey(request: FastifyRequest): string {
   const raw = request.headers['idempotency-key'];

@@ -6,7 +6,7 @@
 import { distinctDetails, type ErrorDetail } from '../domain/errors.js';
 import { batchesOf, quoted } from '../domain/people-sheet.js';
 import { apiFields, normalizeRows, type SubmittedProfile } from '../domain/roster-plan.js';
-import { detailsFromSchemaErrors, makeAjv } from '../http/validation.js';
+import { detailsFromSchemaErrors, makeAjv } from '../domain/schema-validation.js';
 import { CreateReport as CreateReportSchema } from '../domain/schemas/report.js';
 import { ProfileImport } from '../domain/schemas/import.js';
 import { createReportProblems } from '../use-cases/create-report.js';
