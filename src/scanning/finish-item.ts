@@ -29,19 +29,11 @@ import {
   type EvidenceToStore,
 } from '../store/analysis-repository.js';
 import type { Db } from '../store/database.js';
-import {
-  endCompanyItem,
-  endPersonItem,
-  type AnalysisInputs,
-  type ClaimedItem,
-  type CompanyItemEnd,
-  type ItemEnd,
-  type ItemOutcome,
-  type PersonItemEnd,
-} from '../store/item-repository.js';
+import { endCompanyItem, endPersonItem, type CompanyItemEnd, type ItemEnd, type PersonItemEnd } from '../queue/finish.js';
+import { type AnalysisInputs, type ClaimedItem, type ItemOutcome } from '../queue/item.js';
 import { checkMediaGeneration } from '../store/maintenance-repository.js';
 import { itemExists, queueBlobDeletions } from '../store/erasure-repository.js';
-import type { GatheredPerson } from '../store/rollup-repository.js';
+import type { GatheredPerson } from '../store/person-facts.js';
 import { providerUsageWrite } from '../store/provider-usage-repository.js';
 
 export type Finish =

@@ -19,7 +19,7 @@ import type { ActivityGap, CollectedActivityEvent, CollectedCompany, CollectedPr
 import type { EvidenceOrigin, PreparedEvidence } from '../domain/collected.js';
 import { unnestColumns } from './fixed-text.js';
 import { UNFLATTENED } from './plan-fence.js';
-import { personFactsJson, personFromJson, type GatheredPerson, type PersonFactsRow } from './rollup-repository.js';
+import { personFactsJson, personFromJson, type GatheredPerson, type PersonFactsRow } from './person-facts.js';
 import { NIL_SUBJECT, type Database, type ItemStatus } from './schema.js';
 
 export interface EvidenceToStore {

@@ -12,7 +12,7 @@ import { after, before, describe, test } from 'node:test';
 import { analyzeProfile } from '../../src/domain/profile-analysis.js';
 import { processItem } from '../../src/scanning/item-handler.js';
 import { finishFacts, readFinishFacts } from '../../src/store/analysis-repository.js';
-import { claimItem } from '../../src/store/item-repository.js';
+import { claimItem } from '../../src/queue/claim.js';
 import { removeProfile } from '../../src/store/report-repository.js';
 import { people, reportBody, startTestApp, type Tenant, type TestApp } from '../support/app.js';
 import { handlerContext } from '../support/handler.js';
