@@ -12,7 +12,8 @@ import { contributionDelta, personContribution, type Contribution, type Totals }
 import { revisionOf } from '../domain/revision.js';
 import { bumpAttachment } from '../store/locks.js';
 import { allInOneStatement } from '../store/one-statement.js';
-import { personFacts, type GatheredPerson } from '../store/person-facts.js';
+import type { GatheredPerson } from '../domain/finish-facts.js';
+import { personFacts } from '../store/person-facts.js';
 import { storeContributions } from '../store/rollup-repository.js';
 import type { RunChange } from '../store/scan-repository.js';
 import type { Database } from '../store/schema.js';

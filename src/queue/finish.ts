@@ -9,7 +9,7 @@ import { sql, type Kysely, type OperationNodeSource, type RawBuilder } from 'kys
 import type { ActivityGap } from '../domain/collected.js';
 import { MediaCollected } from '../store/maintenance-repository.js';
 import { inOneStatement } from '../store/one-statement.js';
-import type { GatheredPerson } from '../store/person-facts.js';
+import type { GatheredPerson } from '../domain/finish-facts.js';
 import { storeVisibleFlags } from '../store/rollup-repository.js';
 import type { Database } from '../store/schema.js';
 import { companyDeltaWrite, personDelta, personDeltaWrites } from './deltas.js';

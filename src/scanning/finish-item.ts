@@ -21,19 +21,19 @@ import {
   analysisWrites,
   companyWrite,
   evidenceWrites,
-  finishFacts,
   readCompanyFinish,
   readFinishFacts,
   type CompanyFinishRead,
   type FinishRead,
   type EvidenceToStore,
 } from '../store/analysis-repository.js';
+import { finishFacts } from '../domain/finish-facts.js';
 import type { Db } from '../store/database.js';
 import { endCompanyItem, endPersonItem, type CompanyItemEnd, type ItemEnd, type PersonItemEnd } from '../queue/finish.js';
 import { type AnalysisInputs, type ClaimedItem, type ItemOutcome } from '../queue/item.js';
 import { checkMediaGeneration } from '../store/maintenance-repository.js';
 import { itemExists, queueBlobDeletions } from '../store/erasure-repository.js';
-import type { GatheredPerson } from '../store/person-facts.js';
+import type { GatheredPerson } from '../domain/finish-facts.js';
 import { providerUsageWrite } from '../store/provider-usage-repository.js';
 
 export type Finish =

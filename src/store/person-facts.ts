@@ -5,16 +5,11 @@
  * they stand: `begunPeopleSql`, `begunCompanySql`).
  */
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import type { CompanyFacts, Contribution, LatestItem, Outcome, PersonFacts } from '../domain/analysis-aggregate.js';
+import type { CompanyFacts, Contribution, LatestItem, Outcome } from '../domain/analysis-aggregate.js';
 import type { ActivityGap } from '../domain/collected.js';
+import type { GatheredPerson } from '../domain/finish-facts.js';
 import { NIL_SUBJECT, type Database } from './schema.js';
 import { UNFLATTENED } from './plan-fence.js';
-
-/** A person's facts and the contribution stored for them. */
-export interface GatheredPerson {
-  facts: PersonFacts;
-  stored: Contribution | null;
-}
 
 /** A person's facts as `PERSON_FACTS_COLUMNS` (or `BEGUN_PERSON_FACTS_COLUMNS`) reads them. */
 export interface PersonFactsRow {

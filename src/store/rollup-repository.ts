@@ -66,6 +66,7 @@ import {
   contributionDelta,
 } from '../domain/analysis-aggregate.js';
 import { revisionOf } from '../domain/revision.js';
+import type { GatheredPerson } from '../domain/finish-facts.js';
 import { lockAttachments, lockReport, lockUnheldAttachments } from './locks.js';
 import { addRunChange, applyRunCounts, emptyRunCounts, type RunChange, type RunCounts } from './scan-repository.js';
 import type { Database } from './schema.js';
@@ -79,7 +80,6 @@ import {
   gathered,
   personFacts,
   type BegunCompany,
-  type GatheredPerson,
   type PersonFactsRow,
 } from './person-facts.js';
 
