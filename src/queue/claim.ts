@@ -11,7 +11,7 @@ import { begunItem, itemRead, settle, type Claim, type ReadItem } from './item.j
 /**
  * Claims one item fairly (claim_scan_item, migrations 0026 to 0028); null
  * when nothing is ready. With `worker`, the item is held while that worker
- * lives (store/worker-repository.ts), and the items of dead workers are taken
+ * lives (queue/heartbeat.ts), and the items of dead workers are taken
  * first: silent for `deadSeconds` with their process gone, or silent for
  * `hungSeconds`. Without, by its lease.
  *

@@ -89,7 +89,7 @@ export function personDeltaWrites(
 
 /**
  * The write that records a transition of the company page's item (its end:
- * item-repository.ts, endCompanyItem), for the caller's one statement: the
+ * queue/finish.ts, endCompanyItem), for the caller's one statement: the
  * run's change, and a request to recompute the company page's contribution
  * (`recompute_company`), which the fold makes from what is stored.
  */

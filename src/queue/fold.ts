@@ -33,7 +33,7 @@ import { retryingTransaction } from '../store/transaction.js';
  * the fold's write began (besides those asking again for people another
  * transaction held, which that transaction's fold takes): the caller folds
  * again. Deltas committed after that are folded by their own transitions'
- * requests (rollup-folds.ts).
+ * requests (queue/settle.ts).
  */
 export type FoldResult = { kind: 'folded'; more: boolean } | { kind: 'empty' } | { kind: 'busy' };
 

@@ -18,7 +18,7 @@
  *
  * Lock order (src/store/locks.ts): a person's item locks the item, then the
  * attachment, and nothing above them: its roll-up is recorded as a delta
- * (rollup-repository.ts, recordPersonDelta) and folded into the report and
+ * (queue/deltas.ts, recordPersonDelta) and folded into the report and
  * run rows after the commit (settleRollups), so the items of one report
  * never wait on each other for those rows. The company page's item (one per
  * run) ends under the report lock (the version of the company page's
@@ -91,7 +91,7 @@ export function itemRead(db: QueryCreator<Database>, itemId: string | RawBuilder
 
 /**
  * Asks for the report's roll-up deltas to be folded after a transition
- * committed one (rollup-folds.ts), without waiting for it: the item's slot
+ * committed one (queue/settle.ts), without waiting for it: the item's slot
  * is free at once.
  * A fold that fails leaves the deltas for the workers' sweep
  * (settleStaleRollups), which reports its errors; the transition itself

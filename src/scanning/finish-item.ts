@@ -6,7 +6,7 @@
  * (domain/profile-analysis.ts); and hands every write and the person's facts
  * as they will stand to the one statement that ends the item, records the
  * person's roll-up delta, and writes only if no one changed the person since
- * the read (store/item-repository.ts, endPersonItem); when someone did, it
+ * the read (queue/finish.ts, endPersonItem); when someone did, it
  * reads and decides again. The company page's item does the same with
  * what it reads of the company page (readCompanyFinish, endCompanyItem):
  * its contribution is recomputed by the fold. Nothing is written when the
@@ -151,7 +151,7 @@ function personWrites(
  * (its events the item observed, the version of its observation), then the
  * item's writes in the one statement that ends it, which writes only if no
  * other company page item of the report ended since the read
- * (store/item-repository.ts, endCompanyItem); when one did, it reads and
+ * (queue/finish.ts, endCompanyItem); when one did, it reads and
  * decides again.
  */
 async function finishCompanyPage(db: Db, finish: Finish, end: ItemEnd, observedEventIds: string[], now: Date): Promise<ItemOutcome | 'skipped'> {

@@ -261,7 +261,7 @@ export async function startScanWorker(options: WorkerOptions): Promise<ScanWorke
           if (unknown.length > 0) log(`queue: handed back ${unknown.length} item(s) this worker held without knowing after the database returned`);
         }
         while (!stopping && inFlight.size < options.concurrency) {
-          // A person's item is begun by the claim's statement (item-repository.ts).
+          // A person's item is begun by the claim's statement (queue/claim.ts).
           const claim = await claimItem(itemDb, leaseSeconds, claimer(), { now: clock.now(), maxAttempts: ctx.maxAttempts });
           away = null;
           availability.succeeded();

@@ -187,7 +187,7 @@ export interface BegunCompany {
  * SQL text of the company page's stored contribution and facts as they stand
  * (`BegunCompany`) when a pending delta of the report `reportExpr` (an SQL
  * expression naming no parameter) asks to recompute it (its item begun or
- * ended: item-repository.ts), else null. Readers count it as it stands
+ * ended: queue/finish.ts), else null. Readers count it as it stands
  * (`withBegun`).
  */
 export function begunCompanySql(reportExpr: string): string {

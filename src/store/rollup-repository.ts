@@ -22,7 +22,7 @@
  *   number of set-based queries and stores the result. Nothing here scans
  *   the whole roster unless asked to (`'all'`).
  * - `recordPersonDelta` (a requeue, a failure) and the statement that ends
- *   a person's item (item-repository.ts, endPersonItem, from `personDelta`
+ *   a person's item (queue/finish.ts, endPersonItem, from `personDelta`
  *   and `personDeltaWrites`), for a worker's transition of a person's item:
  *   under the item's and the person's row locks only, it stores the person's
  *   new contribution and appends what changed (in the totals and in the
@@ -32,9 +32,9 @@
  *   one write for however many deltas are pending (`foldOnce`), by whichever
  *   process gets the report lock (the others leave it to that one). When
  *   folds run (after the transitions, coalesced per report, on a stop, by the
- *   sweep) is rollup-folds.ts.
+ *   sweep) is queue/settle.ts.
  * - A begun person's item appends a delta that only names the person
- *   (`recompute_profile_id`, item-repository.ts beginItem): the fold (or an
+ *   (`recompute_profile_id`, queue/begin.ts beginItem): the fold (or an
  *   API write's refresh) recomputes that person, skipping a person another
  *   transaction holds, whom it asks for again (a delta of their own). The
  *   company page's item appends one that asks for the company page
@@ -286,7 +286,7 @@ export function activeChangedIds(changed: readonly ChangedContribution[]): strin
 interface PendingDeltas {
   totals: Totals | null;
   runs: Map<string, RunCounts>;
-  /** People whose contributions are to be recomputed (begun items: item-repository.ts, beginItem). */
+  /** People whose contributions are to be recomputed (begun items: queue/begin.ts, beginItem). */
   recompute: string[];
   /** When the last of them happened. */
   at: Date;
