@@ -8,8 +8,11 @@
  *   scanning/           worker, item handler, collectors, media
  *   runtime.ts,         the database a process opens; the metrics registry
  *   metrics.ts
- *   store/              the only code that talks to PostgreSQL (the only one that imports kysely or pg
- *                       for more than their types)
+ *   queue/              the scan queue in PostgreSQL: claim, begin, heartbeat, requeue, finish, the
+ *                       roll-up deltas, their fold and the sweep (beside store/: it may use store/,
+ *                       store/ never uses it)
+ *   store/              with queue/, the only code that talks to PostgreSQL (the only one that imports
+ *                       kysely or pg for more than their types)
  *   config.ts, clock.ts, logger.ts, data-dir.ts
  *                       settings, time, logs: below everything but domain/
  *   domain/             the contract's rules as plain functions and types; imports nothing of ours
@@ -42,14 +45,14 @@ module.exports = {
       name: 'every-file-has-a-layer',
       comment: 'A file under src/ outside the layers escapes their rules: put it in one (and name it in this file).',
       severity: 'error',
-      from: { path: '^src/', pathNot: `^src/(domain|store|scanning|use-cases|http|web|cli)/|^src/${ROOT}\\.ts$` },
+      from: { path: '^src/', pathNot: `^src/(domain|store|queue|scanning|use-cases|http|web|cli)/|^src/${ROOT}\\.ts$` },
       to: {},
     },
     {
-      name: 'sql-only-in-store',
-      comment: 'Only store/ talks to PostgreSQL: elsewhere kysely and pg are imported for their types, never for queries.',
+      name: 'sql-only-in-store-and-queue',
+      comment: 'Only store/ and queue/ talk to PostgreSQL: elsewhere kysely and pg are imported for their types, never for queries.',
       severity: 'error',
-      from: { path: '^src/', pathNot: '^src/store/' },
+      from: { path: '^src/', pathNot: '^src/(store|queue)/' },
       to: { path: '(^|/)node_modules/(kysely|pg)/', dependencyTypesNot: ['type-only'] },
     },
     {
@@ -78,6 +81,13 @@ module.exports = {
       comment: 'store/ is below scanning/, use-cases/ and every interface, and below the modules that run them.',
       severity: 'error',
       from: { path: layer('store') },
+      to: { path: '^src/(queue|scanning|use-cases|http|web|cli)/|^src/(runtime|metrics|maintenance)\\.ts$' },
+    },
+    {
+      name: 'no-queue-upward',
+      comment: 'queue/ sits beside store/ (it may use store/): below scanning/, use-cases/, every interface and the modules that run them.',
+      severity: 'error',
+      from: { path: layer('queue') },
       to: { path: '^src/(scanning|use-cases|http|web|cli)/|^src/(runtime|metrics|maintenance)\\.ts$' },
     },
     {
@@ -86,7 +96,7 @@ module.exports = {
         'store/ reads and writes rows; it never evaluates the check catalog (the scan use-case does: scanning/finish-item.ts with ' +
         'domain/profile-analysis.ts).',
       severity: 'error',
-      from: { path: layer('store') },
+      from: { path: '^src/(store|queue)/' },
       to: { path: '^src/domain/(checks/|profile-analysis\\.ts$)', dependencyTypesNot: ['type-only'] },
     },
     {
@@ -94,13 +104,12 @@ module.exports = {
       comment:
         'A transaction is opened by the use-case that owns the story (use-cases/), never by an interface or a scan handler. The ' +
         'exceptions are the store functions that are themselves one atomic queue or maintenance step, whatever calls them: a scan ' +
-        "item's transition (item-repository.ts), a fold of roll-up deltas (rollup-repository.ts), a batch of media collection " +
-        '(maintenance-repository.ts) and the function definitions the migration runner applies (migrator.ts). ' +
-        'docs/architecture.md, "One way to do each thing".',
+        "item's requeue, failure or archived begin (queue/transitions.ts), a fold of a report without an aggregate (queue/fold.ts), " +
+        'a batch of media collection (maintenance-repository.ts) and the function definitions the migration runner applies (migrator.ts). docs/architecture.md, "One way to do each thing".',
       severity: 'error',
       from: {
         path: '^src/',
-        pathNot: ['^src/(use-cases/|store/(transaction|item-repository|rollup-repository|maintenance-repository)\\.ts$)', '^src/store/migrator\\.ts$'],
+        pathNot: ['^src/(use-cases/|store/(transaction|maintenance-repository|migrator)\\.ts$|queue/(transitions|fold)\\.ts$)'],
       },
       to: { path: '^src/store/transaction\\.ts$' },
     },

@@ -41,7 +41,7 @@ import pg from 'pg';
 import { sql } from 'kysely';
 import { emptyTotals } from '../src/domain/analysis-aggregate.js';
 import { createDb, createPool } from '../src/store/database.js';
-import { foldOnce } from '../src/store/rollup-repository.js';
+import { foldOnce } from '../src/queue/fold.js';
 import { adminQuery, openDatabase, positiveInt, prepareRun, ROOT, startService, withDatabase } from './harness.js';
 import { freePort } from './processes.js';
 import { createTenant, seedAnalyzedReport } from './seed.js';

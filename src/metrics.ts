@@ -25,7 +25,7 @@ import type pg from 'pg';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Db } from './store/database.js';
 import type { DatabaseAvailability, DatabaseEvent } from './store/database-availability.js';
-import { queueStatsByMode, type QueueStats } from './store/item-repository.js';
+import { queueStatsByMode, type QueueStats } from './queue/stats.js';
 
 /** One exchange with a data provider, as /metrics counts it. */
 export interface ProviderExchange {

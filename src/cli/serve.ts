@@ -20,7 +20,7 @@ import { Metrics } from '../metrics.js';
 import { openRuntime, type Runtime } from '../runtime.js';
 import { ScanItemQueue } from '../store/queue-channel.js';
 import { startWorkerThread, type WorkerThreadHandle } from '../scanning/worker-thread.js';
-import { startRollupSweep, type RollupSweep } from '../scanning/rollup-sweep.js';
+import { startRollupSweep, type RollupSweep } from '../queue/sweep.js';
 import { setTestPauseBeforeCommit } from '../use-cases/idempotent-write.js';
 import { cursorSecret } from '../store/settings-repository.js';
 import { accessLinkPath } from '../use-cases/workspace-members.js';

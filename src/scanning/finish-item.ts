@@ -6,7 +6,7 @@
  * (domain/profile-analysis.ts); and hands every write and the person's facts
  * as they will stand to the one statement that ends the item, records the
  * person's roll-up delta, and writes only if no one changed the person since
- * the read (store/item-repository.ts, endPersonItem); when someone did, it
+ * the read (queue/finish.ts, endPersonItem); when someone did, it
  * reads and decides again. The company page's item does the same with
  * what it reads of the company page (readCompanyFinish, endCompanyItem):
  * its contribution is recomputed by the fold. Nothing is written when the
@@ -21,27 +21,19 @@ import {
   analysisWrites,
   companyWrite,
   evidenceWrites,
-  finishFacts,
   readCompanyFinish,
   readFinishFacts,
   type CompanyFinishRead,
   type FinishRead,
   type EvidenceToStore,
 } from '../store/analysis-repository.js';
+import { finishFacts } from '../domain/finish-facts.js';
 import type { Db } from '../store/database.js';
-import {
-  endCompanyItem,
-  endPersonItem,
-  type AnalysisInputs,
-  type ClaimedItem,
-  type CompanyItemEnd,
-  type ItemEnd,
-  type ItemOutcome,
-  type PersonItemEnd,
-} from '../store/item-repository.js';
+import { endCompanyItem, endPersonItem, type CompanyItemEnd, type ItemEnd, type PersonItemEnd } from '../queue/finish.js';
+import { type AnalysisInputs, type ClaimedItem, type ItemOutcome } from '../queue/item.js';
 import { checkMediaGeneration } from '../store/maintenance-repository.js';
 import { itemExists, queueBlobDeletions } from '../store/erasure-repository.js';
-import type { GatheredPerson } from '../store/rollup-repository.js';
+import type { GatheredPerson } from '../domain/finish-facts.js';
 import { providerUsageWrite } from '../store/provider-usage-repository.js';
 
 export type Finish =
@@ -159,7 +151,7 @@ function personWrites(
  * (its events the item observed, the version of its observation), then the
  * item's writes in the one statement that ends it, which writes only if no
  * other company page item of the report ended since the read
- * (store/item-repository.ts, endCompanyItem); when one did, it reads and
+ * (queue/finish.ts, endCompanyItem); when one did, it reads and
  * decides again.
  */
 async function finishCompanyPage(db: Db, finish: Finish, end: ItemEnd, observedEventIds: string[], now: Date): Promise<ItemOutcome | 'skipped'> {

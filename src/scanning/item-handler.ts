@@ -14,7 +14,9 @@
  * spending the attempt.
  */
 import type { Clock } from '../clock.js';
-import { beginItem, markItemFailed, requeueItem, type Claim, type ItemOutcome } from '../store/item-repository.js';
+import { beginItem } from '../queue/begin.js';
+import { markItemFailed, requeueItem } from '../queue/transitions.js';
+import { type Claim, type ItemOutcome } from '../queue/item.js';
 import { finishItem } from './finish-item.js';
 import type { Db } from '../store/database.js';
 import { isDatabaseUnavailable } from '../store/database-availability.js';

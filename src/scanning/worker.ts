@@ -37,10 +37,12 @@ import type { Runtime } from '../runtime.js';
 import type { Db } from '../store/database.js';
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
-import { claimItem, releaseItem, requeueItem, type Claim } from '../store/item-repository.js';
+import { claimItem } from '../queue/claim.js';
+import { releaseItem, requeueItem } from '../queue/transitions.js';
+import { type Claim } from '../queue/item.js';
 import { databaseBackoff, untilDatabaseAnswers } from '../store/database-availability.js';
 import type { IBackoff } from 'cockatiel';
-import { beatWorker, handToLease, openWorkerConnection, registerWorker, retireWorker, unknownClaims } from '../store/worker-repository.js';
+import { beatWorker, handToLease, openWorkerConnection, registerWorker, retireWorker, unknownClaims } from '../queue/heartbeat.js';
 import { loggerFromFunction, type Logger } from '../logger.js';
 import type { WorkerMetrics } from '../metrics.js';
 import type { Collector } from './collectors/collector.js';
@@ -52,7 +54,7 @@ import { createMediaStore } from './media/create-media-store.js';
 import { SafeFetcher } from './media/safe-fetch.js';
 import type { MediaStore } from './media/media-store.js';
 import { listenForItems } from '../store/queue-channel.js';
-import { startRollupSweep } from './rollup-sweep.js';
+import { startRollupSweep } from '../queue/sweep.js';
 import type { KeyMode } from '../domain/keys.js';
 
 /**
@@ -259,7 +261,7 @@ export async function startScanWorker(options: WorkerOptions): Promise<ScanWorke
           if (unknown.length > 0) log(`queue: handed back ${unknown.length} item(s) this worker held without knowing after the database returned`);
         }
         while (!stopping && inFlight.size < options.concurrency) {
-          // A person's item is begun by the claim's statement (item-repository.ts).
+          // A person's item is begun by the claim's statement (queue/claim.ts).
           const claim = await claimItem(itemDb, leaseSeconds, claimer(), { now: clock.now(), maxAttempts: ctx.maxAttempts });
           away = null;
           availability.succeeded();

@@ -16,7 +16,8 @@ import { reportFromJson, reportJsonSql } from './report-repository.js';
 import type { ReportRow } from './report-repository.js';
 import { latestFullItemJoin } from './latest-item.js';
 import { UNFLATTENED_TEXT } from './plan-fence.js';
-import { begunCompanySql, begunPeopleSql, profilesWithBegunPeople, withBegun, type BegunCompany, type PersonFactsRow } from './rollup-repository.js';
+import { begunCompanySql, begunPeopleSql, type BegunCompany, type PersonFactsRow } from './person-facts.js';
+import { profilesWithBegunPeople, withBegun } from './rollup-repository.js';
 import type { Database } from './schema.js';
 
 /**

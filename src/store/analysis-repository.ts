@@ -4,37 +4,29 @@
  * A person's item reads the person once, before its writes
  * (`readFinishFacts`), and builds its writes as single statements that go
  * into the one statement that ends it (`evidenceWrites`, `activityWrites`,
- * `analysisWrites`; item-repository.ts, endPersonItem); `finishFacts` says
- * what those writes leave, next to the writes whose rules it applies. The
+ * `analysisWrites`; queue/finish.ts, endPersonItem); what those writes
+ * leave is domain/finish-facts.ts (`finishFacts`). The
  * company page's item does the same with what it reads of the company page
  * (`readCompanyFinish`; its evidence, events and context: `companyWrite`;
- * item-repository.ts, endCompanyItem).
+ * queue/finish.ts, endCompanyItem).
  */
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type OperationNodeSource } from 'kysely';
 import { activityRecord } from '../domain/analysis-records.js';
 import { revisionOf } from '../domain/revision.js';
-import type { analysisChange, ProfileAnalysis, ProfileFacts, StoredAnalysisState } from '../domain/profile-analysis.js';
+import type { analysisChange, ProfileAnalysis } from '../domain/profile-analysis.js';
+import type { EventRow, EvidenceImageRow, FinishBefore } from '../domain/finish-facts.js';
 import type { ActivityGap, CollectedActivityEvent, CollectedCompany, CollectedProfile } from '../domain/collected.js';
 import type { EvidenceOrigin, PreparedEvidence } from '../domain/collected.js';
 import { unnestColumns } from './fixed-text.js';
 import { UNFLATTENED } from './plan-fence.js';
-import { personFactsJson, personFromJson, type GatheredPerson, type PersonFactsRow } from './rollup-repository.js';
+import { personFactsJson, personFromJson, type PersonFactsRow } from './person-facts.js';
 import { NIL_SUBJECT, type Database, type ItemStatus } from './schema.js';
 
 export interface EvidenceToStore {
   section: string;
   origin: EvidenceOrigin;
   prepared: PreparedEvidence;
-}
-
-/** An evidence image of a person as the finish's facts read returns it (`readFinishFacts`) and as an item's writes leave it. */
-export interface EvidenceImageRow {
-  id: string;
-  section: string;
-  origin: EvidenceOrigin;
-  item_id: string;
-  original_sha256: string;
 }
 
 /**
@@ -120,13 +112,6 @@ export interface ExistingEvent {
   id: string;
   content_hash: string;
   updated_at: Date | null;
-}
-
-/** An observed event as an item's writes leave it: its id, its record's revision, and the event as the store reads it back. */
-export interface EventRow {
-  id: string;
-  revision: string;
-  event: CollectedActivityEvent;
 }
 
 /**
@@ -291,7 +276,7 @@ export interface CompanyFinishRead {
 /**
  * What a finishing item of the company page reads, in one statement, before
  * its writes, which go into the statement that ends the item
- * (item-repository.ts, endCompanyItem): the stored events the item's
+ * (queue/finish.ts, endCompanyItem): the stored events the item's
  * observation will update, the media collection generation, and the
  * version of the company page's observation, which that statement checks.
  * Null when the report is gone.
@@ -319,23 +304,10 @@ function existingFrom(rows: { external_id: string; id: string; content_hash: str
   );
 }
 
-/** A person's stored analysis as the next one is decided against it, with the item that observed its profile. */
-export interface StoredAnalysisRow extends StoredAnalysisState {
-  item_id: string;
-}
-
 /** What a finishing item of a person reads in one statement, before it ends and before its own writes (`readFinishFacts`). */
-export interface FinishRead {
-  /** The stored analysis, and the profile data it was evaluated from. */
-  stored: { analysis: StoredAnalysisRow; profile: CollectedProfile } | undefined;
-  /** Whether the person's activity was collected, and their events as a person. */
-  activity: { covered: boolean; events: CollectedActivityEvent[] };
-  /** The person's evidence images that are not obsolete. */
-  evidence: EvidenceImageRow[];
+export interface FinishRead extends FinishBefore {
   /** The person's stored events among those the item observed, by external id (`activityWrites`). */
   existingEvents: Map<string, ExistingEvent>;
-  /** The person's roll-up facts and stored contribution (rollup-repository.ts); null when the attachment is gone. */
-  person: GatheredPerson | null;
   /** The media collection generation (maintenance-repository.ts) as of the read. */
   mediaGeneration: number;
   /** The attachment's version (migration 0035) as of the read; null when the attachment is gone. */
@@ -344,8 +316,8 @@ export interface FinishRead {
 
 /**
  * What a finishing item of a person reads, in one statement, on its own,
- * before its writes (`finishFacts` adds them), which go into the statement
- * that ends the item (item-repository.ts, endPersonItem): the stored
+ * before its writes (domain/finish-facts.ts adds them), which go into the statement
+ * that ends the item (queue/finish.ts, endPersonItem): the stored
  * analysis and profile data, the person's activity and evidence, the stored
  * events the item's observation will update, the person's roll-up facts
  * (with the item as it ends: `ended`), the media collection generation, and
@@ -423,7 +395,7 @@ export interface EndedItem {
   id: string;
   status: ItemStatus;
   warning: boolean;
-  /** Why it did not observe the activity it was asked for (item-repository.ts, ItemEnd); absent: null. */
+  /** Why it did not observe the activity it was asked for (queue/finish.ts, ItemEnd); absent: null. */
   activity_gap?: ActivityGap | null;
 }
 
@@ -436,83 +408,12 @@ function endedIn(row: PersonFactsRow, ended: EndedItem): PersonFactsRow {
   return { ...row, latest };
 }
 
-/** What a finishing item of a person knows once its writes are decided (`finishFacts`). */
-export interface FinishFacts {
-  /** What the person's analysis is evaluated from, and the stored one; null when there is no profile data yet. */
-  profile: { facts: ProfileFacts; stored: StoredAnalysisRow | undefined } | null;
-  /** The person's roll-up facts as they stand after the item's writes (the analysis aside); null when the attachment is gone. */
-  person: GatheredPerson | null;
-}
-
-/**
- * The person's facts as the item's writes (`evidenceWrites`,
- * `activityWrites`) leave them, from what `readFinishFacts` read before
- * them: the rule of each write applied to the rows read (a section's newer
- * images make the older ones of other items obsolete; an event is upserted
- * by its external id; an observed activity is covered). The writes and these
- * facts then go into one statement, so the facts need no second read.
- *
- * - what the person's analysis is evaluated from: the profile data
- *   (`observed` when this item collected it, else the stored one), the
- *   activity, the evidence images per section (a section's card first, then
- *   what was captured), and the stored analysis. Null when there is no
- *   profile data yet: findings need it, activity alone waits for it;
- * - the person's roll-up facts.
- */
-export function finishFacts(
-  read: FinishRead,
-  item: {
-    itemId: string;
-    observed: { profile: CollectedProfile; capturedAt: Date } | null;
-    company: { name: string; domain: string | null };
-    evidence: EvidenceImageRow[];
-    /** The events the item stored (null: it collected no activity). */
-    activity: EventRow[] | null;
-  },
-): FinishFacts {
-  const observedIds = new Set((item.activity ?? []).map((row) => row.event.external_id));
-  const covered = read.activity.covered || item.activity !== null;
-  const person = read.person && {
-    ...read.person,
-    facts: {
-      ...read.person.facts,
-      activityObserved: read.person.facts.activityObserved || item.activity !== null,
-      events: { ...read.person.facts.events, ...Object.fromEntries((item.activity ?? []).map((row) => [row.id, row.revision])) },
-    },
-  };
-  const stored = read.stored;
-  const observed = item.observed ?? (stored ? { profile: stored.profile, capturedAt: stored.analysis.captured_at } : null);
-  if (observed === null) return { profile: null, person };
-  const activity = covered
-    ? [
-        ...read.activity.events.filter((e) => !observedIds.has(e.external_id)),
-        ...(item.activity ?? []).map((row) => row.event).filter((e) => e.actor.kind === 'person'),
-      ]
-    : null;
-  const newSections = new Set(item.evidence.map((image) => image.section));
-  const key = (image: EvidenceImageRow) => `${image.item_id}\n${image.section}\n${image.original_sha256}`;
-  const kept = read.evidence.filter((image) => !newSections.has(image.section) || image.item_id === item.itemId);
-  const keptKeys = new Set(kept.map(key));
-  const images = [...kept, ...item.evidence.filter((image) => !keptKeys.has(key(image)))].sort(
-    (a, b) => (a.origin === b.origin ? 0 : a.origin === 'rendered' ? -1 : 1) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
-  );
-  const imagesBySection = new Map<string, string[]>();
-  for (const image of images) imagesBySection.set(image.section, [...(imagesBySection.get(image.section) ?? []), image.id]);
-  return {
-    profile: {
-      facts: { profile: observed.profile, activity, company: item.company, capturedAt: observed.capturedAt, imagesBySection },
-      stored: stored?.analysis,
-    },
-    person,
-  };
-}
-
 /**
  * The writes of a person's analysis as `change` (domain/profile-analysis.ts)
  * says: none, its text only, or the whole analysis with the profile data it
  * was evaluated from, observed by `itemId` (the attachment's
  * `analysis_available` flag is set by the statement's own update of the
- * attachment: item-repository.ts, endPersonItem). Single statements, for
+ * attachment: queue/finish.ts, endPersonItem). Single statements, for
  * the statement that ends the item.
  */
 export function analysisWrites(

@@ -31,7 +31,7 @@ export const IDLE_IN_TRANSACTION_TIMEOUT_MS = 30_000;
  * Pools whose sessions commit without waiting for the WAL flush
  * (`synchronous_commit = off` for the whole session): the scan workers'
  * pools, whose every write is an item transition or a fold that is redone
- * when a crash loses it (store/item-repository.ts). Set once per connection
+ * when a crash loses it (queue/finish.ts). Set once per connection
  * instead of once per transaction (a `SET LOCAL` statement in every
  * transition). Nothing a client was told is written through them: the API,
  * the collectors' quotas and usage and the maintenance use the process's

@@ -15,7 +15,7 @@
  * An attachment is locked by bumping its `facts_version` (migration 0035):
  * whoever holds it may change the person's facts, and a person's finishing
  * item, which reads the person before it locks them, checks the version in
- * the statement that takes the lock (item-repository.ts, endPersonItem).
+ * the statement that takes the lock (queue/finish.ts, endPersonItem).
  *
  * The locks are FOR NO KEY UPDATE: no write here changes a key, and the FOR
  * KEY SHARE locks that foreign-key checks take (an item's rows referencing
@@ -36,7 +36,7 @@ export async function lockRun(db: Kysely<Database>, runId: string): Promise<void
 /**
  * Attachments, in id order: no worker changes their contributions until the
  * transaction ends, and their versions are bumped. (A person's item locks
- * its item and its attachment in one statement: item-repository.ts,
+ * its item and its attachment in one statement: queue/finish.ts,
  * lockClaimed and endPersonItem.)
  */
 export async function lockAttachments(db: Kysely<Database>, profileIds: readonly string[]): Promise<void> {

@@ -16,7 +16,7 @@
  * that ends it, through `hold_media_collections_generation()` (migration
  * 0035: the function reads the generation with a snapshot of its own, taken
  * once the lock is held, for a statement's snapshot is taken before the
- * locks it waits for; item-repository.ts, endPersonItem and endCompanyItem).
+ * locks it waits for; queue/finish.ts, endPersonItem and endCompanyItem).
  */
 import { sql, type Kysely } from 'kysely';
 import type { Database } from './schema.js';

@@ -17,7 +17,7 @@ export function inOneStatement(
   /**
    * Named parts before the writes, which `last` (and the next named parts)
    * may read: a write whose result decides the statement, as in
-   * item-repository.ts, endPersonItem. `materialized`: evaluated once, as a
+   * queue/finish.ts, endPersonItem. `materialized`: evaluated once, as a
    * whole, before anything reads it.
    */
   named: readonly { name: string; query: OperationNodeSource; materialized?: boolean }[] = [],

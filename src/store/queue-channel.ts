@@ -3,7 +3,7 @@
  * itself (docs/scanning.md): a pending item is a queued job, and the order in
  * which workers take items is decided by one SQL function, fair across
  * workspaces and across the reports of one workspace (claim_scan_item,
- * store/functions/claim_scan_item.sql; store/item-repository.ts). Admission writes items in
+ * store/functions/claim_scan_item.sql; queue/claim.ts). Admission writes items in
  * the caller's transaction, so a crash leaves either the items (and so their
  * jobs), or neither.
  *

@@ -122,7 +122,7 @@ export interface ReportProfilesTable {
   /**
    * Bumped by every transaction that changes the person's facts under the
    * attachment lock (src/store/locks.ts); a finishing item's one statement
-   * checks it against its read (migration 0035, item-repository.ts).
+   * checks it against its read (migration 0035, queue/finish.ts).
    */
   facts_version: Generated<string>;
   added_at: Timestamp;
@@ -522,7 +522,7 @@ export interface ProviderUsageTable {
   records: number;
 }
 
-/** Worker processes and their heartbeats (migration 0027; store/worker-repository.ts). */
+/** Worker processes and their heartbeats (migration 0027; queue/heartbeat.ts). */
 export interface ScanWorkersTable {
   id: string;
   started_at: Generated<Timestamp>;

@@ -18,7 +18,7 @@ import type { Db } from '../store/database.js';
 import { idempotentWrite } from './idempotent-write.js';
 import { applyRosterPlan, findReport, insertReport, listReports } from '../store/report-repository.js';
 import { refreshReportRollup } from '../store/rollup-repository.js';
-import { admitScans } from '../store/scan-repository.js';
+import { admitScans } from '../queue/admission.js';
 import { takeSubmittedRows } from './submitted-rows.js';
 import { reserveProfileScans } from './scan-allowance.js';
 import { reportListBinding } from './list-reports.js';

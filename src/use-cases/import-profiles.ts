@@ -22,7 +22,7 @@ import { idempotentWrite } from './idempotent-write.js';
 import { findReceipt, insertReceipt } from '../store/import-repository.js';
 import { applyRosterPlan, attachmentsByUrl } from '../store/report-repository.js';
 import { refreshReportRollup } from '../store/rollup-repository.js';
-import { admitScans } from '../store/scan-repository.js';
+import { admitScans } from '../queue/admission.js';
 import { takeSubmittedRows } from './submitted-rows.js';
 import { reserveProfileScans } from './scan-allowance.js';
 import type { KeyMode } from '../domain/keys.js';

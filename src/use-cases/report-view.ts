@@ -24,7 +24,7 @@ import { weightedScorePct } from '../domain/fix-first.js';
 import { isActiveAttachment } from '../store/analysis-read-repository.js';
 import { findReport, type ReportRow } from '../store/report-repository.js';
 import { listReportRuns, type ScanRunRow } from '../store/scan-repository.js';
-import { anyWorkerBeating } from '../store/worker-repository.js';
+import { anyWorkerBeating } from '../queue/heartbeat.js';
 import { WORKER_DEAD_SECONDS } from '../scanning/worker.js';
 import { readSummary, type AnalysisContext } from './read-analysis.js';
 import { requireReport } from './require-report.js';

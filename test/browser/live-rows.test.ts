@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { firstRun } from '../../src/cli/first-run.js';
 import { processItem } from '../../src/scanning/item-handler.js';
-import { claimItem } from '../../src/store/item-repository.js';
+import { claimItem } from '../../src/queue/claim.js';
 import { updateWorkspace } from '../../src/store/workspace-repository.js';
 import { readReportPeople } from '../../src/use-cases/report-people.js';
 import { accessLinkPath } from '../../src/use-cases/workspace-members.js';

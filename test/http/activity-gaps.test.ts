@@ -14,7 +14,7 @@ import type { Collector, CollectRequest } from '../../src/scanning/collectors/co
 import { ManualClock } from '../../src/clock.js';
 import { SimulatorCollector } from '../../src/scanning/collectors/simulator/index.js';
 import { processItem } from '../../src/scanning/item-handler.js';
-import { claimItem } from '../../src/store/item-repository.js';
+import { claimItem } from '../../src/queue/claim.js';
 import { removeProfile } from '../../src/store/report-repository.js';
 import { reportBody, scansFinished, startTestApp, type Tenant, type TestApp } from '../support/app.js';
 import { handlerContext } from '../support/handler.js';

@@ -5,8 +5,8 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { claimItem } from '../../src/store/item-repository.js';
-import { settleStaleRollups } from '../../src/store/rollup-folds.js';
+import { claimItem } from '../../src/queue/claim.js';
+import { settleStaleRollups } from '../../src/queue/settle.js';
 import { removePerson } from '../../src/use-cases/manage-report.js';
 import { reportBody, startTestApp, type TestApp } from '../support/app.js';
 import { assertRunCountsMatchItems } from '../support/rollups.js';

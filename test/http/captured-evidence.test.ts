@@ -14,8 +14,8 @@ import type { CollectRequest } from '../../src/scanning/collectors/collector.js'
 import { processItem, type HandlerContext } from '../../src/scanning/item-handler.js';
 import { FileMediaStore } from '../../src/scanning/media/media-store.js';
 import { SafeFetcher } from '../../src/scanning/media/safe-fetch.js';
-import { claimItem } from '../../src/store/item-repository.js';
-import { settleStaleRollups } from '../../src/store/rollup-folds.js';
+import { claimItem } from '../../src/queue/claim.js';
+import { settleStaleRollups } from '../../src/queue/settle.js';
 import { startFakeCdn, type FakeCdn } from '../support/fake-cdn.js';
 import { LinkingCollector } from '../support/linking-collector.js';
 import { reportBody, startTestApp, type Tenant, type TestApp } from '../support/app.js';

@@ -30,7 +30,7 @@ import pg from 'pg';
 import { systemClock } from '../../src/clock.js';
 import { startScanWorker, type ScanWorker } from '../../src/scanning/worker.js';
 import { embeddedPgCtl, startEmbeddedPostgres } from '../../src/store/embedded-postgres.js';
-import { claimItem } from '../../src/store/item-repository.js';
+import { claimItem } from '../../src/queue/claim.js';
 import { eventually, people, reportBody, scansFinished, startTestApp, type TestApp } from '../support/app.js';
 import { startService, type ServiceProcess } from '../support/processes.js';
 import { startRelay, type Relay } from '../support/relay.js';

@@ -24,7 +24,7 @@ import { SimulatorCollector } from '../../src/scanning/collectors/simulator/inde
 import type { Collector, CollectRequest } from '../../src/scanning/collectors/collector.js';
 import { processItem, type HandlerContext } from '../../src/scanning/item-handler.js';
 import { S3MediaStore } from '../../src/scanning/media/s3-media-store.js';
-import { claimItem } from '../../src/store/item-repository.js';
+import { claimItem } from '../../src/queue/claim.js';
 import { drainBlobDeletions } from '../../src/store/maintenance-repository.js';
 import { erasePerson, type PersonalDataDeps } from '../../src/use-cases/personal-data.js';
 import { reportBody, startTestApp, type Tenant, type TestApp } from '../support/app.js';

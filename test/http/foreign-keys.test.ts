@@ -14,7 +14,7 @@ import type pg from 'pg';
 import { processItem } from '../../src/scanning/item-handler.js';
 import { createDb, createPool } from '../../src/store/database.js';
 import { migrateTo, migrateToLatest } from '../../src/store/migrator.js';
-import { claimItem } from '../../src/store/item-repository.js';
+import { claimItem } from '../../src/queue/claim.js';
 import type { Database } from '../../src/store/schema.js';
 import { people, reportBody, startTestApp, type Tenant, type TestApp } from '../support/app.js';
 import { createEmptyTestDatabase, type TestDatabase } from '../support/db.js';

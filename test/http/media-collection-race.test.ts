@@ -16,7 +16,7 @@ import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { processItem } from '../../src/scanning/item-handler.js';
 import { FileMediaStore, type MediaStore } from '../../src/scanning/media/media-store.js';
-import { claimItem } from '../../src/store/item-repository.js';
+import { claimItem } from '../../src/queue/claim.js';
 import { reportBody, startTestApp, type Tenant, type TestApp } from '../support/app.js';
 import { handlerContext } from '../support/handler.js';
 

@@ -12,7 +12,7 @@ import { createLogger } from '../../src/logger.js';
 import { MaintenanceRunner } from '../../src/maintenance.js';
 import { createMediaStore } from '../../src/scanning/media/create-media-store.js';
 import { processItem } from '../../src/scanning/item-handler.js';
-import { claimItem } from '../../src/store/item-repository.js';
+import { claimItem } from '../../src/queue/claim.js';
 import { removePerson, setReportArchived } from '../../src/use-cases/manage-report.js';
 import { reportBody, startTestApp, type Tenant, type TestApp } from '../support/app.js';
 import { handlerContext } from '../support/handler.js';

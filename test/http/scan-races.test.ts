@@ -9,8 +9,9 @@ import { processItem, type HandlerContext } from '../../src/scanning/item-handle
 import { SimulatorCollector } from '../../src/scanning/collectors/simulator/index.js';
 import type { Collector, CollectRequest } from '../../src/scanning/collectors/collector.js';
 import type { CollectResult } from '../../src/domain/collected.js';
-import { claimItem, type Claim } from '../../src/store/item-repository.js';
-import { settlePendingRollups, settleStaleRollups } from '../../src/store/rollup-folds.js';
+import { claimItem } from '../../src/queue/claim.js';
+import { type Claim } from '../../src/queue/item.js';
+import { settlePendingRollups, settleStaleRollups } from '../../src/queue/settle.js';
 import pg from 'pg';
 import { setReportArchived } from '../../src/use-cases/manage-report.js';
 import { reportBody, startTestApp, type TestApp } from '../support/app.js';

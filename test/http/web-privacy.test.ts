@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { createHash, randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { processItem } from '../../src/scanning/item-handler.js';
-import { claimItem } from '../../src/store/item-repository.js';
+import { claimItem } from '../../src/queue/claim.js';
 import { reportBody, startTestApp, type Tenant, type TestApp } from '../support/app.js';
 import { findInCatalog } from '../support/catalog.js';
 import { handlerContext } from '../support/handler.js';

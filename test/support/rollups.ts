@@ -1,7 +1,7 @@
 /** Checks on the report roll-ups shared by the scan tests. */
 import assert from 'node:assert/strict';
 import { lockReport } from '../../src/store/locks.js';
-import { settlePendingRollups, settleStaleRollups } from '../../src/store/rollup-folds.js';
+import { settlePendingRollups, settleStaleRollups } from '../../src/queue/settle.js';
 import { readAggregates, refreshReportRollup } from '../../src/store/rollup-repository.js';
 import type { TestApp } from './app.js';
 

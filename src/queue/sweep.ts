@@ -9,7 +9,7 @@
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
-import { settlePendingRollups, settleStaleRollups } from '../store/rollup-folds.js';
+import { settlePendingRollups, settleStaleRollups } from './settle.js';
 import type { Database } from '../store/schema.js';
 import type { DatabaseAvailability } from '../store/database-availability.js';
 

@@ -28,8 +28,8 @@
  * window that long needs the run reads to add the pending run changes first.
  */
 import { sql, type Kysely } from 'kysely';
-import { foldOnce } from './rollup-repository.js';
-import type { Database } from './schema.js';
+import { foldOnce } from './fold.js';
+import type { Database } from '../store/schema.js';
 
 /** Rounds one settle makes before it leaves the rest to the sweep (a report that never stops changing). */
 const MAX_FOLD_ROUNDS = 50;

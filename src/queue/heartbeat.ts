@@ -8,8 +8,8 @@
  */
 import { sql, type Kysely } from 'kysely';
 import type pg from 'pg';
-import { createDb, createPool, type Db } from './database.js';
-import type { Database } from './schema.js';
+import { createDb, createPool, type Db } from '../store/database.js';
+import type { Database } from '../store/schema.js';
 
 /** The advisory-lock namespace of worker liveness ('pswk'; migration 0028): key (namespace, hashtext(worker id)). */
 const WORKER_LOCK_NAMESPACE = 1886615403;
