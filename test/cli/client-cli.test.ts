@@ -15,7 +15,7 @@ import { parse } from 'csv-parse/sync';
 import { ManualClock } from '../../src/clock.js';
 import type { ScanWorker } from '../../src/scanning/worker.js';
 import { reportBody, startTestApp, type TestApp } from '../support/app.js';
-import { startRecordingProxy } from './client-support.js';
+import { startRecordingProxy } from '../support/client-proxies.js';
 
 const BIN = fileURLToPath(new URL('../../bin/profile-scan.js', import.meta.url));
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

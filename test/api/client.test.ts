@@ -22,7 +22,7 @@ import {
   type RequestEvent,
 } from '../../packages/client/src/index.js';
 import { people, reportBody, startTestApp, type TestApp } from '../support/app.js';
-import { startDroppingProxy } from './client-support.js';
+import { startDroppingProxy } from '../support/client-proxies.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
