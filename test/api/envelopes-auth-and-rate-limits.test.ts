@@ -15,7 +15,7 @@ import { startService } from '../support/processes.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-describe('foundation', () => {
+describe('envelopes, authentication, scopes and bodies', () => {
   let t: TestApp;
   before(async () => {
     t = await startTestApp();
