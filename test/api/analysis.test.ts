@@ -6,9 +6,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ManualClock } from '../../src/clock.js';
-import { removeProfile } from '../../src/store/report-repository.js';
-import { refreshReportRollup } from '../../src/store/rollup-repository.js';
 import { eventually, reportBody, startTestApp, type TestApp } from '../support/app.js';
+import { removeFromReport } from '../support/operator.js';
 
 describe('analysis reads', () => {
   let t: TestApp;
@@ -253,10 +252,7 @@ describe('analysis reads', () => {
     const page1 = await get(`${base}?limit=3&expected_revision=${first.body.revision}`);
     assert.equal(page1.status, 200);
     const victim = page1.body.data[0].profile_id;
-    await t.runtime.db.transaction().execute(async (trx) => {
-      await removeProfile(trx, reportId, victim, clock.now());
-      await refreshReportRollup(trx, reportId, { profileIds: [victim] }, clock.now());
-    });
+    await removeFromReport(t, reportId, victim);
     const page2 = await get(`${base}?limit=3&cursor=${encodeURIComponent(page1.body.next_cursor)}`);
     assert.equal(page2.status, 409);
     assert.equal(page2.body.error.code, 'results_changed');

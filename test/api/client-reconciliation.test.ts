@@ -18,21 +18,10 @@ import {
   type ReconcileResult,
 } from '../../packages/client/src/reconcile.js';
 import { revisionOf } from '../../src/domain/revision.js';
-import { removeProfile } from '../../src/store/report-repository.js';
-import { refreshReportRollup } from '../../src/store/rollup-repository.js';
-import { people, reportBody, startTestApp, type TestApp } from '../support/app.js';
+import { createReport, people, startTestApp, type TestApp } from '../support/app.js';
+import { removeFromReport } from '../support/operator.js';
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function createReport(t: TestApp, secret: string, profiles: { pronet_url: string }[]) {
-  const res = await t.request('POST', '/api/v1/reports', {
-    key: secret,
-    headers: { 'idempotency-key': `rc-${Math.random()}` },
-    body: reportBody({ profiles }),
-  });
-  assert.equal(res.status, 201);
-  return res.body.data as { report: { id: string }; scan_requests: { id: string }[]; profiles: { rows: { profile_id: string }[] } };
-}
 
 /** A fresh, unconditional traversal of one collection, straight over HTTP. */
 async function serverCollection(t: TestApp, secret: string, reportId: string, collection: CollectionName) {
@@ -118,7 +107,7 @@ describe('4.13 reconciliation while scans change results', () => {
 
   test('4.13: repeated reconciliation during scans ends with a local copy equal to the server; saved collections are always whole traversals', async (ctx) => {
     const { secret } = await t.tenant();
-    const { report, scan_requests } = await createReport(t, secret, people(30, 'rc'));
+    const { report, scan_requests } = await createReport(t, secret, { profiles: people(30, 'rc') });
     await t.startWorker(2);
     const client = createAnalysisClient({ baseUrl: t.baseUrl, apiKey: secret, backoffMs: 40, maxBackoffMs: 200 });
     // Small pages so that traversals span several requests and meet concurrent changes.
@@ -202,7 +191,7 @@ describe('4.13 restarts and failures (no worker: results change only when the te
   }
 
   test('4.13 rule 5: a 409 results_changed discards staged pages, re-reads the summary and restarts; the restart is replaced with the new state', async () => {
-    const { report } = await createReport(t, secret, people(3, 'r409'));
+    const { report } = await createReport(t, secret, { profiles: people(3, 'r409') });
     let changed = 0;
     let conflicts = 0;
     const fetch409: FetchLike = async (input, init) => {
@@ -236,7 +225,7 @@ describe('4.13 restarts and failures (no worker: results change only when the te
   });
 
   test('4.13 rule 5: when every traversal meets a change, restarts stop after maxAttempts and the previous state is kept', async () => {
-    const { report } = await createReport(t, secret, people(3, 'rmax'));
+    const { report } = await createReport(t, secret, { profiles: people(3, 'rmax') });
     const state = emptyState();
     assert.equal((await reconcile(client().client, report.id, state)).profiles.status, 'replaced');
     const before = state.profiles;
@@ -268,16 +257,13 @@ describe('4.13 restarts and failures (no worker: results change only when the te
   });
 
   test('4.13 rule 5: an incomplete traversal (network failure on page 2) keeps the previous records and revision and infers no deletions', async () => {
-    const created = await createReport(t, secret, people(3, 'rnet'));
+    const created = await createReport(t, secret, { profiles: people(3, 'rnet') });
     const reportId = created.report.id;
     const state = emptyState();
     assert.equal((await reconcile(client().client, reportId, state)).profiles.status, 'replaced');
     const before = state.profiles;
     const removedId = created.profiles.rows[0].profile_id;
-    await t.runtime.db.transaction().execute(async (trx) => {
-      assert.ok(await removeProfile(trx, reportId, removedId, new Date()));
-      await refreshReportRollup(trx, reportId, { profileIds: [removedId] }, new Date());
-    });
+    await removeFromReport(t, reportId, removedId);
 
     let failures = 0;
     const failing = wrapFetch(async (url) => {
@@ -307,7 +293,7 @@ describe('4.13 restarts and failures (no worker: results change only when the te
   test(
     '7: 429 waits Retry-After and 5xx is retried with bounded backoff; a wait beyond the budget leaves the ' + 'collection incomplete; the key is never echoed',
     async () => {
-      const { report } = await createReport(t, secret, people(2, 'r429'));
+      const { report } = await createReport(t, secret, { profiles: people(2, 'r429') });
       const envelope = (code: string) => JSON.stringify({ error: { code, message: code }, request_id: '00000000-0000-4000-8000-000000000000' });
       const injected = [
         () => new Response(envelope('rate_limited'), { status: 429, headers: { 'retry-after': '2', 'content-type': 'application/json' } }),

@@ -8,10 +8,9 @@ import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ManualClock } from '../../src/clock.js';
-import { updateWorkspace } from '../../src/store/workspace-repository.js';
-import { revokeKey } from '../../src/store/key-repository.js';
 import { reportBody, startTestApp, type TestApp } from '../support/app.js';
 import { startService } from '../support/processes.js';
+import { changeWorkspaceSettings, revokeKey } from '../support/operator.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -95,14 +94,14 @@ describe('envelopes, authentication, scopes and bodies', () => {
   test('5.6: revocation denies the next request', async () => {
     const tenant = await t.tenant();
     assert.equal((await t.request('GET', '/api/v1/context', { key: tenant.secret })).status, 200);
-    await revokeKey(t.runtime.db, tenant.keyId, new Date());
+    await revokeKey(t, tenant.keyId);
     const res = await t.request('GET', '/api/v1/context', { key: tenant.secret });
     assert.equal(res.status, 401);
   });
 
   test('5.4: workspace API access disabled is 403 api_access_disabled', async () => {
     const tenant = await t.tenant();
-    await updateWorkspace(t.runtime.db, tenant.workspaceId, { api_access: false }, new Date());
+    await changeWorkspaceSettings(t, tenant.workspaceId, { api_access: false });
     const res = await t.request('GET', '/api/v1/context', { key: tenant.secret });
     assert.equal(res.status, 403);
     assert.equal(res.body.error.code, 'api_access_disabled');

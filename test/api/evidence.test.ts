@@ -12,9 +12,8 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { evidenceUrl } from '../../src/use-cases/present.js';
 import { FileMediaStore } from '../../src/scanning/media/media-store.js';
-import { removeProfile } from '../../src/store/report-repository.js';
-import { revokeKey } from '../../src/store/key-repository.js';
 import { eventually, reportBody, startTestApp, type Tenant, type TestApp } from '../support/app.js';
+import { removeFromReport, revokeKey } from '../support/operator.js';
 
 const PNG_MAGIC = Buffer.from([0x89, 0x50, 0x4e, 0x47]);
 const JPEG_MAGIC = Buffer.from([0xff, 0xd8, 0xff]);
@@ -166,7 +165,7 @@ describe('evidence image download (4.12)', () => {
     const image = images.find((i) => i.profile_id === profileId)!;
     const url = evidenceUrl(t.baseUrl, reportId, image.id);
     assert.equal((await download(url, owner.secret)).status, 200);
-    await removeProfile(t.runtime.db, reportId, profileId, new Date());
+    await removeFromReport(t, reportId, profileId);
     const res = await download(url, owner.secret);
     assert.equal(res.status, 404);
     assert.equal(res.body.error.code, 'not_found');
@@ -208,7 +207,7 @@ describe('evidence image download (4.12)', () => {
     const url = evidenceUrl(t.baseUrl, reportId, images[0].id);
     const key = await t.key(owner.workspaceId);
     assert.equal((await download(url, key.secret)).status, 200);
-    await revokeKey(t.runtime.db, key.keyId, new Date());
+    await revokeKey(t, key.keyId);
     const res = await download(url, key.secret);
     assert.equal(res.status, 401);
     assert.equal(res.body.error.code, 'unauthorized');

@@ -4,8 +4,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ManualClock } from '../../src/clock.js';
-import { removeProfile, setArchived } from '../../src/store/report-repository.js';
 import { people, reportBody, startTestApp, type Response, type TestApp } from '../support/app.js';
+import { archiveReport, removeFromReport } from '../support/operator.js';
 
 describe('POST /reports/{id}/profile-imports (4.8) and receipts (4.9)', () => {
   let t: TestApp;
@@ -44,7 +44,7 @@ describe('POST /reports/{id}/profile-imports (4.8) and receipts (4.9)', () => {
       const created = await newReport(secret, people(2));
       reportId = created.report.id;
       removedId = created.profiles.rows[1].profile_id;
-      await removeProfile(t.runtime.db, reportId, removedId, clock.now());
+      await removeFromReport(t, reportId, removedId);
     });
 
     test('the preview classifies every row (would_add, would_restore, already_present, duplicate_in_input) with exact counts', async () => {
@@ -156,7 +156,7 @@ describe('POST /reports/{id}/profile-imports (4.8) and receipts (4.9)', () => {
   test('4.8 rule 5: an archived report refuses imports with 409 report_archived', async () => {
     const { secret } = await t.tenant();
     const { report } = await newReport(secret);
-    await setArchived(t.runtime.db, report.id, true, clock.now());
+    await archiveReport(t, report.id);
     const res = await t.request('POST', importPath(report.id), {
       key: secret,
       headers: { 'idempotency-key': 'arch-1' },

@@ -23,9 +23,9 @@ import { findingsRecord } from '../../src/domain/analysis-records.js';
 import { ANALYSIS_TEXT_FORMAT, fillAnalysis } from '../../src/domain/findings-text.js';
 import { FindingsPage } from '../../src/domain/schemas/analysis.js';
 import { evidenceUrl } from '../../src/use-cases/present.js';
-import { revokeKey } from '../../src/store/key-repository.js';
 import { eventually, reportBody, startTestApp, type TestApp } from '../support/app.js';
 import { startService } from '../support/processes.js';
+import { revokeKey } from '../support/operator.js';
 
 const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
 
@@ -124,7 +124,7 @@ describe('revocation on the next request in every process (fused reads)', () => 
     for (const base of [t.baseUrl, first, second]) {
       for (const urlPath of paths) assert.equal(await get(base, urlPath), 200, `${base}${urlPath} before`);
     }
-    await revokeKey(t.runtime.db, tenant.keyId, new Date());
+    await revokeKey(t, tenant.keyId);
     for (const base of [second, first, t.baseUrl]) {
       for (const urlPath of paths) assert.equal(await get(base, urlPath), 401, `${base}${urlPath} after revocation`);
     }

@@ -3,8 +3,8 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { setArchived } from '../../src/store/report-repository.js';
 import { people, reportBody, startTestApp, type TestApp } from '../support/app.js';
+import { archiveReport } from '../support/operator.js';
 
 async function count(t: TestApp, table: 'reports' | 'report_profiles' | 'scan_runs' | 'scan_items'): Promise<number> {
   const row = await t.runtime.db
@@ -196,7 +196,7 @@ describe('POST /reports (4.4)', () => {
   test('4.4 rule 5: return_existing answers 200 existing with matches in every state and adds nobody', async () => {
     const { secret, workspaceId } = await t.tenant();
     const first = await t.request('POST', '/api/v1/reports', { key: secret, headers: { 'idempotency-key': 'ex-1' }, body: reportBody() });
-    await setArchived(t.runtime.db, first.body.data.report.id, true, new Date());
+    await archiveReport(t, first.body.data.report.id);
     const second = await t.request('POST', '/api/v1/reports', {
       key: secret,
       headers: { 'idempotency-key': 'ex-2' },
@@ -314,7 +314,7 @@ describe('reading reports (4.3, 4.5-4.7)', () => {
   test('4.3: archived reports are hidden unless include_archived=true', async () => {
     const { secret } = await t.tenant();
     const [id] = await createMany(secret, 1);
-    await setArchived(t.runtime.db, id, true, new Date());
+    await archiveReport(t, id);
     const hidden = await t.request('GET', '/api/v1/reports', { key: secret });
     assert.equal(hidden.body.data.length, 0);
     const shown = await t.request('GET', '/api/v1/reports?include_archived=true', { key: secret });

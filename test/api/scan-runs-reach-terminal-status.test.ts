@@ -4,9 +4,8 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cancelReportScans } from '../../src/store/scan-repository.js';
-import { setArchived } from '../../src/store/report-repository.js';
 import { eventually, reportBody, startTestApp, type TestApp } from '../support/app.js';
+import { archiveReport } from '../support/operator.js';
 
 describe('scan pipeline', () => {
   let t: TestApp;
@@ -94,10 +93,7 @@ describe('scan pipeline', () => {
   test('decisions/scans: a report archived while its scans are queued ends with cancelled runs', async () => {
     const { secret } = await t.tenant();
     const c = await create(secret, ['cara', 'carl']);
-    await t.runtime.db.transaction().execute(async (trx) => {
-      await setArchived(trx, c.report.id, true, new Date());
-      await cancelReportScans(trx, c.report.id, new Date());
-    });
+    await archiveReport(t, c.report.id);
     for (const run of c.scan_requests) {
       const done = await terminal(secret, c.report.id, run.id);
       assert.equal(done.status, 'cancelled');

@@ -17,9 +17,9 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
+// A pool of the test's own: it reads the database while the `serve` child it killed left it as it was.
 import { createDb, createPool, type Db } from '../../src/store/database.js';
-import { updateWorkspace } from '../../src/store/workspace-repository.js';
-import { createWorkspace } from '../../src/use-cases/workspace-settings.js';
+import { changeWorkspace, createWorkspace } from '../../src/use-cases/workspace-settings.js';
 import { issueKeyAsOperator } from '../../src/use-cases/manage-keys.js';
 import { eventually, HIGH_LIMITS, people, reportBody } from '../support/app.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
@@ -42,7 +42,7 @@ describe('crash in the middle of a 100-person write', () => {
     db = createDb(createPool(database.url, 4));
     dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'ps-crash-'));
     const workspace = await createWorkspace(db, 'Crash workspace', new Date());
-    await updateWorkspace(db, workspace.id, HIGH_LIMITS, new Date());
+    await changeWorkspace(db, workspace.id, HIGH_LIMITS, new Date());
     secret = (await issueKeyAsOperator({ db, clock: { now: () => new Date() } }, { workspaceId: workspace.id, scopes: ['*'], mode: 'test' })).secret;
   });
 

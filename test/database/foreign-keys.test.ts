@@ -11,13 +11,12 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { sql, type Kysely } from 'kysely';
 import type pg from 'pg';
-import { processItem } from '../../src/scanning/item-handler.js';
+// The subject is the schema: a database stopped before a migration, and the catalog's row types.
 import { createDb, createPool, migrateTo, migrateToLatest } from '../../src/store/database.js';
-import { claimItem } from '../../src/store/item-repository.js';
 import type { Database } from '../../src/store/schema.js';
 import { people, reportBody, startTestApp, type Tenant, type TestApp } from '../support/app.js';
 import { createEmptyTestDatabase, type TestDatabase } from '../support/db.js';
-import { handlerContext } from '../support/handler.js';
+import { scanQueued } from '../support/handler.js';
 import { foldsSettled } from '../support/rollups.js';
 
 type Action = 'cascade' | 'no action' | 'set null' | 'restrict' | 'set default';
@@ -168,9 +167,7 @@ describe('foreign keys', () => {
       body: { profiles: people(1, `${key}-imported`) },
     });
     assert.equal(imported.status, 201, imported.text);
-    for (let claim = await claimItem(t.runtime.db, 30); claim; claim = await claimItem(t.runtime.db, 30)) {
-      assert.equal(await processItem(handlerContext(t), claim), 'succeeded');
-    }
+    await scanQueued(t);
     // The runs' counts and the totals as the folds leave them, before anything is deleted.
     await foldsSettled(t);
     const profiles = await t.runtime.db.selectFrom('report_profiles').select('id').where('report_id', '=', reportId).orderBy('added_at').execute();

@@ -7,6 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ManualClock } from '../../src/clock.js';
 import { minuteWindow } from '../../src/domain/rate-limits.js';
+// The two paths of one read are repository functions: no request chooses between them.
 import { authorizeAndTake } from '../../src/store/rate-limit-repository.js';
 import { findReport, reportFusedCall } from '../../src/store/report-repository.js';
 import { readSummaryText, summaryFusedCall } from '../../src/store/analysis-read-repository.js';

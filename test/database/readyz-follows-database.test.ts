@@ -18,6 +18,7 @@ import { loadConfig } from '../../src/config.js';
 import { Health } from '../../src/http/ops.js';
 import { buildServer } from '../../src/http/server.js';
 import { openRuntime, type Runtime } from '../../src/runtime.js';
+// The service assembled on an embedded server of its own, which the test stops and starts.
 import { ScanItemQueue } from '../../src/store/queue-channel.js';
 import { startEmbeddedPostgres, type EmbeddedServer } from '../../src/store/embedded-postgres.js';
 import { eventually } from '../support/app.js';

@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { sql, type Kysely } from 'kysely';
 import { loadConfig } from '../../src/config.js';
 import { openRuntime, type Runtime } from '../../src/runtime.js';
+// A pool's session settings are read from the server: no request shows them.
 import { commitsAsynchronously } from '../../src/store/database.js';
 import type { Database } from '../../src/store/schema.js';
 import { retryingTransaction } from '../../src/store/transaction.js';

@@ -29,6 +29,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { systemClock } from '../../src/clock.js';
 import { startScanWorker, type ScanWorker } from '../../src/scanning/worker.js';
+// The embedded server's controls, and claims that stage workers the outage caught mid-item.
 import { embeddedPgCtl, startEmbeddedPostgres } from '../../src/store/embedded-postgres.js';
 import { claimItem } from '../../src/store/item-repository.js';
 import { eventually, people, reportBody, scansFinished, startTestApp, type TestApp } from '../support/app.js';

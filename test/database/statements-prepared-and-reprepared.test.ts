@@ -10,6 +10,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql, type Kysely, type Transaction } from 'kysely';
+// What is prepared belongs to a connection: the test holds its own pool and reads the server's view.
 import { createDb, createPool, type Db } from '../../src/store/database.js';
 import type { Database } from '../../src/store/schema.js';
 import { retryingTransaction } from '../../src/store/transaction.js';

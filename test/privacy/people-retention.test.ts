@@ -11,11 +11,9 @@ import { ManualClock } from '../../src/clock.js';
 import { createLogger } from '../../src/logger.js';
 import { MaintenanceRunner } from '../../src/maintenance.js';
 import { createMediaStore } from '../../src/scanning/media/create-media-store.js';
-import { processItem } from '../../src/scanning/item-handler.js';
-import { claimItem } from '../../src/store/item-repository.js';
 import { removePerson, setReportArchived } from '../../src/use-cases/manage-report.js';
 import { reportBody, startTestApp, type Tenant, type TestApp } from '../support/app.js';
-import { handlerContext } from '../support/handler.js';
+import { scanQueued } from '../support/handler.js';
 import { foldsSettled } from '../support/rollups.js';
 
 const DAY = 86_400_000;
@@ -54,7 +52,7 @@ describe('retention of people: the maintenance task with the clock moved', () =>
     owner = await t.tenant();
     active = await report(['retention-removed', 'retention-kept']);
     archived = await report(['retention-archived']);
-    for (let claim = await claimItem(t.runtime.db, 30); claim; claim = await claimItem(t.runtime.db, 30)) await processItem(handlerContext(t), claim);
+    await scanQueued(t);
     await foldsSettled(t);
     const people = await t.runtime.db.selectFrom('report_profiles').select(['id', 'pronet_url']).execute();
     const idOf = (handle: string) => people.find((p) => p.pronet_url.endsWith(handle))!.id;

@@ -5,6 +5,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+// Claims taken by hand stage workers starting on a run while admission writes to it.
 import { claimItem } from '../../src/store/item-repository.js';
 import { settleStaleRollups } from '../../src/store/rollup-folds.js';
 import { removePerson } from '../../src/use-cases/manage-report.js';

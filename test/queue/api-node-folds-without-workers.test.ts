@@ -12,6 +12,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
 import { processItem } from '../../src/scanning/item-handler.js';
+// Items finished by hand while another transaction holds their report leave deltas no transition folded.
 import { claimItem, type Claim } from '../../src/store/item-repository.js';
 import { settlePendingRollups } from '../../src/store/rollup-folds.js';
 import { eventually, people, reportBody, startTestApp, type TestApp } from '../support/app.js';

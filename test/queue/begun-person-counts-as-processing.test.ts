@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
 import { processItem } from '../../src/scanning/item-handler.js';
+// Claims and begins by hand stage a person between their begin and their fold.
 import { beginItem, claimItem, type Claim } from '../../src/store/item-repository.js';
 import { settleStaleRollups } from '../../src/store/rollup-folds.js';
 import { reportBody, startTestApp, type Tenant, type TestApp } from '../support/app.js';

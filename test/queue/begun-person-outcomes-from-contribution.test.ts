@@ -10,12 +10,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
-import { processItem } from '../../src/scanning/item-handler.js';
-import { claimItem } from '../../src/store/item-repository.js';
+// The begun read's SQL, run in a rolled-back transaction to see which source it used.
 import { begunPeopleSql } from '../../src/store/rollup-repository.js';
 import { settleStaleRollups } from '../../src/store/rollup-folds.js';
 import { reportBody, startTestApp, type Tenant, type TestApp } from '../support/app.js';
-import { handlerContext } from '../support/handler.js';
+import { scanQueued } from '../support/handler.js';
 import { assertTotalsMatchRebuild } from '../support/rollups.js';
 
 describe("a begun person's outcomes", () => {
@@ -38,9 +37,7 @@ describe("a begun person's outcomes", () => {
     assert.equal(created.status, 201, JSON.stringify(created.body));
     reportId = created.body.data.report.id;
     profileId = created.body.data.profiles.rows[0].profile_id;
-    for (let claim = await claimItem(t.runtime.db, 30); claim; claim = await claimItem(t.runtime.db, 30)) {
-      assert.equal(await processItem(handlerContext(t), claim), 'succeeded');
-    }
+    await scanQueued(t);
     await settleStaleRollups(t.runtime.db, t.clock.now(), 0);
     const analysis = await t.runtime.db
       .selectFrom('profile_analyses')

@@ -12,6 +12,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
+// The claim called by hand: the shares it hands out are what the test measures.
 import { claimItem } from '../../src/store/item-repository.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 

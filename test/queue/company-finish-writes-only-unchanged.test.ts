@@ -11,6 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { processItem } from '../../src/scanning/item-handler.js';
+// The finish's read and its end statement, called by hand to change the company page between them.
 import { readCompanyFinish } from '../../src/store/analysis-repository.js';
 import { claimItem, endCompanyItem, type BegunItem, type Claim } from '../../src/store/item-repository.js';
 import { providerUsageWrite } from '../../src/store/provider-usage-repository.js';

@@ -9,6 +9,7 @@ import { processItem, type HandlerContext } from '../../src/scanning/item-handle
 import { SimulatorCollector } from '../../src/scanning/collectors/simulator/index.js';
 import type { Collector, CollectRequest } from '../../src/scanning/collectors/collector.js';
 import type { CollectResult } from '../../src/domain/collected.js';
+// Claims collected by hand, then finished all at once: the race under test.
 import { claimItem, type Claim } from '../../src/store/item-repository.js';
 import { settlePendingRollups, settleStaleRollups } from '../../src/store/rollup-folds.js';
 import pg from 'pg';

@@ -10,12 +10,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { analyzeProfile } from '../../src/domain/profile-analysis.js';
-import { processItem } from '../../src/scanning/item-handler.js';
+// The finish's decision, compared with what the stored rows evaluate to when read afresh.
 import { finishFacts, readFinishFacts } from '../../src/store/analysis-repository.js';
-import { claimItem } from '../../src/store/item-repository.js';
-import { removeProfile } from '../../src/store/report-repository.js';
 import { people, reportBody, startTestApp, type Tenant, type TestApp } from '../support/app.js';
-import { handlerContext } from '../support/handler.js';
+import { scanQueued } from '../support/handler.js';
+import { removeFromReport } from '../support/operator.js';
 import { assertTotalsMatchRebuild } from '../support/rollups.js';
 
 describe("a person's finish: facts read before its writes", () => {
@@ -31,9 +30,7 @@ describe("a person's finish: facts read before its writes", () => {
   });
 
   async function processAll(): Promise<void> {
-    for (let claim = await claimItem(t.runtime.db, 30); claim; claim = await claimItem(t.runtime.db, 30)) {
-      assert.equal(await processItem(handlerContext(t), claim), 'succeeded');
-    }
+    await scanQueued(t);
   }
 
   /** The person's analysis evaluated from their stored rows now (no item's writes to add). */
@@ -63,7 +60,7 @@ describe("a person's finish: facts read before its writes", () => {
 
     // A second scan of two of them: removed, then restored by an import (both modes queued again).
     const firstImages = await t.runtime.db.selectFrom('evidence_images').select('id').where('report_id', '=', reportId).where('obsolete', '=', false).execute();
-    for (const id of profileIds.slice(0, 2)) await removeProfile(t.runtime.db, reportId, id, t.clock.now());
+    for (const id of profileIds.slice(0, 2)) await removeFromReport(t, reportId, id);
     const restored = await t.request('POST', `/api/v1/reports/${reportId}/profile-imports`, {
       key: owner.secret,
       headers: { 'idempotency-key': 'finish-facts-again' },

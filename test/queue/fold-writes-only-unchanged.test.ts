@@ -8,14 +8,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { emptyTotals } from '../../src/domain/analysis-aggregate.js';
-import { processItem } from '../../src/scanning/item-handler.js';
+// The fold's plan and write, called by hand to change rows between them.
 import { beginItem, claimItem, type Claim } from '../../src/store/item-repository.js';
 import { lockAttachments } from '../../src/store/locks.js';
 import { FOLD_BATCH, foldOnce, planFold, recordPersonDelta, writeFold } from '../../src/store/rollup-repository.js';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { people, reportBody, startTestApp, type Tenant, type TestApp } from '../support/app.js';
-import { handlerContext } from '../support/handler.js';
+import { handlerContext, scanQueued } from '../support/handler.js';
 import { assertTotalsMatchRebuild, foldsSettled } from '../support/rollups.js';
 
 describe('a fold in one read and one write', () => {
@@ -40,9 +40,7 @@ describe('a fold in one read and one write', () => {
     assert.equal(created.status, 201, JSON.stringify(created.body));
     const reportId: string = created.body.data.report.id;
     const ctx = handlerContext(t);
-    for (let claim = await claimItem(t.runtime.db, 30); claim; claim = await claimItem(t.runtime.db, 30)) {
-      assert.equal(await processItem(ctx, claim), 'succeeded');
-    }
+    await scanQueued(t, ctx);
     await foldsSettled(t);
     const person = await t.runtime.db.selectFrom('report_profiles').select('id').where('report_id', '=', reportId).executeTakeFirstOrThrow();
     return { reportId, profileId: person.id };

@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
 import { processItem } from '../../src/scanning/item-handler.js';
+// The finish's read and its end statement, called by hand to change the person between them.
 import { readFinishFacts } from '../../src/store/analysis-repository.js';
 import { beginItem, claimItem, endPersonItem, type BegunItem, type Claim } from '../../src/store/item-repository.js';
 import { lockAttachments } from '../../src/store/locks.js';

@@ -11,6 +11,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
+// The records reserved today: what the budget spent, which no request reports.
 import { reservedToday } from '../../src/store/provider-usage-repository.js';
 import { eventually, reportBody, startTestApp, type Tenant, type TestApp } from '../support/app.js';
 import { startFakeBrightData, type FakeBrightData } from '../support/fake-brightdata.js';

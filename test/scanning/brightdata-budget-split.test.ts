@@ -15,6 +15,7 @@ import { parseBrightDataSettings, type BrightDataSettings } from '../../src/conf
 import type { CollectResult } from '../../src/domain/collected.js';
 import { BrightDataCollector } from '../../src/scanning/collectors/brightdata/index.js';
 import { CollectorError, type CollectRequest } from '../../src/scanning/collectors/collector.js';
+// The records reserved today: what the budget spent, which no request reports.
 import { reservedToday } from '../../src/store/provider-usage-repository.js';
 import { startTestApp, type Tenant, type TestApp } from '../support/app.js';
 import { DATASETS, startFakeBrightData, type FakeBrightData } from '../support/fake-brightdata.js';

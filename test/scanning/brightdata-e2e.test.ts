@@ -9,6 +9,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+// The records reserved today: what the budget spent, which no request reports.
 import { reservedToday } from '../../src/store/provider-usage-repository.js';
 import { eventually, reportBody, startTestApp, type Tenant, type TestApp } from '../support/app.js';
 import { DATASETS, startFakeBrightData, type FakeBrightData } from '../support/fake-brightdata.js';

@@ -10,6 +10,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+// The providers the breaker paused, as stored for every process.
 import { readPausedProviders } from '../../src/store/brightdata-repository.js';
 import { eventually, reportBody, startTestApp, type Tenant, type TestApp } from '../support/app.js';
 import { startFakeBrightData, type FakeBrightData } from '../support/fake-brightdata.js';

@@ -4,21 +4,21 @@
  * downloads them through the safe fetcher configured from EVIDENCE_*, renders
  * the cards of the sections with data, stores both with their origin, and
  * the API serves them (no new field per image, 2.x) and their bytes (4.12).
- * No background worker: the test drives processItem over the queue's claims.
+ * No background worker: the test drives the item handler over the queue's claims.
  */
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { LinkedImage } from '../../src/domain/collected.js';
 import type { CollectRequest } from '../../src/scanning/collectors/collector.js';
-import { processItem, type HandlerContext } from '../../src/scanning/item-handler.js';
+import type { HandlerContext } from '../../src/scanning/item-handler.js';
 import { FileMediaStore } from '../../src/scanning/media/media-store.js';
 import { SafeFetcher } from '../../src/scanning/media/safe-fetch.js';
-import { claimItem } from '../../src/store/item-repository.js';
-import { settleStaleRollups } from '../../src/store/rollup-folds.js';
 import { startFakeCdn, type FakeCdn } from '../support/fake-cdn.js';
 import { LinkingCollector } from '../support/linking-collector.js';
 import { reportBody, startTestApp, type Tenant, type TestApp } from '../support/app.js';
+import { scanQueued } from '../support/handler.js';
+import { foldsSettled } from '../support/rollups.js';
 
 const isWebp = (bytes: Buffer) => bytes.toString('latin1', 0, 4) === 'RIFF' && bytes.toString('latin1', 8, 12) === 'WEBP';
 
@@ -67,10 +67,8 @@ describe('evidence: captured images and rendered cards', () => {
       }),
     });
     assert.equal(created.status, 201, JSON.stringify(created.body));
-    for (let claim = await claimItem(t.runtime.db, 30); claim; claim = await claimItem(t.runtime.db, 30)) {
-      assert.equal(await processItem(ctx, claim), 'succeeded');
-    }
-    await settleStaleRollups(t.runtime.db, t.clock.now(), 0);
+    await scanQueued(t, ctx);
+    await foldsSettled(t);
     const rows = created.body.data.profiles.rows as Array<{ profile_id: string }>;
     return { reportId: created.body.data.report.id, profiles: new Map(slugs.map((slug, i) => [slug, rows[i].profile_id])) };
   }

@@ -14,11 +14,9 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { processItem } from '../../src/scanning/item-handler.js';
 import { FileMediaStore, type MediaStore } from '../../src/scanning/media/media-store.js';
-import { claimItem } from '../../src/store/item-repository.js';
 import { reportBody, startTestApp, type Tenant, type TestApp } from '../support/app.js';
-import { handlerContext } from '../support/handler.js';
+import { handlerContext, scanQueued } from '../support/handler.js';
 
 describe('a media collection between an item storing its blobs and recording its evidence', () => {
   let t: TestApp;
@@ -61,11 +59,7 @@ describe('a media collection between an item storing its blobs and recording its
     };
     const logged: string[] = [];
     const ctx = { ...handlerContext(t), media, log: (m: string) => logged.push(m) };
-    let items = 0;
-    for (let claim = await claimItem(t.runtime.db, 30); claim; claim = await claimItem(t.runtime.db, 30)) {
-      assert.equal(await processItem(ctx, claim), 'succeeded');
-      items++;
-    }
+    const items = await scanQueued(t, ctx);
     assert.equal(items, 3, 'the company page and the person in both modes');
     assert.equal(collections, 1);
     assert.ok(

@@ -13,12 +13,10 @@ import type { ActivityGap, CollectResult } from '../../src/domain/collected.js';
 import type { Collector, CollectRequest } from '../../src/scanning/collectors/collector.js';
 import { ManualClock } from '../../src/clock.js';
 import { SimulatorCollector } from '../../src/scanning/collectors/simulator/index.js';
-import { processItem } from '../../src/scanning/item-handler.js';
-import { claimItem } from '../../src/store/item-repository.js';
-import { removeProfile } from '../../src/store/report-repository.js';
 import { reportBody, scansFinished, startTestApp, type Tenant, type TestApp } from '../support/app.js';
-import { handlerContext } from '../support/handler.js';
+import { handlerContext, scanQueued } from '../support/handler.js';
 import { assertTotalsMatchRebuild, foldsSettled } from '../support/rollups.js';
+import { removeFromReport } from '../support/operator.js';
 
 const ACTIVITY_KEYS = [
   'activity.posted_recently',
@@ -122,9 +120,7 @@ describe('absence is never advice: activity that was not observed', () => {
   test('a later attempt that observes nothing keeps the earlier observation and says so; a later observation clears the gap', async () => {
     const planned = new PlannedActivity();
     const processAll = async () => {
-      for (let claim = await claimItem(t.runtime.db, 30); claim; claim = await claimItem(t.runtime.db, 30)) {
-        assert.equal(await processItem(handlerContext(t, planned), claim), 'succeeded');
-      }
+      await scanQueued(t, handlerContext(t, planned));
       await foldsSettled(t);
     };
     const profiles = [{ pronet_url: 'https://pronet.example/in/ada-lane' }];
@@ -140,7 +136,7 @@ describe('absence is never advice: activity that was not observed', () => {
     const scanAgain = async () => {
       // A later run: its items are the person's latest.
       clock.advance(60_000);
-      await removeProfile(t.runtime.db, reportId, profileId, t.clock.now());
+      await removeFromReport(t, reportId, profileId);
       const restored = await t.request('POST', `/api/v1/reports/${reportId}/profile-imports`, {
         key: owner.secret,
         headers: { 'idempotency-key': `activity-gaps-later-${++round}` },
@@ -188,9 +184,7 @@ describe('absence is never advice: activity that was not observed', () => {
   test('a person never observed stays unknown through every later gap; the latest gap is the one said', async () => {
     const planned = new PlannedActivity();
     const processAll = async () => {
-      for (let claim = await claimItem(t.runtime.db, 30); claim; claim = await claimItem(t.runtime.db, 30)) {
-        assert.equal(await processItem(handlerContext(t, planned), claim), 'succeeded');
-      }
+      await scanQueued(t, handlerContext(t, planned));
       await foldsSettled(t);
     };
     const profiles = [{ pronet_url: 'https://pronet.example/in/bo-reed' }];
@@ -205,7 +199,7 @@ describe('absence is never advice: activity that was not observed', () => {
     planned.activity = { gap: 'unattributable' };
     await processAll();
     clock.advance(60_000);
-    await removeProfile(t.runtime.db, reportId, profileId, t.clock.now());
+    await removeFromReport(t, reportId, profileId);
     const restored = await t.request('POST', `/api/v1/reports/${reportId}/profile-imports`, {
       key: owner.secret,
       headers: { 'idempotency-key': 'activity-gaps-never-again' },

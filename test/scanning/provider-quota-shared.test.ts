@@ -15,6 +15,7 @@ import { sql } from 'kysely';
 import type { CollectRequest } from '../../src/scanning/collectors/collector.js';
 import { providerCollectorFromEnv } from '../../src/scanning/collectors/http-provider.js';
 import { SharedProviderQuota } from '../../src/scanning/collectors/provider-quota.js';
+// Two pools of the test's own stand for two processes that share only the database.
 import { createDb, createPool, type Db } from '../../src/store/database.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { startFakeProvider, rateLimitedFirst, type FakeProvider } from '../support/fake-provider.js';

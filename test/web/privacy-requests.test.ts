@@ -9,11 +9,9 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash, randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import { processItem } from '../../src/scanning/item-handler.js';
-import { claimItem } from '../../src/store/item-repository.js';
 import { reportBody, startTestApp, type Tenant, type TestApp } from '../support/app.js';
 import { findInCatalog } from '../support/catalog.js';
-import { handlerContext } from '../support/handler.js';
+import { handlerContext, scanQueued } from '../support/handler.js';
 import { foldsSettled } from '../support/rollups.js';
 import { webUser, type WebUser } from '../support/web.js';
 
@@ -55,7 +53,7 @@ describe('web: a person erased or exported, the workspace deleted', () => {
     });
     assert.equal(created.status, 201, created.text);
     reportId = created.body.data.report.id;
-    for (let claim = await claimItem(t.runtime.db, 30); claim; claim = await claimItem(t.runtime.db, 30)) await processItem(handlerContext(t), claim);
+    await scanQueued(t);
     await foldsSettled(t);
     const rows = await t.runtime.db.selectFrom('report_profiles').select(['id', 'pronet_url']).where('report_id', '=', reportId).execute();
     profile.jane = rows.find((r) => r.pronet_url.endsWith('exported-person'))!.id;

@@ -4,10 +4,10 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { setArchived, setPublic } from '../../src/store/report-repository.js';
 import { type ManualClock } from '../../src/clock.js';
 import { PUBLIC_VIEWS_PER_MINUTE_PER_ADDRESS } from '../../src/domain/web-limits.js';
 import { people, reportBody, startTestApp, type TestApp } from '../support/app.js';
+import { archiveReport, shareReport } from '../support/operator.js';
 
 describe('GET /public/reports/{token} (2.4 public_url, 5.5)', () => {
   let t: TestApp;
@@ -28,7 +28,7 @@ describe('GET /public/reports/{token} (2.4 public_url, 5.5)', () => {
     });
     assert.equal(created.status, 201);
     const reportId: string = created.body.data.report.id;
-    await setPublic(t.runtime.db, reportId, true, new Date());
+    await shareReport(t, reportId);
     const read = await t.request('GET', `/api/v1/reports/${reportId}`, { key: secret });
     const publicUrl: string = read.body.data.public_url;
     assert.ok(publicUrl, '2.4: public_url is set once sharing is enabled');
@@ -109,15 +109,15 @@ describe('GET /public/reports/{token} (2.4 public_url, 5.5)', () => {
 
   test('2.4: a report made private again, or archived, is 404', async () => {
     const shared = await publicReport();
-    await setPublic(t.runtime.db, shared.reportId, false, new Date());
+    await shareReport(t, shared.reportId, false);
     const privateAgain = await t.request('GET', shared.path);
     assert.equal(privateAgain.status, 404);
 
     const archived = await publicReport();
-    await setArchived(t.runtime.db, archived.reportId, true, new Date());
+    await archiveReport(t, archived.reportId);
     const res = await t.request('GET', archived.path);
     assert.equal(res.status, 404);
-    await setArchived(t.runtime.db, archived.reportId, false, new Date());
+    await archiveReport(t, archived.reportId, false);
     assert.equal((await t.request('GET', archived.path)).status, 200, 'unarchiving brings the page back');
   });
 });

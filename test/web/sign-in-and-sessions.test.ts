@@ -11,6 +11,7 @@ import { firstRun } from '../../src/cli/first-run.js';
 import { SIGN_IN_ATTEMPTS_PER_MINUTE_PER_ADDRESS } from '../../src/domain/web-limits.js';
 import { accessLinkPath } from '../../src/use-cases/workspace-members.js';
 import { SESSION_IDLE_MS } from '../../src/use-cases/sign-in.js';
+// Maintenance's prune of idle sessions, run now instead of on its schedule.
 import { pruneSessions } from '../../src/store/session-repository.js';
 import { type ManualClock } from '../../src/clock.js';
 import { reportBody, startTestApp, type TestApp } from '../support/app.js';

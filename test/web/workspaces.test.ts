@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type pg from 'pg';
+// A database stopped at an earlier migration, to see the later one upgrade its rows.
 import { createDb, createPool, migrateTo, migrateToLatest } from '../../src/store/database.js';
 import type { Database } from '../../src/store/schema.js';
 import { reportBody, scansFinished, startTestApp, type Tenant, type TestApp } from '../support/app.js';
