@@ -1,7 +1,7 @@
 /**
  * The rules the OpenAPI document is held to: Spectral's own OpenAPI rules and
  * OWASP's API Security Top 10 rules, every one of them, except those switched
- * off below, each with its reason next to it. test/http/openapi-spectral.test.ts
+ * off below, each with its reason next to it. test/api/openapi-spectral.test.ts
  * lints the served document with this file in `npm test`; the Spectral CLI reads
  * it too (`npx @stoplight/spectral-cli lint openapi.json`).
  */

@@ -50,9 +50,20 @@ function withDatabase(url: string, database: string): string {
   return u.toString();
 }
 
+/**
+ * The test areas, in the order they run: pure functions first, the browser last
+ * (it needs a Chromium). Every directory of test/ but support/ is one; a file
+ * in a directory missing here fails the run instead of being left out.
+ */
+const AREAS = ['unit', 'api', 'queue', 'scanning', 'database', 'privacy', 'cli', 'web', 'browser'];
+
 async function main(): Promise<number> {
+  const unlisted = fs
+    .readdirSync(path.join(root, 'test'), { withFileTypes: true })
+    .filter((e) => e.isDirectory() && e.name !== 'support' && !AREAS.includes(e.name) && testFiles(path.join(root, 'test', e.name)).length > 0);
+  if (unlisted.length > 0) throw new Error(`test/run.ts: add ${unlisted.map((e) => `test/${e.name}`).join(', ')} to AREAS`);
   const filter = process.argv.slice(2);
-  let files = [...testFiles(path.join(root, 'test/unit')), ...testFiles(path.join(root, 'test/http')), ...testFiles(path.join(root, 'test/browser'))];
+  let files = AREAS.flatMap((area) => testFiles(path.join(root, 'test', area)));
   if (filter.length > 0) files = files.filter((f) => filter.some((x) => f.includes(x)));
   // Browser tests need a Chromium (Debian's package; playwright-core downloads none): the one allowed skip.
   if (!findChromium() && files.some((f) => f.includes('/test/browser/'))) {

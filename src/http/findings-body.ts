@@ -5,7 +5,7 @@
  * pageOfFindingsText, domain/findings-text.ts) and a page can be megabytes.
  *
  * What it trades: the body's envelope is written here by hand, so it must stay
- * what the FindingsPage schema's serializer would write. test/http/hot-reads.test.ts
+ * what the FindingsPage schema's serializer would write. test/api/reads-exact-across-servers.test.ts
  * checks these bytes against that serializer's output for the same page.
  */
 import type { CollectionPage, RecordJson } from '../use-cases/read-analysis.js';
@@ -17,7 +17,7 @@ const COMMA = 0x2c;
  * The response body of a findings page: the envelope (FindingsPage's members
  * in schema order) written around the records, each written once into one
  * buffer of the body's size (no string of the whole page built and encoded again, no
- * intermediate copies). test/http/hot-reads.test.ts checks these bytes
+ * intermediate copies). test/api/reads-exact-across-servers.test.ts checks these bytes
  * against what the schema's serializer writes for the same page.
  */
 export function findingsPageBody(page: CollectionPage<RecordJson>, requestId: string): Buffer {

@@ -13,8 +13,8 @@
  * literal unions as `enum`. Documentation only: nothing here changes
  * validation or responses. The document is linted in npm test (Redocly:
  * test/unit/openapi-lint.test.ts; Spectral with OWASP's API rules, .spectral.js:
- * test/http/openapi-spectral.test.ts) and compared with the registered routes
- * (test/http/openapi-routes.test.ts).
+ * test/api/openapi-spectral.test.ts) and compared with the registered routes
+ * (test/api/openapi-routes.test.ts).
  */
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import type { TSchema } from '@sinclair/typebox';

@@ -61,7 +61,7 @@ export async function idempotentWrite<T>(
  * with PROFILE_SCAN_TEST_HOOKS=1, config.ts), a write sleeps that long inside
  * its open transaction, after all its statements ran and just before COMMIT,
  * so a crash test can kill the process at the worst moment
- * (test/http/crash-import.test.ts). `serve` sets it from its configuration;
+ * (test/api/write-survives-crash-whole-or-not-at-all.test.ts). `serve` sets it from its configuration;
  * 0 (always, outside tests) does nothing.
  */
 let pauseBeforeCommitMs = 0;

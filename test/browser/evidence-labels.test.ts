@@ -11,20 +11,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { firstRun } from '../../src/cli/first-run.js';
 import { CHECKS } from '../../src/domain/checks/catalog.js';
 import { CARD_AREAS, CARD_UNITS } from '../../src/domain/evidence-areas.js';
-import { processItem } from '../../src/scanning/item-handler.js';
 import { FileMediaStore } from '../../src/scanning/media/media-store.js';
 import { SafeFetcher } from '../../src/scanning/media/safe-fetch.js';
-import { claimItem } from '../../src/queue/claim.js';
-import { settleStaleRollups } from '../../src/queue/settle.js';
-import { updateWorkspace } from '../../src/store/workspace-repository.js';
-import { accessLinkPath } from '../../src/use-cases/workspace-members.js';
-import { HIGH_LIMITS, reportBody, startTestApp, type TestApp } from '../support/app.js';
+import { reportBody, startTestApp, type TestApp } from '../support/app.js';
+import { firstRunWorkspace } from '../support/first-run.js';
 import { axeCheck, launchChromium, openGoodChecks, ownerSignIn, watchCsp } from '../support/browser.js';
 import { startFakeCdn, type FakeCdn } from '../support/fake-cdn.js';
 import { LinkingCollector } from '../support/linking-collector.js';
+import { scanQueued } from '../support/handler.js';
+import { foldsSettled } from '../support/rollups.js';
 
 describe('evidence labels on the person page, in Chromium', () => {
   let cdn: FakeCdn;
@@ -41,9 +38,8 @@ describe('evidence labels on the person page, in Chromium', () => {
     t = await startTestApp({
       env: { EVIDENCE_IMAGE_HOSTS: cdn.hostEntry, EVIDENCE_FETCH_ALLOW_ADDRESSES: '127.0.0.1/32', EVIDENCE_FETCH_CA_FILE: cdn.caFile },
     });
-    const created = (await firstRun(t.runtime.db, t.clock))!;
-    await updateWorkspace(t.runtime.db, created.workspace_id, HIGH_LIMITS, t.clock.now());
-    signInLink = `${t.baseUrl}${accessLinkPath(created.signInToken)}`;
+    const created = await firstRunWorkspace(t);
+    signInLink = created.signInLink;
     const report = await t.request('POST', '/api/v1/reports', {
       key: created.secret,
       headers: { 'idempotency-key': 'labels' },
@@ -61,8 +57,8 @@ describe('evidence labels on the person page, in Chromium', () => {
       log: () => {},
       evidence: { fetcher: new SafeFetcher(t.config.evidenceFetch!) },
     };
-    for (let claim = await claimItem(t.runtime.db, 30); claim; claim = await claimItem(t.runtime.db, 30)) await processItem(ctx, claim);
-    await settleStaleRollups(t.runtime.db, t.clock.now(), 0);
+    await scanQueued(t, ctx);
+    await foldsSettled(t);
     personUrl = `${t.baseUrl}/reports/${report.body.data.report.id}/people/${report.body.data.profiles.rows[0].profile_id}`;
     shots = await fs.mkdtemp(path.join(os.tmpdir(), 'ps-evidence-labels-'));
     browser = await launchChromium();

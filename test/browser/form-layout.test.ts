@@ -11,10 +11,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { firstRun } from '../../src/cli/first-run.js';
-import { updateWorkspace } from '../../src/store/workspace-repository.js';
-import { accessLinkPath } from '../../src/use-cases/workspace-members.js';
-import { HIGH_LIMITS, reportBody, startTestApp, type TestApp } from '../support/app.js';
+import { reportBody, startTestApp, type TestApp } from '../support/app.js';
+import { firstRunWorkspace } from '../support/first-run.js';
 import { launchChromium, ownerSignIn } from '../support/browser.js';
 
 const SIZES = [
@@ -49,9 +47,8 @@ describe('form layout in Chromium', () => {
 
   before(async () => {
     t = await startTestApp();
-    const created = (await firstRun(t.runtime.db, t.clock))!;
-    await updateWorkspace(t.runtime.db, created.workspace_id, HIGH_LIMITS, t.clock.now());
-    signInLink = `${t.baseUrl}${accessLinkPath(created.signInToken)}`;
+    const created = await firstRunWorkspace(t);
+    signInLink = created.signInLink;
     const report = await t.request('POST', '/api/v1/reports', {
       key: created.secret,
       headers: { 'idempotency-key': 'form-layout' },

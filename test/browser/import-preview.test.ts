@@ -11,10 +11,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { firstRun } from '../../src/cli/first-run.js';
-import { updateWorkspace } from '../../src/store/workspace-repository.js';
-import { accessLinkPath } from '../../src/use-cases/workspace-members.js';
-import { HIGH_LIMITS, reportBody, startTestApp, type TestApp } from '../support/app.js';
+import { reportBody, startTestApp, type TestApp } from '../support/app.js';
+import { firstRunWorkspace } from '../support/first-run.js';
 import { axeCheck, launchChromium, ownerSignIn, watchCsp } from '../support/browser.js';
 
 const SIZES = [
@@ -45,8 +43,7 @@ describe('import preview in Chromium', () => {
 
   before(async () => {
     t = await startTestApp();
-    const created = (await firstRun(t.runtime.db, t.clock))!;
-    await updateWorkspace(t.runtime.db, created.workspace_id, HIGH_LIMITS, t.clock.now());
+    const created = await firstRunWorkspace(t);
     const report = await t.request('POST', '/api/v1/reports', {
       key: created.secret,
       headers: { 'idempotency-key': 'import-preview' },
@@ -59,7 +56,7 @@ describe('import preview in Chromium', () => {
     signedIn = ownerSignIn({
       browser,
       baseUrl: t.baseUrl,
-      signInLink: `${t.baseUrl}${accessLinkPath(created.signInToken)}`,
+      signInLink: created.signInLink,
       name: 'Olga Owner',
       email: 'olga@example.test',
     });

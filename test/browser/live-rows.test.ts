@@ -9,13 +9,12 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
-import { firstRun } from '../../src/cli/first-run.js';
 import { processItem } from '../../src/scanning/item-handler.js';
+// Items are claimed and processed one at a time, so the page is seen between them.
 import { claimItem } from '../../src/queue/claim.js';
-import { updateWorkspace } from '../../src/store/workspace-repository.js';
 import { readReportPeople } from '../../src/use-cases/report-people.js';
-import { accessLinkPath } from '../../src/use-cases/workspace-members.js';
-import { HIGH_LIMITS, reportBody, startTestApp, type TestApp } from '../support/app.js';
+import { reportBody, startTestApp, type TestApp } from '../support/app.js';
+import { firstRunWorkspace } from '../support/first-run.js';
 import { launchChromium, ownerSignIn } from '../support/browser.js';
 import { handlerContext } from '../support/handler.js';
 
@@ -28,9 +27,8 @@ describe('live rows on the report page, in Chromium', () => {
 
   before(async () => {
     t = await startTestApp();
-    const created = (await firstRun(t.runtime.db, t.clock))!;
-    workspaceId = created.workspace_id;
-    await updateWorkspace(t.runtime.db, workspaceId, HIGH_LIMITS, t.clock.now());
+    const created = await firstRunWorkspace(t);
+    workspaceId = created.workspaceId;
     const report = await t.request('POST', '/api/v1/reports', {
       key: created.secret,
       headers: { 'idempotency-key': 'live' },
@@ -47,7 +45,7 @@ describe('live rows on the report page, in Chromium', () => {
     const signIn = ownerSignIn({
       browser,
       baseUrl: t.baseUrl,
-      signInLink: `${t.baseUrl}${accessLinkPath(created.signInToken)}`,
+      signInLink: created.signInLink,
       name: 'Lee Live',
       email: 'lee@example.test',
     });

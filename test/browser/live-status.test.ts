@@ -9,11 +9,9 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
-import { firstRun } from '../../src/cli/first-run.js';
-import { updateWorkspace } from '../../src/store/workspace-repository.js';
-import { accessLinkPath } from '../../src/use-cases/workspace-members.js';
 import { SCANS_UNKNOWN, SCANS_WAITING } from '../../src/web/components/runs.js';
-import { HIGH_LIMITS, reportBody, startTestApp, type TestApp } from '../support/app.js';
+import { reportBody, startTestApp, type TestApp } from '../support/app.js';
+import { firstRunWorkspace } from '../support/first-run.js';
 import { launchChromium, ownerSignIn } from '../support/browser.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { relayedUrl, startRelay, targetOf, type Relay } from '../support/relay.js';
@@ -30,8 +28,7 @@ describe('the live status line of a report page, in Chromium', () => {
     database = await createTestDatabase();
     relay = await startRelay(targetOf(database.url));
     t = await startTestApp({ database: { url: relayedUrl(database.url, relay), drop: async () => {} }, env: { DATABASE_TIMEOUT_MS: '1000' } });
-    const created = (await firstRun(t.runtime.db, t.clock))!;
-    await updateWorkspace(t.runtime.db, created.workspace_id, HIGH_LIMITS, t.clock.now());
+    const created = await firstRunWorkspace(t);
     const report = await t.request('POST', '/api/v1/reports', {
       key: created.secret,
       headers: { 'idempotency-key': 'live-status' },
@@ -43,7 +40,7 @@ describe('the live status line of a report page, in Chromium', () => {
     const signIn = ownerSignIn({
       browser,
       baseUrl: t.baseUrl,
-      signInLink: `${t.baseUrl}${accessLinkPath(created.signInToken)}`,
+      signInLink: created.signInLink,
       name: 'Sam Status',
       email: 'sam@example.test',
     });

@@ -10,10 +10,8 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { firstRun } from '../../src/cli/first-run.js';
-import { updateWorkspace } from '../../src/store/workspace-repository.js';
-import { accessLinkPath } from '../../src/use-cases/workspace-members.js';
-import { HIGH_LIMITS, people, reportBody, scansFinished, startTestApp, type TestApp } from '../support/app.js';
+import { people, reportBody, scansFinished, startTestApp, type TestApp } from '../support/app.js';
+import { firstRunWorkspace } from '../support/first-run.js';
 import { launchChromium, ownerSignIn } from '../support/browser.js';
 
 /** The number of pages of a PDF (its page objects). */
@@ -28,8 +26,7 @@ describe('printing a report, in Chromium', () => {
 
   before(async () => {
     t = await startTestApp();
-    const created = (await firstRun(t.runtime.db, t.clock))!;
-    await updateWorkspace(t.runtime.db, created.workspace_id, HIGH_LIMITS, t.clock.now());
+    const created = await firstRunWorkspace(t);
     const report = await t.request('POST', '/api/v1/reports', {
       key: created.secret,
       headers: { 'idempotency-key': 'print' },
@@ -42,7 +39,7 @@ describe('printing a report, in Chromium', () => {
     page = await ownerSignIn({
       browser,
       baseUrl: t.baseUrl,
-      signInLink: `${t.baseUrl}${accessLinkPath(created.signInToken)}`,
+      signInLink: created.signInLink,
       name: 'Pat Print',
       email: 'pat@example.test',
     })(1280, 900);

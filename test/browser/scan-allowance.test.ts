@@ -11,12 +11,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { firstRun } from '../../src/cli/first-run.js';
-import { updateWorkspace } from '../../src/store/workspace-repository.js';
-import { accessLinkPath } from '../../src/use-cases/workspace-members.js';
 import { setScanAllowance } from '../../src/use-cases/scan-allowance.js';
+// Records billed by the provider: only a live collector records them, so the test stages them.
 import { recordProviderUsage } from '../../src/store/provider-usage-repository.js';
-import { HIGH_LIMITS, reportBody, startTestApp, type TestApp } from '../support/app.js';
+import { reportBody, startTestApp, type TestApp } from '../support/app.js';
+import { firstRunWorkspace } from '../support/first-run.js';
 import { axeCheck, launchChromium, ownerSignIn, watchCsp } from '../support/browser.js';
 
 describe('scan allowance in the web workspace, in Chromium', () => {
@@ -31,11 +30,10 @@ describe('scan allowance in the web workspace, in Chromium', () => {
 
   before(async () => {
     t = await startTestApp();
-    const created = (await firstRun(t.runtime.db, t.clock))!;
-    await updateWorkspace(t.runtime.db, created.workspace_id, HIGH_LIMITS, t.clock.now());
-    await setScanAllowance(t.runtime.db, created.workspace_id, 5, t.clock.now());
-    workspaceId = created.workspace_id;
-    signInLink = `${t.baseUrl}${accessLinkPath(created.signInToken)}`;
+    const created = await firstRunWorkspace(t);
+    await setScanAllowance(t.runtime.db, created.workspaceId, 5, t.clock.now());
+    workspaceId = created.workspaceId;
+    signInLink = created.signInLink;
     const report = await t.request('POST', '/api/v1/reports', {
       key: created.secret,
       headers: { 'idempotency-key': 'allowance-page' },

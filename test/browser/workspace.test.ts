@@ -13,10 +13,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { firstRun } from '../../src/cli/first-run.js';
-import { accessLinkPath } from '../../src/use-cases/workspace-members.js';
-import { updateWorkspace } from '../../src/store/workspace-repository.js';
-import { HIGH_LIMITS, startTestApp, type TestApp } from '../support/app.js';
+import { startTestApp, type TestApp } from '../support/app.js';
+import { firstRunWorkspace } from '../support/first-run.js';
 import { axeCheck, launchChromium, openGoodChecks, watchCsp } from '../support/browser.js';
 
 /** As Excel writes it in a German or French locale: a byte order mark, semicolons, CRLF; with a column of its own. */
@@ -41,9 +39,8 @@ describe('web workspace in Chromium', () => {
   before(async () => {
     // A visible pace for the simulator, so the report page sees its scans running.
     t = await startTestApp({ env: { SIMULATOR_DELAY_MS: '400' } });
-    const created = await firstRun(t.runtime.db, t.clock);
-    await updateWorkspace(t.runtime.db, created!.workspace_id, HIGH_LIMITS, t.clock.now());
-    signInLink = `${t.baseUrl}${accessLinkPath(created!.signInToken)}`;
+    const created = await firstRunWorkspace(t);
+    signInLink = created.signInLink;
     browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     page = await context.newPage();

@@ -12,9 +12,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { firstRun } from '../../src/cli/first-run.js';
 import { accessLinkPath, inviteMember } from '../../src/use-cases/workspace-members.js';
 import { startTestApp, type TestApp } from '../support/app.js';
+import { firstRunWorkspace } from '../support/first-run.js';
 import { axeCheck, launchChromium, ownerSignIn, watchCsp } from '../support/browser.js';
 import { webUser } from '../support/web.js';
 
@@ -35,7 +35,7 @@ describe('several workspaces per account, in Chromium', () => {
 
   before(async () => {
     t = await startTestApp();
-    const created = (await firstRun(t.runtime.db, t.clock))!;
+    const created = await firstRunWorkspace(t, { limits: null });
     // Another company's workspace, whose owner invites Olga as a viewer.
     const other = await t.tenant({ name: 'Client Gamma' });
     const gammaOwner = await webUser(t, other.workspaceId, 'owner');
@@ -51,7 +51,7 @@ describe('several workspaces per account, in Chromium', () => {
     signedIn = ownerSignIn({
       browser,
       baseUrl: t.baseUrl,
-      signInLink: `${t.baseUrl}${accessLinkPath(created.signInToken)}`,
+      signInLink: created.signInLink,
       name: 'Olga Owner',
       email: 'olga@example.test',
       watch: (page) => watchCsp(page, cspViolations),
@@ -141,14 +141,14 @@ describe('workspace creation kept to the operator, in Chromium', () => {
 
   before(async () => {
     t = await startTestApp({ env: { WEB_WORKSPACE_CREATION: 'operator' } });
-    const created = (await firstRun(t.runtime.db, t.clock))!;
+    const created = await firstRunWorkspace(t, { limits: null });
     shots = await fs.mkdtemp(path.join(os.tmpdir(), 'ps-workspaces-operator-'));
     console.log(`screenshots: ${shots}`);
     browser = await launchChromium();
     signedIn = ownerSignIn({
       browser,
       baseUrl: t.baseUrl,
-      signInLink: `${t.baseUrl}${accessLinkPath(created.signInToken)}`,
+      signInLink: created.signInLink,
       name: 'Otto Owner',
       email: 'otto@example.test',
     });

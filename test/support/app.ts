@@ -4,6 +4,8 @@
  * workspaces and keys through the same repositories the admin CLI uses.
  * Requests go over real HTTP with fetch.
  */
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -205,4 +207,16 @@ export function reportBody(overrides: Record<string, unknown> = {}) {
 
 export function people(n: number, prefix = 'person') {
   return Array.from({ length: n }, (_, i) => ({ pronet_url: `https://pronet.example/in/${prefix}-${i + 1}` }));
+}
+
+/** Creates a report through the API (POST /reports, asserting 201) and returns the write's `data`. */
+export async function createReport(
+  t: Pick<TestApp, 'request'>,
+  key: string,
+  body: Record<string, unknown> = {},
+  idempotencyKey: string = randomUUID(),
+): Promise<any> {
+  const res = await t.request('POST', '/api/v1/reports', { key, headers: { 'idempotency-key': idempotencyKey }, body: reportBody(body) });
+  assert.equal(res.status, 201, res.text);
+  return res.body.data;
 }

@@ -5,7 +5,7 @@
  * batching (synchronous, asynchronous, a synchronous call that turns into a
  * snapshot), per-record errors that never fail batch-mates, and what a failed
  * call does to its items (retry, defer, fail). No database: quotas hold in
- * the process and there is no daily budget here (test/http/brightdata-*.test.ts).
+ * the process and there is no daily budget here (test/scanning/brightdata-*.test.ts).
  */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';

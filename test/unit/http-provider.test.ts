@@ -3,7 +3,7 @@
  * provider): mapping, status handling, in-call retries, deferral on 429 and
  * 503 + Retry-After, timeouts, limits, strict validation, secrecy of reasons,
  * abort, the in-process provider quota, and configuration from env.
- * (The quota shared through PostgreSQL: test/http/provider-quota.test.ts.)
+ * (The quota shared through PostgreSQL: test/scanning/provider-quota-shared.test.ts.)
  */
 
 import assert from 'node:assert/strict';
