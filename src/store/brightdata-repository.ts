@@ -6,7 +6,6 @@
  */
 import { sql } from 'kysely';
 import type { Db } from './database.js';
-import { retryingTransaction } from './transaction.js';
 import { releaseProviderRecords } from './provider-usage-repository.js';
 
 export type SnapshotGroup = 'profiles' | 'posts' | 'companies';
@@ -33,34 +32,15 @@ export async function recordSnapshot(
     reserved: number;
   },
 ): Promise<void> {
-  await retryingTransaction(db, async (trx) => {
-    await insertSnapshot(trx, input);
-    if (input.workspaceIds.length > 0)
-      await trx
-        .insertInto('brightdata_snapshot_workspaces')
-        .values([...new Set(input.workspaceIds)].map((workspace_id) => ({ snapshot_id: input.snapshotId, workspace_id })))
-        .onConflict((oc) => oc.doNothing())
-        .execute();
-  });
-}
-
-async function insertSnapshot(
-  db: Db,
-  input: { snapshotId: string; provider: string; datasetId: string; group: SnapshotGroup; urlKeys: string[]; reservedDay: string | null; reserved: number },
-): Promise<void> {
-  await db
-    .insertInto('brightdata_snapshots')
-    .values({
-      snapshot_id: input.snapshotId,
-      provider: input.provider,
-      dataset_id: input.datasetId,
-      grp: input.group,
-      url_keys: input.urlKeys,
-      reserved_day: input.reservedDay,
-      reserved: input.reserved,
-    })
-    .onConflict((oc) => oc.column('snapshot_id').doNothing())
-    .execute();
+  // One statement: the snapshot and the workspaces it was bought for are stored together (the key is checked at its end).
+  await sql`
+    with stored as (
+      insert into brightdata_snapshots (snapshot_id, provider, dataset_id, grp, url_keys, reserved_day, reserved)
+      values (${input.snapshotId}, ${input.provider}, ${input.datasetId}, ${input.group}, ${input.urlKeys}::text[], ${input.reservedDay}, ${input.reserved})
+      on conflict (snapshot_id) do nothing)
+    insert into brightdata_snapshot_workspaces (snapshot_id, workspace_id)
+    select ${input.snapshotId}, w from unnest(${[...new Set(input.workspaceIds)]}::uuid[]) w
+    on conflict do nothing`.execute(db);
 }
 
 /**

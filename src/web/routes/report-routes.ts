@@ -71,7 +71,7 @@ export async function reportRoutes(app: FastifyInstance, options: { media: Pick<
     publicBaseUrl: app.publicBaseUrl,
     imageUrl: (reportId, imageId, variant) => paths.evidence(reportId, imageId, variant),
   });
-  const scope = (request: FastifyRequest) => ({ db, workspaceId: request.web.user!.workspaceId, now: clock.now() });
+  const scope = (request: FastifyRequest) => ({ db, workspaceId: request.web.user!.workspaceId, now: clock.now(), userId: request.web.user!.userId });
   const linkScope = (request: FastifyRequest) => ({ db, clock, workspaceId: request.web.user!.workspaceId, userId: request.web.user!.userId });
 
   async function renderLinks(request: FastifyRequest, reply: FastifyReply, reportId: string, extra: Partial<ReportLinksProps> = {}, status = 200) {
