@@ -9,6 +9,8 @@
  * worker whose live collector is Bright Data's, pointed at the local Bright
  * Data server (test/support/fake-brightdata.ts) answering every request after
  * BENCH_PROVIDER_LATENCY_MS and making each snapshot in BENCH_PROVIDER_SNAPSHOT_MS.
+ * The collector polls with its default BRIGHTDATA_POLL_INTERVAL_MS, as a
+ * deployment does.
  *
  * Printed per phase: calls per person per dataset (target ≤ 1/15), records
  * billed per person per dataset (target: people + posts delivered + one
@@ -17,10 +19,12 @@
  * in which it was answering a request or making a snapshot; target ≤ 1.2 ×).
  *
  * Knobs (env): BENCH_PROVIDER_PEOPLE (200), BENCH_PROVIDER_IMPORT (20),
- * BENCH_PROVIDER_LATENCY_MS (500), BENCH_PROVIDER_SNAPSHOT_MS (10000),
+ * BENCH_PROVIDER_LATENCY_MS (500), BENCH_PROVIDER_SNAPSHOT_MS (10000,60000: one
+ * scenario per value),
  * BENCH_PROVIDER_CONCURRENCY (512); DATABASE_URL's server or an embedded one.
  */
 import fs from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ManualClock } from '../src/clock.js';
@@ -41,12 +45,18 @@ const log = (message: string) => process.stderr.write(`${message}\n`);
 const PEOPLE = positiveInt('BENCH_PROVIDER_PEOPLE', 200);
 const IMPORTED = positiveInt('BENCH_PROVIDER_IMPORT', 20);
 const LATENCY_MS = positiveInt('BENCH_PROVIDER_LATENCY_MS', 500);
-const SNAPSHOT_MS = positiveInt('BENCH_PROVIDER_SNAPSHOT_MS', 10000);
+/** Each snapshot time is a scenario of its own (a fresh workspace and people): a test-sized one and one closer to Bright Data's. */
+const SNAPSHOT_TIMES = (process.env.BENCH_PROVIDER_SNAPSHOT_MS || '10000,60000').split(',').map((raw) => {
+  const value = Number(raw.trim());
+  if (!Number.isInteger(value) || value < 1) throw new Error('BENCH_PROVIDER_SNAPSHOT_MS must be positive integers, comma-separated');
+  return value;
+});
 const CONCURRENCY = positiveInt('BENCH_PROVIDER_CONCURRENCY', 512);
 const KEY = 'bench-provider-key';
 
 interface Phase {
   phase: string;
+  snapshot_ms: number;
   people: number;
   calls_per_person: Record<string, number>;
   records_billed_per_person: Record<string, number>;
@@ -55,6 +65,8 @@ interface Phase {
   terminal_seconds: number;
   provider_seconds: number;
   ratio_to_provider: number;
+  /** The machine's 1-minute load average at the phase's start and end (the figures depend on it). */
+  load_average: [number, number];
 }
 
 /** The total length of the union of [start, end] spans that end after `from`, clipped to it. */
@@ -85,9 +97,8 @@ async function main(): Promise<void> {
   const fake: FakeBrightData = await startFakeBrightData({ apiKey: KEY });
   scratch.onCleanup(() => fake.close());
   fake.latencyMs = LATENCY_MS;
-  fake.snapshotMs = SNAPSHOT_MS;
   log(
-    `bench:provider: ${PEOPLE} people, then ${IMPORTED} imported; provider answers after ${LATENCY_MS} ms, snapshots in ${SNAPSHOT_MS} ms (${database.description})`,
+    `bench:provider: ${PEOPLE} people, then ${IMPORTED} imported; provider answers after ${LATENCY_MS} ms, snapshots in ${SNAPSHOT_TIMES.join(' and ')} ms (${database.description})`,
   );
   const config = loadConfig({
     DATABASE_URL: database.url,
@@ -100,7 +111,6 @@ async function main(): Promise<void> {
     BRIGHTDATA_BASE_URL: fake.url,
     BRIGHTDATA_BATCH_MAX: '250',
     BRIGHTDATA_BATCH_WINDOW_MS: '1500',
-    BRIGHTDATA_POLL_INTERVAL_MS: '100',
     BRIGHTDATA_POSTS_PER_PERSON: '3',
   });
   const runtime = await openRuntime(config, { poolSize: 10 });
@@ -118,24 +128,16 @@ async function main(): Promise<void> {
   });
   const base = await app.listen({ port: 0, host: '127.0.0.1' });
   scratch.onCleanup(() => app.close());
-  const now = new Date();
-  const ws = await createWorkspace(runtime.db, 'Provider bench', now);
-  await updateWorkspace(
-    runtime.db,
-    ws.id,
-    { writes_per_minute_per_key: 1_000_000, writes_per_minute_per_workspace: 1_000_000, submitted_profiles_per_minute_per_workspace: 100_000_000 },
-    now,
-  );
-  const key = await issueKeyAsOperator({ db: runtime.db, clock }, { workspaceId: ws.id, scopes: ['*'], mode: 'live' });
   const worker = await startScanWorker({ runtime, config, clock, concurrency: CONCURRENCY, log: () => {}, metrics });
   scratch.onCleanup(async () => {
     await worker.stop();
   });
 
+  let secret = '';
   const api = async (method: string, url: string, body: unknown, idempotency: string) => {
     const res = await fetch(`${base}${url}`, {
       method,
-      headers: { authorization: `Bearer ${key.secret}`, 'content-type': 'application/json', 'idempotency-key': idempotency },
+      headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json', 'idempotency-key': idempotency },
       body: JSON.stringify(body),
     });
     const json = (await res.json()) as { data: { report: { id: string } } };
@@ -152,6 +154,7 @@ async function main(): Promise<void> {
   const phase = async (name: string, people: number, run: () => Promise<void>): Promise<Phase> => {
     const callsBefore = fake.calls.length;
     const billedBefore = { ...fake.billed };
+    const loadBefore = os.loadavg()[0];
     const started = Date.now();
     await run();
     const terminalMs = Date.now() - started;
@@ -164,6 +167,7 @@ async function main(): Promise<void> {
     const per = (n: number) => Math.round((n / people) * 1000) / 1000;
     return {
       phase: name,
+      snapshot_ms: fake.snapshotMs,
       people,
       calls_per_person: Object.fromEntries(Object.entries(perDataset).map(([k, v]) => [k, per(v)])),
       records_billed_per_person: Object.fromEntries(Object.entries(billed).map(([k, v]) => [k, per(v)])),
@@ -172,49 +176,64 @@ async function main(): Promise<void> {
       terminal_seconds: terminalMs / 1000,
       provider_seconds: providerMs / 1000,
       ratio_to_provider: Math.round((terminalMs / Math.max(1, providerMs)) * 100) / 100,
+      load_average: [Math.round(loadBefore * 100) / 100, Math.round(os.loadavg()[0] * 100) / 100],
     };
   };
 
-  const profiles = Array.from({ length: PEOPLE }, (_, i) => ({ pronet_url: `https://www.linkedin.com/in/bench-member-${i + 1}` }));
-  let reportId = '';
   const results: Phase[] = [];
-  results.push(
-    await phase('report', PEOPLE, async () => {
-      // A report takes up to 100 people at creation; the rest come in imports of up to 100, at once.
-      const created = await api(
-        'POST',
-        '/api/v1/reports',
-        {
-          name: 'Provider bench',
-          company: { name: 'Acme Data', domain: 'acme-data.example', pronet_company_url: 'https://www.linkedin.com/company/acme-data' },
-          profiles: profiles.slice(0, 100),
-        },
-        'bench-report',
-      );
-      reportId = created.data.report.id;
-      for (let i = 100; i < profiles.length; i += 100) {
-        await api('POST', `/api/v1/reports/${reportId}/profile-imports`, { profiles: profiles.slice(i, i + 100) }, `bench-report-${i}`);
-      }
-      const runs = await runtime.db.selectFrom('scan_runs').select('id').where('report_id', '=', reportId).execute();
-      await untilTerminal(reportId, runs.length);
-    }),
-  );
-  results.push(
-    await phase('import', IMPORTED, async () => {
-      const before = await runtime.db.selectFrom('scan_runs').select('id').where('report_id', '=', reportId).execute();
-      await api(
-        'POST',
-        `/api/v1/reports/${reportId}/profile-imports`,
-        { profiles: Array.from({ length: IMPORTED }, (_, i) => ({ pronet_url: `https://www.linkedin.com/in/bench-imported-${i + 1}` })) },
-        'bench-import',
-      );
-      await untilTerminal(reportId, before.length + 1);
-    }),
-  );
+  for (const snapshotMs of SNAPSHOT_TIMES) {
+    fake.snapshotMs = snapshotMs;
+    log(`scenario: snapshots in ${snapshotMs} ms`);
+    const now = new Date();
+    const ws = await createWorkspace(runtime.db, `Provider bench ${snapshotMs}`, now);
+    await updateWorkspace(
+      runtime.db,
+      ws.id,
+      { writes_per_minute_per_key: 1_000_000, writes_per_minute_per_workspace: 1_000_000, submitted_profiles_per_minute_per_workspace: 100_000_000 },
+      now,
+    );
+    const key = await issueKeyAsOperator({ db: runtime.db, clock }, { workspaceId: ws.id, scopes: ['*'], mode: 'live' });
+    secret = key.secret;
+    const profiles = Array.from({ length: PEOPLE }, (_, i) => ({ pronet_url: `https://www.linkedin.com/in/bench-${snapshotMs}-member-${i + 1}` }));
+    let reportId = '';
+    results.push(
+      await phase('report', PEOPLE, async () => {
+        // A report takes up to 100 people at creation; the rest come in imports of up to 100, at once.
+        const created = await api(
+          'POST',
+          '/api/v1/reports',
+          {
+            name: 'Provider bench',
+            company: { name: 'Acme Data', domain: 'acme-data.example', pronet_company_url: 'https://www.linkedin.com/company/acme-data' },
+            profiles: profiles.slice(0, 100),
+          },
+          `bench-report-${snapshotMs}`,
+        );
+        reportId = created.data.report.id;
+        for (let i = 100; i < profiles.length; i += 100) {
+          await api('POST', `/api/v1/reports/${reportId}/profile-imports`, { profiles: profiles.slice(i, i + 100) }, `bench-report-${snapshotMs}-${i}`);
+        }
+        const runs = await runtime.db.selectFrom('scan_runs').select('id').where('report_id', '=', reportId).execute();
+        await untilTerminal(reportId, runs.length);
+      }),
+    );
+    results.push(
+      await phase('import', IMPORTED, async () => {
+        const before = await runtime.db.selectFrom('scan_runs').select('id').where('report_id', '=', reportId).execute();
+        await api(
+          'POST',
+          `/api/v1/reports/${reportId}/profile-imports`,
+          { profiles: Array.from({ length: IMPORTED }, (_, i) => ({ pronet_url: `https://www.linkedin.com/in/bench-${snapshotMs}-imported-${i + 1}` })) },
+          `bench-import-${snapshotMs}`,
+        );
+        await untilTerminal(reportId, before.length + 1);
+      }),
+    );
+  }
   for (const r of results) {
     log(
       `${r.phase}: ${r.people} people; calls/person ${JSON.stringify(r.calls_per_person)}; billed/person ${JSON.stringify(r.records_billed_per_person)}; ` +
-        `terminal ${r.terminal_seconds} s, provider ${r.provider_seconds} s: ×${r.ratio_to_provider}`,
+        `terminal ${r.terminal_seconds} s, provider ${r.provider_seconds} s: ×${r.ratio_to_provider} (load ${r.load_average.join(' → ')})`,
     );
   }
   const output = {
@@ -223,11 +242,12 @@ async function main(): Promise<void> {
       people: PEOPLE,
       imported: IMPORTED,
       latency_ms: LATENCY_MS,
-      snapshot_ms: SNAPSHOT_MS,
+      snapshot_ms: SNAPSHOT_TIMES,
       concurrency: CONCURRENCY,
       posts_per_person: 3,
       batch_max: 250,
       batch_window_ms: 1500,
+      poll_interval_ms: config.brightData?.pollIntervalMs ?? null,
     },
     database: database.description,
     results,

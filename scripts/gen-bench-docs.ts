@@ -252,14 +252,26 @@ function renderProvider(data: Json): string[] {
   const perDataset = (r: Obj, key: string) => ['profiles', 'posts', 'companies'].map((d) => `${d} ${num(at(r, key, d))}`).join(', ');
   return [
     ...runLine(data),
-    `${num(at(data, 'settings', 'people'), 0)} people, then an import of ${num(at(data, 'settings', 'imported'), 0)}; the provider answers after ${num(at(data, 'settings', 'latency_ms'), 0)} ms and makes a snapshot in ${num(at(data, 'settings', 'snapshot_ms'), 0)} ms.`,
+    `${num(at(data, 'settings', 'people'), 0)} people, then an import of ${num(at(data, 'settings', 'imported'), 0)}; the provider answers after ${num(at(data, 'settings', 'latency_ms'), 0)} ms; the collector polls with an interval of at most ${num(at(data, 'settings', 'poll_interval_ms'), 0)} ms. Each snapshot time is a scenario of its own; the load average is the machine's (1 minute) at the phase's start and end.`,
     '',
     ...table(
-      ['phase', 'people', 'calls per person (≤ 1/15)', 'records billed per person', 'posts delivered', 'to terminal s', 'provider s', '× provider (≤ 1.2)'],
-      ['l', 'r', 'l', 'l', 'r', 'r', 'r', 'r'],
+      [
+        'snapshot s',
+        'phase',
+        'people',
+        'calls per person (≤ 1/15)',
+        'records billed per person',
+        'posts delivered',
+        'to terminal s',
+        'provider s',
+        '× provider (≤ 1.2)',
+        'load average',
+      ],
+      ['r', 'l', 'r', 'l', 'l', 'r', 'r', 'r', 'r', 'l'],
       (Array.isArray(results) ? results : [])
         .filter(isObj)
         .map((r) => [
+          num(typeof r.snapshot_ms === 'number' ? r.snapshot_ms / 1000 : at(data, 'settings', 'snapshot_ms'), 0),
           text(r.phase),
           num(r.people, 0),
           perDataset(r, 'calls_per_person'),
@@ -268,6 +280,7 @@ function renderProvider(data: Json): string[] {
           num(r.terminal_seconds, 1),
           num(r.provider_seconds, 1),
           ratio(r.ratio_to_provider),
+          Array.isArray(r.load_average) ? r.load_average.map((v) => num(v, 1)).join(' → ') : '',
         ]),
     ),
   ];

@@ -11,7 +11,8 @@
  * - Scan work: items processed by mode and outcome, item duration, provider
  *   calls by provider, dataset, endpoint and outcome with their latency,
  *   provider errors by reason; records billed and dropped as unattributable,
- *   snapshot wait time and the circuit breaker's state. The scan
+ *   snapshot wait time; the circuit breaker's state is read from
+ *   `provider_breakers` at scrape time (every process's worker). The scan
  *   worker of `serve` runs on a thread: it posts these observations to the
  *   main thread (`ThreadMetricsSink` → `applyThreadMetric`), which records them
  *   here, so one scrape of the process shows its thread's work too.
@@ -25,7 +26,10 @@ import type pg from 'pg';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Db } from './store/database.js';
 import type { DatabaseAvailability, DatabaseEvent } from './store/database-availability.js';
+import { BREAKER_FRESH_MS, readBreakerStates } from './store/brightdata-repository.js';
 import { queueStatsByMode, type QueueStats } from './queue/stats.js';
+
+const BREAKER_STATES = ['closed', 'open', 'half_open'] as const;
 
 /** One exchange with a data provider, as /metrics counts it. */
 export interface ProviderExchange {
@@ -167,11 +171,22 @@ export class Metrics implements WorkerMetrics {
       buckets: [1, 5, 10, 30, 60, 120, 300, 600, 1800],
       registers: [registry],
     });
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
+    const self = this;
     this.providerBreaker = new Gauge({
       name: 'profile_scan_provider_breaker_state',
-      help: "1 for a provider's circuit-breaker state in this process (closed, open: collection paused, half_open: probing)",
+      help: "1 for a provider's circuit-breaker state, as stored for all processes (closed, open: collection paused, half_open: probing)",
       labelNames: ['provider', 'state'],
       registers: [registry],
+      async collect() {
+        // The stored state is every process's (a worker's breaker is not this process's); without a database, this process's own.
+        const db = self.#db;
+        if (!db) return;
+        const rows = await readBreakerStates(db, BREAKER_FRESH_MS).catch(() => null);
+        if (rows === null) return;
+        this.reset();
+        for (const row of rows) for (const state of BREAKER_STATES) this.set({ provider: row.provider, state }, state === row.state ? 1 : 0);
+      },
     });
     this.maintenanceRuns = new Counter({
       name: 'profile_scan_maintenance_runs_total',
@@ -288,9 +303,7 @@ export class Metrics implements WorkerMetrics {
     if (event.kind === 'billed') this.providerRecordsBilled.inc({ provider: event.provider, dataset: event.dataset }, event.records);
     else if (event.kind === 'unattributable') this.providerRecordsUnattributable.inc({ provider: event.provider, dataset: event.dataset }, event.records);
     else if (event.kind === 'snapshot_wait') this.providerSnapshotWait.observe({ provider: event.provider, dataset: event.dataset }, event.seconds);
-    else
-      for (const state of ['closed', 'open', 'half_open'] as const)
-        this.providerBreaker.set({ provider: event.provider, state }, state === event.state ? 1 : 0);
+    else for (const state of BREAKER_STATES) this.providerBreaker.set({ provider: event.provider, state }, state === event.state ? 1 : 0);
   }
 
   // --- Database outages (store/database-availability.ts) ---------------------------------------

@@ -14,26 +14,33 @@ export interface StoredSnapshot {
   snapshotId: string;
   urlKeys: string[];
   delivered: boolean;
+  /** The workspaces it was bought for: only their items join it; null for a snapshot stored before they were recorded (anyone's). */
+  workspaceIds: string[] | null;
 }
 
 /** Stores a triggered snapshot with the inputs waiting on it and the budget reservation it holds. */
 export async function recordSnapshot(
   db: Db,
-  input: { snapshotId: string; provider: string; datasetId: string; group: SnapshotGroup; urlKeys: string[]; reservedDay: string | null; reserved: number },
+  input: {
+    snapshotId: string;
+    provider: string;
+    datasetId: string;
+    group: SnapshotGroup;
+    urlKeys: string[];
+    workspaceIds: string[];
+    reservedDay: string | null;
+    reserved: number;
+  },
 ): Promise<void> {
-  await db
-    .insertInto('brightdata_snapshots')
-    .values({
-      snapshot_id: input.snapshotId,
-      provider: input.provider,
-      dataset_id: input.datasetId,
-      grp: input.group,
-      url_keys: input.urlKeys,
-      reserved_day: input.reservedDay,
-      reserved: input.reserved,
-    })
-    .onConflict((oc) => oc.column('snapshot_id').doNothing())
-    .execute();
+  // One statement: the snapshot and the workspaces it was bought for are stored together (the key is checked at its end).
+  await sql`
+    with stored as (
+      insert into brightdata_snapshots (snapshot_id, provider, dataset_id, grp, url_keys, reserved_day, reserved)
+      values (${input.snapshotId}, ${input.provider}, ${input.datasetId}, ${input.group}, ${input.urlKeys}::text[], ${input.reservedDay}, ${input.reserved})
+      on conflict (snapshot_id) do nothing)
+    insert into brightdata_snapshot_workspaces (snapshot_id, workspace_id)
+    select ${input.snapshotId}, w from unnest(${[...new Set(input.workspaceIds)]}::uuid[]) w
+    on conflict do nothing`.execute(db);
 }
 
 /**
@@ -46,14 +53,15 @@ export async function findSnapshots(
   input: { provider: string; group: SnapshotGroup; urlKeys: string[]; keepMs: number; redeliverMs: number },
 ): Promise<StoredSnapshot[]> {
   if (input.urlKeys.length === 0) return [];
-  const { rows } = await sql<{ snapshot_id: string; url_keys: string[]; delivered: boolean }>`
-    select snapshot_id, url_keys, delivered_at is not null as delivered
-      from brightdata_snapshots
+  const { rows } = await sql<{ snapshot_id: string; url_keys: string[]; delivered: boolean; workspace_ids: string[] | null }>`
+    select snapshot_id, url_keys, delivered_at is not null as delivered,
+           (select array_agg(w.workspace_id::text) from brightdata_snapshot_workspaces w where w.snapshot_id = s.snapshot_id) as workspace_ids
+      from brightdata_snapshots s
      where provider = ${input.provider} and grp = ${input.group} and url_keys && ${input.urlKeys}::text[]
        and created_at > now() - make_interval(secs => ${input.keepMs / 1000})
        and (delivered_at is null or delivered_at > now() - make_interval(secs => ${input.redeliverMs / 1000}))
      order by delivered_at is null, created_at desc`.execute(db);
-  return rows.map((r) => ({ snapshotId: r.snapshot_id, urlKeys: r.url_keys, delivered: r.delivered }));
+  return rows.map((r) => ({ snapshotId: r.snapshot_id, urlKeys: r.url_keys, delivered: r.delivered, workspaceIds: r.workspace_ids }));
 }
 
 /**
@@ -133,6 +141,19 @@ export interface PausedProvider {
   state: 'open' | 'half_open';
   reason: string | null;
   since: Date;
+}
+
+/** A paused breaker's row not refreshed for this long belongs to a process that is gone (the collector refreshes it more often): it no longer counts as paused. */
+export const BREAKER_FRESH_MS = 2 * 60_000;
+
+/** Every provider's breaker as stored by all processes: a paused row older than `freshMs` counts as closed (see BREAKER_FRESH_MS). */
+export async function readBreakerStates(db: Db, freshMs: number): Promise<Array<{ provider: string; state: BreakerState }>> {
+  const { rows } = await sql<{ provider: string; state: BreakerState }>`
+    select provider,
+           case when state <> 'closed' and updated_at > now() - make_interval(secs => ${freshMs / 1000}) then state else 'closed' end as state
+      from provider_breakers
+     order by provider`.execute(db);
+  return rows;
 }
 
 /** Providers whose breaker holds collection paused, refreshed within `freshMs` (older rows belong to a process that is gone). */

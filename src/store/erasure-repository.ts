@@ -8,6 +8,7 @@
  */
 import { sql, type Kysely } from 'kysely';
 import { redactErased } from '../domain/erasure.js';
+import { normalizeProfileUrl } from '../domain/profile-url.js';
 import type { Database } from './schema.js';
 import { refreshReportRollup } from './rollup-repository.js';
 import { refreshRun } from './scan-repository.js';
@@ -65,6 +66,16 @@ export async function erasePeopleOfReport(db: Kysely<Database>, workspaceId: str
   for (const runId of [...new Set(cancelled.map((r) => r.run_id))].sort()) await refreshRun(db, runId, now);
 
   await tombstoneResponses(db, workspaceId, { profileIds: new Set(presentIds), urls: new Set(present.map((p) => p.pronet_url)) });
+  if (
+    (await deleteCompanyEventsBy(
+      db,
+      reportId,
+      present.map((p) => p.pronet_url),
+    )) > 0
+  ) {
+    // The company page's events feed every person's activity checks: they are folded again without the erased ones.
+    await refreshReportRollup(db, reportId, 'all', now, { touch: true });
+  }
   await sql`
     update brightdata_snapshots set url_keys = array(select k from unnest(url_keys) k where k <> all(${present.map((p) => p.pronet_url)}::text[]))
      where url_keys && ${present.map((p) => p.pronet_url)}::text[]`.execute(db);
@@ -72,6 +83,33 @@ export async function erasePeopleOfReport(db: Kysely<Database>, workspaceId: str
   // The run counts were settled above: refreshRun would count the deleted items out of them.
   await db.deleteFrom('report_profiles').where('id', 'in', presentIds).execute();
   return queued;
+}
+
+/**
+ * Deletes the report's company-page events whose actor is one of the erased
+ * people (a post of theirs the company page shows, a comment of theirs):
+ * the event is about them, with their name, URL and words. Actors are
+ * compared by profile identity (domain/profile-url.ts), whatever variant of
+ * the URL the provider gave. Returns how many were deleted.
+ */
+async function deleteCompanyEventsBy(db: Kysely<Database>, reportId: string, urls: string[]): Promise<number> {
+  const erased = new Set(urls.map(profileIdentity));
+  const events = await db
+    .selectFrom('activity_events')
+    .select(['id', sql<string | null>`actor->>'url'`.as('actor_url')])
+    .where('report_id', '=', reportId)
+    .where('profile_id', 'is', null)
+    .where(sql<boolean>`actor->>'url' is not null`)
+    .execute();
+  const ids = events.filter((e) => e.actor_url !== null && erased.has(profileIdentity(e.actor_url))).map((e) => e.id);
+  if (ids.length === 0) return 0;
+  await db.deleteFrom('activity_events').where('id', 'in', ids).execute();
+  return ids.length;
+}
+
+function profileIdentity(url: string): string {
+  const normalized = normalizeProfileUrl(url);
+  return normalized.ok ? normalized.url : url.trim().toLowerCase();
 }
 
 /** Replaces the erased people's values in the workspace's stored responses (idempotency records). */

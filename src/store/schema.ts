@@ -382,6 +382,7 @@ export interface Database {
   provider_call_schedule: ProviderCallScheduleTable;
   provider_record_budget: ProviderRecordBudgetTable;
   brightdata_snapshots: BrightDataSnapshotsTable;
+  brightdata_snapshot_workspaces: BrightDataSnapshotWorkspacesTable;
   provider_breakers: ProviderBreakersTable;
   brightdata_company_pages: BrightDataCompanyPagesTable;
   provider_usage: ProviderUsageTable;
@@ -495,6 +496,12 @@ export interface BrightDataSnapshotsTable {
   billed: Generated<number>;
   created_at: Generated<Timestamp>;
   delivered_at: Timestamp | null;
+}
+
+/** The workspaces a snapshot was bought for: only their items join it (migration 0058). */
+export interface BrightDataSnapshotWorkspacesTable {
+  snapshot_id: string;
+  workspace_id: string;
 }
 
 /** Circuit-breaker state per provider (migration 0043; store/brightdata-repository.ts). */

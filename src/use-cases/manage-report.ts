@@ -9,6 +9,7 @@
  * person), and the interface says so in its own words.
  */
 import type { Kysely } from 'kysely';
+import { recordAudit } from '../store/audit-repository.js';
 import { findReport, removeProfile, setArchived, setPublic, type ReportRow } from '../store/report-repository.js';
 import { refreshReportRollup } from '../store/rollup-repository.js';
 import { cancelReportScans } from '../store/scan-repository.js';
@@ -20,6 +21,8 @@ export interface ReportScope {
   /** null: any workspace (operator commands). */
   workspaceId: string | null;
   now: Date;
+  /** Who acts, for the audit log of sharing changes: a signed-in user, else the operator. */
+  userId?: string;
 }
 
 async function visible(trx: Kysely<Database>, scope: ReportScope, reportId: string): Promise<boolean> {
@@ -47,11 +50,21 @@ export async function setReportArchived(scope: ReportScope, reportId: string, ar
   });
 }
 
-/** Turns the report's public page on (a new unguessable token) or off. */
+/** Turns the report's public page on (a new unguessable token) or off, recorded in the audit log. */
 export async function setReportSharing(scope: ReportScope, reportId: string, isPublic: boolean): Promise<ReportRow | null> {
   return retryingTransaction(scope.db, async (trx) => {
     if (!(await visible(trx, scope, reportId))) return null;
-    return (await setPublic(trx, reportId, isPublic, scope.now)) ?? null;
+    const row = await setPublic(trx, reportId, isPublic, scope.now);
+    if (!row) return null;
+    await recordAudit(trx, {
+      at: scope.now,
+      workspaceId: row.workspace_id,
+      actor: scope.userId ? { kind: 'user', userId: scope.userId } : { kind: 'operator' },
+      action: isPublic ? 'share_report' : 'unshare_report',
+      objectKind: 'report',
+      objectId: reportId,
+    });
+    return row;
   });
 }
 

@@ -18,6 +18,8 @@ import { ApiError, apiError, notFound } from '../domain/errors.js';
 import { isTokenShaped, newToken, tokenHash } from '../domain/web-tokens.js';
 import type { MediaStore } from '../scanning/media/media-store.js';
 import type { Db } from '../store/database.js';
+import { recordAudit } from '../store/audit-repository.js';
+import { retryingTransaction } from '../store/transaction.js';
 import { findPersonLink, insertPersonLinks, listPersonLinks, recordOpened, revokePersonLinks, type OpenedLinkRow } from '../store/person-link-repository.js';
 import { openEvidence, type EvidenceVariant, type OpenedEvidence } from './read-evidence.js';
 import { readReportPeople } from './report-people.js';
@@ -70,11 +72,23 @@ export async function createPersonLinks(ctx: LinkScope, reportId: string, who: s
   const now = ctx.clock.now();
   const expiresAt = new Date(now.getTime() + days * DAY_MS);
   const made = chosen.map((p) => ({ person: p, token: newToken() }));
-  await insertPersonLinks(
-    ctx.db,
-    made.map(({ person, token }) => ({ tokenHash: tokenHash(token), reportId, profileId: person.profile_id, createdBy: ctx.userId, expiresAt })),
-    now,
-  );
+  await retryingTransaction(ctx.db, async (trx) => {
+    await insertPersonLinks(
+      trx,
+      made.map(({ person, token }) => ({ tokenHash: tokenHash(token), reportId, profileId: person.profile_id, createdBy: ctx.userId, expiresAt })),
+      now,
+    );
+    // The report, not the people: the log names no person.
+    await recordAudit(trx, {
+      at: now,
+      workspaceId: ctx.workspaceId,
+      actor: { kind: 'user', userId: ctx.userId },
+      action: 'create_person_links',
+      objectKind: 'report',
+      objectId: reportId,
+      count: made.length,
+    });
+  });
   return made.map(({ person, token }) => ({ profileId: person.profile_id, name: person.display_name, token, expiresAt }));
 }
 
@@ -114,9 +128,24 @@ export async function listReportPersonLinks(ctx: Omit<LinkScope, 'userId'>, repo
 }
 
 /** Revokes one link of the report (404 when it has no such live link) or, with `linkId` null, all of them; the number revoked. */
-export async function revokeReportPersonLinks(ctx: Omit<LinkScope, 'userId'>, reportId: string, linkId: string | null): Promise<number> {
+export async function revokeReportPersonLinks(ctx: LinkScope, reportId: string, linkId: string | null): Promise<number> {
   await requireReport(ctx.db, ctx.workspaceId, reportId);
-  const revoked = await revokePersonLinks(ctx.db, reportId, linkId, ctx.clock.now());
+  const now = ctx.clock.now();
+  const revoked = await retryingTransaction(ctx.db, async (trx) => {
+    const n = await revokePersonLinks(trx, reportId, linkId, now);
+    if (n > 0) {
+      await recordAudit(trx, {
+        at: now,
+        workspaceId: ctx.workspaceId,
+        actor: { kind: 'user', userId: ctx.userId },
+        action: 'revoke_person_links',
+        objectKind: linkId === null ? 'report' : 'person_link',
+        objectId: linkId ?? reportId,
+        count: n,
+      });
+    }
+    return n;
+  });
   if (linkId !== null && revoked === 0) throw notFound('link');
   return revoked;
 }

@@ -7,7 +7,7 @@
  * only; each is scoped by workspace, so another workspace's report is "not
  * found".
  */
-import { readPausedProviders, type PausedProvider } from '../store/brightdata-repository.js';
+import { BREAKER_FRESH_MS, readPausedProviders, type PausedProvider } from '../store/brightdata-repository.js';
 import type { Clock } from '../clock.js';
 import type { ActivityRecord, FindingsRecord } from '../domain/analysis-records.js';
 import type { AnalysisSummary } from '../domain/analysis-summary.js';
@@ -91,15 +91,12 @@ async function scansWaiting(db: Db, runs: ScanRunRow[]): Promise<boolean> {
   return unfinished(runs) && !(await anyWorkerBeating(db, WORKER_DEAD_SECONDS));
 }
 
-/** A breaker row not refreshed for this long belongs to a worker that is gone: not shown. */
-const PAUSE_FRESH_MS = 2 * 60_000;
-
 export async function readReportOverview(ctx: ViewContext, reportId: string): Promise<ReportOverview> {
   const report = await requireReport(ctx.db, ctx.workspaceId, reportId);
   const [summary, runs, paused] = await Promise.all([
     readSummary(analysisContext(ctx), reportId),
     listReportRuns(ctx.db, ctx.workspaceId, reportId, RUNS_SHOWN),
-    readPausedProviders(ctx.db, PAUSE_FRESH_MS),
+    readPausedProviders(ctx.db, BREAKER_FRESH_MS),
   ]);
   return { report, summary, runs, collectionPaused: collectionPause(paused), waiting: await scansWaiting(ctx.db, runs) };
 }
@@ -179,12 +176,14 @@ export interface Progress {
   done: boolean;
   /** Unfinished runs that nothing works on now (`scansWaiting`). */
   waiting: boolean;
+  /** Why collection is paused, or null while it runs (as the overview's). */
+  collectionPaused: string | null;
 }
 
 export async function readProgress(ctx: ViewContext, reportId: string): Promise<Progress> {
   await requireReport(ctx.db, ctx.workspaceId, reportId);
-  const runs = await listReportRuns(ctx.db, ctx.workspaceId, reportId, RUNS_SHOWN);
-  return { runs, done: !unfinished(runs), waiting: await scansWaiting(ctx.db, runs) };
+  const [runs, paused] = await Promise.all([listReportRuns(ctx.db, ctx.workspaceId, reportId, RUNS_SHOWN), readPausedProviders(ctx.db, BREAKER_FRESH_MS)]);
+  return { runs, done: !unfinished(runs), waiting: await scansWaiting(ctx.db, runs), collectionPaused: collectionPause(paused) };
 }
 
 /**

@@ -13,6 +13,7 @@ import { can } from '../domain/permissions.js';
 import { canAssign, newToken, normalizeEmail, tokenHash, type Role } from '../domain/web-tokens.js';
 import { apiError, notFound } from '../domain/errors.js';
 import type { Db } from '../store/database.js';
+import { recordAudit } from '../store/audit-repository.js';
 import { revokeUserKeys } from '../store/key-repository.js';
 import {
   findAccountByEmail,
@@ -136,7 +137,18 @@ export async function changeRole(ctx: MembersContext, actor: Actor, userId: stri
     if (target.role === 'owner' && role !== 'owner' && owners.length <= 1) {
       throw apiError('validation_failed', 422, 'The workspace needs at least one owner: make someone else an owner first.');
     }
-    return member((await setRole(trx, actor.workspaceId, userId, role))!);
+    const changed = member((await setRole(trx, actor.workspaceId, userId, role))!);
+    if (target.role !== role) {
+      await recordAudit(trx, {
+        at: ctx.clock.now(),
+        workspaceId: actor.workspaceId,
+        actor: { kind: 'user', userId: actor.userId },
+        action: `role_to_${role}`,
+        objectKind: 'member',
+        objectId: userId,
+      });
+    }
+    return changed;
   });
 }
 
@@ -163,6 +175,14 @@ export async function removeMember(ctx: MembersContext, actor: Actor, userId: st
     await deleteUserSessions(trx, userId);
     await revokeUserKeys(trx, userId, now);
     await revokeUserLinks(trx, userId, now);
+    await recordAudit(trx, {
+      at: now,
+      workspaceId: actor.workspaceId,
+      actor: { kind: 'user', userId: actor.userId },
+      action: 'remove_member',
+      objectKind: 'member',
+      objectId: userId,
+    });
   });
 }
 

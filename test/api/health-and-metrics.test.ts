@@ -7,6 +7,8 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { sql } from 'kysely';
+import { BREAKER_FRESH_MS, writeBreakerState } from '../../src/store/brightdata-repository.js';
 import { eventually, people, reportBody, startTestApp, type Tenant, type TestApp } from '../support/app.js';
 
 const TOKEN = 'metrics-token-0123456789abcdef';
@@ -154,5 +156,24 @@ describe('health and metrics endpoints', () => {
     assert.equal(sample(text, 'profile_scan_items_processed_total', { mode: 'full_profile', outcome: 'succeeded' }), succeeded.full_profile);
     assert.equal(sample(text, 'profile_scan_items_processed_total', { mode: 'activity', outcome: 'succeeded' }), succeeded.activity);
     assert.equal(sample(text, 'profile_scan_item_duration_seconds_count', { mode: 'activity', outcome: 'succeeded' }), succeeded.activity);
+  });
+
+  test("the breaker's state in /metrics is the one stored for every process, not this process's: a paused worker elsewhere shows; a stale row counts as closed", async () => {
+    // This process runs no Bright Data collector: only the stored row can say that collection is paused.
+    await writeBreakerState(t.runtime.db, 'brightdata', 'open', 'provider answered 503');
+    try {
+      let text = await metrics();
+      assert.equal(sample(text, 'profile_scan_provider_breaker_state', { provider: 'brightdata', state: 'open' }), 1);
+      assert.equal(sample(text, 'profile_scan_provider_breaker_state', { provider: 'brightdata', state: 'closed' }), 0);
+      // A paused row its process stopped refreshing (the process is gone) is not a pause.
+      await sql`update provider_breakers set updated_at = now() - make_interval(secs => ${BREAKER_FRESH_MS / 1000 + 60}) where provider = 'brightdata'`.execute(
+        t.runtime.db,
+      );
+      text = await metrics();
+      assert.equal(sample(text, 'profile_scan_provider_breaker_state', { provider: 'brightdata', state: 'open' }), 0);
+      assert.equal(sample(text, 'profile_scan_provider_breaker_state', { provider: 'brightdata', state: 'closed' }), 1);
+    } finally {
+      await writeBreakerState(t.runtime.db, 'brightdata', 'closed', null);
+    }
   });
 });

@@ -54,7 +54,7 @@ describe('admin privacy commands', () => {
 
     const { stdout } = await runAdmin(t, 'audit', 'list', '--workspace', owner.workspaceId, '--json');
     const actions = (JSON.parse(stdout).entries as { action: string; actor_kind: string }[]).map((e) => `${e.actor_kind}:${e.action}`);
-    assert.deepEqual(actions, ['operator:delete_workspace', 'operator:erase_person', 'operator:export_person']);
+    assert.deepEqual(actions, ['operator:delete_workspace', 'operator:erase_person', 'operator:export_person', 'operator:issue_key']);
     assert.ok(!stdout.includes('cli-erased-person') && !stdout.includes('Cli Erased Person'));
   });
 });

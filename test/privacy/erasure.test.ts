@@ -4,7 +4,8 @@
  * are finished (with evidence), running (a worker holds one) and queued:
  *
  * - a walk over the database catalog finds no row that still names them (URL,
- *   supplied name, observed name, imported column), and the bucket holds none
+ *   supplied name, observed name, imported column, the company page's events
+ *   with them as actor), and the bucket holds none
  *   of their blobs, but keeps a blob another person's evidence shares;
  * - nothing of anyone else changes: the other person's rows, and the same
  *   URL in another workspace;
@@ -156,6 +157,26 @@ describe('erasing a person', () => {
       .execute();
     const janeEvidence = await t.runtime.db.selectFrom('evidence_images').selectAll().where('profile_id', '=', jane.id).execute();
     assert.ok(janeEvidence.length > 2, 'her evidence');
+    // The company page shows a post of hers and one of John's: events whose actor is a person (a URL variant of hers).
+    const companyEvent = await t.runtime.db.selectFrom('activity_events').selectAll().where('report_id', '=', finished).limit(1).executeTakeFirstOrThrow();
+    const eventBy = (url: string, name: string) => {
+      // eslint-disable-next-line @typescript-eslint/no-unused-vars
+      const { subject, ...row } = companyEvent as typeof companyEvent & { subject?: string };
+      return {
+        ...row,
+        id: randomUUID(),
+        profile_id: null,
+        external_id: `company-shows-${randomUUID()}`,
+        actor_kind: 'person' as const,
+        actor: JSON.stringify({ kind: 'person', url, name }),
+        counts: JSON.stringify(companyEvent.counts),
+        text: `A post by ${name}`,
+      };
+    };
+    await t.runtime.db
+      .insertInto('activity_events')
+      .values([eventBy('https://www.pronet.example/in/Zora-Vantablack-Erasable/', 'Zora Q. Erasable'), eventBy(JOHN, 'Kept Colleague')])
+      .execute();
     // The provider's snapshot identities name her URL.
     await t.runtime.db
       .insertInto('brightdata_snapshots')
@@ -216,6 +237,17 @@ describe('erasing a person', () => {
     await drainBlobDeletions(t.runtime.db, t.clock.now(), (h) => media.delete(h));
     assert.equal((await t.runtime.db.selectFrom('blob_deletions').select('sha256').execute()).length, 0);
 
+    // The company page's event by John stays; hers went with her (the catalog walk below finds none).
+    const companyEvents = await t.runtime.db
+      .selectFrom('activity_events')
+      .select('actor')
+      .where('report_id', '=', finished)
+      .where('profile_id', 'is', null)
+      .execute();
+    assert.ok(
+      companyEvents.some((e) => JSON.stringify(e.actor).includes('kept-colleague')),
+      'the event by John',
+    );
     // The catalog walk: nothing names her, outside the other workspace's own rows.
     const foreignIds = [other.workspaceId, foreign, ...foreignBefore.map((p) => p.id)];
     const hits = (await findInCatalog(t.runtime.db, [JANE, 'zora-vantablack-erasable', 'Zora Q. Erasable', observedName, 'Erasure-Dept-7731'])).filter(

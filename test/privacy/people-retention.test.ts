@@ -102,7 +102,12 @@ describe('retention of people: the maintenance task with the clock moved', () =>
     const metrics = await t.metrics.registry.metrics();
     assert.match(metrics, /profile_scan_maintenance_rows_total\{task="removed_people"[^}]*\} 1\n/);
     assert.match(metrics, /profile_scan_maintenance_rows_total\{task="archived_reports"[^}]*\} 1\n/);
-    const audit = await t.runtime.db.selectFrom('audit_log').select(['action', 'actor_kind', 'count']).orderBy('id').execute();
+    const audit = await t.runtime.db
+      .selectFrom('audit_log')
+      .select(['action', 'actor_kind', 'count'])
+      .where('actor_kind', '=', 'maintenance')
+      .orderBy('id')
+      .execute();
     assert.deepEqual(audit, [
       { action: 'erase_removed_people', actor_kind: 'maintenance', count: 1 },
       { action: 'erase_archived_report_people', actor_kind: 'maintenance', count: 1 },

@@ -133,7 +133,8 @@ describe('web: a person erased or exported, the workspace deleted', () => {
     assert.match(log.text, /Person exported/);
     assert.equal((await admin.client.get('/settings/privacy')).status, 403, 'owners only');
     const entries = await t.runtime.db.selectFrom('audit_log').selectAll().where('workspace_ref', '=', tenant.workspaceId).execute();
-    assert.deepEqual(entries.map((e) => e.action).sort(), ['erase_person', 'export_person']);
+    // Besides the operator's key of the tenant (issue_key), the two requests about personal data.
+    assert.deepEqual(entries.map((e) => e.action).sort(), ['erase_person', 'export_person', 'issue_key']);
     assert.equal(entries.find((e) => e.action === 'erase_person')!.actor_ref, admin.userId);
     const hits = await findInCatalog(t.runtime.db, ['exported-person', 'Exported Person', 'Export Office 42', 'Head of Exports']);
     assert.deepEqual(
@@ -163,10 +164,10 @@ describe('web: a person erased or exported, the workspace deleted', () => {
       owner.email,
       admin.email,
     ]);
-    // The audit log keeps the deletion's record: who (an id) deleted which workspace (an id), nothing else.
+    // The audit log keeps its records (the key issued, the export, the erasure, the deletion): who and which object, as ids, nothing else.
     assert.deepEqual(
       hits.map((h) => h.table),
-      ['audit_log', 'audit_log', 'audit_log'],
+      ['audit_log', 'audit_log', 'audit_log', 'audit_log'],
     );
     const media = handlerContext(t).media;
     for (const h of hashes) assert.equal(await media.get(h), null, h);

@@ -12,6 +12,7 @@ import assert from 'node:assert/strict';
 import { loadConfig } from '../../src/config.js';
 import { openRuntime, type Runtime } from '../../src/runtime.js';
 import { startScanWorker, WORKER_DEAD_SECONDS, type ScanWorker } from '../../src/scanning/worker.js';
+import { writeBreakerState } from '../../src/store/brightdata-repository.js';
 import { SCANS_RUNNING, SCANS_WAITING } from '../../src/web/components/runs.js';
 import { eventually, people, reportBody, startTestApp, type TestApp } from '../support/app.js';
 import { relayedUrl, startRelay, targetOf, type Relay } from '../support/relay.js';
@@ -97,6 +98,25 @@ describe('the report page says whether its scans run or wait', () => {
 
     relay.silent = false;
     await eventually(async () => !(await progress()).waiting, 15_000, 100);
+    assert.equal((await page()).status, SCANS_RUNNING);
+  });
+
+  test('collection paused by the provider breaker: the page and its progress say it once, instead of "running"; resumed: running again', async () => {
+    await eventually(async () => !(await progress()).waiting, 15_000, 100);
+    await writeBreakerState(t.runtime.db, 'brightdata', 'open', 'provider answered 503');
+    try {
+      const res = await user.client.get(`/reports/${reportId}`);
+      const shown = await page();
+      assert.match(shown.status, /^Collection is paused: the data provider is not answering \(provider answered 503\)/);
+      assert.doesNotMatch(res.text, new RegExp(SCANS_RUNNING.replace(/[.;]/g, '.')));
+      assert.equal(res.text.match(/Collection is paused/g)?.length, 1, 'said once');
+      assert.ok(shown.runs.length > 0 && shown.runs.every((r) => r === 'Waiting for the data provider'), shown.runs.join(', '));
+      const p = await progress();
+      assert.equal(p.status_text, shown.status);
+      assert.ok(p.runs.every((r) => r.status_label !== 'Running'));
+    } finally {
+      await writeBreakerState(t.runtime.db, 'brightdata', 'closed', null);
+    }
     assert.equal((await page()).status, SCANS_RUNNING);
   });
 });

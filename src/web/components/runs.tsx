@@ -26,17 +26,24 @@ export const SCANS_WAITING =
 /** Said by live.js when the page's progress cannot be read (the service answers 503 while its database is away). */
 export const SCANS_UNKNOWN = 'The service is temporarily unavailable, so the progress of the scans is unknown; this page keeps checking.';
 
-export function scansStatusText(waiting: boolean): string {
-  return waiting ? SCANS_WAITING : SCANS_RUNNING;
+/**
+ * The one status line of unfinished scans: waiting for a worker, else paused
+ * collection (`paused`, the provider's breaker: use-cases/report-view.ts),
+ * else running. Never two of them at once.
+ */
+export function scansStatusText(waiting: boolean, paused: string | null): string {
+  return waiting ? SCANS_WAITING : (paused ?? SCANS_RUNNING);
 }
 
 function unfinished(status: string): boolean {
   return status === 'queued' || status === 'running';
 }
 
-/** The run's status as shown: an unfinished run is "Waiting for a worker" while no worker beats. */
-export function runStatusLabel(run: Pick<RunView, 'status'>, waiting: boolean): string {
-  return waiting && unfinished(run.status) ? 'Waiting for a worker' : label(RUN_STATUS, run.status);
+/** The run's status as shown: an unfinished run is "Waiting for a worker" while no worker beats, "Waiting for the data provider" while collection is paused. */
+export function runStatusLabel(run: Pick<RunView, 'status'>, waiting: boolean, paused = false): string {
+  if (!unfinished(run.status)) return label(RUN_STATUS, run.status);
+  if (waiting) return 'Waiting for a worker';
+  return paused ? 'Waiting for the data provider' : label(RUN_STATUS, run.status);
 }
 
 export function runFinished(run: RunView): number {
@@ -50,7 +57,7 @@ export function runCountsLabel(run: RunView): string {
   return parts.join(' · ');
 }
 
-export function RunList(props: { runs: RunView[]; waiting: boolean }) {
+export function RunList(props: { runs: RunView[]; waiting: boolean; paused: boolean }) {
   if (props.runs.length === 0) return <p class="muted">No scans were requested yet: add people to start them.</p>;
   return (
     <ul class="runs">
@@ -58,7 +65,7 @@ export function RunList(props: { runs: RunView[]; waiting: boolean }) {
         <li id={`run-${run.id}`} data-status={run.status} data-waiting={props.waiting && unfinished(run.status) ? 'true' : undefined}>
           <div class="run-head">
             <strong>{label(RUN_MODE, run.mode)}</strong>
-            <span data-field="status">{runStatusLabel(run, props.waiting)}</span>
+            <span data-field="status">{runStatusLabel(run, props.waiting, props.paused)}</span>
           </div>
           <progress max={Math.max(1, run.requested)} value={runFinished(run)} aria-label={`${label(RUN_MODE, run.mode)} scan progress`}>
             {`${runFinished(run)} of ${run.requested}`}

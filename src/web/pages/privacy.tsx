@@ -18,6 +18,17 @@ const ACTIONS: Record<string, string> = {
   erase_person: 'Person erased',
   export_person: 'Person exported',
   delete_workspace: 'Workspace deleted',
+  issue_key: 'API key issued',
+  revoke_key: 'API key revoked',
+  role_to_owner: 'Role changed to owner',
+  role_to_admin: 'Role changed to admin',
+  role_to_member: 'Role changed to member',
+  role_to_viewer: 'Role changed to viewer',
+  remove_member: 'Member removed',
+  share_report: 'Public link turned on',
+  unshare_report: 'Public link turned off',
+  create_person_links: 'Private links made',
+  revoke_person_links: 'Private links revoked',
 };
 
 export function PrivacyPage(props: PrivacyProps) {
@@ -27,7 +38,7 @@ export function PrivacyPage(props: PrivacyProps) {
       {props.error ? <Notice kind="error">{props.error}</Notice> : null}
       <section class="card" aria-labelledby="audit-heading">
         <h2 id="audit-heading">Audit log</h2>
-        <p class="hint">Erasures, exports and deletions: who, what kind of object, when. It never holds the values themselves.</p>
+        <p class="hint">Erasures, exports, deletions, API keys, roles and sharing: who, what kind of object, when. It never holds the values themselves.</p>
         {props.entries.length === 0 ? (
           <p class="muted">Nothing recorded yet.</p>
         ) : (

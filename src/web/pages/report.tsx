@@ -415,15 +415,15 @@ export function ReportPage(props: ReportPageProps) {
           data-unknown-text={props.live ? SCANS_UNKNOWN : undefined}
         >
           <h2 id="runs-heading">Scans</h2>
-          {props.collectionPaused ? (
+          {props.collectionPaused && !props.live ? (
             <p class="notice" id="collection-paused" role="status">
               {props.collectionPaused}
             </p>
           ) : null}
           <p id="live-status" role="status" aria-live="polite" class="muted">
-            {props.live ? scansStatusText(props.waiting) : ''}
+            {props.live ? scansStatusText(props.waiting, props.collectionPaused ?? null) : ''}
           </p>
-          <RunList runs={props.runs} waiting={props.waiting} />
+          <RunList runs={props.runs} waiting={props.waiting} paused={props.collectionPaused != null} />
         </section>
       </div>
 

@@ -71,7 +71,7 @@ export async function reportRoutes(app: FastifyInstance, options: { media: Pick<
     publicBaseUrl: app.publicBaseUrl,
     imageUrl: (reportId, imageId, variant) => paths.evidence(reportId, imageId, variant),
   });
-  const scope = (request: FastifyRequest) => ({ db, workspaceId: request.web.user!.workspaceId, now: clock.now() });
+  const scope = (request: FastifyRequest) => ({ db, workspaceId: request.web.user!.workspaceId, now: clock.now(), userId: request.web.user!.userId });
   const linkScope = (request: FastifyRequest) => ({ db, clock, workspaceId: request.web.user!.workspaceId, userId: request.web.user!.userId });
 
   async function renderLinks(request: FastifyRequest, reply: FastifyReply, reportId: string, extra: Partial<ReportLinksProps> = {}, status = 200) {
@@ -268,11 +268,11 @@ export async function reportRoutes(app: FastifyInstance, options: { media: Pick<
       return reply.type('application/json; charset=utf-8').send({
         done: progress.done,
         waiting: progress.waiting,
-        status_text: scansStatusText(progress.waiting),
+        status_text: scansStatusText(progress.waiting, progress.collectionPaused),
         runs: progress.runs.map((r) => ({
           id: r.id,
           status: r.status,
-          status_label: runStatusLabel(r, progress.waiting),
+          status_label: runStatusLabel(r, progress.waiting, progress.collectionPaused !== null),
           counts_label: runCountsLabel(r),
           requested: r.requested,
           finished: runFinished(r),

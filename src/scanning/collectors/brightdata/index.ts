@@ -22,10 +22,13 @@
  * attributed, or their row failed, `activity` is null with `activity_gap`.
  *
  * Snapshots. A triggered snapshot is stored (store/brightdata-repository.ts)
- * with the inputs waiting on it before it is polled; polls and downloads are
+ * with the inputs waiting on it before it is polled, soon at first and then
+ * with pauses that grow with its age (domain/snapshot-polling.ts, capped by
+ * `pollIntervalMs`); polls and downloads are
  * retried through outages, and an item claimed again (after a timeout, a
  * restart, another process) joins the stored snapshot instead of triggering
- * again. A downloaded snapshot settles its budget reservation once; a second
+ * again, if it is of a workspace the snapshot was bought for (another
+ * workspace buys its own). A downloaded snapshot settles its budget reservation once; a second
  * download (an item whose result was not stored) bills nothing.
  *
  * Outages. Every exchange runs through a circuit breaker (cockatiel): after
@@ -53,6 +56,7 @@ import type { WorkerMetrics } from '../../../metrics.js';
 import type { ActivityGap, CollectResult } from '../../../domain/collected.js';
 import { normalizeProfileUrl } from '../../../domain/profile-url.js';
 import { isRfc3339 } from '../../../domain/rfc3339.js';
+import { snapshotPollPauseMs } from '../../../domain/snapshot-polling.js';
 import {
   dropSnapshot,
   findSnapshots,
@@ -311,7 +315,8 @@ export class BrightDataCollector implements Collector {
         const joined: Array<Promise<unknown>> = [];
         const taken = new Set<string>();
         for (const snapshot of stored) {
-          const mine = rest.filter((w) => snapshot.urlKeys.includes(w.key) && !taken.has(w.key));
+          // Only the workspaces it was bought for: another workspace buys its own (never records someone else paid for).
+          const mine = rest.filter((w) => snapshot.urlKeys.includes(w.key) && !taken.has(w.key) && boughtFor(snapshot, w));
           if (mine.length === 0) continue;
           for (const w of mine) taken.add(w.key);
           rest = rest.filter((w) => !mine.includes(w));
@@ -378,13 +383,20 @@ export class BrightDataCollector implements Collector {
             datasetId: this.#dataset(group),
             group,
             urlKeys: keys,
+            workspaceIds: batch.map((w) => w.request.imageShare?.workspaceId).filter((id): id is string => id !== undefined),
             reservedDay: reservation?.day ?? null,
             reserved: reservation?.records ?? 0,
           });
         } else {
           settledHere = true;
         }
-        billed = await this.#answerFromSnapshot(group, batch, { snapshotId: answer.snapshotId, urlKeys: keys, delivered: false }, signal, !settledHere);
+        billed = await this.#answerFromSnapshot(
+          group,
+          batch,
+          { snapshotId: answer.snapshotId, urlKeys: keys, delivered: false, workspaceIds: null },
+          signal,
+          !settledHere,
+        );
       }
     } catch (error) {
       for (const w of batch) w.reject(this.#collectorError(error));
@@ -427,9 +439,11 @@ export class BrightDataCollector implements Collector {
     const dataset = this.#dataset(group);
     const started = performance.now();
     try {
+      // A fresh snapshot is rarely ready at once: its first poll comes a little later.
+      if (!snapshot.delivered) await pause(snapshotPollPauseMs(0, this.#settings.pollIntervalMs), signal);
       for (;;) {
         if (signal.aborted) throw new BrightDataCallError('collection aborted', { kind: 'retry' });
-        let pauseMs = this.#settings.pollIntervalMs;
+        let pauseMs = snapshotPollPauseMs(performance.now() - started, this.#settings.pollIntervalMs);
         try {
           const state = snapshot.delivered ? 'ready' : await this.#client.progress(dataset, snapshot.snapshotId, signal);
           if (state === 'failed' || state === 'gone') {
@@ -458,11 +472,7 @@ export class BrightDataCollector implements Collector {
           // An outage: the snapshot is kept and polled again after a pause; never abandoned.
           pauseMs = Math.max(pauseMs, this.#pauseMs());
         }
-        try {
-          await sleep(pauseMs, undefined, { signal });
-        } catch {
-          throw new BrightDataCallError('collection aborted', { kind: 'retry' });
-        }
+        await pause(pauseMs, signal);
       }
     } catch (error) {
       const stillStored = stored && this.#db !== null && error instanceof BrightDataCallError && error.reason === 'collection aborted';
@@ -608,6 +618,21 @@ export class BrightDataCollector implements Collector {
     if (d.kind === 'fail') return new CollectorError(failure.reason, { retryable: false });
     if (d.kind === 'defer') return new CollectorError(failure.reason, { retryable: true, deferMs: deferDelayMs(d.retryAfterMs) });
     return new CollectorError(failure.reason, { retryable: true });
+  }
+}
+
+/** Whether a waiting item may join a stored snapshot: one of the workspaces it was bought for (a snapshot stored without them: anyone). */
+function boughtFor(snapshot: StoredSnapshot, w: Waiting): boolean {
+  const workspaceId = w.request.imageShare?.workspaceId;
+  return snapshot.workspaceIds === null || (workspaceId !== undefined && snapshot.workspaceIds.includes(workspaceId));
+}
+
+/** Waits, or ends the collection when its signal aborts. */
+async function pause(ms: number, signal: AbortSignal): Promise<void> {
+  try {
+    await sleep(ms, undefined, { signal });
+  } catch {
+    throw new BrightDataCallError('collection aborted', { kind: 'retry' });
   }
 }
 
