@@ -43,6 +43,7 @@ import { intakeRoutes } from './routes/intake-routes.js';
 import { privacyRoutes } from './routes/privacy-routes.js';
 import { publicRoutes } from './routes/public-routes.js';
 import { reportRoutes } from './routes/report-routes.js';
+import { groupRoutes } from './routes/group-routes.js';
 import { settingsRoutes } from './routes/settings-routes.js';
 import { workspaceRoutes } from './routes/workspace-routes.js';
 import { viewerOf } from './forms.js';
@@ -219,6 +220,7 @@ export async function webPlugin(app: FastifyInstance): Promise<void> {
   await app.register(authRoutes);
   // Evidence media: the server's store (DATA_DIR/media or S3).
   await app.register(reportRoutes, { media: app.deps.media });
+  await app.register(groupRoutes);
   await app.register(intakeRoutes);
   await app.register(settingsRoutes);
   await app.register(workspaceRoutes);

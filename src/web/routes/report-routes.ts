@@ -12,7 +12,8 @@ import type { MediaStore } from '../../scanning/media/media-store.js';
 import { pageOfReports, reportScores } from '../../use-cases/list-reports.js';
 import { removePerson, setReportArchived, setReportSharing } from '../../use-cases/manage-report.js';
 import { readAttachment, readPerson, readProgress, readReportOverview, type ViewContext } from '../../use-cases/report-view.js';
-import { importedColumnsOf, PEOPLE_SORTS, readReportPeople, reportTeamActions, selectPeople, titlesOf } from '../../use-cases/report-people.js';
+import { importedColumnsOf, PEOPLE_SORTS, readReportPeople, reportTeamActions, selectPeople, STATUS_FILTERS, titlesOf } from '../../use-cases/report-people.js';
+import { filteredGroupFigures } from '../../use-cases/report-groups.js';
 import { runCountsLabel, runFinished, runStatusLabel, scansStatusText } from '../components/runs.js';
 import { PersonPage } from '../pages/person.js';
 import { ReportPage, type PeopleQuery } from '../pages/report.js';
@@ -28,7 +29,7 @@ import { openEvidence } from '../../use-cases/read-evidence.js';
 import { idParams, linkIdParams } from '../route-params.js';
 import { askFirst } from '../pages/confirm.js';
 import { commonGaps } from '../../domain/fix-first.js';
-import { peopleStates } from '../components/plain-words.js';
+import { peopleStatesOf } from '../components/plain-words.js';
 import { requireReport } from '../../use-cases/require-report.js';
 import { can } from '../../domain/permissions.js';
 import { activeLinkTokens, createPersonLinks, linkDays, listReportPersonLinks, revokeReportPersonLinks } from '../../use-cases/person-links.js';
@@ -45,6 +46,7 @@ const COMMON_GAPS_SHOWN = 5;
 function peopleQuery(query: Record<string, string | undefined>): PeopleQuery {
   const sort = PEOPLE_SORTS.find((s) => s === query.sort) ?? 'name';
   const outcome = query.outcome === 'good' || query.outcome === 'optimize' || query.outcome === 'unknown' ? query.outcome : '';
+  const status = STATUS_FILTERS.find((s) => s === query.status) ?? '';
   const page = /^\d{1,6}$/.test(query.page ?? '') ? Math.max(1, Number(query.page)) : 1;
   return {
     search: (query.q ?? '').slice(0, 200),
@@ -52,6 +54,7 @@ function peopleQuery(query: Record<string, string | undefined>): PeopleQuery {
     group: (query.group ?? '').slice(0, 500),
     check: (query.check ?? '').slice(0, 100),
     outcome,
+    status,
     sort,
     descending: query.dir === 'desc',
     page,
@@ -208,6 +211,9 @@ export async function reportRoutes(app: FastifyInstance, options: { media: Pick<
       const pageCount = Math.max(1, Math.ceil(sorted.length / PEOPLE_PAGE_SIZE));
       query.page = Math.min(query.page, pageCount);
       const { report, summary, runs, waiting } = overview;
+      // A group filter scopes the figures too (score, coverage, gaps, chart, trouble counts): summed from the same people as the rows.
+      const groupFigures = filteredGroupFigures(everyone, query.group, COMMON_GAPS_SHOWN);
+      const scoped = groupFigures ? selectPeople(everyone, { ...query, search: '', title: '', check: '', outcome: '', status: '' }) : everyone;
       const liveLinks = can(request.web.user!.role, 'share_report')
         ? (await listReportPersonLinks(linkScope(request), report.id)).filter((l) => l.state === 'active').length
         : 0;
@@ -233,7 +239,8 @@ export async function reportRoutes(app: FastifyInstance, options: { media: Pick<
           liveLinks,
           report: { ...report, public_url: summary.links.public_url },
           summary,
-          gaps: commonGaps(summary.optimization_summary.checks, summary.coverage.optimization.analyzed_profiles, COMMON_GAPS_SHOWN),
+          gaps: groupFigures ? groupFigures.gaps : commonGaps(summary.optimization_summary.checks, summary.coverage.optimization.analyzed_profiles, COMMON_GAPS_SHOWN),
+          groupFigures,
           teamActions: reportTeamActions(everyone.map((p) => p.outcomes)),
           companyDisplayName: reportCompanyDisplayName(report),
           csvSeparator: await readCsvSeparator(db, request.web.user!.userId),
@@ -245,7 +252,7 @@ export async function reportRoutes(app: FastifyInstance, options: { media: Pick<
           })),
           titles: titlesOf(everyone),
           columns: importedColumnsOf(everyone),
-          states: peopleStates(everyone.map((p) => p.status)),
+          states: peopleStatesOf(scoped),
           totalPeople: everyone.length,
           matchingPeople: sorted.length,
           query,
