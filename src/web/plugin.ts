@@ -181,6 +181,9 @@ export async function webPlugin(app: FastifyInstance): Promise<void> {
     } else if (error instanceof ApiError) {
       status = error.status;
       message = error.message;
+      // The API's "not visible to this key" is for integrators; a person here has a session and a workspace.
+      const missing = /^The (.+) does not exist or is not visible to this key\.$/.exec(message);
+      if (missing) message = `The ${missing[1]} was not found in this workspace: it may have been removed, or the address is incomplete.`;
       if (error.headers) reply.headers(error.headers);
     } else if (error.code === 'FST_CSRF_INVALID_TOKEN' || error.code === 'FST_CSRF_MISSING_SECRET') {
       status = 403;
@@ -190,7 +193,7 @@ export async function webPlugin(app: FastifyInstance): Promise<void> {
       message = 'The upload is larger than 1 MiB.';
     } else if (error.validation || (error.statusCode && error.statusCode >= 400 && error.statusCode < 500)) {
       status = error.validationContext === 'params' ? 404 : 400;
-      message = status === 404 ? 'This page does not exist or is not visible to you.' : 'The request was not understood.';
+      message = status === 404 ? 'This page was not found: the address may be incomplete or mistyped.' : 'The request was not understood.';
     }
     // A shared link that does not work is seen by people outside the workspace: say it in their words.
     if (status === 404 && request.url.startsWith('/public/')) {

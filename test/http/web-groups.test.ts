@@ -165,3 +165,35 @@ describe('web: views per group', () => {
     assert.match(html, new RegExp(`<a href="[^"]*status=unknown_checks[^"]*">${expected.length} people with unknown checks</a>`));
   });
 });
+
+describe('web: plain words where the data is verified', () => {
+  let t: TestApp;
+  let user: WebUser;
+  let reportId: string;
+
+  before(async () => {
+    t = await startTestApp();
+    const tenant = await t.tenant({ name: 'Words' });
+    user = await webUser(t, tenant.workspaceId);
+    reportId = await reportFromCsv(user, 'Profile URL,Name\r\nhttps://pronet.example/in/quiet-bob,Bob Quiet\r\n');
+    await t.startWorker(2);
+    await scansFinished(t, tenant.secret, reportId, 1);
+  });
+  after(() => t?.close());
+
+  test('a person whose activity was read and is empty is told so, without hedging', async () => {
+    const html = (await user.client.get(`/reports/${reportId}`)).text;
+    const person = /href="(\/reports\/[0-9a-f-]+\/people\/[0-9a-f-]+)">Bob Quiet</.exec(html)![1];
+    const page = await user.client.get(person);
+    assert.match(page.text, /id="activity-empty">No posts or comments: the scan read their public activity and found none\./);
+    assert.doesNotMatch(page.text, /does not prove/);
+  });
+
+  test("another workspace's report is not found in this workspace, in the page's words, not the API's", async () => {
+    const stranger = await webUser(t, (await t.tenant({ name: 'Stranger' })).workspaceId);
+    const page = await stranger.client.get(`/reports/${reportId}`);
+    assert.equal(page.status, 404);
+    assert.match(page.text, /The report was not found in this workspace/);
+    assert.doesNotMatch(page.text, /this key/);
+  });
+});

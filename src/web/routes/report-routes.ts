@@ -31,6 +31,7 @@ import { askFirst } from '../pages/confirm.js';
 import { commonGaps } from '../../domain/fix-first.js';
 import { peopleStatesOf } from '../components/plain-words.js';
 import { requireReport } from '../../use-cases/require-report.js';
+import { describePerson } from '../../use-cases/personal-data.js';
 import { can } from '../../domain/permissions.js';
 import { activeLinkTokens, createPersonLinks, linkDays, listReportPersonLinks, revokeReportPersonLinks } from '../../use-cases/person-links.js';
 import { ReportLinksPage, type ReportLinksProps } from '../pages/report-links.js';
@@ -399,7 +400,7 @@ export async function reportRoutes(app: FastifyInstance, options: { media: Pick<
       if (archive) {
         const asked = await askFirst(request, reply, {
           precheck: () => requireReport(db, request.web.user!.workspaceId, request.params.report_id),
-          title: 'Archive this report?',
+          title: (report) => `Archive the report “${report.name}”?`,
           consequence:
             'Archiving hides the report from the list, cancels its unfinished scans and refuses new people. Nothing is deleted: you can unarchive it later, and add people again to scan them.',
           confirm: 'Archive',
@@ -429,8 +430,12 @@ export async function reportRoutes(app: FastifyInstance, options: { media: Pick<
     { schema: { hide: true, params: idParams('report_id', 'profile_id') }, config: { signedIn: true } },
     async (request, reply) => {
       const asked = await askFirst(request, reply, {
-        precheck: () => readAttachment(scope(request), request.params.report_id, request.params.profile_id),
-        title: 'Remove this person from the report?',
+        precheck: async () => {
+          await readAttachment(scope(request), request.params.report_id, request.params.profile_id);
+          const report = await requireReport(db, request.web.user!.workspaceId, request.params.report_id);
+          return { person: await describePerson(db, request.web.user!.workspaceId, report.id, request.params.profile_id), report };
+        },
+        title: ({ person, report }) => `Remove ${person.name} from the report “${report.name}”?`,
         consequence: "They leave the report's people, scores and export. Their details and history are kept: adding the same profile again restores them.",
         confirm: 'Remove',
         back: paths.person(request.params.report_id, request.params.profile_id),
