@@ -136,7 +136,7 @@ export function summarize(input: SummaryInput): Static<typeof AnalysisSummaryRes
   const hasUsable = t.usable_persons > 0;
 
   const optimizationSummary = optimizationOf(t, (body) => ({ ...body, revision: revisionOf(body) }));
-  const { good, optimize, unknown } = optimizationSummary.counts;
+  const { unknown } = optimizationSummary.counts;
 
   const reasons: string[] = [];
   if (t.answered_persons < t.persons) reasons.push('incomplete_profile_coverage');

@@ -50,7 +50,7 @@ export function figuresOf(value: string | null, members: Iterable<GroupMember>, 
 }
 
 /** The people of each value of `column`, in one pass (people without a value for it belong to no group). */
-export function membersByValue<M extends GroupMember>(people: Iterable<M>, column: string): Map<string, M[]> {
+function membersByValue<M extends GroupMember>(people: Iterable<M>, column: string): Map<string, M[]> {
   const groups = new Map<string, M[]>();
   for (const person of people) {
     const value = person.columns[column];

@@ -54,7 +54,12 @@ export async function readComparison(ctx: { db: Db; workspaceId: string }, repor
   const base = { report, columns, totalPeople: people.length };
   if (!chosen) return { ...base, column: '', values: [], problem: 'This report has no imported columns to group by.', groups: [] };
   const asked = [...new Set(values.filter((v) => chosen.values.includes(v)))];
-  const picked = asked.length > 0 ? asked : groupFigures(people, chosen.column).slice(0, COMPARE_MAX_GROUPS).map((g) => g.value!);
+  const picked =
+    asked.length > 0
+      ? asked
+      : groupFigures(people, chosen.column)
+          .slice(0, COMPARE_MAX_GROUPS)
+          .map((g) => g.value!);
   const problem = chosen.values.length < 2 ? `Everyone with a ${chosen.column} has the same one: there is nothing to compare.` : compareChoiceProblem(picked);
   return { ...base, column: chosen.column, values: picked, problem, groups: problem ? [] : groupFigures(people, chosen.column, picked) };
 }

@@ -141,7 +141,7 @@ export const STATUS_FILTERS = [
 export type StatusFilter = (typeof STATUS_FILTERS)[number];
 
 /** Whether a person is in the state, or has the trouble, a status filter names. */
-export function hasStatus(p: ReportPerson, filter: StatusFilter): boolean {
+function hasStatus(p: ReportPerson, filter: StatusFilter): boolean {
   switch (filter) {
     case 'scanning':
       return p.status === 'scan_queued' || p.status === 'scan_in_progress';

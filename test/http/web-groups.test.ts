@@ -25,7 +25,7 @@ const CSV = [
 ].join('\r\n');
 
 type Row = Record<string, string>;
-const csvRows = (text: string): Row[] => parse(text.replace(/^\uFEFF/, ''), { columns: true }) as Row[];
+const csvRows = (text: string): Row[] => parse<Row>(text.replace(/^\uFEFF/, ''), { columns: true });
 
 /** A group's figures recomputed from the people CSV's rows (machine columns): people, analyzed, good, to optimize, unknown, score. */
 function recompute(people: Row[]) {
@@ -64,7 +64,7 @@ describe('web: views per group', () => {
     user = await webUser(t, tenant.workspaceId);
     reportId = await reportFromCsv(user, CSV);
     await t.startWorker(4);
-    await scansFinished(t, secret, reportId, 8);
+    await scansFinished(t, secret, reportId, 8, 180_000);
     everyone = csvRows((await user.client.get(`/reports/${reportId}/people.csv?columns=machine`)).text);
     assert.equal(everyone.length, 9);
   });
@@ -104,7 +104,7 @@ describe('web: views per group', () => {
       rows.every((r) => r['imported:Department'] === 'Engineering'),
       'the CSV holds the group only',
     );
-    assert.match(page, new RegExp(`${Math.round(Number(mine.score))}% good of answered checks`), 'the score card is the group\'s');
+    assert.match(page, new RegExp(`${Math.round(Number(mine.score))}% good of answered checks`), "the score card is the group's");
     assert.match(page, new RegExp(`${mine.good} good · ${mine.optimize} to optimize · ${mine.unknown} unknown`));
     assert.match(page, /3 of 4 profiles analyzed/, "the coverage is the group's");
     assert.match(page, /Department: Engineering — the score, coverage, gaps and chart below count these 4 people only, of 9 on the report/);

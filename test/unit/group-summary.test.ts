@@ -15,8 +15,8 @@ const member = (i: number): fc.Arbitrary<GroupMember> =>
       outcomes: fc.option(fc.dictionary(fc.constantFrom(...CHECKS.slice(0, 6).map((c) => c.id)), outcome), { nil: null }),
       observed: fc.boolean(),
     })
-    .map(({ department, outcomes, observed }) => ({
-      columns: (department === undefined ? {} : { Department: department }) as Record<string, string>,
+    .map(({ department, outcomes, observed }): GroupMember => ({
+      columns: department === undefined ? {} : { Department: department },
       contribution: personContribution({
         profileId: `p${i}`,
         active: true,
@@ -55,7 +55,10 @@ describe('figures per group', () => {
         const grouped = groupFigures(people, 'Department').reduce((sum, g) => addTotals(sum, g.totals), sumContributions([]));
         const valued = people.filter((p) => p.columns.Department !== undefined).map((p) => p.contribution);
         const whole = sumContributions(valued);
-        assert.deepEqual(optimizationOf(grouped, (b) => b), optimizationOf(whole, (b) => b));
+        assert.deepEqual(
+          optimizationOf(grouped, (b) => b),
+          optimizationOf(whole, (b) => b),
+        );
         assert.equal(grouped.persons, whole.persons);
       }),
     );

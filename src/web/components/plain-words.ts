@@ -203,7 +203,10 @@ export const STATUS_FILTER_WORDS: Record<StatusFilter, { label: string; explanat
   },
   scan_failed: { label: 'Scan failed', explanation: PERSON_ADVICE.scan_failed.advice },
   scan_cancelled: { label: 'Scan cancelled', explanation: 'The report was archived before their scan finished. Add them again to scan them.' },
-  no_data: { label: 'Not enough data', explanation: 'Their scan finished without enough data to check the profile, or none was requested. Adding them again later may help.' },
+  no_data: {
+    label: 'Not enough data',
+    explanation: 'Their scan finished without enough data to check the profile, or none was requested. Adding them again later may help.',
+  },
   warnings: {
     label: 'Scanned with warnings',
     explanation: 'Some sections of their profile or activity could not be read, so the checks on them are unknown. Scanning again later may fill them in.',

@@ -20,15 +20,15 @@ export function GroupScope(props: { reportId: string; group: string; figures: Gr
       <strong>
         {parsed.column}: {parsed.value}
       </strong>{' '}
-      — the score, coverage, gaps and chart below count these {people(props.figures.coverage.person_profiles)} only, of {props.totalPeople} on the
-      report. <a href={`${paths.report(props.reportId)}`}>Show the whole report</a> ·{' '}
+      — the score, coverage, gaps and chart below count these {people(props.figures.coverage.person_profiles)} only, of {props.totalPeople} on the report.{' '}
+      <a href={`${paths.report(props.reportId)}`}>Show the whole report</a> ·{' '}
       <a href={`${paths.reportCompare(props.reportId)}?by=${encodeURIComponent(parsed.column)}`}>Compare the {parsed.column} groups</a>
     </p>
   );
 }
 
 /** The people table filtered on one kind of trouble. */
-export function troubleHref(reportId: string, filter: Trouble['filter'], group: string): string {
+function troubleHref(reportId: string, filter: Trouble['filter'], group: string): string {
   const params = new URLSearchParams();
   if (group) params.set('group', group);
   params.set('status', filter);

@@ -58,7 +58,7 @@ export interface PersonPageProps {
 /** What an empty activity list means: verified as none, or not known. */
 const ACTIVITY_EMPTY: Record<PersonPageProps['activityRead'], string> = {
   observed: 'No posts or comments: the scan read their public activity and found none.',
-  gap: "Their activity could not be read in the latest scan, so it is not known whether they post. Scanning again later may read it.",
+  gap: 'Their activity could not be read in the latest scan, so it is not known whether they post. Scanning again later may read it.',
   not_yet: 'Their activity has not been read yet.',
 };
 
@@ -460,7 +460,9 @@ export function PersonPage(props: PersonPageProps) {
       <section aria-labelledby="activity-heading" class="no-print">
         <h2 id="activity-heading">Recent posts and comments</h2>
         {props.activity.length === 0 ? (
-          <p class="muted" id="activity-empty">{ACTIVITY_EMPTY[props.activityRead]}</p>
+          <p class="muted" id="activity-empty">
+            {ACTIVITY_EMPTY[props.activityRead]}
+          </p>
         ) : (
           <ol class="timeline">
             {props.activity.map((event) => (

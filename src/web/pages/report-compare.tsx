@@ -94,9 +94,7 @@ export function ComparePage(props: ComparePageProps) {
           </div>
           <div class="table-wrap">
             <table class="compare">
-              <caption class="visually-hidden">
-                Figures of each {column} compared
-              </caption>
+              <caption class="visually-hidden">Figures of each {column} compared</caption>
               <thead>
                 <tr>
                   <td />

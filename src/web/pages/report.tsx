@@ -216,7 +216,9 @@ export function ReportPage(props: ReportPageProps) {
                 <ol class="gap-list">
                   {props.gaps.map((gap) => (
                     <li>
-                      <a href={`${paths.report(report.id)}${peopleQueryString({ group: query.group, check: gap.check.key, outcome: 'optimize' })}#people-heading`}>
+                      <a
+                        href={`${paths.report(report.id)}${peopleQueryString({ group: query.group, check: gap.check.key, outcome: 'optimize' })}#people-heading`}
+                      >
                         {gap.check.title}
                       </a>
                       <span class="gap-share">

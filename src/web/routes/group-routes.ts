@@ -41,7 +41,12 @@ export async function groupRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const { column, values } = choice(request.query);
       const comparison = await readComparison(scope(request), request.params.report_id, column, values);
-      const name = `${comparison.report.name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'report'}-groups.csv`;
+      const name = `${
+        comparison.report.name
+          .replace(/[^A-Za-z0-9._-]+/g, '-')
+          .replace(/^-+|-+$/g, '')
+          .slice(0, 60) || 'report'
+      }-groups.csv`;
       reply.header('Content-Disposition', `attachment; filename="${name}"`).header('Cache-Control', 'private, no-store');
       const separator = await readCsvSeparator(db, request.web.user!.userId);
       return reply.type('text/csv; charset=utf-8').send(groupsCsv(comparison, separator));

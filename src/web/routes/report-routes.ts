@@ -240,7 +240,9 @@ export async function reportRoutes(app: FastifyInstance, options: { media: Pick<
           liveLinks,
           report: { ...report, public_url: summary.links.public_url },
           summary,
-          gaps: groupFigures ? groupFigures.gaps : commonGaps(summary.optimization_summary.checks, summary.coverage.optimization.analyzed_profiles, COMMON_GAPS_SHOWN),
+          gaps: groupFigures
+            ? groupFigures.gaps
+            : commonGaps(summary.optimization_summary.checks, summary.coverage.optimization.analyzed_profiles, COMMON_GAPS_SHOWN),
           groupFigures,
           teamActions: reportTeamActions(everyone.map((p) => p.outcomes)),
           companyDisplayName: reportCompanyDisplayName(report),
