@@ -19,7 +19,9 @@
  *
  * Environment: BENCH_SECONDS (default 5), BENCH_WARMUP_SECONDS (1),
  * BENCH_IMPORTS (imports per connection in write scenarios, 30),
- * BENCH_NOTE (a remark printed in RESULTS.md), DATABASE_URL.
+ * BENCH_NOTE (a remark printed in RESULTS.md), BENCH_GROUP_ROUNDS (rounds of
+ * bench/groups.ts, 15; it runs after the scenarios of an unfiltered run, or
+ * alone with the filter `groups`), DATABASE_URL.
  * FILTER words keep scenarios whose id contains one of them (plus their baselines).
  */
 import { randomBytes } from 'node:crypto';
@@ -36,6 +38,7 @@ import { freePort, startChild } from './processes.js';
 import { evaluateTargets, textTable, textTargets, withRatios, writeReport, type RunReport, type ScenarioResult } from './report.js';
 import { DEFAULT_PROFILED_SCENARIO, MEMORY_FINDINGS_PEOPLE, SCENARIOS, type Scenario, type ScenarioEnv } from './scenarios.js';
 import { createTenant, Fixtures } from './seed.js';
+import { benchGroups } from './groups.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const BENCH = path.join(ROOT, 'bench');
@@ -138,7 +141,10 @@ async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const profileFlag = args.find((a) => a === '--profile' || a.startsWith('--profile='));
   const profileId = profileFlag === undefined ? null : (profileFlag.split('=')[1] ?? DEFAULT_PROFILED_SCENARIO);
-  const scenarios = selected(args.filter((a) => !a.startsWith('--')));
+  const filters = args.filter((a) => !a.startsWith('--'));
+  // `groups` alone runs only the grouped-summary measurement (bench/groups.ts), leaving latest.json as it is.
+  const groupsOnly = filters.length > 0 && filters.every((f) => f === 'groups');
+  const scenarios = groupsOnly ? [] : selected(filters);
   const timing: Timing = { seconds: positiveInt('BENCH_SECONDS', 5), warmupSeconds: positiveInt('BENCH_WARMUP_SECONDS', 1) };
   const importsPerConnection = positiveInt('BENCH_IMPORTS', 30);
   const startedAt = new Date().toISOString();
@@ -157,6 +163,14 @@ async function main(): Promise<void> {
     let service = await startService({ databaseUrl: database.url, port: servicePort, dataDir: serviceDataDir, logFile: serviceLog });
     onCleanup(() => service.stop());
     log(`service on ${service.origin} (${database.description})`);
+    // The service has migrated the database by now.
+    const groupRounds = positiveInt('BENCH_GROUP_ROUNDS', 15);
+    if (groupsOnly) {
+      const groupsDb = createDb(createPool(database.url, 2));
+      onCleanup(() => groupsDb.destroy());
+      await benchGroups(groupsDb, { rounds: groupRounds, resultsDir: RESULTS, database: database.description, log });
+      return;
+    }
 
     const pool = createPool(database.url, 4);
     const db = createDb(pool);
@@ -258,6 +272,7 @@ async function main(): Promise<void> {
     console.log(`\n${textTargets(report.targets)}`);
     if (profiled) console.log(`\nCPU profile of ${profiled.scenario} (${profiled.file}):\n${formatSummary(profiled.summary)}`);
     console.log('\nwritten: bench/results/latest.json, bench/RESULTS.md');
+    if (filters.length === 0) await benchGroups(db, { rounds: groupRounds, resultsDir: RESULTS, database: database.description, log });
   } finally {
     await cleanup();
   }

@@ -71,6 +71,63 @@ export function totalsScore(t: Totals): { good: number; optimize: number; score_
   return { good, optimize, score_pct: scorePct(good, good + optimize) };
 }
 
+/**
+ * The optimization summary's figures (2.9 `optimization_summary`) of any
+ * totals: the report's, or a group's (domain/group-summary.ts). `stamp`
+ * adds what a record carries besides its figures (the summary's revisions).
+ */
+export function optimizationOf<Extra extends object>(t: Totals, stamp: (body: OptimizationFigures) => OptimizationFigures & Extra) {
+  const checks = CHECKS.map((check) => {
+    const c = t.checks[check.id] ?? { good: 0, optimize: 0, unknown: 0 };
+    const answered = c.good + c.optimize;
+    return stamp({ id: check.id, key: check.key, good: c.good, optimize: c.optimize, answered, score_pct: scorePct(c.good, answered) });
+  });
+  const categories = CATEGORIES.map((category) => {
+    const own = CHECKS.filter((c) => c.category === category.key).map((c) => t.checks[c.id] ?? { good: 0, optimize: 0, unknown: 0 });
+    const good = own.reduce((s, c) => s + c.good, 0);
+    const optimize = own.reduce((s, c) => s + c.optimize, 0);
+    return stamp({ id: category.id, key: category.key, good, optimize, answered: good + optimize, score_pct: scorePct(good, good + optimize) });
+  });
+  const { good, optimize } = totalsScore(t);
+  const unknown = Object.values(t.checks).reduce((s, c) => s + c.unknown, 0);
+  return {
+    method: 'existing_profile_check_aggregation' as const,
+    cohort_profile_count: t.analyzed,
+    counts: { good, optimize, answered: good + optimize, unknown, score_pct: scorePct(good, good + optimize) },
+    categories,
+    checks,
+  };
+}
+
+/** One check's or category's figures in the optimization summary. */
+export interface OptimizationFigures {
+  id: string;
+  key: string;
+  good: number;
+  optimize: number;
+  answered: number;
+  score_pct: number | null;
+}
+
+/** The summary's coverage (2.9 `coverage`) of any totals. */
+export function coverageOf(t: Totals, unknownChecks: number) {
+  const { good, optimize } = totalsScore(t);
+  return {
+    person_profiles: t.persons,
+    optimization: {
+      analyzed_profiles: t.analyzed,
+      answered_checks: good + optimize,
+      unknown_checks: unknownChecks,
+      profiles_without_usable_analysis: t.persons - t.answered_persons,
+    },
+    activity: {
+      observed_person_profiles: t.activity_observed,
+      company_page_observed: t.company_observed > 0,
+      incomplete_person_profiles: t.persons - t.activity_observed,
+    },
+  };
+}
+
 export function summarize(input: SummaryInput): Static<typeof AnalysisSummaryResponse>['data'] {
   const t = input.totals;
   const work = t.work;
@@ -78,35 +135,8 @@ export function summarize(input: SummaryInput): Static<typeof AnalysisSummaryRes
   const terminal = work.queued + work.processing === 0;
   const hasUsable = t.usable_persons > 0;
 
-  const checks = CHECKS.map((check) => {
-    const c = t.checks[check.id] ?? { good: 0, optimize: 0, unknown: 0 };
-    const answered = c.good + c.optimize;
-    const body = { id: check.id, key: check.key, good: c.good, optimize: c.optimize, answered, score_pct: scorePct(c.good, answered) };
-    return { ...body, revision: revisionOf(body) };
-  });
-  const categories = CATEGORIES.map((category) => {
-    const own = CHECKS.filter((c) => c.category === category.key).map((c) => t.checks[c.id] ?? { good: 0, optimize: 0, unknown: 0 });
-    const good = own.reduce((s, c) => s + c.good, 0);
-    const optimize = own.reduce((s, c) => s + c.optimize, 0);
-    const body = {
-      id: category.id,
-      key: category.key,
-      good,
-      optimize,
-      answered: good + optimize,
-      score_pct: scorePct(good, good + optimize),
-    };
-    return { ...body, revision: revisionOf(body) };
-  });
-  const { good, optimize } = totalsScore(t);
-  const unknown = Object.values(t.checks).reduce((s, c) => s + c.unknown, 0);
-  const optimizationSummary = {
-    method: 'existing_profile_check_aggregation' as const,
-    cohort_profile_count: t.analyzed,
-    counts: { good, optimize, answered: good + optimize, unknown, score_pct: scorePct(good, good + optimize) },
-    categories,
-    checks,
-  };
+  const optimizationSummary = optimizationOf(t, (body) => ({ ...body, revision: revisionOf(body) }));
+  const { unknown } = optimizationSummary.counts;
 
   const reasons: string[] = [];
   if (t.answered_persons < t.persons) reasons.push('incomplete_profile_coverage');
@@ -133,20 +163,7 @@ export function summarize(input: SummaryInput): Static<typeof AnalysisSummaryRes
     links: input.links,
     availability: !hasUsable ? 'none' : t.answered_persons === t.persons && terminal ? 'available' : 'partial',
     has_usable_results: hasUsable,
-    coverage: {
-      person_profiles: t.persons,
-      optimization: {
-        analyzed_profiles: t.analyzed,
-        answered_checks: good + optimize,
-        unknown_checks: unknown,
-        profiles_without_usable_analysis: t.persons - t.answered_persons,
-      },
-      activity: {
-        observed_person_profiles: t.activity_observed,
-        company_page_observed: t.company_observed > 0,
-        incomplete_person_profiles: t.persons - t.activity_observed,
-      },
-    },
+    coverage: coverageOf(t, unknown),
     work: {
       state,
       all_requested_work_terminal: terminal,

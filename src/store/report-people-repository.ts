@@ -2,15 +2,16 @@
  * The people of one report as the web's report page and CSV export need
  * them, in one statement: each active attachment with what was supplied
  * (name, title, headline, imported columns), what the scan observed (name, headline), the
- * stored counts and each check's outcome, and the latest full-profile item
- * (the reason a person has no analysis). A page read, not the API's findings
+ * stored counts and each check's outcome, the latest full-profile item
+ * (the reason a person has no analysis) and their stored contribution to the
+ * report's totals (what a group's figures are summed from). A page read, not the API's findings
  * records: no record revision, no template, no cursor; the page filters and
  * sorts the whole roster (use-cases/report-people.ts), which is bounded by the
  * report's size limit.
  */
 import { sql } from 'kysely';
 import type { Observed, Outcome } from '../domain/checks/check-helpers.js';
-import type { LatestItem } from '../domain/analysis-aggregate.js';
+import type { Contribution, LatestItem } from '../domain/analysis-aggregate.js';
 import type { StoredFinding } from '../domain/analysis-records.js';
 import type { Db } from './database.js';
 import { latestFullItemJoin } from './latest-item.js';
@@ -40,6 +41,12 @@ export interface ReportPersonRow {
   } | null;
   /** The latest full-profile item (null: none). */
   full: LatestItem | null;
+  /**
+   * Their stored contribution to the report's totals, without the collection
+   * entries (`record`, `events`: revisions, not figures); null before the
+   * first roll-up counted them. What a group's figures are summed from.
+   */
+  contribution: Omit<Contribution, 'record' | 'events'> | null;
 }
 
 /** One person's stored analysis, as a findings record is built from it (domain/analysis-records.ts). */
@@ -61,7 +68,7 @@ export async function readReportPerson(
   workspaceId: string,
   reportId: string,
   profileId: string,
-): Promise<(Omit<ReportPersonRow, 'analysis'> & { analysis: PersonAnalysisRow | null }) | undefined> {
+): Promise<(Omit<ReportPersonRow, 'analysis' | 'contribution'> & { analysis: PersonAnalysisRow | null }) | undefined> {
   const row = await db
     .selectFrom('report_profiles as p')
     .innerJoin('reports as r', 'r.id', 'p.report_id')
@@ -166,6 +173,7 @@ export async function readReportPeople(db: Db, workspaceId: string, reportId: st
     captured_at: Date | null;
     full_status: LatestItem['status'] | null;
     full_warning: boolean | null;
+    contribution: Omit<Contribution, 'record' | 'events'> | null;
   }>`
     select p.id as profile_id, p.pronet_url, p.name, p.title, p.headline, p.imported_columns,
            nullif(btrim(a.profile_data ->> 'name'), '') as observed_name,
@@ -173,9 +181,11 @@ export async function readReportPeople(db: Db, workspaceId: string, reportId: st
            a.profile_id is not null as analyzed, a.good, a.optimize, a.unknown, a.captured_at,
            (select jsonb_object_agg(f ->> 'check_key', f ->> 'outcome') from jsonb_array_elements(a.findings) f) as outcomes,
            (select jsonb_object_agg(f ->> 'check_key', f -> 'observed') from jsonb_array_elements(a.findings) f) as observed,
-           li.status as full_status, li.warning as full_warning
+           li.status as full_status, li.warning as full_warning,
+           pc.contribution - 'record' - 'events' as contribution
       from report_profiles p
       left join profile_analyses a on a.profile_id = p.id
+      left join profile_contributions pc on pc.profile_id = p.id
       ${sql.raw(latestFullItemJoin('p'))}
      where p.report_id = ${reportId} and p.status = 'active'
      order by p.id`.execute(db);
@@ -192,5 +202,6 @@ export async function readReportPeople(db: Db, workspaceId: string, reportId: st
       ? { good: r.good!, optimize: r.optimize!, unknown: r.unknown!, outcomes: r.outcomes ?? {}, observed: r.observed ?? {}, captured_at: r.captured_at! }
       : null,
     full: r.full_status === null ? null : { status: r.full_status, warning: r.full_warning ?? false },
+    contribution: r.contribution,
   }));
 }

@@ -8,7 +8,7 @@
  */
 import type { Observed, Outcome } from '../domain/checks/check-helpers.js';
 import { scorePct } from '../domain/analysis-records.js';
-import { unanalyzedReason } from '../domain/analysis-aggregate.js';
+import { EMPTY_CONTRIBUTION, unanalyzedReason, type Contribution } from '../domain/analysis-aggregate.js';
 import { notFound } from '../domain/errors.js';
 import { optimizeCounts, personalFixFirst, teamActions, weightedScorePct, type CommonGap } from '../domain/fix-first.js';
 import type { CheckDefinition } from '../domain/checks/catalog.js';
@@ -45,6 +45,12 @@ export interface ReportPerson {
   outcomes: Readonly<Record<string, Outcome>> | null;
   /** Their gaps by impact, without the team's actions (domain/fix-first.ts personalFixFirst). */
   fix_first: CheckDefinition[];
+  /** A latest scan of theirs (profile or activity) succeeded with a warning. */
+  warning: boolean;
+  /** Their analysis lacks fields the source withholds from public view. */
+  restricted: boolean;
+  /** Their contribution to the report's totals: what a group's figures are summed from (domain/group-summary.ts). */
+  contribution: Contribution;
 }
 
 /** The name a page shows for a person: supplied, else observed, else the profile's handle; and where it comes from. */
@@ -80,6 +86,9 @@ export async function readReportPeople(ctx: { db: Db; workspaceId: string }, rep
       observed: a?.observed ?? {},
       outcomes: a?.outcomes ?? null,
       fix_first: personalFixFirst(outcomes, team),
+      warning: (r.contribution?.work ?? []).some((item) => item.status === 'succeeded' && item.warning),
+      restricted: (r.contribution?.restricted_persons ?? 0) > 0,
+      contribution: r.contribution ? { ...r.contribution, record: null, events: {} } : EMPTY_CONTRIBUTION,
     };
   });
 }
@@ -107,8 +116,46 @@ export interface PeopleSelection {
   /** With `outcome`: only people whose outcome for this check is that outcome (no analysis counts as unknown). */
   check: string;
   outcome: '' | Outcome;
+  /** Only people in this state or with this kind of trouble ('' any): STATUS_FILTERS. */
+  status: '' | StatusFilter;
   sort: PeopleSort;
   descending: boolean;
+}
+
+/**
+ * The people table's status filter: a person's state (analyzed, being
+ * scanned, or why there is no analysis) or a kind of trouble they have
+ * (web/components/plain-words.ts troubleList links each count here).
+ */
+export const STATUS_FILTERS = [
+  'analyzed',
+  'scanning',
+  'profile_inaccessible',
+  'scan_failed',
+  'scan_cancelled',
+  'no_data',
+  'warnings',
+  'unknown_checks',
+  'restricted',
+] as const;
+export type StatusFilter = (typeof STATUS_FILTERS)[number];
+
+/** Whether a person is in the state, or has the trouble, a status filter names. */
+function hasStatus(p: ReportPerson, filter: StatusFilter): boolean {
+  switch (filter) {
+    case 'scanning':
+      return p.status === 'scan_queued' || p.status === 'scan_in_progress';
+    case 'no_data':
+      return p.status === 'no_usable_analysis' || p.status === 'not_requested';
+    case 'warnings':
+      return p.warning;
+    case 'unknown_checks':
+      return p.status === 'analyzed' && p.unknown > 0;
+    case 'restricted':
+      return p.restricted;
+    default:
+      return p.status === filter;
+  }
 }
 
 /** Analyzed first, then the people still in progress, then those who need attention. */
@@ -141,13 +188,14 @@ function compareBy(sort: PeopleSort): (a: ReportPerson, b: ReportPerson) => numb
   }
 }
 
-/** The people the table shows, in its order: search, title, check outcome; then the sort, ties by name. */
+/** The people the table shows, in its order: search, title, group, status, check outcome; then the sort, ties by name. */
 export function selectPeople(people: readonly ReportPerson[], selection: PeopleSelection): ReportPerson[] {
   const words = selection.search.toLocaleLowerCase('en').split(/\s+/u).filter(Boolean);
   const group = parseGroup(selection.group);
   const matches = (p: ReportPerson) => {
     if (selection.title !== '' && p.title !== selection.title) return false;
     if (group !== null && p.columns[group.column] !== group.value) return false;
+    if (selection.status !== '' && !hasStatus(p, selection.status)) return false;
     if (selection.check !== '' && selection.outcome !== '' && (p.outcomes?.[selection.check] ?? 'unknown') !== selection.outcome) return false;
     if (words.length === 0) return true;
     const text = [p.display_name, p.title, p.headline, p.pronet_url, ...Object.values(p.columns)].filter(Boolean).join(' ').toLocaleLowerCase('en');
@@ -177,7 +225,7 @@ export function groupValue(column: string, value: string): string {
   return `${column}=${value}`;
 }
 
-function parseGroup(group: string): { column: string; value: string } | null {
+export function parseGroup(group: string): { column: string; value: string } | null {
   const at = group.indexOf('=');
   return at <= 0 ? null : { column: group.slice(0, at), value: group.slice(at + 1) };
 }

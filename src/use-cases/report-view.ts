@@ -127,6 +127,8 @@ export interface PersonView {
   teamActions: CommonGap[];
   /** The web's score by impact weight (domain/fix-first.ts); null without an analysis. */
   weightedScorePct: number | null;
+  /** Whether their latest activity scan read their activity ('observed', even when empty), could not ('gap'), or none has ended ('not_yet'). */
+  activityRead: 'observed' | 'gap' | 'not_yet';
 }
 
 const ACTIVITY_SHOWN = 200;
@@ -168,7 +170,13 @@ export async function readPerson(ctx: ViewContext, reportId: string, profileId: 
     companyDisplayName: reportCompanyDisplayName(report),
     teamActions: reportTeamActions(everyone.map((r) => r.analysis?.outcomes ?? null)),
     weightedScorePct: person.analysis ? weightedScorePct(outcomes) : null,
+    activityRead: activityRead(everyone.find((r) => r.profile_id === profileId)?.contribution ?? null),
   };
+}
+
+function activityRead(contribution: { activity_observed: number; activity_gap?: string } | null): PersonView['activityRead'] {
+  if (contribution?.activity_observed === 1) return 'observed';
+  return contribution?.activity_gap ? 'gap' : 'not_yet';
 }
 
 export interface Progress {

@@ -18,6 +18,9 @@ export const paths = {
   /** POST: the people export with the private links just made (their tokens in the form). */
   reportLinksExport: (id: string) => `/reports/${id}/links/people-export`,
   reportCsvSeparator: (id: string) => `/reports/${id}/csv-separator`,
+  /** Two to five groups of one imported column side by side (`?by=column&value=…`). */
+  reportCompare: (id: string) => `/reports/${id}/compare`,
+  reportGroupsCsv: (id: string) => `/reports/${id}/groups.csv`,
   reportCompanyName: (id: string) => `/reports/${id}/company-name`,
   reportImport: (id: string) => `/reports/${id}/import`,
   reportArchive: (id: string) => `/reports/${id}/archive`,

@@ -126,12 +126,21 @@ export interface PeopleExport {
   links?: ReadonlyMap<string, string>;
 }
 
+/** Rows of typed cells as this module writes every CSV: byte order mark, CRLF, the separator's decimal mark, formulas neutralized. */
+export function csvOf(header: readonly string[], rows: readonly (readonly { value: Cell; kind: Column['kind'] }[])[], separator: CsvSeparator): string {
+  const cells = rows.map((row) => row.map((c) => csvCell(c.value, c.kind, separator)));
+  return BOM + stringify([header, ...cells], { record_delimiter: 'windows', delimiter: separator === 'semicolon' ? ';' : ',' });
+}
+
 export function peopleCsv(input: PeopleExport, separator: CsvSeparator = 'comma'): string {
   const human = input.columns === 'human';
   const columns = columnsOf(input.people, input.companyName, input.links ?? new Map());
   const header = columns.map((c) => (human ? c.human : c.machine));
-  const rows = input.people.map((p) => columns.map((c) => csvCell(c.value(p, human), c.kind, separator)));
-  return BOM + stringify([header, ...rows], { record_delimiter: 'windows', delimiter: separator === 'semicolon' ? ';' : ',' });
+  return csvOf(
+    header,
+    input.people.map((p) => columns.map((c) => ({ value: c.value(p, human), kind: c.kind }))),
+    separator,
+  );
 }
 
 const NUMBER_FORMAT: Partial<Record<Column['kind'], string>> = { pct: '0.0', number: '0', date: 'yyyy-mm-dd' };

@@ -43,6 +43,7 @@ import { intakeRoutes } from './routes/intake-routes.js';
 import { privacyRoutes } from './routes/privacy-routes.js';
 import { publicRoutes } from './routes/public-routes.js';
 import { reportRoutes } from './routes/report-routes.js';
+import { groupRoutes } from './routes/group-routes.js';
 import { settingsRoutes } from './routes/settings-routes.js';
 import { workspaceRoutes } from './routes/workspace-routes.js';
 import { viewerOf } from './forms.js';
@@ -180,6 +181,9 @@ export async function webPlugin(app: FastifyInstance): Promise<void> {
     } else if (error instanceof ApiError) {
       status = error.status;
       message = error.message;
+      // The API's "not visible to this key" is for integrators; a person here has a session and a workspace.
+      const missing = /^The (.+) does not exist or is not visible to this key\.$/.exec(message);
+      if (missing) message = `The ${missing[1]} was not found in this workspace: it may have been removed, or the address is incomplete.`;
       if (error.headers) reply.headers(error.headers);
     } else if (error.code === 'FST_CSRF_INVALID_TOKEN' || error.code === 'FST_CSRF_MISSING_SECRET') {
       status = 403;
@@ -189,7 +193,7 @@ export async function webPlugin(app: FastifyInstance): Promise<void> {
       message = 'The upload is larger than 1 MiB.';
     } else if (error.validation || (error.statusCode && error.statusCode >= 400 && error.statusCode < 500)) {
       status = error.validationContext === 'params' ? 404 : 400;
-      message = status === 404 ? 'This page does not exist or is not visible to you.' : 'The request was not understood.';
+      message = status === 404 ? 'This page was not found: the address may be incomplete or mistyped.' : 'The request was not understood.';
     }
     // A shared link that does not work is seen by people outside the workspace: say it in their words.
     if (status === 404 && request.url.startsWith('/public/')) {
@@ -219,6 +223,7 @@ export async function webPlugin(app: FastifyInstance): Promise<void> {
   await app.register(authRoutes);
   // Evidence media: the server's store (DATA_DIR/media or S3).
   await app.register(reportRoutes, { media: app.deps.media });
+  await app.register(groupRoutes);
   await app.register(intakeRoutes);
   await app.register(settingsRoutes);
   await app.register(workspaceRoutes);

@@ -168,7 +168,7 @@ export async function startTestApp(
  * and in its runs' stored statuses, and, with `analyzed`, that many people
  * are analyzed; returns the summary's data then.
  */
-export async function scansFinished(t: Pick<TestApp, 'request'>, key: string, reportId: string, analyzed?: number): Promise<any> {
+export async function scansFinished(t: Pick<TestApp, 'request'>, key: string, reportId: string, analyzed?: number, timeoutMs = 30_000): Promise<any> {
   const summary = async () => {
     const data = (await t.request('GET', `/api/v1/reports/${reportId}/analysis`, { key })).body?.data;
     return data?.work.all_requested_work_terminal && (analyzed === undefined || data.coverage.optimization.analyzed_profiles === analyzed) && data;
@@ -183,7 +183,7 @@ export async function scansFinished(t: Pick<TestApp, 'request'>, key: string, re
       if (run.status !== 200 || ['queued', 'running'].includes(run.body.data.status)) return false;
     }
     return summary();
-  });
+  }, timeoutMs);
 }
 
 /** Polls `check` until it returns a truthy value or the time runs out. */

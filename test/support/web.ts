@@ -118,3 +118,33 @@ export async function webUser(app: TestApp, workspaceId: string, role: Role = 'o
   client.cookies.set('ps_session', session);
   return { userId: user.id, email, password, client };
 }
+
+function unescapeAttribute(value: string): string {
+  return value
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+}
+
+/** Creates a report from a CSV through the new-report form's preview and commit, as a person would; returns the report's id. */
+export async function reportFromCsv(user: WebUser, csv: string, fields: Record<string, string> = {}): Promise<string> {
+  const form = new FormData();
+  form.set('_csrf', csrfOf((await user.client.get('/reports/new')).text));
+  form.set('step', 'preview');
+  const defaults = { name: 'Team audit', company_name: 'Acme', company_domain: 'acme.com', company_page: 'https://pronet.example/company/acme', mode: 'test' };
+  for (const [name, value] of Object.entries({ ...defaults, ...fields })) form.set(name, value);
+  form.set('people', '');
+  form.set('csv', new Blob([csv], { type: 'text/csv' }), 'people.csv');
+  const preview = await user.client.postMultipart('/reports/new', form);
+  if (preview.status !== 200) throw new Error(`preview answered ${preview.status}: ${preview.text.slice(0, 500)}`);
+  const commit = new FormData();
+  commit.set('_csrf', csrfOf(preview.text));
+  commit.set('step', 'commit');
+  commit.set('payload', unescapeAttribute(/name="payload" value="([^"]+)"/.exec(preview.text)![1]));
+  const key = /name="idempotency_key" value="([^"]+)"/.exec(preview.text)?.[1];
+  if (key) commit.set('idempotency_key', key);
+  const done = await user.client.postMultipart('/reports/new', commit);
+  if (done.status !== 303) throw new Error(`commit answered ${done.status}: ${done.text.slice(0, 500)}`);
+  return /^\/reports\/([0-9a-f-]+)/.exec(done.location!)![1];
+}

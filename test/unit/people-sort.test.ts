@@ -5,6 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { selectPeople, type PeopleSelection, type ReportPerson } from '../../src/use-cases/report-people.js';
+import { EMPTY_CONTRIBUTION } from '../../src/domain/analysis-aggregate.js';
 
 function person(name: string, weighted: number | null, plain: number | null): ReportPerson {
   return {
@@ -25,11 +26,14 @@ function person(name: string, weighted: number | null, plain: number | null): Re
     observed: {},
     outcomes: weighted === null ? null : {},
     fix_first: [],
+    warning: false,
+    restricted: false,
+    contribution: EMPTY_CONTRIBUTION,
   };
 }
 
 const everyone = [person('Ann', 80, 50), person('Bob', null, null), person('Cid', 40, 90), person('Dee', null, null), person('Eve', 60, 60)];
-const bySort = (descending: boolean): PeopleSelection => ({ search: '', title: '', group: '', check: '', outcome: '', sort: 'score', descending });
+const bySort = (descending: boolean): PeopleSelection => ({ search: '', title: '', group: '', check: '', outcome: '', status: '', sort: 'score', descending });
 
 test('sorting by score orders by the weighted score, not the share of good checks', () => {
   assert.deepEqual(

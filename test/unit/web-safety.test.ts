@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import { fillCompanyPlaceholders } from '../../src/domain/recommendation-text.js';
 import { safeNext } from '../../src/web/paths.js';
 import { peopleCsv } from '../../src/web/people-csv.js';
+import { EMPTY_CONTRIBUTION } from '../../src/domain/analysis-aggregate.js';
 
 test('safeNext: whatever the input, the result is a path of this site', () => {
   fc.assert(
@@ -40,6 +41,9 @@ test('people CSV: cells a spreadsheet would run as a formula are neutralized', (
     unknown: 0,
     outcomes: null,
     fix_first: [],
+    warning: false,
+    restricted: false,
+    contribution: EMPTY_CONTRIBUTION,
   };
   for (const columns of ['human', 'machine'] as const) {
     const row = peopleCsv({ people: [person], companyName: 'Acme', columns }).split('\r\n')[1];

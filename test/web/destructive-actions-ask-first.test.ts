@@ -40,7 +40,7 @@ describe('web: confirmations', () => {
   test('archive answers with a confirmation page that says what happens and changes nothing', async () => {
     const asked = await owner.client.submit(`/reports/${reportId}`, `/reports/${reportId}/archive`, { archived: '1' });
     assert.equal(asked.status, 200);
-    assert.match(asked.text, /<h1>Archive this report\?<\/h1>/);
+    assert.match(asked.text, /<h1>Archive the report “Quarterly audit”\?<\/h1>/, 'it names the report');
     assert.match(asked.text, /cancels its unfinished scans/);
     assert.match(asked.text, new RegExp(`<a class="button secondary" href="/reports/${reportId}">Cancel</a>`));
     assert.equal(await archived(), false);
@@ -60,7 +60,7 @@ describe('web: confirmations', () => {
   test('removing a person asks first, then removes', async () => {
     const asked = await owner.client.submit(`/reports/${reportId}/people/${profileId}`, `/reports/${reportId}/people/${profileId}/remove`);
     assert.equal(asked.status, 200);
-    assert.match(asked.text, /Remove this person from the report\?/);
+    assert.match(asked.text, /Remove jane-doe from the report “Quarterly audit”\?/, 'it names the person and the report');
     assert.equal((await t.request('GET', `/api/v1/reports/${reportId}/profiles`, { key: secret })).body.data.length, 1);
     const done = await owner.client.confirm(`/reports/${reportId}/people/${profileId}`, `/reports/${reportId}/people/${profileId}/remove`);
     assert.equal(done.status, 303);
@@ -72,11 +72,11 @@ describe('web: confirmations', () => {
     const keyId = new RegExp(`action="/settings/keys/([0-9a-f-]+)/revoke"`).exec(page.text)![1];
     const revoke = await owner.client.submit('/settings', `/settings/keys/${keyId}/revoke`);
     assert.equal(revoke.status, 200);
-    assert.match(revoke.text, /Revoke this API key\?/);
+    assert.match(revoke.text, /Revoke the (test|live) API key [^ ]+… of [^?]+\?/, 'it names the key and its owner');
     assert.equal((await t.request('GET', '/api/v1/context', { key: secret })).status, 200, 'the key still works');
     const remove = await owner.client.submit('/settings', `/settings/members/${member.userId}/remove`);
     assert.equal(remove.status, 200);
-    assert.match(remove.text, /Remove this member from the workspace\?/);
+    assert.match(remove.text, new RegExp(`Remove [^<]*\\(${member.email.replace(/\./g, '\\.')}\\) from the workspace\\?`), 'it names the member');
     assert.equal((await member.client.get('/reports')).status, 200, 'the member is still in');
   });
 

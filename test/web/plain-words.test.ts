@@ -41,8 +41,11 @@ describe('web: plain words', () => {
 
   test('the report page says how many people could not be scanned, why, and what to do; no jargon', async () => {
     const page = await owner.client.get(`/reports/${reportId}`);
-    assert.match(page.text, /<div class="notice attention" role="note"><p><strong>2 of 3 people analyzed\. What to do:<\/strong>/);
-    assert.match(page.text, /<li>1 person could not be scanned: their profile is not public \(or the address is wrong\)\. Ask them/);
+    assert.match(page.text, /<div class="notice attention" role="note" id="trouble"><p><strong>2 of 3 people analyzed\. What to do:<\/strong>/);
+    assert.match(
+      page.text,
+      /<li data-trouble="profile_inaccessible"><a href="[^"]+status=profile_inaccessible[^"]*">1 person could not be scanned<\/a>: their profile is not public \(or the address is wrong\)\. Ask them/,
+    );
     for (const jargon of ['Stale', 'Completed with issues', 'Results: Partial', 'Freshness']) assert.ok(!page.text.includes(jargon), jargon);
   });
 

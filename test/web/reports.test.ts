@@ -95,7 +95,7 @@ describe('web workspace: report and person pages', () => {
     assert.match(page.text, /<ol class="bars"[^>]*aria-label="Score by category, worst first"/);
     assert.match(page.text, /<meter class="bar-meter"/);
     assert.match(page.text, /Scores by category/);
-    assert.match(page.text, /2 of 2<\/strong> people analyzed/);
+    assert.match(page.text, /2 of 2<\/strong> profiles analyzed/);
     assert.match(page.text, /<strong id="work-state">Done<\/strong>/);
     assert.match(page.text, /All 2 people are analyzed\./);
     assert.match(page.text, /Download CSV/);

@@ -13,7 +13,7 @@ export const RUN_STATUS: Record<string, string> = {
   completed: 'Completed',
   partial: 'Partly completed',
   failed: 'Failed',
-  inaccessible: 'Inaccessible',
+  inaccessible: 'Could not be read',
   cancelled: 'Cancelled',
 };
 
@@ -27,9 +27,9 @@ export const PERSON_REASON: Record<string, string> = {
   scan_queued: 'Queued',
   scan_in_progress: 'Scanning',
   scan_failed: 'Scan failed',
-  profile_inaccessible: 'Profile inaccessible',
+  profile_inaccessible: 'Could not be scanned',
   scan_cancelled: 'Scan cancelled',
-  no_usable_analysis: 'No usable analysis',
+  no_usable_analysis: 'Not enough data',
 };
 
 /** A person's status in the people table and export: analyzed, else the reason there is no analysis. */

@@ -4,6 +4,7 @@
  * the report page, a person's page and the public page (docs/web.md,
  * "Plain words").
  */
+import type { StatusFilter } from '../../use-cases/report-people.js';
 
 /** How many people of a report are in each state (from their `status`: 'analyzed' or the reason there is no analysis). */
 export interface PeopleStates {
@@ -16,9 +17,15 @@ export interface PeopleStates {
   cancelled: number;
   /** Scanned without usable data, or never scanned. */
   other: number;
+  /** A latest scan succeeded with a warning (some sections could not be read). */
+  warnings: number;
+  /** Analyzed with at least one check that could not be answered. */
+  unknownChecks: number;
+  /** Analyzed with fields the source withholds from public view. */
+  restricted: number;
 }
 
-export function peopleStates(statuses: readonly string[]): PeopleStates {
+export function peopleStates(statuses: readonly string[], flags: Pick<PeopleStates, 'warnings' | 'unknownChecks' | 'restricted'> = NO_FLAGS): PeopleStates {
   const count = (...of: string[]) => statuses.filter((s) => of.includes(s)).length;
   const states = {
     total: statuses.length,
@@ -28,7 +35,21 @@ export function peopleStates(statuses: readonly string[]): PeopleStates {
     failed: count('scan_failed'),
     cancelled: count('scan_cancelled'),
   };
-  return { ...states, other: states.total - states.analyzed - states.scanning - states.inaccessible - states.failed - states.cancelled };
+  return { ...states, other: states.total - states.analyzed - states.scanning - states.inaccessible - states.failed - states.cancelled, ...flags };
+}
+
+const NO_FLAGS = { warnings: 0, unknownChecks: 0, restricted: 0 };
+
+/** The states of these people (the report page's, or a group's). */
+export function peopleStatesOf(people: readonly { status: string; warning: boolean; unknown: number; restricted: boolean }[]): PeopleStates {
+  return peopleStates(
+    people.map((p) => p.status),
+    {
+      warnings: people.filter((p) => p.warning).length,
+      unknownChecks: people.filter((p) => p.status === 'analyzed' && p.unknown > 0).length,
+      restricted: people.filter((p) => p.restricted).length,
+    },
+  );
 }
 
 const people = (n: number) => (n === 1 ? '1 person' : `${n} people`);
@@ -46,6 +67,81 @@ export interface Explanation {
   advice: string[];
 }
 
+/**
+ * One kind of trouble on a report: how many people, the words that link to
+ * them (the people table filtered on `filter`: use-cases/report-people.ts
+ * STATUS_FILTERS) and the rest of its sentence, which says what it means
+ * and what to do.
+ */
+export interface Trouble {
+  filter: 'profile_inaccessible' | 'scan_failed' | 'scan_cancelled' | 'no_data' | 'warnings' | 'unknown_checks' | 'restricted';
+  people: number;
+  lead: string;
+  rest: string;
+  /** The people need someone to act (else it is said for understanding only). */
+  action: boolean;
+}
+
+/** Every kind of trouble some of these people have, most urgent first. */
+export function troubleList(s: PeopleStates): Trouble[] {
+  const all: Trouble[] = [
+    {
+      filter: 'profile_inaccessible',
+      people: s.inaccessible,
+      lead: `${people(s.inaccessible)} could not be scanned`,
+      rest:
+        `: ${their(s.inaccessible)} not public (or the address is wrong). ` +
+        'Ask them to make their profile visible to everyone, then remove them from this report and add them again to scan them once more.',
+      action: true,
+    },
+    {
+      filter: 'scan_failed',
+      people: s.failed,
+      lead: `The scan of ${people(s.failed)} failed`,
+      rest:
+        ' after several attempts, usually because the data service was unavailable. ' +
+        'Remove them and add them again to try once more; if it keeps failing, tell the operator of this service.',
+      action: true,
+    },
+    {
+      filter: 'scan_cancelled',
+      people: s.cancelled,
+      lead: `${people(s.cancelled)} ${were(s.cancelled)} not scanned`,
+      rest: ' because the report was archived first. Add them again to scan them.',
+      action: true,
+    },
+    {
+      filter: 'no_data',
+      people: s.other,
+      lead: `${people(s.other)} ${were(s.other)} scanned without enough data`,
+      rest: ' to check the profile. Adding them again later may help.',
+      action: true,
+    },
+    {
+      filter: 'warnings',
+      people: s.warnings,
+      lead: `${people(s.warnings)} scanned with warnings`,
+      rest: ': some sections of their profile or activity could not be read, so the checks on them are unknown. Nothing is wrong with the profile; scanning again later may fill them in.',
+      action: false,
+    },
+    {
+      filter: 'unknown_checks',
+      people: s.unknownChecks,
+      lead: `${people(s.unknownChecks)} with unknown checks`,
+      rest: ': a check is unknown when the public profile does not show what it needs. Unknown checks count neither for nor against a score.',
+      action: false,
+    },
+    {
+      filter: 'restricted',
+      people: s.restricted,
+      lead: `${people(s.restricted)} with hidden fields`,
+      rest: ': the network hides experience and education on public profiles, and skills and featured items are not collected, so their checks are unknown, not failures. There is nothing to do.',
+      action: false,
+    },
+  ];
+  return all.filter((t) => t.people > 0);
+}
+
 /** The report's state, from its people's states. */
 export function explainReport(s: PeopleStates): Explanation {
   if (s.total === 0) return { tone: 'ok', title: 'No people yet', summary: 'Nobody is on this report yet: add people to scan their profiles.', advice: [] };
@@ -57,25 +153,9 @@ export function explainReport(s: PeopleStates): Explanation {
       advice: [],
     };
   }
-  const advice: string[] = [];
-  if (s.inaccessible > 0) {
-    advice.push(
-      `${people(s.inaccessible)} could not be scanned: ${their(s.inaccessible)} not public (or the address is wrong). ` +
-        'Ask them to make their profile visible to everyone, then remove them from this report and add them again to scan them once more.',
-    );
-  }
-  if (s.failed > 0) {
-    advice.push(
-      `The scan of ${people(s.failed)} failed after several attempts, usually because the data service was unavailable. ` +
-        'Remove them and add them again to try once more; if it keeps failing, tell the operator of this service.',
-    );
-  }
-  if (s.cancelled > 0) {
-    advice.push(`${people(s.cancelled)} ${were(s.cancelled)} not scanned because the report was archived first. Add them again to scan them.`);
-  }
-  if (s.other > 0) {
-    advice.push(`${people(s.other)} ${were(s.other)} scanned without enough data to check the profile. Adding them again later may help.`);
-  }
+  const advice = troubleList(s)
+    .filter((t) => t.action)
+    .map((t) => t.lead + t.rest);
   if (advice.length === 0) return { tone: 'ok', title: 'Done', summary: `All ${people(s.total)} are analyzed.`, advice };
   return { tone: 'attention', title: 'Done', summary: `${s.analyzed} of ${people(s.total)} analyzed.`, advice };
 }
@@ -110,4 +190,47 @@ export function explainCoverage(input: { people: number; analyzed: number; scann
   if (input.scanning) return `Scanning is under way: results cover ${input.analyzed} of ${people(input.people)} so far.`;
   if (input.analyzed === input.people) return `Results cover all ${people(input.people)}.`;
   return `Results cover ${input.analyzed} of ${people(input.people)}; the others could not be scanned (for example, their profiles are not public).`;
+}
+
+/** The people table's status filter (use-cases/report-people.ts STATUS_FILTERS): its label, and one line on what it means and what to do. */
+export const STATUS_FILTER_WORDS: Record<StatusFilter, { label: string; explanation: string }> = {
+  analyzed: { label: 'Analyzed', explanation: 'Their profile was scanned and checked.' },
+  scanning: { label: 'Waiting or being scanned', explanation: 'Their scan is queued or running; their results appear when it finishes.' },
+  profile_inaccessible: {
+    label: 'Could not be scanned',
+    explanation:
+      'Their profile is not public, or the address is wrong. Ask them to make it visible to everyone, then remove them from this report and add them again to scan them once more.',
+  },
+  scan_failed: { label: 'Scan failed', explanation: PERSON_ADVICE.scan_failed.advice },
+  scan_cancelled: { label: 'Scan cancelled', explanation: 'The report was archived before their scan finished. Add them again to scan them.' },
+  no_data: {
+    label: 'Not enough data',
+    explanation: 'Their scan finished without enough data to check the profile, or none was requested. Adding them again later may help.',
+  },
+  warnings: {
+    label: 'Scanned with warnings',
+    explanation: 'Some sections of their profile or activity could not be read, so the checks on them are unknown. Scanning again later may fill them in.',
+  },
+  unknown_checks: {
+    label: 'With unknown checks',
+    explanation: 'The public profile does not show what some checks need. Unknown checks count neither for nor against a score.',
+  },
+  restricted: {
+    label: 'With hidden fields',
+    explanation:
+      'The network hides experience and education on public profiles, and skills and featured items are not collected: those checks are unknown, not failures. There is nothing to do.',
+  },
+};
+
+/** What the report page says for each limitation of the summary (the API's messages are for integrators; these for a team). */
+const LIMITATION_WORDS: Record<string, string> = {
+  incomplete_profile_coverage: 'Some people have no analysis yet: the score and the gaps count the analyzed people only.',
+  incomplete_activity_coverage: 'The posts and activity of some people have not been read (yet): their activity checks are unknown, not failures.',
+  latest_attempt_failed: 'The latest scan of some people could not read their profile or failed: older results are shown for them where there are any.',
+  refresh_in_progress: 'Scans are still running: the figures may change.',
+  company_page_not_observed: 'The company page has not been read yet.',
+};
+
+export function limitationWords(limitation: { code: string; message: string }): string {
+  return LIMITATION_WORDS[limitation.code] ?? limitation.message;
 }

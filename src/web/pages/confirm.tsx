@@ -11,7 +11,7 @@ import { field, viewerOf } from '../forms.js';
 import { sendPage } from '../render.js';
 
 export interface Confirmation {
-  /** The question, e.g. "Archive this report?". */
+  /** The question, naming what it acts on, e.g. "Archive the report “Q3 audit”?". */
   title: string;
   /** What will happen, and whether it can be undone. */
   consequence: string;
@@ -52,13 +52,18 @@ function ConfirmPage(props: { request: FastifyRequest; confirmation: Confirmatio
  * not do, and nothing of another workspace is shown. (A boolean, not the
  * reply: a Fastify reply is thenable, so an async function cannot return it.)
  */
-export async function askFirst(
+export async function askFirst<T>(
   request: FastifyRequest,
   reply: FastifyReply,
-  confirmation: Confirmation & { precheck: () => Promise<unknown> },
+  confirmation: Omit<Confirmation, 'title'> & {
+    precheck: () => Promise<T>;
+    /** The question; from what the precheck found, to name the report, person, key or member it acts on. */
+    title: string | ((checked: T) => string);
+  },
 ): Promise<boolean> {
   if (field(request, 'confirmed') === '1') return false;
-  await confirmation.precheck();
+  const checked = await confirmation.precheck();
+  const title = typeof confirmation.title === 'function' ? confirmation.title(checked) : confirmation.title;
   const body = (request.body ?? {}) as Record<string, unknown>;
   const fields = Object.fromEntries(
     Object.keys(body)
@@ -66,6 +71,6 @@ export async function askFirst(
       .map((name) => [name, field(request, name)]),
   );
   reply.header('Cache-Control', 'no-store');
-  sendPage(reply, <ConfirmPage request={request} confirmation={confirmation} fields={fields} />);
+  sendPage(reply, <ConfirmPage request={request} confirmation={{ ...confirmation, title }} fields={fields} />);
   return true;
 }

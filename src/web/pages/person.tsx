@@ -51,7 +51,16 @@ export interface PersonPageProps {
   teamActions: CommonGap[];
   /** The web's score by impact weight. */
   weightedScorePct: number | null;
+  /** Whether their activity was read (and so an empty list means none), could not be, or not yet. */
+  activityRead: 'observed' | 'gap' | 'not_yet';
 }
+
+/** What an empty activity list means: verified as none, or not known. */
+const ACTIVITY_EMPTY: Record<PersonPageProps['activityRead'], string> = {
+  observed: 'No posts or comments: the scan read their public activity and found none.',
+  gap: 'Their activity could not be read in the latest scan, so it is not known whether they post. Scanning again later may read it.',
+  not_yet: 'Their activity has not been read yet.',
+};
 
 type Check = NonNullable<FindingsRecord['analysis']>['checks'][number];
 
@@ -451,7 +460,9 @@ export function PersonPage(props: PersonPageProps) {
       <section aria-labelledby="activity-heading" class="no-print">
         <h2 id="activity-heading">Recent posts and comments</h2>
         {props.activity.length === 0 ? (
-          <p class="muted">No stored activity. An empty list does not prove there is none: see the report's coverage.</p>
+          <p class="muted" id="activity-empty">
+            {ACTIVITY_EMPTY[props.activityRead]}
+          </p>
         ) : (
           <ol class="timeline">
             {props.activity.map((event) => (

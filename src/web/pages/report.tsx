@@ -12,7 +12,9 @@ import type { CommonGap } from '../../domain/fix-first.js';
 import { groupValue, type PeopleSelection, type PeopleSort, type ReportPerson } from '../../use-cases/report-people.js';
 import { CategoryChart } from '../components/category-chart.js';
 import { label, OUTCOME, PERSON_STATUS, pct } from '../components/labels.js';
-import { explainReport, type PeopleStates } from '../components/plain-words.js';
+import { explainReport, limitationWords, STATUS_FILTER_WORDS, type PeopleStates } from '../components/plain-words.js';
+import type { GroupFigures } from '../../domain/group-summary.js';
+import { GroupScope, TroubleList } from '../components/report-scope.js';
 import { ActionButton, Breadcrumbs, CopyField, CsrfField, Layout, Notice, type Viewer, When } from '../components/layout.js';
 import { RunList, runFinished, SCANS_UNKNOWN, scansStatusText, type RunView } from '../components/runs.js';
 import { paths } from '../paths.js';
@@ -42,6 +44,8 @@ export interface ReportPageProps {
     created_at: Date;
   };
   summary: AnalysisSummary;
+  /** The figures of the group the table is filtered on (the page's figures then count its people only); null without a group filter. */
+  groupFigures?: GroupFigures | null;
   gaps: CommonGap[];
   /** Checks most of the team should optimize (domain/fix-first.ts teamActions): listed once here, left out of each person's list. */
   teamActions: CommonGap[];
@@ -78,6 +82,7 @@ export function peopleQueryString(q: Partial<PeopleQuery>, page = q.page ?? 1): 
   if (q.group) params.set('group', q.group);
   if (q.check) params.set('check', q.check);
   if (q.outcome) params.set('outcome', q.outcome);
+  if (q.status) params.set('status', q.status);
   if (q.sort && q.sort !== 'name') params.set('sort', q.sort);
   if (q.descending) params.set('dir', 'desc');
   if (page > 1) params.set('page', String(page));
@@ -112,9 +117,11 @@ function SortHeader(props: { column: (typeof COLUMNS)[number]; query: PeopleQuer
 
 export function ReportPage(props: ReportPageProps) {
   const { report, summary, query } = props;
-  const o = summary.optimization_summary;
+  // With a group filter, the figures are the group's (same arithmetic, its people only).
+  const o = props.groupFigures ? props.groupFigures.optimization : summary.optimization_summary;
+  const coverage = props.groupFigures ? props.groupFigures.coverage : summary.coverage;
   const explained = explainReport(props.states);
-  const filtered = query.search !== '' || query.title !== '' || query.group !== '' || (query.check !== '' && query.outcome !== '');
+  const filtered = query.search !== '' || query.title !== '' || query.group !== '' || query.status !== '' || (query.check !== '' && query.outcome !== '');
   return (
     <Layout title={report.name} viewer={props.viewer} csrf={props.csrf} current="reports" scripts={[...(props.live ? ['live.js'] : []), 'copy.js']}>
       <Breadcrumbs trail={[{ href: paths.reports, label: 'Reports' }]} />
@@ -142,6 +149,7 @@ export function ReportPage(props: ReportPageProps) {
           <h2 id="summary-heading" class="visually-hidden">
             Summary
           </h2>
+          {props.groupFigures ? <GroupScope reportId={report.id} group={query.group} figures={props.groupFigures} totalPeople={props.totalPeople} /> : null}
           <div class="summary">
             <div class="card">
               <p class="stat-label">Score</p>
@@ -180,28 +188,22 @@ export function ReportPage(props: ReportPageProps) {
               <p class="stat-label">Coverage</p>
               <p>
                 <strong>
-                  {summary.coverage.optimization.analyzed_profiles} of {summary.coverage.person_profiles}
+                  {coverage.optimization.analyzed_profiles} of {coverage.person_profiles}
                 </strong>{' '}
-                people analyzed
+                profiles analyzed
               </p>
               <p class="muted">
-                Activity observed for {summary.coverage.activity.observed_person_profiles}; company page{' '}
-                {summary.coverage.activity.company_page_observed ? 'observed' : 'not observed yet'}
+                Posts and activity read for {coverage.activity.observed_person_profiles} of {coverage.person_profiles}
+                {props.groupFigures ? '' : `; company page ${coverage.activity.company_page_observed ? 'read' : 'not read yet'}`}
               </p>
             </div>
           </div>
-          {explained.advice.length > 0 ? (
-            <div class="notice attention" role="note">
-              <p>
-                <strong>{explained.summary} What to do:</strong>
-              </p>
-              <ul>
-                {explained.advice.map((sentence) => (
-                  <li>{sentence}</li>
-                ))}
-              </ul>
-            </div>
-          ) : null}
+          <TroubleList
+            reportId={report.id}
+            states={props.states}
+            group={query.group}
+            heading={explained.advice.length > 0 ? `${explained.summary} What to do:` : 'Good to know:'}
+          />
         </section>
 
         <div class="overview">
@@ -209,16 +211,18 @@ export function ReportPage(props: ReportPageProps) {
             <section aria-labelledby="gaps-heading" class={props.teamActions.length > 0 ? 'gaps has-team' : 'gaps'} id="gaps" data-live-region>
               <h2 id="gaps-heading">Most common gaps</h2>
               {props.gaps.length === 0 ? (
-                <p class="muted">{summary.coverage.optimization.analyzed_profiles === 0 ? 'Nobody is analyzed yet.' : 'Nobody has anything to optimize.'}</p>
+                <p class="muted">{coverage.optimization.analyzed_profiles === 0 ? 'Nobody is analyzed yet.' : 'Nobody has anything to optimize.'}</p>
               ) : (
                 <ol class="gap-list">
                   {props.gaps.map((gap) => (
                     <li>
-                      <a href={`${paths.report(report.id)}${peopleQueryString({ check: gap.check.key, outcome: 'optimize' })}#people-heading`}>
+                      <a
+                        href={`${paths.report(report.id)}${peopleQueryString({ group: query.group, check: gap.check.key, outcome: 'optimize' })}#people-heading`}
+                      >
                         {gap.check.title}
                       </a>
                       <span class="gap-share">
-                        {gap.people} of {summary.coverage.optimization.analyzed_profiles} people · {Math.round(gap.share * 100)} %
+                        {gap.people} of {coverage.optimization.analyzed_profiles} people · {Math.round(gap.share * 100)} %
                       </span>
                       <meter min={0} max={1} value={gap.share} aria-hidden="true" />
                     </li>
@@ -310,9 +314,23 @@ export function ReportPage(props: ReportPageProps) {
                         ))}
                       </optgroup>
                     ))}
-                  </select>
+                  </select>{' '}
+                  <a href={paths.reportCompare(report.id)} class="no-print">
+                    Compare groups
+                  </a>
                 </div>
               ) : null}
+              <div>
+                <label for="status">Status</label>
+                <select id="status" name="status">
+                  <option value="">Any status</option>
+                  {Object.entries(STATUS_FILTER_WORDS).map(([value, words]) => (
+                    <option value={value} selected={value === query.status}>
+                      {words.label}
+                    </option>
+                  ))}
+                </select>
+              </div>
               <div>
                 <label for="check">Check</label>
                 <select id="check" name="check">
@@ -344,6 +362,11 @@ export function ReportPage(props: ReportPageProps) {
             </form>
             <div id="people-list" data-live-region>
               <p class="muted">{filtered ? `${props.matchingPeople} of ${props.totalPeople} people match.` : `${props.totalPeople} people.`}</p>
+              {query.status !== '' ? (
+                <p class="hint" id="status-explained">
+                  {STATUS_FILTER_WORDS[query.status].explanation}
+                </p>
+              ) : null}
               {props.people.length === 0 ? (
                 <p class="card">{props.totalPeople === 0 ? 'Nobody is on this report yet.' : 'Nobody matches this filter.'}</p>
               ) : (
@@ -401,7 +424,7 @@ export function ReportPage(props: ReportPageProps) {
             <h2 id="limits-heading">About these results</h2>
             <ul class="notice info">
               {summary.limitations.map((l) => (
-                <li>{l.message}</li>
+                <li>{limitationWords(l)}</li>
               ))}
             </ul>
           </section>

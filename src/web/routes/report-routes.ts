@@ -12,7 +12,8 @@ import type { MediaStore } from '../../scanning/media/media-store.js';
 import { pageOfReports, reportScores } from '../../use-cases/list-reports.js';
 import { removePerson, setReportArchived, setReportSharing } from '../../use-cases/manage-report.js';
 import { readAttachment, readPerson, readProgress, readReportOverview, type ViewContext } from '../../use-cases/report-view.js';
-import { importedColumnsOf, PEOPLE_SORTS, readReportPeople, reportTeamActions, selectPeople, titlesOf } from '../../use-cases/report-people.js';
+import { importedColumnsOf, PEOPLE_SORTS, readReportPeople, reportTeamActions, selectPeople, STATUS_FILTERS, titlesOf } from '../../use-cases/report-people.js';
+import { filteredGroupFigures } from '../../use-cases/report-groups.js';
 import { runCountsLabel, runFinished, runStatusLabel, scansStatusText } from '../components/runs.js';
 import { PersonPage } from '../pages/person.js';
 import { ReportPage, type PeopleQuery } from '../pages/report.js';
@@ -28,8 +29,9 @@ import { openEvidence } from '../../use-cases/read-evidence.js';
 import { idParams, linkIdParams } from '../route-params.js';
 import { askFirst } from '../pages/confirm.js';
 import { commonGaps } from '../../domain/fix-first.js';
-import { peopleStates } from '../components/plain-words.js';
+import { peopleStatesOf } from '../components/plain-words.js';
 import { requireReport } from '../../use-cases/require-report.js';
+import { describePerson } from '../../use-cases/personal-data.js';
 import { can } from '../../domain/permissions.js';
 import { activeLinkTokens, createPersonLinks, linkDays, listReportPersonLinks, revokeReportPersonLinks } from '../../use-cases/person-links.js';
 import { ReportLinksPage, type ReportLinksProps } from '../pages/report-links.js';
@@ -45,6 +47,7 @@ const COMMON_GAPS_SHOWN = 5;
 function peopleQuery(query: Record<string, string | undefined>): PeopleQuery {
   const sort = PEOPLE_SORTS.find((s) => s === query.sort) ?? 'name';
   const outcome = query.outcome === 'good' || query.outcome === 'optimize' || query.outcome === 'unknown' ? query.outcome : '';
+  const status = STATUS_FILTERS.find((s) => s === query.status) ?? '';
   const page = /^\d{1,6}$/.test(query.page ?? '') ? Math.max(1, Number(query.page)) : 1;
   return {
     search: (query.q ?? '').slice(0, 200),
@@ -52,6 +55,7 @@ function peopleQuery(query: Record<string, string | undefined>): PeopleQuery {
     group: (query.group ?? '').slice(0, 500),
     check: (query.check ?? '').slice(0, 100),
     outcome,
+    status,
     sort,
     descending: query.dir === 'desc',
     page,
@@ -208,6 +212,9 @@ export async function reportRoutes(app: FastifyInstance, options: { media: Pick<
       const pageCount = Math.max(1, Math.ceil(sorted.length / PEOPLE_PAGE_SIZE));
       query.page = Math.min(query.page, pageCount);
       const { report, summary, runs, waiting } = overview;
+      // A group filter scopes the figures too (score, coverage, gaps, chart, trouble counts): summed from the same people as the rows.
+      const groupFigures = filteredGroupFigures(everyone, query.group, COMMON_GAPS_SHOWN);
+      const scoped = groupFigures ? selectPeople(everyone, { ...query, search: '', title: '', check: '', outcome: '', status: '' }) : everyone;
       const liveLinks = can(request.web.user!.role, 'share_report')
         ? (await listReportPersonLinks(linkScope(request), report.id)).filter((l) => l.state === 'active').length
         : 0;
@@ -233,7 +240,10 @@ export async function reportRoutes(app: FastifyInstance, options: { media: Pick<
           liveLinks,
           report: { ...report, public_url: summary.links.public_url },
           summary,
-          gaps: commonGaps(summary.optimization_summary.checks, summary.coverage.optimization.analyzed_profiles, COMMON_GAPS_SHOWN),
+          gaps: groupFigures
+            ? groupFigures.gaps
+            : commonGaps(summary.optimization_summary.checks, summary.coverage.optimization.analyzed_profiles, COMMON_GAPS_SHOWN),
+          groupFigures,
           teamActions: reportTeamActions(everyone.map((p) => p.outcomes)),
           companyDisplayName: reportCompanyDisplayName(report),
           csvSeparator: await readCsvSeparator(db, request.web.user!.userId),
@@ -245,7 +255,7 @@ export async function reportRoutes(app: FastifyInstance, options: { media: Pick<
           })),
           titles: titlesOf(everyone),
           columns: importedColumnsOf(everyone),
-          states: peopleStates(everyone.map((p) => p.status)),
+          states: peopleStatesOf(scoped),
           totalPeople: everyone.length,
           matchingPeople: sorted.length,
           query,
@@ -392,7 +402,7 @@ export async function reportRoutes(app: FastifyInstance, options: { media: Pick<
       if (archive) {
         const asked = await askFirst(request, reply, {
           precheck: () => requireReport(db, request.web.user!.workspaceId, request.params.report_id),
-          title: 'Archive this report?',
+          title: (report) => `Archive the report “${report.name}”?`,
           consequence:
             'Archiving hides the report from the list, cancels its unfinished scans and refuses new people. Nothing is deleted: you can unarchive it later, and add people again to scan them.',
           confirm: 'Archive',
@@ -422,8 +432,12 @@ export async function reportRoutes(app: FastifyInstance, options: { media: Pick<
     { schema: { hide: true, params: idParams('report_id', 'profile_id') }, config: { signedIn: true } },
     async (request, reply) => {
       const asked = await askFirst(request, reply, {
-        precheck: () => readAttachment(scope(request), request.params.report_id, request.params.profile_id),
-        title: 'Remove this person from the report?',
+        precheck: async () => {
+          await readAttachment(scope(request), request.params.report_id, request.params.profile_id);
+          const report = await requireReport(db, request.web.user!.workspaceId, request.params.report_id);
+          return { person: await describePerson(db, request.web.user!.workspaceId, report.id, request.params.profile_id), report };
+        },
+        title: ({ person, report }) => `Remove ${person.name} from the report “${report.name}”?`,
         consequence: "They leave the report's people, scores and export. Their details and history are kept: adding the same profile again restores them.",
         confirm: 'Remove',
         back: paths.person(request.params.report_id, request.params.profile_id),

@@ -106,9 +106,11 @@ export async function settingsRoutes(app: FastifyInstance): Promise<void> {
   app.post<{ Params: { id: string } }>('/settings/keys/:id/revoke', withId, async (request, reply) =>
     (await askFirst(request, reply, {
       precheck: async () => {
-        if (!(await listKeys(ctx, actorOf(request))).some((k) => k.id === request.params.id)) throw notFound('key');
+        const key = (await listKeys(ctx, actorOf(request))).find((k) => k.id === request.params.id);
+        if (!key) throw notFound('key');
+        return key;
       },
-      title: 'Revoke this API key?',
+      title: (key) => `Revoke the ${key.mode} API key ${key.secret_prefix}… of ${key.user_name}?`,
       consequence: 'The next API request with it is refused, in every process. This cannot be undone: create a new key if you need one.',
       confirm: 'Revoke',
       back: paths.settings,
@@ -143,8 +145,11 @@ export async function settingsRoutes(app: FastifyInstance): Promise<void> {
 
   app.post<{ Params: { id: string } }>('/settings/members/:id/remove', withId, async (request, reply) =>
     (await askFirst(request, reply, {
-      precheck: () => checkMemberRemoval(ctx, actorOf(request), request.params.id),
-      title: 'Remove this member from the workspace?',
+      precheck: async () => {
+        await checkMemberRemoval(ctx, actorOf(request), request.params.id);
+        return (await listMembers(ctx, actorOf(request))).find((m) => m.id === request.params.id);
+      },
+      title: (member) => `Remove ${member ? `${member.name}${member.email ? ` (${member.email})` : ''}` : 'this member'} from the workspace?`,
       consequence: 'They are signed out and can no longer open the workspace. Invite them again to give them access back.',
       confirm: 'Remove',
       back: paths.settings,
