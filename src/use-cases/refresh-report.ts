@@ -23,6 +23,7 @@ import type { Clock } from '../clock.js';
 import { requestFingerprint } from '../domain/fingerprint.js';
 import { apiError } from '../domain/errors.js';
 import type { KeyMode } from '../domain/keys.js';
+import type { RefreshReceipt } from '../domain/schemas/refresh.js';
 import type { Db } from '../store/database.js';
 import type { ScanQueue } from '../store/queue-channel.js';
 import type { Database } from '../store/schema.js';
@@ -59,19 +60,7 @@ export interface RefreshRequest {
   background?: boolean;
 }
 
-/** What a refresh did, as the API answers it and the web and command lines say it. */
-export interface RefreshReceipt {
-  id: string;
-  report_id: string;
-  /** The people the refresh asked for. */
-  people_requested: number;
-  /** Those it queued (charged to the scan allowance); the others were already pending. */
-  people_queued: number;
-  scan_requests: { scan_run_id: string; mode: 'full_profile' | 'activity'; jobs_created: number; jobs_coalesced: number }[];
-  created_at: string;
-}
-
-export const MAX_REFRESH_PEOPLE = 1000;
+export type { RefreshReceipt };
 
 function nothingToRefresh(message: string): Error {
   return apiError('validation_failed', 422, message, { retryable: false });
@@ -89,10 +78,12 @@ export async function refreshReport(
 ): Promise<{ status: number; data: RefreshReceipt; replayed: boolean }> {
   // 404 before anything else: a foreign or unknown report reveals nothing.
   await requireReport(ctx.db, ctx.workspaceId, reportId);
-  const target = request.target.kind === 'people' ? { kind: 'people' as const, profileIds: [...new Set(request.target.profileIds)].sort() } : request.target;
+  const target = request.target.kind === 'people' ? { kind: 'people' as const, profileIds: [...new Set(request.target.profileIds)] } : request.target;
   const work = async (trx: Kysely<Database>) => ({ status: 201, data: await admitRefresh(ctx, trx, reportId, target, request.background ?? false) });
   if (!request.idempotencyKey) return { ...(await retryingTransaction(ctx.db, work)), replayed: false };
-  const fingerprint = requestFingerprint({ method: 'POST', route: '/reports/{report_id}/refreshes', flags: {}, body: target });
+  // The same people in another order are the same intent.
+  const intent = target.kind === 'people' ? { ...target, profileIds: [...target.profileIds].sort() } : target;
+  const fingerprint = requestFingerprint({ method: 'POST', route: '/reports/{report_id}/refreshes', flags: {}, body: intent });
   return idempotentWrite<RefreshReceipt>(
     ctx.db,
     { workspaceId: ctx.workspaceId, operation: 'refresh_report', scope: reportId, key: request.idempotencyKey, fingerprint },
