@@ -27,7 +27,7 @@ import type { RefreshReceipt } from '../domain/schemas/refresh.js';
 import type { Db } from '../store/database.js';
 import type { ScanQueue } from '../store/queue-channel.js';
 import type { Database } from '../store/schema.js';
-import { activePeopleIds, unsuccessfulPeopleIds } from '../store/refresh-repository.js';
+import { activePeopleIds, reportKeyMode, unsuccessfulPeopleIds } from '../store/refresh-repository.js';
 import { refreshReportRollup } from '../store/rollup-repository.js';
 import { admitScans } from '../store/scan-repository.js';
 import { retryingTransaction } from '../store/transaction.js';
@@ -40,7 +40,8 @@ export interface RefreshContext {
   clock: Clock;
   queue: ScanQueue;
   workspaceId: string;
-  keyMode: KeyMode;
+  /** The API key's mode; unset (the web, the command lines, the schedule): the mode the report was last scanned in. */
+  keyMode?: KeyMode;
 }
 
 /** Whom a refresh scans again. */
@@ -105,7 +106,8 @@ export async function admitRefresh(
   const report = await requireReport(trx, ctx.workspaceId, reportId, { forUpdate: true });
   if (report.archived) throw apiError('report_archived', 409, 'The report is archived; unarchive it before scanning its people again.', { retryable: false });
   const people = await chosenPeople(trx, reportId, target);
-  const { runs, itemIds } = await admitScans(trx, { reportId, workspaceId: ctx.workspaceId, keyMode: ctx.keyMode, profileIds: people, background }, now);
+  const keyMode = ctx.keyMode ?? (await reportKeyMode(trx, reportId));
+  const { runs, itemIds } = await admitScans(trx, { reportId, workspaceId: ctx.workspaceId, keyMode, profileIds: people, background }, now);
   await ctx.queue.enqueueItems(trx, itemIds);
   await refreshReportRollup(trx, reportId, { profileIds: people }, now);
   // Taken last, as an import takes it: the allowance row stays locked only until commit.

@@ -15,7 +15,7 @@ import { apiError, type ApiError } from '../domain/errors.js';
 import { nextDueAt, SCHEDULE_OUTCOME_TEXT, type Cadence, type ScheduleOutcome } from '../domain/refresh-schedule.js';
 import type { Db } from '../store/database.js';
 import type { ScanQueue } from '../store/queue-channel.js';
-import { inSavepoint, reportKeyMode } from '../store/refresh-repository.js';
+import { inSavepoint } from '../store/refresh-repository.js';
 import { claimDueSchedule, deleteSchedule, findSchedule, recordScheduleRun, upsertSchedule } from '../store/refresh-schedule-repository.js';
 import { findReport } from '../store/report-repository.js';
 import { retryingTransaction } from '../store/transaction.js';
@@ -84,7 +84,7 @@ export async function runDueRefreshes(deps: { db: Db; clock: Clock; queue: ScanQ
       let peopleQueued = 0;
       if (!report || report.archived) outcome = 'skipped_archived';
       else {
-        const ctx = { db: deps.db, clock: deps.clock, queue: deps.queue, workspaceId: due.workspace_id, keyMode: await reportKeyMode(trx, due.report_id) };
+        const ctx = { db: deps.db, clock: deps.clock, queue: deps.queue, workspaceId: due.workspace_id };
         try {
           const receipt = await inSavepoint(trx, () => admitRefresh(ctx, trx, due.report_id, { kind: 'report' }, true));
           peopleQueued = receipt.people_queued;
