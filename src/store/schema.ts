@@ -542,6 +542,8 @@ export interface QueueWorkspacesTable {
   ready: Generated<boolean>;
   /** A lower bound of its reports' ready_at (null: no pending work known). */
   ready_at: Timestamp | null;
+  /** The lane (migration 0053): scheduled refreshes' work is claimed after every other. */
+  background: Generated<boolean>;
 }
 
 /** The queue's index of reports with pending work (migration 0026). */
@@ -551,6 +553,8 @@ export interface QueueReportsTable {
   pass: Generated<string>;
   ready: Generated<boolean>;
   ready_at: Timestamp | null;
+  /** The lane (migration 0053). */
+  background: Generated<boolean>;
 }
 
 /** Leased provider concurrency slots (migration 0010; store/provider-quota-repository.ts). */
