@@ -19,7 +19,7 @@ import type { MaintenanceRunner } from '../maintenance.js';
 import { Metrics } from '../metrics.js';
 import { openRuntime, type Runtime } from '../runtime.js';
 import { ScanItemQueue } from '../store/queue-channel.js';
-import { RefreshScheduler } from '../refresh-scheduler.js';
+import { RefreshScheduler } from './refresh-scheduler.js';
 import { startWorkerThread, type WorkerThreadHandle } from '../scanning/worker-thread.js';
 import { startRollupSweep, type RollupSweep } from '../scanning/rollup-sweep.js';
 import { setTestPauseBeforeCommit } from '../use-cases/idempotent-write.js';

@@ -14,7 +14,7 @@ import { createLogger, lifecycle, type Logger } from '../logger.js';
 import type { MaintenanceRunner } from '../maintenance.js';
 import { Metrics } from '../metrics.js';
 import { openRuntime } from '../runtime.js';
-import { RefreshScheduler } from '../refresh-scheduler.js';
+import { RefreshScheduler } from './refresh-scheduler.js';
 import { ScanItemQueue } from '../store/queue-channel.js';
 import { startScanWorker, workerPoolSizes } from '../scanning/worker.js';
 import { UsageError } from './admin.js';

@@ -1,7 +1,7 @@
 /**
  * Scheduled refreshes (issue 52): a report scanned again every week or every
  * month, set in the web and the operator's command line, run by the workers
- * (src/refresh-scheduler.ts).
+ * (src/cli/refresh-scheduler.ts).
  *
  * A due schedule runs once across all processes: its row is claimed FOR
  * UPDATE SKIP LOCKED in the same transaction that admits the refresh (as

@@ -449,7 +449,7 @@ export function ReportPage(props: ReportPageProps) {
               csrf={props.csrf}
               label="Scan again"
               fields={{ people: 'all' }}
-              ariaLabel={`Scan all ${props.totalPeople} people again`}
+              ariaLabel={`Scan again: all ${props.totalPeople} people`}
             />
             {props.states.failed + props.states.inaccessible > 0 ? (
               <ActionButton
@@ -457,7 +457,7 @@ export function ReportPage(props: ReportPageProps) {
                 csrf={props.csrf}
                 label={`Try these again (${props.states.failed + props.states.inaccessible})`}
                 fields={{ people: 'unsuccessful' }}
-                ariaLabel={`Try the ${props.states.failed + props.states.inaccessible} people who failed or were inaccessible again`}
+                ariaLabel={`Try these again (${props.states.failed + props.states.inaccessible}): the people who failed or were inaccessible`}
               />
             ) : null}
           </div>

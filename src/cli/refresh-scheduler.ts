@@ -5,11 +5,11 @@
  * at once: each due schedule is claimed by one of them, in the transaction
  * that admits its refresh, so it runs once.
  */
-import type { Clock } from './clock.js';
-import type { Logger } from './logger.js';
-import type { Db } from './store/database.js';
-import type { ScanQueue } from './store/queue-channel.js';
-import { runDueRefreshes, type ScheduleRun } from './use-cases/refresh-schedule.js';
+import type { Clock } from '../clock.js';
+import type { Logger } from '../logger.js';
+import type { Db } from '../store/database.js';
+import type { ScanQueue } from '../store/queue-channel.js';
+import { runDueRefreshes, type ScheduleRun } from '../use-cases/refresh-schedule.js';
 
 export interface RefreshSchedulerDeps {
   db: Db;
