@@ -76,7 +76,7 @@ describe('refresh entry points', () => {
     assert.equal(done.location, `/reports/${reportId}?done=refreshed&queued=3&pending=0`);
     assert.deepEqual(await pendingPeople(), [...profileIds].sort());
     assert.equal((await used()) - before, 3);
-    const shown = await owner.client.get(done.location!);
+    const shown = await owner.client.get(done.location);
     assert.match(shown.text, /Scans queued for 3 people/);
   });
 
@@ -98,7 +98,7 @@ describe('refresh entry points', () => {
     assert.deepEqual(await pendingPeople(), [profileIds[0]]);
     const again = await owner.client.confirm(personPage, `${personPage}/refresh`);
     assert.equal(again.location, `${personPage}?done=refreshed&queued=0&pending=1`);
-    assert.match((await owner.client.get(again.location!)).text, /already waiting; nothing more was queued/);
+    assert.match((await owner.client.get(again.location)).text, /already waiting; nothing more was queued/);
   });
 
   test('web: a viewer sees no Scan again control and a refresh post is refused with 403, nothing queued', async () => {
