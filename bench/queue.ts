@@ -29,6 +29,16 @@
  *    was nearly empty (its usual state, as at its last ANALYZE), then after
  *    an ANALYZE that sees the backlog. BENCH_QUEUE_FOLDS=0 skips it.
  *
+ * 5. the background lane (issue 52): 10,000 people of 100 workspaces (one
+ *    100-person report each) in scheduled refreshes, worked by 4 simulated
+ *    worker slots (claim_scan_item, a fixed item time, the item finished) for
+ *    a window, twice on fresh clones: alone, and with a new 2-person report of
+ *    another workspace admitted one second in. Figures: the seconds until the
+ *    newcomer's items are all terminal (target ≤ 5 s), and the background
+ *    items finished in the window with the newcomer as a ratio to without
+ *    (target ≥ 0.9). BENCH_QUEUE_LANES=0 skips it; BENCH_QUEUE_ONLY=lanes
+ *    runs only it and keeps the other figures of bench/results/queue.json.
+ *
  * Each size runs on a fresh database cloned from one migrated template, on
  * DATABASE_URL's server (the role needs CREATE DATABASE) or an embedded one.
  * Knobs (env): BENCH_QUEUE_SIZES ("10,100,1000,10000"), BENCH_QUEUE_SAMPLES
@@ -314,9 +324,140 @@ async function measureFolds(url: string, template: string): Promise<FoldFigures>
   }
 }
 
+const LANE_SLOTS = 4;
+const LANE_ITEM_MS = 10;
+const LANE_WINDOW_MS = positiveInt('BENCH_QUEUE_LANE_WINDOW_MS', 8000);
+
+interface LaneRun {
+  backgroundFinished: number;
+  newcomerSeconds: number | null;
+}
+
+/** 100 workspaces with one 100-person report each, every person's full_profile item pending in a background (scheduled) run. */
+async function seedBackground(client: pg.Client): Promise<void> {
+  await client.query(`
+    create temp table ws as select gen_random_uuid() as id, i from generate_series(1, 100) i;
+    insert into workspaces (id, name, slug, created_at, updated_at) select id, 'Lane ' || i, 'lane-bench-' || i, now(), now() from ws;
+    create temp table rs as select gen_random_uuid() as id, ws.id as workspace_id, ws.i from ws;
+    insert into reports (id, workspace_id, name, company_name, supplied_domain, root_domain, pronet_company_url, visibility, archived, created_at, updated_at)
+    select id, workspace_id, 'Lane ' || i, 'Acme', 'acme.example', 'acme.example', 'https://pronet.example/company/acme', 'private', false, now(), now() from rs;
+    create temp table ps as select gen_random_uuid() as id, rs.id as report_id, rs.workspace_id, rs.i, k from rs, generate_series(1, 100) k;
+    insert into report_profiles (id, report_id, workspace_id, pronet_url, source, status, added_at, created_at, updated_at)
+    select id, report_id, workspace_id, 'https://pronet.example/in/l-' || i || '-' || k, 'api_import', 'active', now(), now(), now() from ps;
+    create temp table runs as select gen_random_uuid() as id, rs.id as report_id, rs.workspace_id from rs;
+    insert into scan_runs (id, report_id, workspace_id, mode, key_mode, status, requested, created_at, background)
+    select id, report_id, workspace_id, 'full_profile', 'test', 'queued', 100, now(), true from runs;
+    insert into scan_items (id, run_id, report_id, profile_id, kind, status, created_at, ready_at, background)
+    select gen_random_uuid(), runs.id, ps.report_id, ps.id, 'person', 'pending', now(), now() - interval '1 second', true
+      from ps join runs on runs.report_id = ps.report_id;
+    drop table ws, rs, ps, runs;
+    analyze;
+  `);
+}
+
+/** A new workspace's 2-person report, admitted as an import admits it: both modes, and the company page. */
+async function admitNewcomer(client: pg.Client): Promise<string> {
+  const { rows } = await client.query<{ id: string }>(`
+    with w as (insert into workspaces (id, name, slug, created_at, updated_at) values (gen_random_uuid(), 'Newcomer', 'lane-newcomer', now(), now()) returning id),
+    r as (insert into reports (id, workspace_id, name, company_name, supplied_domain, root_domain, pronet_company_url, visibility, archived, created_at, updated_at)
+          select gen_random_uuid(), w.id, 'Newcomer', 'Acme', 'acme.example', 'acme.example', 'https://pronet.example/company/acme', 'private', false, now(), now() from w
+          returning id, workspace_id),
+    p as (insert into report_profiles (id, report_id, workspace_id, pronet_url, source, status, added_at, created_at, updated_at)
+          select gen_random_uuid(), r.id, r.workspace_id, 'https://pronet.example/in/new-' || k, 'api_import', 'active', now(), now(), now()
+            from r, generate_series(1, 2) k returning id, report_id),
+    run as (insert into scan_runs (id, report_id, workspace_id, mode, key_mode, status, requested, created_at)
+            select gen_random_uuid(), r.id, r.workspace_id, m, 'test', 'queued', 2, now() from r, unnest(array['full_profile', 'activity']::text[]) m
+            returning id, report_id, mode),
+    items as (insert into scan_items (id, run_id, report_id, profile_id, kind, status, created_at, ready_at)
+              select gen_random_uuid(), run.id, run.report_id, p.id, 'person', 'pending', now(), now() from run join p on p.report_id = run.report_id
+              union all
+              select gen_random_uuid(), run.id, run.report_id, null, 'company_page', 'pending', now(), now() from run where run.mode = 'activity'
+              returning id)
+    select id from r`);
+  return rows[0].id;
+}
+
+/** LANE_SLOTS simulated worker slots for LANE_WINDOW_MS: claim, work LANE_ITEM_MS, finish. */
+async function runLanes(url: string, template: string, withNewcomer: boolean): Promise<LaneRun> {
+  const name = `${template}_lanes${withNewcomer ? '_new' : ''}`;
+  await adminQuery(url, `create database ${name} template ${template}`);
+  const clients = Array.from({ length: LANE_SLOTS + 1 }, () => new pg.Client({ connectionString: withDatabase(url, name) }));
+  await Promise.all(clients.map((c) => c.connect()));
+  try {
+    await seedBackground(clients[0]);
+    const started = performance.now();
+    const deadline = started + LANE_WINDOW_MS;
+    let newcomer: string | null = null;
+    let admittedAt = 0;
+    let newcomerSeconds: number | null = null;
+    let backgroundFinished = 0;
+    const slot = async (client: pg.Client) => {
+      while (performance.now() < deadline) {
+        const { rows } = await client.query<{ item_id: string }>('select item_id from claim_scan_item(60)');
+        if (rows.length === 0) {
+          await new Promise((r) => setTimeout(r, 5));
+          continue;
+        }
+        await new Promise((r) => setTimeout(r, LANE_ITEM_MS));
+        const done = await client.query<{ report_id: string; background: boolean }>(
+          `update scan_items set status = 'succeeded', finished_at = now(), claim_id = null, lease_expires_at = null where id = $1 returning report_id, background`,
+          [rows[0].item_id],
+        );
+        if (done.rows[0].background) backgroundFinished++;
+        else if (newcomer !== null && done.rows[0].report_id === newcomer && newcomerSeconds === null) {
+          const left = await client.query<{ n: string }>(`select count(*) as n from scan_items where report_id = $1 and status in ('pending', 'running')`, [
+            newcomer,
+          ]);
+          if (Number(left.rows[0].n) === 0) newcomerSeconds = (performance.now() - admittedAt) / 1000;
+        }
+      }
+    };
+    const arrive = async () => {
+      if (!withNewcomer) return;
+      await new Promise((r) => setTimeout(r, 1000));
+      admittedAt = performance.now();
+      newcomer = await admitNewcomer(clients[LANE_SLOTS]);
+    };
+    await Promise.all([...clients.slice(0, LANE_SLOTS).map(slot), arrive()]);
+    return { backgroundFinished, newcomerSeconds };
+  } finally {
+    await Promise.all(clients.map((c) => c.end()));
+    await adminQuery(url, `drop database if exists ${name} with (force)`);
+  }
+}
+
+async function measureLanes(url: string, template: string) {
+  const alone = await runLanes(url, template, false);
+  const withNewcomer = await runLanes(url, template, true);
+  return {
+    slots: LANE_SLOTS,
+    item_ms: LANE_ITEM_MS,
+    window_ms: LANE_WINDOW_MS,
+    background_people: 10_000,
+    background_workspaces: 100,
+    alone,
+    with_newcomer: withNewcomer,
+    newcomer_terminal_seconds: withNewcomer.newcomerSeconds,
+    throughput_ratio: withNewcomer.backgroundFinished / alone.backgroundFinished,
+  };
+}
+
 const ms = (f: Figure) => `${f.median.toFixed(3)} ms (p95 ${f.p95.toFixed(3)})`;
 const backlog = (b: BacklogFolds) => `${b.rounds} rounds, ${Math.round(b.ms).toLocaleString('en')} ms in all (${(b.ms / b.rounds).toFixed(1)} ms a round)`;
 const ratio = (a: Figure, b: Figure) => a.median / b.median;
+
+function laneLines(lanes: Awaited<ReturnType<typeof measureLanes>>): string[] {
+  return [
+    `The background lane (${lanes.slots} worker slots, ${lanes.item_ms} ms an item, ${lanes.window_ms / 1000} s window; ${lanes.background_people.toLocaleString('en')} people of ${lanes.background_workspaces} workspaces in scheduled refreshes):`,
+    '',
+    '| figure | value | target |',
+    '|---|---:|---:|',
+    `| a new 2-person report terminal after | ${lanes.newcomer_terminal_seconds === null ? 'not in the window' : `${lanes.newcomer_terminal_seconds.toFixed(2)} s`} | ≤ 5 s |`,
+    `| background items finished, alone | ${lanes.alone.backgroundFinished} | |`,
+    `| background items finished, with the newcomer | ${lanes.with_newcomer.backgroundFinished} | |`,
+    `| background throughput, ratio | ${lanes.throughput_ratio.toFixed(3)} | ≥ 0.9 |`,
+  ];
+}
 
 async function main(): Promise<void> {
   const { tempDir, onCleanup, cleanup } = await prepareRun('ps-bench-queue-', log);
@@ -330,6 +471,16 @@ async function main(): Promise<void> {
     });
     if (migrated.status !== 0) throw new Error(`migrate failed: ${migrated.stderr}`);
     const template = new URL(database.url).pathname.slice(1);
+
+    if (process.env.BENCH_QUEUE_ONLY === 'lanes') {
+      log('the background lane: 10,000 people of 100 workspaces in scheduled refreshes, then a new 2-person report…');
+      const lanes = await measureLanes(database.url, template);
+      console.log(laneLines(lanes).join('\n'));
+      const file = path.join(ROOT, 'bench/results/queue.json');
+      const previous = JSON.parse(await fs.readFile(file, 'utf8').catch(() => '{}')) as Record<string, unknown>;
+      await fs.writeFile(file, `${JSON.stringify({ ...previous, lanes }, null, 2)}\n`);
+      return;
+    }
 
     const figures: SizeFigures[] = [];
     for (const size of SIZES) {
@@ -405,9 +556,15 @@ async function main(): Promise<void> {
           `again after an ANALYZE that sees the backlog: ${backlog(folds.backlog.analyzed)}.`,
       );
     }
+    let lanes: Awaited<ReturnType<typeof measureLanes>> | null = null;
+    if (process.env.BENCH_QUEUE_LANES !== '0') {
+      log('the background lane: 10,000 people of 100 workspaces in scheduled refreshes, then a new 2-person report…');
+      lanes = await measureLanes(database.url, template);
+      lines.push('', ...laneLines(lanes));
+    }
     console.log(lines.join('\n'));
     await fs.mkdir(path.join(ROOT, 'bench/results'), { recursive: true });
-    await fs.writeFile(path.join(ROOT, 'bench/results/queue.json'), `${JSON.stringify({ samples: SAMPLES, figures, big, reads, folds }, null, 2)}\n`);
+    await fs.writeFile(path.join(ROOT, 'bench/results/queue.json'), `${JSON.stringify({ samples: SAMPLES, figures, big, reads, folds, lanes }, null, 2)}\n`);
   } finally {
     await cleanup();
   }

@@ -230,6 +230,24 @@ function renderQueue(data: Json): string[] {
     isObj(backlog)
       ? `A backlog of ${num(backlog.deltas, 0)} deltas: ${num(at(backlog, 'stale', 'ms'), 0)} ms in ${text(at(backlog, 'stale', 'rounds'))} rounds with plans made on a nearly empty table, ${num(at(backlog, 'analyzed', 'ms'), 0)} ms in ${text(at(backlog, 'analyzed', 'rounds'))} rounds after an \`ANALYZE\`.`
       : 'No backlog figure in this run.',
+    '',
+    ...(isObj(at(data, 'lanes'))
+      ? [
+          `The background lane: ${num(at(data, 'lanes', 'background_people'), 0)} people of ${num(at(data, 'lanes', 'background_workspaces'), 0)} workspaces in scheduled refreshes, ` +
+            `${text(at(data, 'lanes', 'slots'))} simulated worker slots, ${text(at(data, 'lanes', 'item_ms'))} ms an item, then a new 2-person report of another workspace:`,
+          '',
+          ...table(
+            ['figure', 'value', 'target'],
+            ['l', 'r', 'r'],
+            [
+              ['the new report terminal after, s', num(at(data, 'lanes', 'newcomer_terminal_seconds'), 2), '≤ 5'],
+              ['background items finished in the window, alone', num(at(data, 'lanes', 'alone', 'backgroundFinished'), 0), ''],
+              ['background items finished in the window, with the newcomer', num(at(data, 'lanes', 'with_newcomer', 'backgroundFinished'), 0), ''],
+              ['background throughput, ratio', num(at(data, 'lanes', 'throughput_ratio'), 3), '≥ 0.9'],
+            ],
+          ),
+        ]
+      : ['No background-lane figure in this run.']),
   ];
 }
 

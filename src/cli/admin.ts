@@ -27,6 +27,10 @@ import { createMediaStore } from '../scanning/media/create-media-store.js';
 import { findReport } from '../store/report-repository.js';
 import { deleteWorkspace, erasePerson, exportPerson, type PersonTarget } from '../use-cases/personal-data.js';
 import { readAuditLog } from '../use-cases/audit-log.js';
+import { refreshReport, type RefreshTarget } from '../use-cases/refresh-report.js';
+import { setRefreshSchedule } from '../use-cases/refresh-schedule.js';
+import { parseCadence } from '../domain/refresh-schedule.js';
+import { ScanItemQueue } from '../store/queue-channel.js';
 
 export class UsageError extends Error {}
 
@@ -76,6 +80,8 @@ export async function runAdmin(config: Config, argv: string[]): Promise<number> 
       confirm: { type: 'string' },
       out: { type: 'string' },
       limit: { type: 'string' },
+      failed: { type: 'boolean', default: false },
+      every: { type: 'string' },
     },
   });
   const [noun, verb, ...args] = positionals;
@@ -89,6 +95,8 @@ export async function runAdmin(config: Config, argv: string[]): Promise<number> 
     'report archive',
     'report unarchive',
     'report share',
+    'report refresh',
+    'report schedule',
     'profile remove',
     'user create',
     'user link',
@@ -275,6 +283,53 @@ function prepare(command: string, args: string[], values: Record<string, string 
         if (!report) throw new Failure(`no report ${reportId}`);
         const shown = presentReport(report, publicBaseUrlOf(config));
         return { json: shown, text: isPublic ? `report ${reportId} is public at ${shown.public_url}` : `report ${reportId} is private` };
+      };
+    }
+    case 'report refresh': {
+      const reportId = uuidArg(args[0], 'REPORT_ID');
+      const profiles = str('profile')
+        ?.split(',')
+        .map((p) => uuidArg(p.trim(), '--profile'));
+      if (profiles && values.failed) throw new UsageError('pass either --profile or --failed');
+      const target: RefreshTarget = profiles ? { kind: 'people', profileIds: profiles } : values.failed ? { kind: 'unsuccessful' } : { kind: 'report' };
+      return async (rt, config) => {
+        const report = await findReport(rt.db, { anyWorkspace: true, reportId });
+        if (!report) throw new Failure(`no report ${reportId}`);
+        const clock = serviceClock(config);
+        try {
+          const { data } = await refreshReport({ db: rt.db, clock, queue: new ScanItemQueue(), workspaceId: report.workspace_id }, reportId, { target });
+          const pending = data.people_requested - data.people_queued;
+          return {
+            json: data,
+            text:
+              `report ${reportId}: scans queued for ${data.people_queued} of ${data.people_requested} people` +
+              (pending > 0 ? ` (${pending} already waiting)` : ''),
+          };
+        } catch (error) {
+          if (error instanceof ApiError) throw new Failure(error.message);
+          throw error;
+        }
+      };
+    }
+    case 'report schedule': {
+      const reportId = uuidArg(args[0], 'REPORT_ID');
+      const cadence = parseCadence(str('every'));
+      if (!cadence) throw new UsageError('--every takes "off", "weekly" or "monthly"');
+      return async (rt, config) => {
+        const report = await findReport(rt.db, { anyWorkspace: true, reportId });
+        if (!report) throw new Failure(`no report ${reportId}`);
+        try {
+          const schedule = await setRefreshSchedule({ db: rt.db, clock: serviceClock(config), workspaceId: report.workspace_id }, reportId, cadence);
+          return {
+            json: schedule,
+            text: schedule.next_due_at
+              ? `report ${reportId} is refreshed ${cadence}; next at ${schedule.next_due_at}`
+              : `report ${reportId} has no refresh schedule`,
+          };
+        } catch (error) {
+          if (error instanceof ApiError) throw new Failure(error.message);
+          throw error;
+        }
       };
     }
     case 'user create': {

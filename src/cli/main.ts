@@ -24,6 +24,8 @@ commands:
   admin key revoke KEY_ID
   admin report archive|unarchive REPORT_ID
   admin report share REPORT_ID --public on|off
+  admin report refresh REPORT_ID [--profile ID[,ID…] | --failed]   (scan people again)
+  admin report schedule REPORT_ID --every off|weekly|monthly      (scheduled refreshes)
   admin profile remove REPORT_ID PROFILE_ID
   admin erase-person --workspace ID --url PROFILE_URL | --report ID --profile ID
   admin export-person --workspace ID --url PROFILE_URL | --report ID --profile ID [--out FILE]
@@ -38,7 +40,7 @@ commands:
 environment: PORT, HOST, DATA_DIR, DATABASE_URL, PUBLIC_BASE_URL, SIMULATOR_DELAY_MS,
   WORKER_CONCURRENCY, ITEM_LEASE_SECONDS, ITEM_MAX_ATTEMPTS, CURSOR_SECRET, LOG_LEVEL,
   COLLECTOR, BRIGHTDATA_*, PROVIDER_*, EVIDENCE_*, S3_*, METRICS_TOKEN, METRICS_PORT, SHUTDOWN_TIMEOUT_SECONDS,
-  MAINTENANCE_INTERVAL, RETENTION_* (see README.md and docs/operations.md)`;
+  MAINTENANCE_INTERVAL, REFRESH_SCHEDULE_INTERVAL, RETENTION_* (see README.md and docs/operations.md)`;
 
 /** serve and worker run until a signal; they exit as soon as they have shut down (nothing may linger). */
 const LONG_RUNNING = new Set(['serve', 'worker']);

@@ -3,7 +3,9 @@
  * web's pages consult to show or hide a control and its form posts consult
  * to refuse one (403), so a hidden button and a refused post never disagree.
  * - viewer: reads reports, people, evidence and the CSV; changes nothing.
- * - member: also creates reports and adds people.
+ * - member: also creates reports, adds people, scans a report or a person
+ *   again and sets a report's refresh schedule (all of which spend the scan
+ *   allowance as adding people does).
  * - admin and owner: everything, including archiving, removing people,
  *   sharing (the public link, private links), the workspace's settings
  *   (keys, members, invitations, limits) and a person's erasure and export.
@@ -17,6 +19,8 @@ export type Action =
   | 'read_reports'
   /** A new report, and people added to a report (form or CSV import). */
   | 'add_people'
+  /** A report's people scanned again ("Scan again", "Try these again"), and its refresh schedule. */
+  | 'refresh_report'
   /** Archiving and unarchiving a report. */
   | 'archive_report'
   /** Removing a person from a report. */
@@ -35,6 +39,7 @@ export type Action =
 export const ACTIONS: readonly Action[] = [
   'read_reports',
   'add_people',
+  'refresh_report',
   'archive_report',
   'remove_person',
   'share_report',
@@ -47,7 +52,7 @@ export const ACTIONS: readonly Action[] = [
 const ALLOWED: Record<Role, readonly Action[]> = {
   owner: ACTIONS,
   admin: ACTIONS.filter((a) => a !== 'own_workspace' && a !== 'rename_workspace'),
-  member: ['read_reports', 'add_people'],
+  member: ['read_reports', 'add_people', 'refresh_report'],
   viewer: ['read_reports'],
 };
 
@@ -58,7 +63,7 @@ export function can(role: Role, action: Action): boolean {
 /** The message of the 403 page when a role may not do `action`. */
 export function refusal(action: Action): string {
   if (action === 'rename_workspace') return 'Only owners can rename the workspace. Nothing was changed.';
-  const what: Record<Exclude<Action, 'read_reports' | 'add_people' | 'rename_workspace'>, string> = {
+  const what: Record<Exclude<Action, 'read_reports' | 'add_people' | 'refresh_report' | 'rename_workspace'>, string> = {
     archive_report: 'archive or unarchive reports',
     remove_person: 'remove people from reports',
     share_report: "change a report's sharing and its private links",
@@ -68,6 +73,9 @@ export function refusal(action: Action): string {
   };
   if (action === 'read_reports' || action === 'add_people') {
     return 'Your role reads reports only: creating reports and adding people is for members, admins and owners. Nothing was changed.';
+  }
+  if (action === 'refresh_report') {
+    return 'Your role reads reports only: scanning people again and scheduling refreshes is for members, admins and owners. Nothing was changed.';
   }
   if (action === 'own_workspace') return 'Only owners can read the audit log and delete the workspace. Nothing was changed.';
   return `Only owners and admins can ${what[action]}. Nothing was changed.`;

@@ -36,6 +36,8 @@ import {
   type CreateReport,
   type ExistingReports,
   type ImportReceipt,
+  type RefreshBody,
+  type RefreshReceipt,
   type ImportValidation,
   type ListProfilesQuery,
   type ListReportsQuery,
@@ -286,6 +288,16 @@ export class ProfileScanClient {
         interval = Math.min(maxInterval, Math.round(interval * 1.5));
       }
     },
+  };
+
+  /** The refresh extension (beside the contract): a report's people scanned again. */
+  readonly refreshes = {
+    /**
+     * POST /reports/{id}/refreshes: every active person, or `profile_ids`. 201; retries (and a later call with the
+     * same `idempotencyKey` and body) replay the saved result. Over the scan allowance: 409 `scan_allowance_exceeded`, nothing queued.
+     */
+    create: async (reportId: string, body: RefreshBody = {}, options: WriteOptions = {}): Promise<WriteResult<RefreshReceipt>> =>
+      this.#write(`/reports/${enc(reportId)}/refreshes`, body, options, this.#key(options)),
   };
 
   readonly imports = {

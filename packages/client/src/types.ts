@@ -23,6 +23,9 @@ export type ExistingReports = Schemas['ExistingReports'];
 export type ProfileImport = Schemas['ProfileImport'];
 export type ImportValidation = Schemas['ImportValidation'];
 export type ImportReceipt = Schemas['ImportReceipt'];
+/** The refresh extension's answer (not part of the contract). */
+export type RefreshReceipt = Schemas['RefreshReceipt'];
+export type RefreshBody = Schemas['RefreshBody'];
 export type AnalysisSummary = Schemas['AnalysisSummary'];
 export type FindingsRecord = Schemas['FindingsRecord'];
 export type ActivityEvent = Schemas['ActivityEvent'];

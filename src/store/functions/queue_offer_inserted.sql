@@ -5,13 +5,13 @@ declare
   v record;
 begin
   for v in
-    select n.report_id, r.workspace_id, min(n.ready_at) as ready_at
+    select n.report_id, r.workspace_id, n.background, min(n.ready_at) as ready_at
       from new_items n join reports r on r.id = n.report_id
      where n.status = 'pending'
-     group by n.report_id, r.workspace_id
-     order by r.workspace_id, n.report_id
+     group by n.report_id, r.workspace_id, n.background
+     order by r.workspace_id, n.background, n.report_id
   loop
-    perform queue_offer(v.report_id, v.workspace_id, v.ready_at);
+    perform queue_offer(v.report_id, v.workspace_id, v.ready_at, v.background);
   end loop;
   return null;
 end;

@@ -4,9 +4,9 @@ create or replace function queue_offer_updated() returns trigger
 language plpgsql security definer set search_path from current as $$
 begin
   if old.status = 'pending' and new.ready_at > old.ready_at then
-    perform queue_recheck(new.report_id);
+    perform queue_recheck(new.report_id, new.background);
   else
-    perform queue_offer(new.report_id, (select workspace_id from reports where id = new.report_id), new.ready_at);
+    perform queue_offer(new.report_id, (select workspace_id from reports where id = new.report_id), new.ready_at, new.background);
   end if;
   return null;
 end;

@@ -20,7 +20,7 @@ import { personalFixFirst, type CommonGap } from '../../domain/fix-first.js';
 import { observedValueText } from '../../domain/observed-value.js';
 import { label, OUTCOME, PERSON_REASON, pct } from '../components/labels.js';
 import { PERSON_ADVICE } from '../components/plain-words.js';
-import { ActionButton, Breadcrumbs, CsrfField, Layout, type Viewer, When } from '../components/layout.js';
+import { ActionButton, Notice, Breadcrumbs, CsrfField, Layout, type Viewer, When } from '../components/layout.js';
 import { can } from '../../domain/permissions.js';
 import { LINK_DAYS_DEFAULT, LINK_DAYS_MAX } from '../../use-cases/person-links.js';
 import { paths } from '../paths.js';
@@ -53,6 +53,8 @@ export interface PersonPageProps {
   weightedScorePct: number | null;
   /** Whether their activity was read (and so an empty list means none), could not be, or not yet. */
   activityRead: 'observed' | 'gap' | 'not_yet';
+  /** What the request that led here did (a refresh queued). */
+  notice?: string;
 }
 
 /** What an empty activity list means: verified as none, or not known. */
@@ -506,6 +508,17 @@ export function PersonPage(props: PersonPageProps) {
             <input id="link-days" name="days" type="number" min={1} max={LINK_DAYS_MAX} value={String(LINK_DAYS_DEFAULT)} inputMode="numeric" />
             <button type="submit">Create a private link</button>
           </form>
+        </section>
+      ) : null}
+
+      {!report.archived && props.viewer && props.csrf && !props.shared && can(props.viewer.role, 'refresh_report') ? (
+        <section class="card" aria-labelledby="refresh-heading">
+          <h2 id="refresh-heading">Scan again</h2>
+          {props.notice ? <Notice kind="ok">{props.notice}</Notice> : null}
+          <p class="hint">
+            After the person edited their profile: their profile and activity are scanned again. The results above stay until the new scan finishes.
+          </p>
+          <ActionButton action={paths.personRefresh(report.id, record.profile_id)} csrf={props.csrf} label={`Scan ${props.displayName} again`} />
         </section>
       ) : null}
 

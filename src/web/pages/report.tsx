@@ -22,6 +22,8 @@ import { ImportedColumns } from '../components/people-form.js';
 import { fillCompanyPlaceholders } from '../../domain/recommendation-text.js';
 import { TEAM_ACTION_SHARE } from '../../domain/fix-first.js';
 import type { CsvSeparator } from '../../use-cases/export-preferences.js';
+import type { RefreshSchedule } from '../../use-cases/refresh-schedule.js';
+import { CADENCE_TEXT, CADENCES } from '../../domain/refresh-schedule.js';
 
 /** The table's search, filters and sort (use-cases/report-people.ts) and its page. */
 export interface PeopleQuery extends PeopleSelection {
@@ -73,6 +75,8 @@ export interface ReportPageProps {
   collectionPaused?: string | null;
   /** The report was shared by the request that led here: its link is shown to copy. */
   sharedNow?: boolean;
+  /** Its refresh schedule (use-cases/refresh-schedule.ts). */
+  schedule: RefreshSchedule;
 }
 
 export function peopleQueryString(q: Partial<PeopleQuery>, page = q.page ?? 1): string {
@@ -449,6 +453,58 @@ export function ReportPage(props: ReportPageProps) {
           <RunList runs={props.runs} waiting={props.waiting} paused={props.collectionPaused != null} />
         </section>
       </div>
+
+      {!report.archived && can(props.viewer.role, 'refresh_report') && props.totalPeople > 0 ? (
+        <section aria-labelledby="refresh-heading" class="card">
+          <h2 id="refresh-heading">Scan again</h2>
+          {props.schedule.last_outcome && props.schedule.last_outcome !== 'queued' ? (
+            <div class="notice attention" role="note">
+              {props.schedule.last_note} (<When at={props.schedule.last_run_at} />)
+            </div>
+          ) : null}
+          <p class="hint">
+            After people edited their profiles: every person is scanned again. Each costs one scan of the monthly allowance; the results above stay shown until
+            the new scans finish.
+          </p>
+          <div class="toolbar">
+            <ActionButton
+              action={paths.reportRefresh(report.id)}
+              csrf={props.csrf}
+              label="Scan again"
+              fields={{ people: 'all' }}
+              ariaLabel={`Scan again: all ${props.totalPeople} people`}
+            />
+            {props.states.failed + props.states.inaccessible > 0 ? (
+              <ActionButton
+                action={paths.reportRefresh(report.id)}
+                csrf={props.csrf}
+                label={`Try these again (${props.states.failed + props.states.inaccessible})`}
+                fields={{ people: 'unsuccessful' }}
+                ariaLabel={`Try these again (${props.states.failed + props.states.inaccessible}): the people who failed or were inaccessible`}
+              />
+            ) : null}
+          </div>
+          <form method="post" action={paths.reportRefreshSchedule(report.id)} class="inline-form" aria-label="Refresh schedule">
+            <CsrfField token={props.csrf} />
+            <label for="cadence">Scan again automatically</label>{' '}
+            <select id="cadence" name="cadence">
+              {CADENCES.map((c) => (
+                <option value={c} selected={props.schedule.cadence === c}>
+                  {CADENCE_TEXT[c]}
+                </option>
+              ))}
+            </select>{' '}
+            <button type="submit" class="secondary">
+              Save
+            </button>
+          </form>
+          {props.schedule.next_due_at ? (
+            <p class="hint">
+              Next scheduled refresh: <When at={props.schedule.next_due_at} />. Scheduled refreshes run after new reports and imports.
+            </p>
+          ) : null}
+        </section>
+      ) : null}
 
       <section aria-labelledby="actions-heading" class="card">
         <h2 id="actions-heading">Sharing and archive</h2>

@@ -24,7 +24,7 @@ import { readCsvSeparator, rememberCsvSeparator, setCompanyDisplayName } from '.
 import { reportCompanyDisplayName } from '../../domain/company-name.js';
 import type { ReportPerson } from '../../use-cases/report-people.js';
 import { sendPage } from '../render.js';
-import { field, fields, viewerOf } from '../forms.js';
+import { actorOf, field, fields, viewerOf } from '../forms.js';
 import { openEvidence } from '../../use-cases/read-evidence.js';
 import { idParams, linkIdParams } from '../route-params.js';
 import { askFirst } from '../pages/confirm.js';
@@ -35,6 +35,12 @@ import { describePerson } from '../../use-cases/personal-data.js';
 import { can } from '../../domain/permissions.js';
 import { activeLinkTokens, createPersonLinks, linkDays, listReportPersonLinks, revokeReportPersonLinks } from '../../use-cases/person-links.js';
 import { ReportLinksPage, type ReportLinksProps } from '../pages/report-links.js';
+import { refreshReport, type RefreshTarget } from '../../use-cases/refresh-report.js';
+import { readRefreshSchedule, setRefreshSchedule } from '../../use-cases/refresh-schedule.js';
+import { CADENCE_TEXT, parseCadence } from '../../domain/refresh-schedule.js';
+import { webWriteBuckets } from '../../domain/web-limits.js';
+import { throttle } from '../../use-cases/client-limits.js';
+import { readWorkspace } from '../../use-cases/workspace-settings.js';
 
 export const PEOPLE_PAGE_SIZE = 50;
 
@@ -228,6 +234,10 @@ export async function reportRoutes(app: FastifyInstance, options: { media: Pick<
         company_name: "The company's name in advice was saved.",
         erased: 'The person was erased: nothing stored about them on this report is left.',
         created: 'The report was created; its scans are queued.',
+        refreshed: `Scans queued for ${Number(request.query.queued) || 0} ${Number(request.query.queued) === 1 ? 'person' : 'people'}${
+          Number(request.query.pending) > 0 ? `; ${Number(request.query.pending)} already waiting to be scanned` : ''
+        }. The results below stay shown until the new scans finish.`,
+        schedule: `Refresh schedule saved: ${CADENCE_TEXT[parseCadence(request.query.cadence) ?? 'off'].toLowerCase()}.`,
         imported:
           `People added: ${Number(request.query.added) || 0} added, ` +
           `${Number(request.query.restored) || 0} restored, ${Number(request.query.present) || 0} already on the report.`,
@@ -264,6 +274,7 @@ export async function reportRoutes(app: FastifyInstance, options: { media: Pick<
           waiting,
           notice: notices[request.query.done ?? ''],
           sharedNow: request.query.done === 'shared',
+          schedule: await readRefreshSchedule(db, ctx.workspaceId, report.id),
         }),
       );
     },
@@ -371,7 +382,14 @@ export async function reportRoutes(app: FastifyInstance, options: { media: Pick<
     { schema: { hide: true, params: idParams('report_id', 'profile_id') }, config: { signedIn: true } },
     async (request, reply) => {
       const person = await readPerson(view(request), request.params.report_id, request.params.profile_id);
-      return sendPage(reply, PersonPage({ csrf: request.web.csrf(), viewer: viewerOf(request), ...person }));
+      const queued = Number((request.query as { queued?: string }).queued) || 0;
+      const notice =
+        (request.query as { done?: string }).done === 'refreshed'
+          ? queued > 0
+            ? 'A new scan is queued. The results above stay shown until it finishes.'
+            : 'A scan of this person was already waiting; nothing more was queued.'
+          : undefined;
+      return sendPage(reply, PersonPage({ csrf: request.web.csrf(), viewer: viewerOf(request), ...person, notice }));
     },
   );
 
@@ -446,6 +464,72 @@ export async function reportRoutes(app: FastifyInstance, options: { media: Pick<
       const removed = await removePerson(scope(request), request.params.report_id, request.params.profile_id);
       if (!removed) throw notFound('person');
       return reply.redirect(`${paths.report(request.params.report_id)}?done=removed`, 303);
+    },
+  );
+
+  /** A web write: counted against the signed-in user's write limit, as adding people is. */
+  async function throttled(request: FastifyRequest) {
+    const user = request.web.user!;
+    const { limits } = await readWorkspace({ db, clock, readLimitMultiplier: app.deps.config.readLimitMultiplier }, actorOf(request));
+    await throttle(db, clock.now(), webWriteBuckets(user.userId, limits.writes_per_minute_per_key), 'Too many changes in the last minute.');
+  }
+
+  async function startRefresh(request: FastifyRequest, reply: FastifyReply, reportId: string, target: RefreshTarget, back: string) {
+    await throttled(request);
+    const workspaceId = request.web.user!.workspaceId;
+    const result = await refreshReport({ db, clock, queue: app.deps.queue, workspaceId }, reportId, { target });
+    const { people_queued: queued, people_requested: requested } = result.data;
+    return reply.redirect(`${back}?done=refreshed&queued=${queued}&pending=${requested - queued}`, 303);
+  }
+
+  // "Scan again" (every active person) and "Try these again" (those whose latest scan failed or was inaccessible).
+  app.post<{ Params: { report_id: string } }>(
+    '/reports/:report_id/refresh',
+    { schema: { hide: true, params: idParams('report_id') }, config: { signedIn: true } },
+    async (request, reply) => {
+      const reportId = request.params.report_id;
+      const unsuccessful = field(request, 'people') === 'unsuccessful';
+      const asked = await askFirst(request, reply, {
+        precheck: () => requireReport(db, request.web.user!.workspaceId, reportId),
+        title: unsuccessful ? 'Try the people who failed or were inaccessible again?' : 'Scan every person of this report again?',
+        consequence: unsuccessful
+          ? 'Each person whose latest scan failed or whose profile was inaccessible is scanned again, and the company page with them. Each costs one scan of the monthly allowance.'
+          : 'Every person on the report and the company page are scanned again. Each person costs one scan of the monthly allowance (people already waiting cost nothing). The current results stay shown until the new scans finish.',
+        confirm: unsuccessful ? 'Try these again' : 'Scan again',
+        back: paths.report(reportId),
+      });
+      if (asked) return reply;
+      return startRefresh(request, reply, reportId, unsuccessful ? { kind: 'unsuccessful' } : { kind: 'report' }, paths.report(reportId));
+    },
+  );
+
+  app.post<{ Params: { report_id: string; profile_id: string } }>(
+    '/reports/:report_id/people/:profile_id/refresh',
+    { schema: { hide: true, params: idParams('report_id', 'profile_id') }, config: { signedIn: true } },
+    async (request, reply) => {
+      const { report_id: reportId, profile_id: profileId } = request.params;
+      const asked = await askFirst(request, reply, {
+        precheck: () => readAttachment(scope(request), reportId, profileId),
+        title: 'Scan this person again?',
+        consequence:
+          'Their profile and activity are scanned again (one scan of the monthly allowance). Their current results stay shown until the new scan finishes.',
+        confirm: 'Scan again',
+        back: paths.person(reportId, profileId),
+      });
+      if (asked) return reply;
+      return startRefresh(request, reply, reportId, { kind: 'people', profileIds: [profileId] }, paths.person(reportId, profileId));
+    },
+  );
+
+  app.post<{ Params: { report_id: string } }>(
+    '/reports/:report_id/refresh-schedule',
+    { schema: { hide: true, params: idParams('report_id') }, config: { signedIn: true } },
+    async (request, reply) => {
+      const cadence = parseCadence(field(request, 'cadence'));
+      if (!cadence) throw new ApiError('validation_failed', 422, 'Choose off, every week or every month. Nothing was changed.');
+      await throttled(request);
+      await setRefreshSchedule({ db, clock, workspaceId: request.web.user!.workspaceId }, request.params.report_id, cadence);
+      return reply.redirect(`${paths.report(request.params.report_id)}?done=schedule&cadence=${cadence}#refresh-heading`, 303);
     },
   );
 }

@@ -134,6 +134,21 @@ export async function runCreate(ctx: CommandContext): Promise<number> {
   return EXIT.ok;
 }
 
+export async function runRefresh(ctx: CommandContext): Promise<number> {
+  const reportId = uuidArg(ctx.args[0], 'REPORT_ID');
+  noMoreArgs(ctx.args, 1);
+  const ids = ctx.values['profile-id']?.split(',').map((id) => uuidArg(id.trim(), '--profile-id'));
+  const result = await ctx.client.refreshes.create(reportId, ids ? { profile_ids: ids } : {}, { idempotencyKey: ctx.values['idempotency-key'] });
+  ctx.out.result(result);
+  const { people_queued: queued, people_requested: requested } = result.data;
+  ctx.out.say(
+    `Scans queued for ${queued} of ${requested} people${requested > queued ? ` (${requested - queued} already waiting)` : ''}` +
+      `${result.replayed ? ' [replayed: started earlier with this idempotency key]' : ''}.`,
+  );
+  ctx.out.say(`Next: profile-scan client watch ${reportId} ${result.data.scan_requests.map((s) => `--scan ${s.scan_run_id}`).join(' ')}`);
+  return EXIT.ok;
+}
+
 function scanLabel(scans: Scan[]): string {
   return scans.map((s) => `${s.mode} ${s.status}`).join(' · ');
 }

@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ProfileScanClient, type RequestEvent } from '../index.js';
-import { runContext, runCreate, runEvidence, runExport, runList, runSummary, runWatch } from './client-commands.js';
+import { runContext, runCreate, runEvidence, runExport, runList, runRefresh, runSummary, runWatch } from './client-commands.js';
 import { runImport } from './client-import.js';
 import { runMirror } from './client-mirror.js';
 import { EXIT, UsageError, output, reportFailure, type Io, type Output } from './client-output.js';
@@ -33,6 +33,9 @@ commands:
                                  preview, confirm, then commit people from a CSV file (the URL column found by
                                  its header: LinkedIn URL, Profile URL, URL, LinkedIn-Profil, URL du profil,
                                  URL de LinkedIn …; optional name, title, headline) in imports of at most 100 rows
+  refresh REPORT_ID [--profile-id ID[,ID…]] [--idempotency-key K]
+                                 scan a report's people (or those named) again (an extension beside the contract);
+                                 follow with watch
   watch REPORT_ID [--scan ID]... [--interval S] [--timeout S]
                                  progress of the report's scans until every one is terminal
   summary REPORT_ID              the analysis summary as tables
@@ -62,6 +65,7 @@ const COMMAND_OPTIONS: Record<string, string[]> = {
   list: ['domain', 'include-archived', 'limit'],
   create: ['name', 'company', 'domain', 'company-url', 'public', 'return-existing', 'idempotency-key'],
   import: ['yes', 'url-column', 'idempotency-prefix'],
+  refresh: ['profile-id', 'idempotency-key'],
   watch: ['scan', 'interval', 'timeout'],
   summary: [],
   export: ['format', 'output', 'profile-id', 'event-type', 'from', 'to'],
@@ -239,6 +243,8 @@ export async function runClient(argv: string[], io: Io): Promise<number> {
         return await runCreate(ctx);
       case 'import':
         return await runImport(ctx);
+      case 'refresh':
+        return await runRefresh(ctx);
       case 'watch':
         return await runWatch(ctx);
       case 'summary':
