@@ -29,6 +29,7 @@
  */
 import { sql, type Kysely } from 'kysely';
 import { foldOnce } from './rollup-repository.js';
+import { recordCompletedRound } from './history-repository.js';
 import type { Database } from './schema.js';
 
 /** Rounds one settle makes before it leaves the rest to the sweep (a report that never stops changing). */
@@ -87,7 +88,11 @@ export function settleRollups(db: Kysely<Database>, reportId: string, now: Date)
           await new Promise((resolve) => setTimeout(resolve, Math.min(100, 5 * round)));
           continue;
         }
-        if (!(result.kind === 'folded' && result.more) && !entry.again) return;
+        if (!(result.kind === 'folded' && result.more) && !entry.again) {
+          // The fold that leaves the report's round of scans complete keeps the team's picture of it.
+          if (result.kind === 'folded') await recordCompletedRound(db, reportId);
+          return;
+        }
         // More to fold: let the transitions finishing meanwhile join the next round.
         await new Promise((resolve) => setTimeout(resolve, GATHER_MS));
       }

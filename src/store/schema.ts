@@ -7,7 +7,7 @@ import type { KeyMode } from '../domain/keys.js';
 import type { ItemStatus, ScanMode } from '../domain/scan-status.js';
 import type { ActivityGap, CollectedActivityEvent, CollectedProfile } from '../domain/collected.js';
 import type { StoredFinding } from '../domain/analysis-records.js';
-import type { Contribution, Totals } from '../domain/analysis-aggregate.js';
+import type { CheckTotals, Contribution, Totals } from '../domain/analysis-aggregate.js';
 import type { ImportReceipt } from '../domain/schemas/import.js';
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
@@ -394,6 +394,34 @@ export interface Database {
   person_links: PersonLinksTable;
   blob_deletions: BlobDeletionsTable;
   audit_log: AuditLogTable;
+  person_scan_history: PersonScanHistoryTable;
+  report_snapshots: ReportSnapshotsTable;
+}
+
+/** A person's analysis as it stood with one observation of their profile (migration 0054; store/history-repository.ts). */
+export interface PersonScanHistoryTable {
+  item_id: string;
+  report_id: string;
+  profile_id: string;
+  scanned_at: Timestamp;
+  captured_at: Timestamp;
+  updated_at: Timestamp;
+  good: number;
+  optimize: number;
+  unknown: number;
+  outcomes: Json<Record<string, 'good' | 'optimize' | 'unknown'>>;
+}
+
+/** The team's picture when a round of scans completed (migration 0054; store/history-repository.ts). */
+export interface ReportSnapshotsTable {
+  id: GeneratedAlways<number>;
+  report_id: string;
+  run_id: string;
+  completed_at: Timestamp;
+  persons: number;
+  analyzed: number;
+  answered_persons: number;
+  checks: Json<Record<string, CheckTotals>>;
 }
 
 /** Web workspace sessions (migration 0020; store/session-repository.ts). */

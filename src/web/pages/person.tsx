@@ -24,6 +24,8 @@ import { ActionButton, Breadcrumbs, CsrfField, Layout, type Viewer, When } from 
 import { can } from '../../domain/permissions.js';
 import { LINK_DAYS_DEFAULT, LINK_DAYS_MAX } from '../../use-cases/person-links.js';
 import { paths } from '../paths.js';
+import type { PersonProgressView } from '../../use-cases/progress.js';
+import { PersonProgressSection } from '../components/progress.js';
 
 export interface PersonPageProps {
   /** The signed-in page's; absent on a private link's page. */
@@ -51,6 +53,8 @@ export interface PersonPageProps {
   teamActions: CommonGap[];
   /** The web's score by impact weight. */
   weightedScorePct: number | null;
+  /** Their trend and what changed since their previous scan (components/progress.tsx). */
+  progress?: PersonProgressView;
 }
 
 type Check = NonNullable<FindingsRecord['analysis']>['checks'][number];
@@ -374,6 +378,8 @@ export function PersonPage(props: PersonPageProps) {
           </>
         ) : null}
       </dl>
+
+      {props.progress && record.analysis ? <PersonProgressSection trend={props.progress.trend} progress={props.progress.progress} /> : null}
 
       {record.analysis ? (
         <section aria-labelledby="fix-heading" class="card fix-card">

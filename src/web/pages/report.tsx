@@ -20,6 +20,8 @@ import { ImportedColumns } from '../components/people-form.js';
 import { fillCompanyPlaceholders } from '../../domain/recommendation-text.js';
 import { TEAM_ACTION_SHARE } from '../../domain/fix-first.js';
 import type { CsvSeparator } from '../../use-cases/export-preferences.js';
+import type { ReportProgress } from '../../use-cases/progress.js';
+import { ReportProgressSection } from '../components/progress.js';
 
 /** The table's search, filters and sort (use-cases/report-people.ts) and its page. */
 export interface PeopleQuery extends PeopleSelection {
@@ -69,6 +71,8 @@ export interface ReportPageProps {
   collectionPaused?: string | null;
   /** The report was shared by the request that led here: its link is shown to copy. */
   sharedNow?: boolean;
+  /** What changed since the previous scan (components/progress.tsx). */
+  progress?: ReportProgress;
 }
 
 export function peopleQueryString(q: Partial<PeopleQuery>, page = q.page ?? 1): string {
@@ -203,6 +207,8 @@ export function ReportPage(props: ReportPageProps) {
             </div>
           ) : null}
         </section>
+
+        {props.progress ? <ReportProgressSection progress={props.progress} reportPath={paths.report(report.id)} /> : null}
 
         <div class="overview">
           <div class="gaps-column">
