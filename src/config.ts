@@ -138,6 +138,8 @@ export interface Config {
   simulatorEdits: string | null;
   /** Items in flight at once in the in-process worker of `serve` (0 disables it) and, by default, in `worker`. */
   workerConcurrency: number;
+  /** How often a process with scan workers runs due scheduled refreshes (REFRESH_SCHEDULE_INTERVAL; 0: never). */
+  refreshScheduleIntervalMs: number;
   /** Seconds after which an item claimed by a dead worker is offered again. */
   itemLeaseSeconds: number;
   /** Attempts per scan item before it fails. */
@@ -506,6 +508,12 @@ export const SETTINGS = {
     'On SIGTERM: drain requests and items this long, then hand unfinished items back to the queue and exit',
   ),
   MAINTENANCE_INTERVAL: setting(5 * UNIT_MS.m, duration(), 'How often retention runs (one runner across all processes; `0` = never in this process)', '`5m`'),
+  REFRESH_SCHEDULE_INTERVAL: setting(
+    UNIT_MS.m,
+    duration(),
+    "How often a process with scan workers looks for reports' due scheduled refreshes (each runs once across all processes; `0` = never in this process)",
+    '`1m`',
+  ),
   RETENTION_EXPIRED_IDEMPOTENCY: setting(
     UNIT_MS.d,
     duration(),
@@ -739,6 +747,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     simulatorDelayMs: readSetting(env, 'SIMULATOR_DELAY_MS'),
     simulatorEdits: readSetting(env, 'SIMULATOR_EDITS'),
     workerConcurrency: readSetting(env, 'WORKER_CONCURRENCY'),
+    refreshScheduleIntervalMs: readSetting(env, 'REFRESH_SCHEDULE_INTERVAL'),
     itemLeaseSeconds: readSetting(env, 'ITEM_LEASE_SECONDS'),
     itemMaxAttempts: readSetting(env, 'ITEM_MAX_ATTEMPTS'),
     cursorSecret: readSetting(env, 'CURSOR_SECRET'),

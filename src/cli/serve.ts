@@ -19,6 +19,7 @@ import type { MaintenanceRunner } from '../maintenance.js';
 import { Metrics } from '../metrics.js';
 import { openRuntime, type Runtime } from '../runtime.js';
 import { ScanItemQueue } from '../store/queue-channel.js';
+import { RefreshScheduler } from '../refresh-scheduler.js';
 import { startWorkerThread, type WorkerThreadHandle } from '../scanning/worker-thread.js';
 import { startRollupSweep, type RollupSweep } from '../scanning/rollup-sweep.js';
 import { setTestPauseBeforeCommit } from '../use-cases/idempotent-write.js';
@@ -55,6 +56,7 @@ export async function runServe(config: Config, logger: Logger = createLogger(con
   let ops: Awaited<ReturnType<typeof startOpsListener>> = null;
   let maintenance: MaintenanceRunner | null = null;
   let sweep: RollupSweep | null = null;
+  let scheduler: RefreshScheduler | null = null;
 
   const start = async () => {
     if (config.dataDirReason) {
@@ -124,6 +126,9 @@ export async function runServe(config: Config, logger: Logger = createLogger(con
         onUnexpectedExit: () => (state.queue = 'failed'),
       });
       health.queue = 'ready';
+      // Scheduled refreshes are run where scan workers are (each due one once across all processes).
+      scheduler = new RefreshScheduler({ db, clock, queue: new ScanItemQueue(), logger, intervalMs: config.refreshScheduleIntervalMs });
+      scheduler.start();
     } else {
       // No worker here to fold roll-up deltas left behind: this API node does, so readers never wait for one.
       sweep = startRollupSweep({ db, clock, logger, timer: true });
@@ -147,6 +152,7 @@ export async function runServe(config: Config, logger: Logger = createLogger(con
     if (health) health.draining = true;
     const steps: Promise<unknown>[] = [];
     if (sweep) steps.push(sweep.stop());
+    if (scheduler) steps.push(scheduler.stop());
     if (maintenance) steps.push(stopMaintenance(maintenance, remaining(), logger));
     if (app) {
       const server = app;

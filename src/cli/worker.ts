@@ -14,6 +14,8 @@ import { createLogger, lifecycle, type Logger } from '../logger.js';
 import type { MaintenanceRunner } from '../maintenance.js';
 import { Metrics } from '../metrics.js';
 import { openRuntime } from '../runtime.js';
+import { RefreshScheduler } from '../refresh-scheduler.js';
+import { ScanItemQueue } from '../store/queue-channel.js';
 import { startScanWorker, workerPoolSizes } from '../scanning/worker.js';
 import { UsageError } from './admin.js';
 import { openMediaStore, startMaintenance, startOpsListener, stopMaintenance, stopSignal } from './role-start.js';
@@ -39,12 +41,14 @@ export async function runWorker(config: Config, argv: string[], logger: Logger =
   let ops: Awaited<ReturnType<typeof startOpsListener>> = null;
   let worker: Awaited<ReturnType<typeof startScanWorker>> | null = null;
   let maintenance: MaintenanceRunner | null = null;
+  const scheduler = new RefreshScheduler({ db: runtime.db, clock, queue: new ScanItemQueue(), logger, intervalMs: config.refreshScheduleIntervalMs });
   try {
     ops = await startOpsListener(config, { logger, health, metrics });
     const media = await openMediaStore(config);
     worker = await startScanWorker({ runtime, config, clock, concurrency, log, logger, metrics, media });
     health.queue = 'ready';
     maintenance = startMaintenance(config, { runtime, media, clock, logger, metrics });
+    scheduler.start();
     lifecycle(logger).info({ concurrency, media: media.description }, `started with concurrency ${concurrency}`);
   } catch (error) {
     await ops?.close();
@@ -57,6 +61,7 @@ export async function runWorker(config: Config, argv: string[], logger: Logger =
   lifecycle(logger).info({ reason, timeout_seconds: config.shutdownTimeoutMs / 1000 }, 'stopping: finishing items in progress');
   health.draining = true;
   await stopMaintenance(maintenance, config.shutdownTimeoutMs, logger);
+  await scheduler.stop();
   const result = await worker.stop({ timeoutMs: Math.max(0, deadline - Date.now()) });
   await ops?.close();
   await runtime.close();

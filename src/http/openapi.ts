@@ -22,6 +22,7 @@ import * as ex from './openapi-examples.js';
 import { ActivityEvent, AnalysisSummary, FindingsRecord } from '../domain/schemas/analysis.js';
 import { ErrorEnvelope } from '../domain/schemas/common.js';
 import { ImportPreviewRow, ImportReceipt, ImportRow, ImportScan, ImportValidation, ProfileImport } from '../domain/schemas/import.js';
+import { RefreshBody, RefreshReceipt } from '../domain/schemas/refresh.js';
 import { CreatedReport, CreateProfileBody, CreateReport, CreationRow, CreationScan, ExistingReports, Profile, Report, Scan } from '../domain/schemas/report.js';
 import { Context, Limits, Workspace } from '../domain/schemas/workspace.js';
 
@@ -48,6 +49,8 @@ const NAMED_SCHEMAS: Record<string, TSchema> = {
   ImportValidation,
   ImportPreviewRow,
   ImportReceipt,
+  RefreshBody,
+  RefreshReceipt,
   ImportRow,
   ImportScan,
   AnalysisSummary,
@@ -62,6 +65,12 @@ const TAGS = [
     description:
       'Stored analysis, read-only: summary, per-person findings, activity events and evidence images (2.9, ' +
       '4.10-4.13). Errors carry `retryable` and `next_action`.',
+  },
+  {
+    name: 'extensions',
+    description:
+      'Extensions beside the contract (not part of API v1 as specified): they change none of its rules and add no fields to its ' +
+      "records. Refreshes scan a report's people again.",
   },
   { name: 'imports', description: 'Profile imports: preview, idempotent commit and saved receipts (2.7, 2.8, 4.8, 4.9).' },
   { name: 'reports', description: 'Reports about a company and their roster of people (2.4, 2.5, 4.3-4.6).' },
@@ -559,6 +568,73 @@ const OPERATIONS: Record<string, OperationDoc> = {
         description: 'Committed (or replayed) receipt. `Location` is the saved receipt.',
         examples: one('Receipt', ex.importReceipt),
         headers: { Location: ref('Location'), 'Idempotency-Replayed': ref('IdempotencyReplayed') },
+      },
+    },
+  },
+  'POST /api/v1/reports/{report_id}/refreshes': {
+    operationId: 'createRefresh',
+    scopes: '`reports:read`, `profiles:add`',
+    description: [
+      "Extension: scans a report's people again. Queues a `full_profile` and an `activity` scan for every active person",
+      '(or the `profile_ids` named) and the company page, as an import admits them: joined to still-queued runs, people',
+      'already pending are coalesced and cost nothing, the others are charged to the scan allowance. The roster and the',
+      'stored results do not change; until the scans finish the summary stays readable, freshness `stale` with the reason',
+      "`refresh_in_progress`. Idempotent like the contract's writes: the Idempotency-Key is scoped to workspace, operation",
+      'and report; the same body replays the first answer with `Idempotency-Replayed: true`. Counts against the write limits.',
+    ].join(' '),
+    errors: WRITE,
+    idempotencyKey: 'required',
+    parameters: REPORT_ID,
+    errorDocs: {
+      409: {
+        description:
+          "The report is archived (`report_archived`), the people would exceed the workspace's scan allowance this month " +
+          '(`scan_allowance_exceeded`; nothing was queued), or the Idempotency-Key was used with a different body ' +
+          '(`idempotency_key_reused`) or is still running (`idempotency_request_in_progress`, retryable).',
+        examples: {
+          report_archived: {
+            summary: 'Archived report',
+            value: E('report_archived', 'The report is archived; unarchive it before scanning its people again.'),
+          },
+          ...ALLOWANCE_EXCEEDED,
+          ...WRITE_CONFLICTS,
+        },
+        headers: allowanceHeaders(),
+      },
+      422: {
+        description:
+          'The body is invalid, names someone who is not an active person of the report, or the report has nobody to scan (`validation_failed`). Nothing was queued.',
+        examples: one(
+          'Not on the report',
+          E('validation_failed', 'Some people are not active on this report; nothing was queued.', {
+            retryable: false,
+            details: [{ field: 'profile_ids[1]', code: 'not_on_report' }],
+          }),
+        ),
+      },
+    },
+    requestExamples: {
+      report: { summary: 'Every active person (the body may also be omitted)', value: {} },
+      people: { summary: 'Chosen people', value: { profile_ids: [ex.ids.jane] } },
+    },
+    success: {
+      201: {
+        description: 'Queued (or replayed): the people asked for, those queued, and the scan runs joined or created.',
+        examples: one('Two people, one of them already pending', {
+          data: {
+            id: ex.ids.import,
+            report_id: ex.ids.report,
+            people_requested: 2,
+            people_queued: 1,
+            scan_requests: [
+              { scan_run_id: ex.ids.fullScan, mode: 'full_profile', jobs_created: 1, jobs_coalesced: 1 },
+              { scan_run_id: ex.ids.activityScan, mode: 'activity', jobs_created: 2, jobs_coalesced: 1 },
+            ],
+            created_at: '2026-03-02T09:00:00.000Z',
+          },
+          request_id: ex.ids.request,
+        }),
+        headers: { 'Idempotency-Replayed': ref('IdempotencyReplayed') },
       },
     },
   },

@@ -26,6 +26,7 @@ import { keyUsagePlugin } from './plugins/key-usage.js';
 import { contextRoutes } from './routes/context.js';
 import { reportRoutes } from './routes/reports.js';
 import { importRoutes } from './routes/imports.js';
+import { refreshRoutes } from './routes/refreshes.js';
 import { analysisRoutes } from './routes/analysis.js';
 import { completeOpenApiDocument, openApiBase } from './openapi.js';
 import { evidenceRoutes } from './routes/evidence.js';
@@ -260,6 +261,7 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(contextRoutes);
       await api.register(reportRoutes);
       await api.register(importRoutes);
+      await api.register(refreshRoutes);
       await api.register(evidenceRoutes);
       await api.register(analysisRoutes);
       api.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());

@@ -10,7 +10,7 @@ import type { Database } from './schema.js';
 
 export interface IdempotencyScope {
   workspaceId: string;
-  operation: 'create_report' | 'import_profiles';
+  operation: 'create_report' | 'import_profiles' | 'refresh_report';
   scope: string;
   key: string;
   fingerprint: string;

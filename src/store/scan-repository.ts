@@ -26,6 +26,8 @@ export interface AdmissionInput {
   workspaceId: string;
   keyMode: KeyMode;
   profileIds: string[];
+  /** Background work (a scheduled refresh): its own runs, served after every other item (migration 0053). */
+  background?: boolean;
 }
 
 const MODES: ScanMode[] = ['full_profile', 'activity'];
@@ -66,6 +68,7 @@ export async function admitScans(db: Kysely<Database>, input: AdmissionInput, no
       status: 'pending' as const,
       created_at: now,
       ready_at: sql<Date>`now()`,
+      background: input.background ?? false,
     });
     const items = newPeople.map((profileId) => item(profileId));
     const addCompany = mode === 'activity' && !(joinable?.companyPending ?? false);
@@ -125,6 +128,7 @@ async function joinableRun(db: Kysely<Database>, input: AdmissionInput, mode: Sc
     .where('mode', '=', mode)
     .where('key_mode', '=', input.keyMode)
     .where('status', '=', 'queued')
+    .where('background', '=', input.background ?? false)
     .orderBy('created_at', 'desc')
     .limit(1)
     .forNoKeyUpdate()
@@ -156,6 +160,7 @@ async function createRun(db: Kysely<Database>, input: AdmissionInput, mode: Scan
       key_mode: input.keyMode,
       status: 'queued',
       created_at: now,
+      background: input.background ?? false,
     })
     .returningAll()
     .executeTakeFirstOrThrow();

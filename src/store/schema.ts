@@ -186,6 +186,8 @@ export interface ScanRunsTable {
   started_at: Timestamp | null;
   completed_at: Timestamp | null;
   terminal_reason: 'failed' | 'inaccessible' | 'cancelled' | null;
+  /** A scheduled refresh's run (migration 0052): background work, which other work joins never. */
+  background: Generated<boolean>;
 }
 
 export interface ScanItemsTable {
@@ -210,6 +212,8 @@ export interface ScanItemsTable {
   worker_id: string | null;
   /** Why a succeeded person's item did not observe the activity it was asked for (migration 0044); null otherwise. */
   activity_gap: ActivityGap | null;
+  /** Its run's lane (migration 0052): background items are claimed after every other item (migration 0053). */
+  background: Generated<boolean>;
 }
 
 export interface EvidenceImagesTable {
@@ -389,6 +393,7 @@ export interface Database {
   scan_workers: ScanWorkersTable;
   database_epochs: DatabaseEpochsTable;
   queue_reports: QueueReportsTable;
+  report_refresh_schedules: ReportRefreshSchedulesTable;
   web_sessions: WebSessionsTable;
   access_links: AccessLinksTable;
   person_links: PersonLinksTable;
@@ -588,4 +593,15 @@ export interface ProviderCallSlotsTable {
 export interface ProviderCallScheduleTable {
   provider: string;
   next_start_at: Timestamp;
+}
+
+/** A report's scheduled refresh (migration 0051; use-cases/refresh-schedule.ts); no row: off. */
+export interface ReportRefreshSchedulesTable {
+  report_id: string;
+  workspace_id: string;
+  cadence: 'weekly' | 'monthly';
+  next_due_at: Timestamp;
+  last_run_at: Timestamp | null;
+  last_outcome: 'queued' | 'skipped_allowance' | 'skipped_archived' | 'skipped_empty' | null;
+  updated_at: Timestamp;
 }

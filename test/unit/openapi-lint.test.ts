@@ -68,6 +68,13 @@ const CONTRACT: Record<string, { statuses: number[]; params: string[] }> = {
   },
 };
 
+/** Operations beside the contract (issue 52): documented under the `extensions` tag, never changing a contract operation. */
+const EXTENSIONS: Record<string, { statuses: number[]; params: string[] }> = {
+  'POST /api/v1/reports/{report_id}/refreshes': { statuses: [201, ...WRITE], params: ['path report_id', 'header Idempotency-Key'] },
+};
+
+const isExtension = (op: Json) => (op.tags ?? []).includes('extensions');
+
 function operations(doc: Json): [string, Json][] {
   return Object.entries<Json>(doc.paths).flatMap(([path, item]) =>
     Object.entries<Json>(item).map(([method, op]) => [`${method.toUpperCase()} ${path}`, op] as [string, Json]),
@@ -95,8 +102,28 @@ describe('OpenAPI document', () => {
     for (const rule of ['no-invalid-media-type-examples', 'operation-operationId', 'operation-4xx-response']) assert.ok(rules.has(rule), `${rule} reported`);
   });
 
+  test('extensions: exactly the extension operations, each under the `extensions` tag, with its statuses and a required Idempotency-Key', () => {
+    const ops = operations(doc).filter(([, op]) => isExtension(op));
+    assert.deepEqual(ops.map(([key]) => key).sort(), Object.keys(EXTENSIONS).sort());
+    assert.ok(
+      doc.tags.some((tag: Json) => tag.name === 'extensions' && /not part of API v1/.test(tag.description)),
+      'the tag says these are not the contract',
+    );
+    for (const [key, op] of ops) {
+      assert.deepEqual(
+        Object.keys(op.responses)
+          .map(Number)
+          .sort((a, b) => a - b),
+        [...EXTENSIONS[key].statuses].sort((a, b) => a - b),
+        `${key}: statuses`,
+      );
+      assert.deepEqual((op.parameters ?? []).map((p: Json) => `${p.in} ${p.name}`).sort(), [...EXTENSIONS[key].params].sort(), `${key}: parameters`);
+      assert.equal(op.parameters.find((p: Json) => p.name === 'Idempotency-Key').required, true, `${key}: Idempotency-Key required`);
+    }
+  });
+
   test('section 4: exactly the contract operations, each with an operationId, description, scopes, its statuses and parameters', () => {
-    const ops = operations(doc);
+    const ops = operations(doc).filter(([, op]) => !isExtension(op));
     assert.deepEqual(ops.map(([key]) => key).sort(), Object.keys(CONTRACT).sort());
     const ids = new Set<string>();
     for (const [key, op] of ops) {

@@ -187,6 +187,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/reports/{report_id}/refreshes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Scan a report's people again (extension)
+         * @description Extension: scans a report's people again. Queues a `full_profile` and an `activity` scan for every active person (or the `profile_ids` named) and the company page, as an import admits them: joined to still-queued runs, people already pending are coalesced and cost nothing, the others are charged to the scan allowance. The roster and the stored results do not change; until the scans finish the summary stays readable, freshness `stale` with the reason `refresh_in_progress`. Idempotent like the contract's writes: the Idempotency-Key is scoped to workspace, operation and report; the same body replays the first answer with `Idempotency-Replayed: true`. Counts against the write limits.
+         *
+         *     Scopes: `reports:read`, `profiles:add`.
+         */
+        post: operations["createRefresh"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/reports/{report_id}/evidence/{image_id}": {
         parameters: {
             query?: never;
@@ -543,6 +565,31 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             expires_at: string;
+        };
+        RefreshBody: {
+            profile_ids?: string[];
+        };
+        RefreshReceipt: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            report_id: string;
+            /** Format: int64 */
+            people_requested: number;
+            /** Format: int64 */
+            people_queued: number;
+            scan_requests: {
+                /** Format: uuid */
+                scan_run_id: string;
+                /** @enum {string} */
+                mode: "full_profile" | "activity";
+                /** Format: int64 */
+                jobs_created: number;
+                /** Format: int64 */
+                jobs_coalesced: number;
+            }[];
+            /** Format: date-time */
+            created_at: string;
         };
         ImportRow: {
             /** Format: int32 */
@@ -2146,6 +2193,199 @@ export interface operations {
             };
             /** @description The saved import receipt is older than 30 days (`receipt_expired`). */
             410: {
+                headers: {
+                    "X-Request-ID": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-Request-ID": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server failure (`internal_error`); retry with bounded backoff. */
+            500: {
+                headers: {
+                    "X-Request-ID": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (`unavailable`), e.g. shutting down; retry with bounded backoff. */
+            503: {
+                headers: {
+                    "X-Request-ID": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createRefresh: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Required. One key per intended write; reuse it only to retry that same request (same body). 1-128 characters from letters, digits, `.`, `_`, `:`, `-`.
+                 * @example import-2026-03-02-a
+                 */
+                "Idempotency-Key": string;
+            };
+            path: {
+                /**
+                 * @description The report (uuid).
+                 * @example 0b8e5f7a-3c2d-4e1f-9a8b-7c6d5e4f3a2b
+                 */
+                report_id: string;
+            };
+            cookie?: never;
+        };
+        /** @description JSON only (`Content-Type: application/json`), at most 1 MiB; unknown fields are rejected. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefreshBody"];
+            };
+        };
+        responses: {
+            /** @description Queued (or replayed): the people asked for, those queued, and the scan runs joined or created. */
+            201: {
+                headers: {
+                    "X-Request-ID": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["RefreshReceipt"];
+                        /** Format: uuid */
+                        request_id: string;
+                    };
+                };
+            };
+            /** @description Invalid request: a malformed parameter or body (`invalid_request`), an invalid or changed cursor binding (`invalid_cursor`), an expired analysis cursor (`cursor_expired`), a missing or malformed Idempotency-Key (`idempotency_key_invalid`). */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or revoked key (`unauthorized`). */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks a scope (`insufficient_scope`), or API access is disabled for the workspace (`api_access_disabled`). */
+            403: {
+                headers: {
+                    "X-Request-ID": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource, or one in another workspace (`not_found`). */
+            404: {
+                headers: {
+                    "X-Request-ID": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The report is archived (`report_archived`), the people would exceed the workspace's scan allowance this month (`scan_allowance_exceeded`; nothing was queued), or the Idempotency-Key was used with a different body (`idempotency_key_reused`) or is still running (`idempotency_request_in_progress`, retryable). */
+            409: {
+                headers: {
+                    "X-Request-ID": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Scan-Allowance-Limit": components["headers"]["ScanAllowanceLimit"];
+                    "Scan-Allowance-Used": components["headers"]["ScanAllowanceUsed"];
+                    "Scan-Allowance-Remaining": components["headers"]["ScanAllowanceRemaining"];
+                    "Scan-Allowance-Reset": components["headers"]["ScanAllowanceReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body exceeds 1 MiB (`payload_too_large`). */
+            413: {
+                headers: {
+                    "X-Request-ID": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    "X-Request-ID": components["headers"]["XRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is invalid, names someone who is not an active person of the report, or the report has nobody to scan (`validation_failed`). Nothing was queued. */
+            422: {
                 headers: {
                     "X-Request-ID": components["headers"]["XRequestId"];
                     "Cache-Control": components["headers"]["CacheControl"];
