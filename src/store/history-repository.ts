@@ -79,9 +79,9 @@ export interface PersonScansRow {
 export async function readPeopleScans(db: Kysely<Database>, reportId: string): Promise<PersonScansRow[]> {
   const { rows } = await sql<PersonScansRow>`
     select p.id as profile_id, li.status as latest_status,
-           coalesce((select json_agg(x.outcomes order by x.scanned_at desc)
-                       from (select h.outcomes, h.scanned_at from person_scan_history h
-                              where h.profile_id = p.id order by h.scanned_at desc limit 2) x), '[]'::json) as scans
+           coalesce((select json_agg(x.outcomes order by x.seq desc)
+                       from (select h.outcomes, h.seq from person_scan_history h
+                              where h.profile_id = p.id order by h.seq desc limit 2) x), '[]'::json) as scans
       from report_profiles p
       ${sql.raw(latestFullItemJoin('p'))}
      where p.report_id = ${reportId} and p.status = 'active'`.execute(db);
@@ -108,9 +108,9 @@ export async function readPersonScans(
     scans: (Omit<PersonScan, 'scanned_at' | 'captured_at'> & { scanned_at: string; captured_at: string })[];
   }>`
     select li.status as latest_status,
-           coalesce((select json_agg(x order by x.scanned_at)
-                       from (select h.scanned_at, h.captured_at, h.good, h.optimize, h.unknown, h.outcomes from person_scan_history h
-                              where h.profile_id = p.id order by h.scanned_at desc limit ${input.limit}) x), '[]'::json) as scans
+           coalesce((select json_agg(x order by x.seq)
+                       from (select h.seq, h.scanned_at, h.captured_at, h.good, h.optimize, h.unknown, h.outcomes from person_scan_history h
+                              where h.profile_id = p.id order by h.seq desc limit ${input.limit}) x), '[]'::json) as scans
       from report_profiles p
       ${sql.raw(latestFullItemJoin('p'))}
      where p.report_id = ${input.reportId} and p.id = ${input.profileId}`.execute(db);

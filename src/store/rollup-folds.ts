@@ -75,9 +75,11 @@ export function settleRollups(db: Kysely<Database>, reportId: string, now: Date)
   map.set(reportId, entry);
   entry.done = (async () => {
     try {
+      let folded = false;
       for (let round = 1; ; round++) {
         entry.again = false;
         const result = await foldOnce(db, reportId, now);
+        folded ||= result.kind === 'folded';
         if (round >= MAX_FOLD_ROUNDS) return;
         if (result.kind === 'busy') {
           // Another transaction holds the report. Another process's fold (one statement) may have
@@ -89,8 +91,9 @@ export function settleRollups(db: Kysely<Database>, reportId: string, now: Date)
           continue;
         }
         if (!(result.kind === 'folded' && result.more) && !entry.again) {
-          // The fold that leaves the report's round of scans complete keeps the team's picture of it.
-          if (result.kind === 'folded') await recordCompletedRound(db, reportId);
+          // A settle that leaves the report's round of scans complete keeps the team's picture of it
+          // (its last round may find nothing left, when a round before folded what it was asked for again).
+          if (folded) await recordCompletedRound(db, reportId);
           return;
         }
         // More to fold: let the transitions finishing meanwhile join the next round.

@@ -406,6 +406,7 @@ export interface Database {
 /** A person's analysis as it stood with one observation of their profile (migration 0054; store/history-repository.ts). */
 export interface PersonScanHistoryTable {
   item_id: string;
+  seq: GeneratedAlways<number>;
   report_id: string;
   profile_id: string;
   scanned_at: Timestamp;

@@ -9,6 +9,9 @@
 -- nothing is a scan, and "unchanged" is a progress of its own.
 create table person_scan_history (
   item_id uuid primary key references scan_items (id),
+  -- The order the rows were written in: a person's newest scan is their highest (scanned_at may tie
+  -- under a clock that stands still).
+  seq bigint generated always as identity unique,
   report_id uuid not null references reports (id) on delete cascade,
   profile_id uuid not null,
   scanned_at timestamptz not null,
@@ -21,7 +24,7 @@ create table person_scan_history (
   foreign key (report_id, profile_id) references report_profiles (report_id, id) on delete cascade
 );
 -- A person's newest rows first (progress and the person's trend read one person at a time).
-create index person_scan_history_person on person_scan_history (profile_id, scanned_at desc);
+create index person_scan_history_person on person_scan_history (profile_id, seq desc);
 -- Retention finds the oldest rows without reading every person.
 create index person_scan_history_scanned on person_scan_history (scanned_at);
 
