@@ -100,7 +100,10 @@ describe('history and progress', () => {
       [PEOPLE.unknown]: { profile: { has_banner: null } },
     });
     clock.advance(60_000);
-    const refreshed = await t.request('POST', `/api/v1/reports/${reportId}/refreshes`, { key: owner.secret, headers: { 'idempotency-key': 'progress-refresh' } });
+    const refreshed = await t.request('POST', `/api/v1/reports/${reportId}/refreshes`, {
+      key: owner.secret,
+      headers: { 'idempotency-key': 'progress-refresh' },
+    });
     assert.equal(refreshed.status, 201, refreshed.text);
     await round();
     await eventually(async () => (await snapshots()) === 2);
@@ -110,7 +113,8 @@ describe('history and progress', () => {
     await fs.rm(path.dirname(editsFile), { recursive: true, force: true });
   });
 
-  const findings = async (): Promise<any[]> => (await t.request('GET', `/api/v1/reports/${reportId}/analysis/profiles?limit=25`, { key: owner.secret })).body.data;
+  const findings = async (): Promise<any[]> =>
+    (await t.request('GET', `/api/v1/reports/${reportId}/analysis/profiles?limit=25`, { key: owner.secret })).body.data;
   const progress = () => readReportProgress({ db: t.runtime.db, workspaceId: owner.workspaceId }, reportId);
 
   test('a person who fixed two gaps improved, with exactly those two fixed', async () => {
@@ -183,7 +187,7 @@ describe('history and progress', () => {
 
     const csv = await web.client.get(`/reports/${reportId}/people.csv?columns=machine`);
     assert.equal(csv.status, 200);
-    const rows = parse(csv.text.replace(/^\uFEFF/, ''), { columns: true }) as Record<string, string>[];
+    const rows = parse<Record<string, string>>(csv.text.replace(/^\uFEFF/, ''), { columns: true });
     const header = Object.keys(rows[0]);
     assert.deepEqual(header.slice(-5), ['progress', 'previous_weighted_score_pct', 'weighted_score_change', 'fixed_since_previous', 'new_since_previous']);
     const states = rows.map((r) => r.progress);

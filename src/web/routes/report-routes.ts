@@ -22,7 +22,6 @@ import { peopleCsv, peopleXlsx, type PeopleExport } from '../people-csv.js';
 import { readPersonProgress, readReportProgress } from '../../use-cases/progress.js';
 import { readCsvSeparator, rememberCsvSeparator, setCompanyDisplayName } from '../../use-cases/export-preferences.js';
 import { reportCompanyDisplayName } from '../../domain/company-name.js';
-import type { ReportPerson } from '../../use-cases/report-people.js';
 import { sendPage } from '../render.js';
 import { field, fields, viewerOf } from '../forms.js';
 import { openEvidence } from '../../use-cases/read-evidence.js';

@@ -67,7 +67,7 @@ export function parseEdits(text: string): Map<string, ProfileEdit> {
       if (typeof edit.profile !== 'object' || edit.profile === null || Array.isArray(edit.profile)) throw new Error(`${url}: "profile" is an object`);
       for (const field of Object.keys(edit.profile)) if (!PROFILE_FIELDS.has(field)) throw new Error(`${url}: "profile.${field}" is not a profile field`);
     }
-    edits.set(lastPathSegment(url).toLowerCase(), edit as ProfileEdit);
+    edits.set(lastPathSegment(url).toLowerCase(), edit);
   }
   return edits;
 }
