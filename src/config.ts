@@ -103,6 +103,8 @@ export interface RetentionSettings {
   removedPeopleMs: number;
   /** The people of reports archived longer ago than this are erased (0: never). */
   archivedReportsMs: number;
+  /** A person's scans and a report's completed rounds older than this many months are deleted (the analysis shown stays). */
+  historyMonths: number;
 }
 
 export interface TestHooks {
@@ -132,6 +134,8 @@ export interface Config {
    */
   publicBaseUrl: string | null;
   simulatorDelayMs: number;
+  /** SIMULATOR_EDITS: the file of edits to simulated profiles; null: none. */
+  simulatorEdits: string | null;
   /** Items in flight at once in the in-process worker of `serve` (0 disables it) and, by default, in `worker`. */
   workerConcurrency: number;
   /** How often a process with scan workers runs due scheduled refreshes (REFRESH_SCHEDULE_INTERVAL; 0: never). */
@@ -343,6 +347,11 @@ export const SETTINGS = {
     'the address the server listens on',
   ),
   SIMULATOR_DELAY_MS: setting(300, integer(0, 60_000), 'Simulated collection time per item (0 in tests)'),
+  SIMULATOR_EDITS: setting(
+    null,
+    (raw) => path.resolve(raw),
+    "A JSON file of edits to simulated people's profiles, read again when it changes: their next scan differs (`docs/collectors.md`)",
+  ),
   WORKER_CONCURRENCY: setting(
     128,
     integer(0, 1024),
@@ -542,6 +551,11 @@ export const SETTINGS = {
     'Audit log entries (erasures, exports, deletions, keys, roles, sharing) are deleted this long after they were recorded',
     '`730d`',
   ),
+  HISTORY_RETENTION_MONTHS: setting(
+    24,
+    integer(1, 1200),
+    "A person's scans and a report's completed rounds (the history progress is read from) are deleted this many months after the scan; the analysis shown stays",
+  ),
   PROFILE_SCAN_TEST_HOOKS: setting(
     false,
     flag,
@@ -731,6 +745,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseTimeoutMs: readSetting(env, 'DATABASE_TIMEOUT_MS'),
     publicBaseUrl: readSetting(env, 'PUBLIC_BASE_URL'),
     simulatorDelayMs: readSetting(env, 'SIMULATOR_DELAY_MS'),
+    simulatorEdits: readSetting(env, 'SIMULATOR_EDITS'),
     workerConcurrency: readSetting(env, 'WORKER_CONCURRENCY'),
     refreshScheduleIntervalMs: readSetting(env, 'REFRESH_SCHEDULE_INTERVAL'),
     itemLeaseSeconds: readSetting(env, 'ITEM_LEASE_SECONDS'),
@@ -759,6 +774,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       auditLogMs: readSetting(env, 'RETENTION_AUDIT_LOG'),
       removedPeopleMs: readSetting(env, 'RETENTION_REMOVED_PEOPLE'),
       archivedReportsMs: readSetting(env, 'RETENTION_ARCHIVED_REPORTS'),
+      historyMonths: readSetting(env, 'HISTORY_RETENTION_MONTHS'),
     },
     testHooks: {
       enabled: testHooksEnabled,

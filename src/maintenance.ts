@@ -26,7 +26,10 @@
  *   RETENTION_REMOVED_PEOPLE, and the people of reports archived longer ago
  *   than RETENTION_ARCHIVED_REPORTS, are erased (use-cases/personal-data.ts,
  *   one report per transaction, in batches; both off by default);
- * - audit_log: entries older than RETENTION_AUDIT_LOG are deleted.
+ * - audit_log: entries older than RETENTION_AUDIT_LOG are deleted;
+ * - scan_history: a person's scans and a report's completed rounds older than
+ *   HISTORY_RETENTION_MONTHS calendar months are deleted, in batches
+ *   (store/history-repository.ts); the analysis shown stays.
  *
  * Scan items are never pruned: `scan_items` is the scan history that runs
  * and analyses refer to, and a finished item holds no claim (its claim
@@ -43,6 +46,7 @@ import { pruneRateCounters } from './store/rate-limit-repository.js';
 import { withSessionLock } from './store/session-lock.js';
 import { claimMaintenanceRun, collectObsoleteMedia, drainBlobDeletions, MAINTENANCE_LOCK, tombstoneExpiredReceipts } from './store/maintenance-repository.js';
 import { pruneAudit } from './store/audit-repository.js';
+import { pruneHistory } from './store/history-repository.js';
 import { pruneSessions } from './store/session-repository.js';
 import { SESSION_IDLE_MS } from './use-cases/sign-in.js';
 import { eraseExpiredPeople } from './use-cases/personal-data.js';
@@ -168,6 +172,18 @@ export class MaintenanceRunner {
       ],
       ['blob_deletions', async (db) => (await drainBlobDeletions(db, now, (sha256) => media.delete(sha256))).deleted],
       ['audit_log', (db) => pruneAudit(db, ago(retention.auditLogMs))],
+      ['scan_history', (db) => pruneHistory(db, monthsBefore(now, retention.historyMonths))],
     ];
   }
+}
+
+/** The instant `months` calendar months before `now` (UTC; a day the month lacks falls to the month's last day). */
+export function monthsBefore(now: Date, months: number): Date {
+  const at = new Date(now.getTime());
+  const day = at.getUTCDate();
+  at.setUTCDate(1);
+  at.setUTCMonth(at.getUTCMonth() - months);
+  const last = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 0)).getUTCDate();
+  at.setUTCDate(Math.min(day, last));
+  return at;
 }

@@ -29,6 +29,7 @@
  */
 import { sql, type Kysely } from 'kysely';
 import { foldOnce } from './fold.js';
+import { recordCompletedRound } from '../store/history-repository.js';
 import type { Database } from '../store/schema.js';
 
 /** Rounds one settle makes before it leaves the rest to the sweep (a report that never stops changing). */
@@ -74,9 +75,11 @@ export function settleRollups(db: Kysely<Database>, reportId: string, now: Date)
   map.set(reportId, entry);
   entry.done = (async () => {
     try {
+      let folded = false;
       for (let round = 1; ; round++) {
         entry.again = false;
         const result = await foldOnce(db, reportId, now);
+        folded ||= result.kind === 'folded';
         if (round >= MAX_FOLD_ROUNDS) return;
         if (result.kind === 'busy') {
           // Another transaction holds the report. Another process's fold (one statement) may have
@@ -87,7 +90,12 @@ export function settleRollups(db: Kysely<Database>, reportId: string, now: Date)
           await new Promise((resolve) => setTimeout(resolve, Math.min(100, 5 * round)));
           continue;
         }
-        if (!(result.kind === 'folded' && result.more) && !entry.again) return;
+        if (!(result.kind === 'folded' && result.more) && !entry.again) {
+          // A settle that leaves the report's round of scans complete keeps the team's picture of it
+          // (its last round may find nothing left, when a round before folded what it was asked for again).
+          if (folded) await recordCompletedRound(db, reportId);
+          return;
+        }
         // More to fold: let the transitions finishing meanwhile join the next round.
         await new Promise((resolve) => setTimeout(resolve, GATHER_MS));
       }

@@ -16,6 +16,7 @@ import type { CollectResult } from '../domain/collected.js';
 import { withActivityObservation } from '../domain/activity-observation.js';
 import { analysisFacts } from '../domain/analysis-aggregate.js';
 import { analysisChange, analyzeProfile } from '../domain/profile-analysis.js';
+import { historyWrite } from '../store/history-repository.js';
 import {
   activityWrites,
   analysisWrites,
@@ -141,7 +142,15 @@ function personWrites(
   return {
     ...common,
     person,
-    writes: [...itemWrites, ...analysisWrites(db, { reportId: item.report_id, profileId: item.profile_id, itemId: observedBy, profile }, analysis, change)],
+    writes: [
+      ...itemWrites,
+      ...analysisWrites(db, { reportId: item.report_id, profileId: item.profile_id, itemId: observedBy, profile }, analysis, change),
+      // The history keeps every observation of the profile (an unchanged one too: a scan that changed
+      // nothing), and what a later item of the same observation changes of its analysis.
+      ...(observed || change.kind === 'analysis'
+        ? [historyWrite(db, { reportId: item.report_id, profileId: item.profile_id, itemId: observedBy }, analysis, now)]
+        : []),
+    ],
     analysisAvailable: change.kind === 'analysis',
   };
 }

@@ -49,6 +49,7 @@ import type { Collector } from './collectors/collector.js';
 import { providerCollectorFromEnv, providerCollectorFromSettings, type ProviderCallOutcome } from './collectors/http-provider.js';
 import { BrightDataCollector, brightDataObserver } from './collectors/brightdata/index.js';
 import { SimulatorCollector } from './collectors/simulator/index.js';
+import { editsReader } from './collectors/simulator/edits.js';
 import { processItem, type HandlerContext } from './item-handler.js';
 import { createMediaStore } from './media/create-media-store.js';
 import { SafeFetcher } from './media/safe-fetch.js';
@@ -131,7 +132,7 @@ export function collectorSelector(
   db?: Db,
   metrics?: WorkerMetrics,
 ): (keyMode: KeyMode) => Collector {
-  const simulator = new SimulatorCollector({ delayMs: config.simulatorDelayMs });
+  const simulator = new SimulatorCollector({ delayMs: config.simulatorDelayMs, edits: editsReader(config.simulatorEdits, log) });
   const onCall = metrics && ((o: ProviderCallOutcome, s: number, r: string | null) => metrics.providerCall(o, s, r));
   // With the database, the provider's limits (and Bright Data's daily budget) hold across every worker process.
   const brightData = providerEnv ? parseBrightDataSettings(providerEnv) : config.brightData;

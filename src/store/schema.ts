@@ -7,7 +7,7 @@ import type { KeyMode } from '../domain/keys.js';
 import type { ItemStatus, ScanMode } from '../domain/scan-status.js';
 import type { ActivityGap, CollectedActivityEvent, CollectedProfile } from '../domain/collected.js';
 import type { StoredFinding } from '../domain/analysis-records.js';
-import type { Contribution, Totals } from '../domain/analysis-aggregate.js';
+import type { CheckTotals, Contribution, Totals } from '../domain/analysis-aggregate.js';
 import type { ImportReceipt } from '../domain/schemas/import.js';
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
@@ -401,6 +401,8 @@ export interface Database {
   blob_deletions: BlobDeletionsTable;
   audit_log: AuditLogTable;
   function_definitions: FunctionDefinitionsTable;
+  person_scan_history: PersonScanHistoryTable;
+  report_snapshots: ReportSnapshotsTable;
 }
 
 /** The text of each file of src/store/functions the database runs (migration 0050; store/migrator.ts). */
@@ -409,6 +411,33 @@ export interface FunctionDefinitionsTable {
   /** sha256 of the file's text, hex. */
   checksum: string;
   applied_at: Timestamp;
+}
+
+/** A person's analysis as it stood with one observation of their profile (migration 0054; store/history-repository.ts). */
+export interface PersonScanHistoryTable {
+  item_id: string;
+  seq: GeneratedAlways<number>;
+  report_id: string;
+  profile_id: string;
+  scanned_at: Timestamp;
+  captured_at: Timestamp;
+  updated_at: Timestamp;
+  good: number;
+  optimize: number;
+  unknown: number;
+  outcomes: Json<Record<string, 'good' | 'optimize' | 'unknown'>>;
+}
+
+/** The team's picture when a round of scans completed (migration 0054; store/history-repository.ts). */
+export interface ReportSnapshotsTable {
+  id: GeneratedAlways<number>;
+  report_id: string;
+  run_id: string;
+  completed_at: Timestamp;
+  persons: number;
+  analyzed: number;
+  answered_persons: number;
+  checks: Json<Record<string, CheckTotals>>;
 }
 
 /** Web workspace sessions (migration 0020; store/session-repository.ts). */
@@ -503,7 +532,7 @@ export interface BrightDataSnapshotsTable {
   delivered_at: Timestamp | null;
 }
 
-/** The workspaces a snapshot was bought for: only their items join it (migration 0058). */
+/** The workspaces a snapshot was bought for: only their items join it (migration 0055). */
 export interface BrightDataSnapshotWorkspacesTable {
   snapshot_id: string;
   workspace_id: string;

@@ -6,7 +6,9 @@
  * (each a title, what was observed in words and one line of advice, the
  * company's display name filled in), the private link when the export is made with the links just created,
  * then the columns the web's CSV import carried (department, office …:
- * `imported:<name>` in the machine variant).
+ * `imported:<name>` in the machine variant), then the progress since the
+ * previous scan (its state, the previous weighted score, the change in
+ * points, the gaps fixed and the new ones).
  *
  * Two header variants (docs/web.md, "CSV and Excel export"): `human` (the default, for
  * spreadsheets: titles and labels as the page shows them) and `machine`
@@ -27,6 +29,10 @@ import { observedValueText } from '../domain/observed-value.js';
 import { importedColumnsOf, type ReportPerson } from '../use-cases/report-people.js';
 import type { CsvSeparator } from '../use-cases/export-preferences.js';
 import { label, OUTCOME, PERSON_STATUS } from './components/labels.js';
+import { PROGRESS_LABEL } from './components/progress.js';
+import type { PersonProgress } from '../domain/progress.js';
+
+const checkTitle = new Map(CHECKS.map((c) => [c.key, c.title]));
 
 export type CsvColumns = 'human' | 'machine';
 
@@ -47,7 +53,12 @@ interface Column {
 
 const NAME_SOURCE: Record<ReportPerson['name_source'], string> = { supplied: 'Import', observed: 'Profile', url: 'Profile URL' };
 
-function columnsOf(people: readonly ReportPerson[], companyName: string, links: ReadonlyMap<string, string>): Column[] {
+function columnsOf(
+  people: readonly ReportPerson[],
+  companyName: string,
+  links: ReadonlyMap<string, string>,
+  progress: ReadonlyMap<string, PersonProgress>,
+): Column[] {
   const analyzed = (p: ReportPerson, n: number) => (p.outcomes ? n : null);
   const fixes = Array.from({ length: EXPORT_FIXES }, (_, i): Column[] => [
     {
@@ -99,6 +110,30 @@ function columnsOf(people: readonly ReportPerson[], companyName: string, links: 
       kind: 'text',
       value: (p) => p.columns[column] ?? null,
     })),
+    // Last, so that the columns before keep their places: the progress since the previous scan (domain/progress.ts).
+    ...progressColumns(progress),
+  ];
+}
+
+/** The progress columns: the state, the weighted score at the previous scan, the change, and the gaps fixed and new (check keys or titles). */
+function progressColumns(progress: ReadonlyMap<string, PersonProgress>): Column[] {
+  const of = (p: ReportPerson) => progress.get(p.profile_id);
+  const checks = (keys: readonly string[] | undefined, human: boolean) =>
+    keys && keys.length > 0 ? keys.map((key) => (human ? (checkTitle.get(key) ?? key) : key)).join(human ? '; ' : ' ') : null;
+  return [
+    {
+      human: 'Since previous scan',
+      machine: 'progress',
+      kind: 'text',
+      value: (p, human) => {
+        const state = of(p)?.state;
+        return state === undefined ? null : human ? PROGRESS_LABEL[state] : state;
+      },
+    },
+    { human: 'Previous weighted score (%)', machine: 'previous_weighted_score_pct', kind: 'pct', value: (p) => of(p)?.previousScorePct ?? null },
+    { human: 'Change (points)', machine: 'weighted_score_change', kind: 'pct', value: (p) => of(p)?.changePct ?? null },
+    { human: 'Fixed since previous scan', machine: 'fixed_since_previous', kind: 'text', value: (p, human) => checks(of(p)?.fixed, human) },
+    { human: 'New gaps since previous scan', machine: 'new_since_previous', kind: 'text', value: (p, human) => checks(of(p)?.opened, human) },
   ];
 }
 
@@ -124,6 +159,8 @@ export interface PeopleExport {
   columns: CsvColumns;
   /** Private link addresses by profile id: known only right after they are made (only hashes are stored). */
   links?: ReadonlyMap<string, string>;
+  /** Each person's progress since their previous scan, by profile id (use-cases/progress.ts); absent: the columns stay empty. */
+  progress?: ReadonlyMap<string, PersonProgress>;
 }
 
 /** Rows of typed cells as this module writes every CSV: byte order mark, CRLF, the separator's decimal mark, formulas neutralized. */
@@ -134,7 +171,7 @@ export function csvOf(header: readonly string[], rows: readonly (readonly { valu
 
 export function peopleCsv(input: PeopleExport, separator: CsvSeparator = 'comma'): string {
   const human = input.columns === 'human';
-  const columns = columnsOf(input.people, input.companyName, input.links ?? new Map());
+  const columns = columnsOf(input.people, input.companyName, input.links ?? new Map(), input.progress ?? new Map());
   const header = columns.map((c) => (human ? c.human : c.machine));
   return csvOf(
     header,
@@ -148,7 +185,7 @@ const NUMBER_FORMAT: Partial<Record<Column['kind'], string>> = { pct: '0.0', num
 /** The same rows as an .xlsx workbook: typed cells, a frozen, bold header row and a filter on every column. */
 export async function peopleXlsx(input: PeopleExport): Promise<Buffer> {
   const human = input.columns === 'human';
-  const columns = columnsOf(input.people, input.companyName, input.links ?? new Map());
+  const columns = columnsOf(input.people, input.companyName, input.links ?? new Map(), input.progress ?? new Map());
   const workbook = new ExcelJS.Workbook();
   workbook.creator = 'profile-scan';
   const sheet = workbook.addWorksheet('People', { views: [{ state: 'frozen', ySplit: 1 }] });

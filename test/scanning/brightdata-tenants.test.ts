@@ -1,6 +1,6 @@
 /**
  * A snapshot is used only by the workspaces it was bought for
- * (store/migrations/0058): a second workspace that scans the same people
+ * (store/migrations/0055): a second workspace that scans the same people
  * within the hour a delivered snapshot can be downloaded again buys its own
  * records, billed to it, instead of receiving the first workspace's for
  * nothing. Within one workspace, an item claimed again still joins it.

@@ -38,6 +38,7 @@ test('defaults: the local media directory, no metrics, 30 s shutdown, retention 
     auditLogMs: 730 * 86_400_000,
     removedPeopleMs: 0,
     archivedReportsMs: 0,
+    historyMonths: 24,
   });
   assert.deepEqual(config.testHooks, { enabled: false, pauseBeforeCommitMs: 0 });
   assert.equal(config.clockOffsetMs, 0);

@@ -24,6 +24,8 @@ import { ActionButton, Notice, Breadcrumbs, CsrfField, Layout, type Viewer, When
 import { can } from '../../domain/permissions.js';
 import { LINK_DAYS_DEFAULT, LINK_DAYS_MAX } from '../../use-cases/person-links.js';
 import { paths } from '../paths.js';
+import type { PersonProgressView } from '../../use-cases/progress.js';
+import { PersonProgressSection } from '../components/progress.js';
 
 export interface PersonPageProps {
   /** The signed-in page's; absent on a private link's page. */
@@ -55,6 +57,8 @@ export interface PersonPageProps {
   activityRead: 'observed' | 'gap' | 'not_yet';
   /** What the request that led here did (a refresh queued). */
   notice?: string;
+  /** Their trend and what changed since their previous scan (components/progress.tsx). */
+  progress?: PersonProgressView;
 }
 
 /** What an empty activity list means: verified as none, or not known. */
@@ -385,6 +389,8 @@ export function PersonPage(props: PersonPageProps) {
           </>
         ) : null}
       </dl>
+
+      {props.progress && record.analysis ? <PersonProgressSection trend={props.progress.trend} progress={props.progress.progress} /> : null}
 
       {record.analysis ? (
         <section aria-labelledby="fix-heading" class="card fix-card">

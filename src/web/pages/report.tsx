@@ -24,6 +24,8 @@ import { TEAM_ACTION_SHARE } from '../../domain/fix-first.js';
 import type { CsvSeparator } from '../../use-cases/export-preferences.js';
 import type { RefreshSchedule } from '../../use-cases/refresh-schedule.js';
 import { CADENCE_TEXT, CADENCES } from '../../domain/refresh-schedule.js';
+import type { ReportProgress } from '../../use-cases/progress.js';
+import { ReportProgressSection } from '../components/progress.js';
 
 /** The table's search, filters and sort (use-cases/report-people.ts) and its page. */
 export interface PeopleQuery extends PeopleSelection {
@@ -77,6 +79,8 @@ export interface ReportPageProps {
   sharedNow?: boolean;
   /** Its refresh schedule (use-cases/refresh-schedule.ts). */
   schedule: RefreshSchedule;
+  /** What changed since the previous scan (components/progress.tsx). */
+  progress?: ReportProgress;
 }
 
 export function peopleQueryString(q: Partial<PeopleQuery>, page = q.page ?? 1): string {
@@ -209,6 +213,8 @@ export function ReportPage(props: ReportPageProps) {
             heading={explained.advice.length > 0 ? `${explained.summary} What to do:` : 'Good to know:'}
           />
         </section>
+
+        {props.progress ? <ReportProgressSection progress={props.progress} reportPath={paths.report(report.id)} /> : null}
 
         <div class="overview">
           <div class="gaps-column">

@@ -19,10 +19,10 @@ import { PersonPage } from '../pages/person.js';
 import { ReportPage, type PeopleQuery } from '../pages/report.js';
 import { ReportsListPage } from '../pages/reports-list.js';
 import { paths } from '../paths.js';
-import { peopleCsv, peopleXlsx, type CsvColumns } from '../people-csv.js';
+import { peopleCsv, peopleXlsx, type PeopleExport } from '../people-csv.js';
+import { readPersonProgress, readReportProgress } from '../../use-cases/progress.js';
 import { readCsvSeparator, rememberCsvSeparator, setCompanyDisplayName } from '../../use-cases/export-preferences.js';
 import { reportCompanyDisplayName } from '../../domain/company-name.js';
-import type { ReportPerson } from '../../use-cases/report-people.js';
 import { sendPage } from '../render.js';
 import { actorOf, field, fields, viewerOf } from '../forms.js';
 import { openEvidence } from '../../use-cases/read-evidence.js';
@@ -213,6 +213,7 @@ export async function reportRoutes(app: FastifyInstance, options: { media: Pick<
       // (data-finished), so live.js refreshes them whenever its first poll counts more.
       const overview = await readReportOverview(ctx, request.params.report_id);
       const everyone = await readReportPeople(ctx, request.params.report_id);
+      const progress = await readReportProgress(ctx, request.params.report_id);
       const query = peopleQuery(request.query);
       const sorted = selectPeople(everyone, query);
       const pageCount = Math.max(1, Math.ceil(sorted.length / PEOPLE_PAGE_SIZE));
@@ -275,6 +276,7 @@ export async function reportRoutes(app: FastifyInstance, options: { media: Pick<
           notice: notices[request.query.done ?? ''],
           sharedNow: request.query.done === 'shared',
           schedule: await readRefreshSchedule(db, ctx.workspaceId, report.id),
+          progress,
         }),
       );
     },
@@ -311,12 +313,7 @@ export async function reportRoutes(app: FastifyInstance, options: { media: Pick<
         .slice(0, 60) || 'report'
     }-people.${ext}`;
 
-  async function sendExport(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    input: { reportName: string; people: readonly ReportPerson[]; companyName: string; columns: CsvColumns; links?: ReadonlyMap<string, string> },
-    format: 'csv' | 'xlsx',
-  ) {
+  async function sendExport(request: FastifyRequest, reply: FastifyReply, input: PeopleExport & { reportName: string }, format: 'csv' | 'xlsx') {
     const name = exportName(input.reportName, format);
     reply.header('Content-Disposition', `attachment; filename="${name}"`).header('Cache-Control', 'private, no-store');
     if (format === 'xlsx') {
@@ -336,7 +333,8 @@ export async function reportRoutes(app: FastifyInstance, options: { media: Pick<
         // The table's people in the table's order: the same search, filters and sort (not its page).
         const people = selectPeople(await readReportPeople(ctx, request.params.report_id), peopleQuery(request.query));
         const columns = request.query.columns === 'machine' ? 'machine' : 'human';
-        return sendExport(request, reply, { reportName: report.name, people, companyName: reportCompanyDisplayName(report), columns }, format);
+        const progress = (await readReportProgress(ctx, request.params.report_id)).people;
+        return sendExport(request, reply, { reportName: report.name, people, companyName: reportCompanyDisplayName(report), columns, progress }, format);
       },
     );
   }
@@ -389,7 +387,8 @@ export async function reportRoutes(app: FastifyInstance, options: { media: Pick<
             ? 'A new scan is queued. The results above stay shown until it finishes.'
             : 'A scan of this person was already waiting; nothing more was queued.'
           : undefined;
-      return sendPage(reply, PersonPage({ csrf: request.web.csrf(), viewer: viewerOf(request), ...person, notice }));
+      const progress = await readPersonProgress(view(request), request.params.report_id, request.params.profile_id);
+      return sendPage(reply, PersonPage({ csrf: request.web.csrf(), viewer: viewerOf(request), ...person, notice, progress }));
     },
   );
 

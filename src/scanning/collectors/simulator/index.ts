@@ -15,6 +15,8 @@
  *   unattributable-… → the same, gap 'unattributable' (posts came back that match no one)
  *   activityfail-…  → the same, gap 'failed' (the activity call failed)
  * Anything else gives a synthetic profile and activity (people.ts).
+ * SIMULATOR_EDITS (edits.ts) changes how a person's profile reads from then
+ * on: polished, edited field by field, or private.
  *
  * It returns data only, like a data provider: no screenshots and no linked
  * images. The scanning layer renders the evidence cards of every collector's
@@ -34,6 +36,7 @@ import { CollectorError, type CollectRequest, type CollectResult, type Collector
 import { hostOf, lastPathSegment, type SimContext } from './context.js';
 import { buildCompany, buildPerson, buildPersonActivity } from './people.js';
 import { Rng } from './random.js';
+import { editedProfile, type ProfileEdit } from './edits.js';
 import type { ActivityGap } from '../../../domain/collected.js';
 
 /** Magic prefixes of a person whose activity the simulated source does not deliver, and why (domain/activity-observation.ts). */
@@ -51,18 +54,22 @@ export interface SimulatorOptions {
   delayMs: number;
   /** Instant the synthetic observations are anchored to. Fixed by default, so results never depend on the clock. */
   referenceTime?: string;
+  /** A person's edit (edits.ts: SIMULATOR_EDITS), by profile URL; absent: none. */
+  edits?: (url: string) => ProfileEdit | undefined;
 }
 
 export class SimulatorCollector implements Collector {
   readonly name = 'simulator';
   private readonly delayMs: number;
   private readonly referenceMs: number;
+  private readonly edits: (url: string) => ProfileEdit | undefined;
 
   constructor(options: SimulatorOptions) {
     if (!Number.isFinite(options.delayMs) || options.delayMs < 0) throw new RangeError('delayMs must be >= 0');
     this.delayMs = options.delayMs;
     this.referenceMs = Date.parse(options.referenceTime ?? SIMULATOR_REFERENCE_TIME);
     if (!Number.isFinite(this.referenceMs)) throw new RangeError('referenceTime must be an RFC 3339 instant');
+    this.edits = options.edits ?? (() => undefined);
   }
 
   async collect(request: CollectRequest): Promise<CollectResult> {
@@ -72,11 +79,13 @@ export class SimulatorCollector implements Collector {
     } catch (error) {
       throw new CollectorError('collection aborted', { retryable: true, cause: error });
     }
-    return simulate(request.url, request.kind, request.mode, this.referenceMs);
+    const edit = request.kind === 'person' ? this.edits(request.url) : undefined;
+    if (edit?.inaccessible) return { outcome: 'inaccessible', reason: 'simulated: the profile was made private (SIMULATOR_EDITS)' };
+    return simulate(request.url, request.kind, request.mode, this.referenceMs, edit);
   }
 }
 
-function simulate(url: string, kind: CollectRequest['kind'], mode: CollectRequest['mode'], referenceMs: number): CollectResult {
+function simulate(url: string, kind: CollectRequest['kind'], mode: CollectRequest['mode'], referenceMs: number, edit?: ProfileEdit): CollectResult {
   const segment = lastPathSegment(url);
   const lower = segment.toLowerCase();
   if (lower.startsWith('inaccessible-')) {
@@ -89,13 +98,15 @@ function simulate(url: string, kind: CollectRequest['kind'], mode: CollectReques
   const gapPrefix = kind === 'person' ? ACTIVITY_GAP_PREFIXES.find(([prefix]) => lower.startsWith(prefix)) : undefined;
   const prefix = quiet ? 'quiet-' : (gapPrefix?.[0] ?? '');
   const slug = segment.slice(prefix.length);
-  const capturedMs = referenceMs - new Rng(url, `captured|${kind}|${mode}`).int(0, 72 * 60) * 60_000;
+  // An edited profile is observed after every unedited one (edits.ts).
+  const capturedMs = edit ? referenceMs + 60_000 : referenceMs - new Rng(url, `captured|${kind}|${mode}`).int(0, 72 * 60) * 60_000;
   const context: SimContext = { url, slug, quiet, referenceMs, capturedMs, host: hostOf(url) };
-  return kind === 'company_page' ? simulateCompany(context, mode) : simulatePerson(context, mode, gapPrefix?.[1]);
+  return kind === 'company_page' ? simulateCompany(context, mode) : simulatePerson(context, mode, gapPrefix?.[1], edit);
 }
 
-function simulatePerson(ctx: SimContext, mode: CollectRequest['mode'], gap: ActivityGap | undefined): CollectResult {
-  const person = buildPerson(ctx);
+function simulatePerson(ctx: SimContext, mode: CollectRequest['mode'], gap: ActivityGap | undefined, edit: ProfileEdit | undefined): CollectResult {
+  const built = buildPerson(ctx);
+  const person = edit ? { ...built, profile: editedProfile(built.profile, edit, built.employer), missing: null } : built;
   const missing = person.missing === null ? [] : [person.missing];
   if (mode === 'activity' && gap !== undefined) {
     return {

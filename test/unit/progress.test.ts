@@ -1,0 +1,58 @@
+/**
+ * The rules of progress between two scans (domain/progress.ts): what is a
+ * fixed gap and a new one, a person's state, the team's counts, and a
+ * retention window in calendar months.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { gapChanges, personProgress, teamProgress } from '../../src/domain/progress.js';
+import { monthsBefore } from '../../src/maintenance.js';
+
+test('a check that moved from optimize to unknown is neither fixed nor a new gap', () => {
+  assert.deepEqual(gapChanges({ 'identity.has_banner': 'optimize' }, { 'identity.has_banner': 'unknown' }), { fixed: [], opened: [] });
+});
+
+test('a gap is fixed only when the check is now good; a new gap is a check now optimize that was good or unknown', () => {
+  const before = { 'identity.has_photo': 'optimize', 'identity.has_banner': 'good', 'headline.present': 'unknown' } as const;
+  const after = { 'identity.has_photo': 'good', 'identity.has_banner': 'optimize', 'headline.present': 'optimize' } as const;
+  assert.deepEqual(gapChanges(before, after), { fixed: ['identity.has_photo'], opened: ['identity.has_banner', 'headline.present'] });
+});
+
+test('a person whose latest scan failed is not compared, whatever their history says', () => {
+  const p = personProgress({ current: { 'identity.has_photo': 'good' }, previous: { 'identity.has_photo': 'optimize' }, latestScanFailed: true });
+  assert.deepEqual(p, { state: 'not_rescanned', fixed: [], opened: [], previousScorePct: null, changePct: null });
+});
+
+test('a person with one scan is a first scan; with none, not analyzed', () => {
+  assert.equal(personProgress({ current: { 'identity.has_photo': 'good' }, previous: null, latestScanFailed: false }).state, 'first_scan');
+  assert.equal(personProgress({ current: null, previous: null, latestScanFailed: true }).state, 'not_analyzed');
+});
+
+test('the team counts each state and each check that moved, most fixed first', () => {
+  const fixedTwo = personProgress({
+    previous: { 'identity.has_photo': 'optimize', 'identity.has_banner': 'optimize' },
+    current: { 'identity.has_photo': 'good', 'identity.has_banner': 'good' },
+    latestScanFailed: false,
+  });
+  const regressed = personProgress({ previous: { 'identity.has_photo': 'good' }, current: { 'identity.has_photo': 'optimize' }, latestScanFailed: false });
+  assert.equal(fixedTwo.state, 'improved');
+  assert.equal(fixedTwo.changePct, 100);
+  assert.equal(regressed.state, 'regressed');
+  const team = teamProgress([fixedTwo, regressed]);
+  assert.equal(team.counts.improved, 1);
+  assert.equal(team.counts.regressed, 1);
+  assert.equal(team.counts.unchanged, 0);
+  assert.deepEqual(
+    team.checks.map((c) => [c.check.key, c.fixed, c.opened]),
+    [
+      ['identity.has_photo', 1, 1],
+      ['identity.has_banner', 1, 0],
+    ],
+  );
+  assert.deepEqual([team.fixedTotal, team.openedTotal], [2, 1]);
+});
+
+test('a retention of N months starts N calendar months back, a missing day falling to the month end', () => {
+  assert.equal(monthsBefore(new Date('2028-11-20T12:00:30Z'), 24).toISOString(), '2026-11-20T12:00:30.000Z');
+  assert.equal(monthsBefore(new Date('2026-03-31T00:00:00Z'), 1).toISOString(), '2026-02-28T00:00:00.000Z');
+});

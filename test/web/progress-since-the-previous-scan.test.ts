@@ -1,0 +1,257 @@
+/**
+ * History and progress (issue 52): two rounds of scans of one report (the
+ * second a refresh), with simulated profiles edited in between
+ * (SIMULATOR_EDITS), against a real server, PostgreSQL and scan worker. A
+ * person who fixed two gaps improved, one with a new gap regressed, one who
+ * became private is not compared, a check that went from `optimize` to
+ * `unknown` is not fixed; the report page's counts, its chart's data, the
+ * person page and the CSV say the same; the contract's records gain no field.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { parse } from 'csv-parse/sync';
+import { sql } from 'kysely';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { ManualClock } from '../../src/clock.js';
+import { createLogger } from '../../src/logger.js';
+import { MaintenanceRunner } from '../../src/maintenance.js';
+import { createMediaStore } from '../../src/scanning/media/create-media-store.js';
+import { AnalysisSummaryResponse, FindingsPage } from '../../src/domain/schemas/analysis.js';
+import { readReportProgress } from '../../src/use-cases/progress.js';
+import { eventually, reportBody, scansFinished, startTestApp, type Tenant, type TestApp } from '../support/app.js';
+import { webUser, type WebUser } from '../support/web.js';
+
+const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
+
+/** The schema's errors of `body` (the contract's schemas allow no member they do not name). */
+function schemaErrors(schema: object, body: unknown): string[] {
+  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
+  (addFormats as unknown as (a: Ajv2020) => void)(ajv);
+  const validate = ajv.compile(schema);
+  return validate(body) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath}: ${e.message} ${JSON.stringify(e.params)}`);
+}
+
+const url = (slug: string) => `https://pronet.example/in/${slug}`;
+const PEOPLE = {
+  fixer: 'progress-fixer-ann',
+  regressor: 'progress-regressor-ben',
+  private: 'progress-private-cat',
+  unknown: 'progress-unknown-dan',
+  same: 'progress-same-eve',
+};
+
+describe('history and progress', () => {
+  let t: TestApp;
+  let clock: ManualClock;
+  let owner: Tenant;
+  let web: WebUser;
+  let editsFile: string;
+  let reportId: string;
+  const ids: Record<keyof typeof PEOPLE, string> = {} as never;
+
+  const writeEdits = (edits: Record<string, unknown>) =>
+    fs.writeFile(editsFile, JSON.stringify(Object.fromEntries(Object.entries(edits).map(([slug, edit]) => [url(slug), edit]))));
+
+  async function round() {
+    const worker = await t.startWorker(2);
+    await scansFinished(t, owner.secret, reportId);
+    await worker.stop();
+  }
+
+  const snapshots = async () =>
+    Number((await sql<{ n: string }>`select count(*) as n from report_snapshots where report_id = ${reportId}`.execute(t.runtime.db)).rows[0].n);
+
+  before(async () => {
+    editsFile = path.join(await fs.mkdtemp(path.join(os.tmpdir(), 'ps-edits-')), 'edits.json');
+    // The first scan: the fixer lacks a photo and a banner, the regressor has a photo, the "unknown" person lacks a banner.
+    await writeEdits({
+      [PEOPLE.fixer]: { profile: { has_photo: false, has_banner: false } },
+      [PEOPLE.regressor]: { profile: { has_photo: true } },
+      [PEOPLE.unknown]: { profile: { has_banner: false } },
+    });
+    clock = new ManualClock(new Date('2026-11-20T12:00:00Z'));
+    t = await startTestApp({ clock, env: { SIMULATOR_EDITS: editsFile } });
+    owner = await t.tenant();
+    web = await webUser(t, owner.workspaceId);
+    const created = await t.request('POST', '/api/v1/reports', {
+      key: owner.secret,
+      headers: { 'idempotency-key': 'progress-create' },
+      body: reportBody({ profiles: Object.values(PEOPLE).map((slug) => ({ pronet_url: url(slug), name: slug })) }),
+    });
+    assert.equal(created.status, 201, created.text);
+    reportId = created.body.data.report.id;
+    // The creation's rows answer the submitted rows by number, in the order of PEOPLE.
+    for (const row of created.body.data.profiles.rows as { profile_id: string; row_number: number }[]) {
+      ids[(Object.keys(PEOPLE) as (keyof typeof PEOPLE)[])[row.row_number - 1]] = row.profile_id;
+    }
+    await round();
+    await eventually(async () => (await snapshots()) === 1);
+
+    // Between the scans: the fixer adds both, the regressor removes the photo, the third goes private,
+    // the fourth's banner can no longer be observed (null), the fifth changes nothing.
+    await writeEdits({
+      [PEOPLE.fixer]: { profile: { has_photo: true, has_banner: true } },
+      [PEOPLE.regressor]: { profile: { has_photo: false } },
+      [PEOPLE.private]: { inaccessible: true },
+      [PEOPLE.unknown]: { profile: { has_banner: null } },
+    });
+    clock.advance(60_000);
+    const refreshed = await t.request('POST', `/api/v1/reports/${reportId}/refreshes`, {
+      key: owner.secret,
+      headers: { 'idempotency-key': 'progress-refresh' },
+    });
+    assert.equal(refreshed.status, 201, refreshed.text);
+    await round();
+    await eventually(async () => (await snapshots()) === 2);
+  });
+  after(async () => {
+    await t?.close();
+    await fs.rm(path.dirname(editsFile), { recursive: true, force: true });
+  });
+
+  const findings = async (): Promise<any[]> =>
+    (await t.request('GET', `/api/v1/reports/${reportId}/analysis/profiles?limit=25`, { key: owner.secret })).body.data;
+  const progress = () => readReportProgress({ db: t.runtime.db, workspaceId: owner.workspaceId }, reportId);
+
+  test('a person who fixed two gaps improved, with exactly those two fixed', async () => {
+    const p = (await progress()).people.get(ids.fixer)!;
+    assert.equal(p.state, 'improved');
+    assert.deepEqual(p.fixed, ['identity.has_photo', 'identity.has_banner']);
+    assert.deepEqual(p.opened, []);
+    assert.ok(p.changePct !== null && p.changePct > 0, `change ${p.changePct}`);
+  });
+
+  test('a person with a new gap regressed', async () => {
+    const p = (await progress()).people.get(ids.regressor)!;
+    assert.equal(p.state, 'regressed');
+    assert.deepEqual(p.opened, ['identity.has_photo']);
+    assert.deepEqual(p.fixed, []);
+  });
+
+  test('a person whose profile became private is not compared: their earlier results stay shown', async () => {
+    const p = (await progress()).people.get(ids.private)!;
+    assert.equal(p.state, 'not_rescanned');
+    assert.deepEqual([p.fixed, p.opened, p.changePct], [[], [], null]);
+    const record = (await findings()).find((r) => r.profile_id === ids.private);
+    assert.ok(record?.analysis, 'the earlier analysis is still shown');
+  });
+
+  test('a check that moved from optimize to unknown is not fixed', async () => {
+    const p = (await progress()).people.get(ids.unknown)!;
+    assert.deepEqual(p.fixed, []);
+    assert.equal(p.state, 'unchanged');
+    const outcomes = await sql<{ banner: string }>`
+      select outcomes->>'identity.has_banner' as banner from person_scan_history where profile_id = ${ids.unknown} order by seq`.execute(t.runtime.db);
+    assert.deepEqual(
+      outcomes.rows.map((r) => r.banner),
+      ['optimize', 'unknown'],
+    );
+  });
+
+  test('a person scanned again with nothing changed is unchanged, and each scan is kept', async () => {
+    const p = (await progress()).people.get(ids.same)!;
+    assert.equal(p.state, 'unchanged');
+    assert.equal(p.changePct, 0);
+    const rows = await sql<{ n: string }>`select count(*) as n from person_scan_history where profile_id = ${ids.same}`.execute(t.runtime.db);
+    assert.equal(Number(rows.rows[0].n), 2);
+  });
+
+  test("the report page's counts, its chart's data and the CSV agree with the people's progress", async () => {
+    const { team, rounds } = await progress();
+    assert.deepEqual(
+      { improved: team.counts.improved, regressed: team.counts.regressed, unchanged: team.counts.unchanged, not_rescanned: team.counts.not_rescanned },
+      { improved: 1, regressed: 1, unchanged: 2, not_rescanned: 1 },
+    );
+    assert.equal(team.fixedTotal, 2);
+    assert.equal(team.openedTotal, 1);
+    const page = await web.client.get(`/reports/${reportId}`);
+    assert.equal(page.status, 200);
+    const count = (state: string) => Number(new RegExp(`data-state="${state}"><strong>(\\d+)</strong>`).exec(page.text)?.[1]);
+    assert.deepEqual([count('improved'), count('regressed'), count('unchanged'), count('not_rescanned')], [1, 1, 2, 1]);
+    assert.match(page.text, /id="gaps-fixed">2</);
+    assert.match(page.text, /id="gaps-new">1</);
+    // The chart: one point per completed round, the last one the summary's score now.
+    const points = JSON.parse(/data-points="([^"]*)"/.exec(page.text)![1].replaceAll('&quot;', '"')) as (number | null)[];
+    assert.equal(points.length, 2);
+    assert.deepEqual(
+      points,
+      rounds.map((r) => r.scorePct),
+    );
+    const summary = (await t.request('GET', `/api/v1/reports/${reportId}/analysis`, { key: owner.secret })).body.data;
+    assert.equal(points[1], summary.optimization_summary.counts.score_pct);
+    assert.match(page.text, /<title id="team-trend-title">Team score by completed scan: /);
+
+    const csv = await web.client.get(`/reports/${reportId}/people.csv?columns=machine`);
+    assert.equal(csv.status, 200);
+    const rows = parse<Record<string, string>>(csv.text.replace(/^\uFEFF/, ''), { columns: true });
+    const header = Object.keys(rows[0]);
+    assert.deepEqual(header.slice(-5), ['progress', 'previous_weighted_score_pct', 'weighted_score_change', 'fixed_since_previous', 'new_since_previous']);
+    const states = rows.map((r) => r.progress);
+    for (const state of ['improved', 'regressed', 'unchanged', 'not_rescanned'] as const) {
+      assert.equal(states.filter((s) => s === state).length, team.counts[state], state);
+    }
+    const fixer = rows.find((r) => r.pronet_url.endsWith(PEOPLE.fixer))!;
+    assert.equal(fixer.fixed_since_previous, 'identity.has_photo identity.has_banner');
+    assert.equal(Math.round((Number(fixer.weighted_score_pct) - Number(fixer.previous_weighted_score_pct)) * 10) / 10, Number(fixer.weighted_score_change));
+    const gone = rows.find((r) => r.pronet_url.endsWith(PEOPLE.private))!;
+    assert.deepEqual([gone.previous_weighted_score_pct, gone.weighted_score_change], ['', '']);
+  });
+
+  test("a person's page shows their trend and what they fixed since the last scan", async () => {
+    const page = await web.client.get(`/reports/${reportId}/people/${ids.fixer}`);
+    assert.equal(page.status, 200);
+    const fixed = /<ul id="fixed-since">([\s\S]*?)<\/ul>/.exec(page.text)?.[1] ?? '';
+    assert.deepEqual(
+      [...fixed.matchAll(/data-check="([^"]+)"/g)].map((m) => m[1]),
+      ['identity.has_photo', 'identity.has_banner'],
+    );
+    const points = JSON.parse(/id="person-trend"[\s\S]*?data-points="([^"]*)"/.exec(page.text)![1].replaceAll('&quot;', '"')) as number[];
+    assert.equal(points.length, 2);
+    assert.ok(points[1] > points[0]);
+    const unknown = await web.client.get(`/reports/${reportId}/people/${ids.unknown}`);
+    assert.doesNotMatch(unknown.text, /id="fixed-since"/);
+  });
+
+  test("the contract's records gain no field from the history (its schemas allow no other member)", async () => {
+    const page = await t.request('GET', `/api/v1/reports/${reportId}/analysis/profiles?limit=25`, { key: owner.secret });
+    assert.deepEqual(schemaErrors(FindingsPage, page.body), []);
+    const summary = await t.request('GET', `/api/v1/reports/${reportId}/analysis`, { key: owner.secret });
+    assert.deepEqual(schemaErrors(AnalysisSummaryResponse, summary.body), []);
+  });
+
+  // Last: it deletes the first round's history.
+  test('retention deletes exactly the history older than HISTORY_RETENTION_MONTHS, and /metrics counts it', async () => {
+    const rows = async () =>
+      (
+        await sql<{ scanned_at: Date }>`select scanned_at from person_scan_history h join report_profiles p on p.id = h.profile_id
+                                         where p.report_id = ${reportId}`.execute(t.runtime.db)
+      ).rows.map((r) => r.scanned_at.toISOString());
+    const before = await rows();
+    const rounds = (await sql<{ completed_at: Date }>`select completed_at from report_snapshots where report_id = ${reportId}`.execute(t.runtime.db)).rows;
+    // 24 months after a moment between the two rounds (12:00 and 12:01 on the service clock).
+    const at = new ManualClock(new Date('2028-11-20T12:00:30Z'));
+    const runner = new MaintenanceRunner({
+      db: t.runtime.db,
+      media: await createMediaStore(t.config.media),
+      retention: t.config.retention,
+      clock: at,
+      logger: createLogger('silent', 'test'),
+      metrics: t.metrics,
+    });
+    const report = await runner.runOnce({ force: true });
+    const cutoff = '2026-11-20T12:00:30.000Z';
+    const older = before.filter((s) => s < cutoff).length;
+    const olderRounds = rounds.filter((r) => r.completed_at.toISOString() < cutoff).length;
+    assert.ok(older > 0 && olderRounds > 0 && older < before.length, 'the fixture has history on both sides of the cutoff');
+    assert.equal(report!.scan_history, older + olderRounds);
+    assert.deepEqual((await rows()).sort(), before.filter((s) => s >= cutoff).sort());
+    const left = (await sql<{ n: string }>`select count(*) as n from report_snapshots where report_id = ${reportId}`.execute(t.runtime.db)).rows[0].n;
+    assert.equal(Number(left), rounds.length - olderRounds);
+    // The registry /metrics serves.
+    assert.match(await t.metrics.registry.metrics(), /profile_scan_maintenance_rows_total\{[^}]*task="scan_history"[^}]*\} [1-9]/);
+  });
+});
