@@ -61,6 +61,7 @@ describe('printing a report, in Chromium', () => {
         '.crumbs',
         'section[aria-labelledby="actions-heading"]',
         'section[aria-labelledby="runs-heading"]',
+        'section[aria-labelledby="refresh-heading"]',
         'form',
         '.evidence img',
       ]) {

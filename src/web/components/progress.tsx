@@ -114,7 +114,7 @@ export function ReportProgressSection(props: { progress: ReportProgress; reportP
   const last = rounds[rounds.length - 1];
   const before = rounds[rounds.length - 2];
   return (
-    <section aria-labelledby="progress-heading" id="progress" class="progress">
+    <section aria-labelledby="progress-heading" id="progress" class={compared === 0 ? 'progress no-print' : 'progress'}>
       <h2 id="progress-heading">Since the previous scan</h2>
       {compared === 0 ? (
         <p class="muted" id="progress-none">
@@ -146,8 +146,9 @@ export function ReportProgressSection(props: { progress: ReportProgress; reportP
             ) : null}
           </ul>
           <p>
-            <strong id="gaps-fixed">{team.fixedTotal}</strong> gaps fixed · <strong id="gaps-new">{team.openedTotal}</strong> new gaps. A check that could no
-            longer be observed is not counted as fixed.
+            <strong id="gaps-fixed">{team.fixedTotal}</strong> {team.fixedTotal === 1 ? 'gap' : 'gaps'} fixed ·{' '}
+            <strong id="gaps-new">{team.openedTotal}</strong> new {team.openedTotal === 1 ? 'gap' : 'gaps'}. A check that could no longer be observed is not
+            counted as fixed.
           </p>
           {team.checks.length > 0 ? (
             <table class="progress-checks" id="progress-checks">
@@ -198,7 +199,7 @@ export function PersonProgressSection(props: { trend: readonly PersonTrendPoint[
   const p = props.progress;
   return (
     <section aria-labelledby="person-progress-heading" id="person-progress" class="progress">
-      <h2 id="person-progress-heading">Since the last scan</h2>
+      <h2 id="person-progress-heading">Since the previous scan</h2>
       <p id="person-progress-state">
         <strong>{PROGRESS_LABEL[p.state]}</strong>
         {p.changePct !== null && p.previousScorePct !== null ? (

@@ -518,7 +518,7 @@ export function PersonPage(props: PersonPageProps) {
       ) : null}
 
       {!report.archived && props.viewer && props.csrf && !props.shared && can(props.viewer.role, 'refresh_report') ? (
-        <section class="card" aria-labelledby="refresh-heading">
+        <section class="card no-print" aria-labelledby="refresh-heading">
           <h2 id="refresh-heading">Scan again</h2>
           {props.notice ? <Notice kind="ok">{props.notice}</Notice> : null}
           <p class="hint">

@@ -461,7 +461,7 @@ export function ReportPage(props: ReportPageProps) {
       </div>
 
       {!report.archived && can(props.viewer.role, 'refresh_report') && props.totalPeople > 0 ? (
-        <section aria-labelledby="refresh-heading" class="card">
+        <section aria-labelledby="refresh-heading" class="card no-print">
           <h2 id="refresh-heading">Scan again</h2>
           {props.schedule.last_outcome && props.schedule.last_outcome !== 'queued' ? (
             <div class="notice attention" role="note">
