@@ -113,6 +113,8 @@ export function ReportProgressSection(props: { progress: ReportProgress; reportP
   const compared = c.improved + c.regressed + c.unchanged;
   const last = rounds[rounds.length - 1];
   const before = rounds[rounds.length - 2];
+  // One scan and nobody to compare: nothing to show yet (the scan-again card says how to get there).
+  if (compared === 0 && c.not_rescanned === 0 && rounds.length < 2) return null;
   return (
     <section aria-labelledby="progress-heading" id="progress" class={compared === 0 ? 'progress no-print' : 'progress'}>
       <h2 id="progress-heading">Since the previous scan</h2>
@@ -197,6 +199,7 @@ export function ReportProgressSection(props: { progress: ReportProgress; reportP
 /** The person page's trend and "fixed since last scan". */
 export function PersonProgressSection(props: { trend: readonly PersonTrendPoint[]; progress: PersonProgress }) {
   const p = props.progress;
+  if (p.state === 'first_scan') return null;
   return (
     <section aria-labelledby="person-progress-heading" id="person-progress" class="progress">
       <h2 id="person-progress-heading">Since the previous scan</h2>
@@ -208,7 +211,6 @@ export function PersonProgressSection(props: { trend: readonly PersonTrendPoint[
             · score {pct(p.previousScorePct)} → {pct(p.previousScorePct + p.changePct)} ({signed(p.changePct)} points)
           </>
         ) : null}
-        {p.state === 'first_scan' ? ' · progress shows after the next scan' : null}
         {p.state === 'not_rescanned' ? ' · the latest scan could not read the profile (private or unreachable); the results shown are the earlier ones' : null}
       </p>
       {p.fixed.length > 0 ? (

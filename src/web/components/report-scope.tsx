@@ -36,12 +36,18 @@ function troubleHref(reportId: string, filter: Trouble['filter'], group: string)
 }
 
 /** Every kind of trouble, its count linked to the people concerned, then what it means and what to do. */
-export function TroubleList(props: { reportId: string; states: PeopleStates; group: string; heading: string }) {
+/**
+ * Trouble that asks for action stands at the top of the report (place "top"); trouble that is only
+ * good to know stands under the people table (place "below"), so the first screen keeps the gaps and
+ * the people.
+ */
+export function TroubleList(props: { reportId: string; states: PeopleStates; group: string; heading: string; place: 'top' | 'below' }) {
   const trouble = troubleList(props.states);
   if (trouble.length === 0) return null;
   const urgent = trouble.some((t) => t.action);
+  if (urgent !== (props.place === 'top')) return null;
   return (
-    <div class={urgent ? 'notice attention' : 'notice info'} role="note" id="trouble">
+    <div class={urgent ? 'notice attention' : 'notice info no-print'} role="note" id="trouble">
       <p>
         <strong>{props.heading}</strong>
       </p>

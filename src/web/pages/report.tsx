@@ -211,10 +211,9 @@ export function ReportPage(props: ReportPageProps) {
             states={props.states}
             group={query.group}
             heading={explained.advice.length > 0 ? `${explained.summary} What to do:` : 'Good to know:'}
+            place="top"
           />
         </section>
-
-        {props.progress ? <ReportProgressSection progress={props.progress} reportPath={paths.report(report.id)} /> : null}
 
         <div class="overview">
           <div class="gaps-column">
@@ -423,6 +422,16 @@ export function ReportPage(props: ReportPageProps) {
             </div>
           </section>
         </div>
+
+        <TroubleList
+          reportId={report.id}
+          states={props.states}
+          group={query.group}
+          heading={explained.advice.length > 0 ? `${explained.summary} What to do:` : 'Good to know:'}
+          place="below"
+        />
+
+        {props.progress ? <ReportProgressSection progress={props.progress} reportPath={paths.report(report.id)} /> : null}
 
         <section aria-labelledby="chart-heading" id="chart" class="no-print" data-live-region>
           <h2 id="chart-heading">Scores by category</h2>
