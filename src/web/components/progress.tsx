@@ -146,8 +146,9 @@ export function ReportProgressSection(props: { progress: ReportProgress; reportP
             ) : null}
           </ul>
           <p>
-            <strong id="gaps-fixed">{team.fixedTotal}</strong> gaps fixed · <strong id="gaps-new">{team.openedTotal}</strong> new gaps. A check that could no
-            longer be observed is not counted as fixed.
+            <strong id="gaps-fixed">{team.fixedTotal}</strong> {team.fixedTotal === 1 ? 'gap' : 'gaps'} fixed ·{' '}
+            <strong id="gaps-new">{team.openedTotal}</strong> new {team.openedTotal === 1 ? 'gap' : 'gaps'}. A check that could no longer be observed is not
+            counted as fixed.
           </p>
           {team.checks.length > 0 ? (
             <table class="progress-checks" id="progress-checks">
