@@ -19,7 +19,7 @@
  *   report, against a report with the same runs and items whose history was
  *   not stored: the history must not change them beyond noise.
  *
- * Targets: each history read within 1.5 × its one-scan read; the contract's
+ * Targets: each history read within TARGET_RATIO times its one-scan read; the contract's
  * reads within NOISE_RATIO. Results: bench/results/history.json.
  */
 import fs from 'node:fs/promises';
