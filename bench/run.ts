@@ -21,7 +21,9 @@
  * BENCH_IMPORTS (imports per connection in write scenarios, 30),
  * BENCH_NOTE (a remark printed in RESULTS.md), BENCH_GROUP_ROUNDS (rounds of
  * bench/groups.ts, 15; it runs after the scenarios of an unfiltered run, or
- * alone with the filter `groups`), DATABASE_URL.
+ * alone with the filter `groups`), BENCH_HISTORY_ROUNDS (rounds of
+ * bench/history.ts, 15; after the scenarios of an unfiltered run, or alone
+ * with the filter `history`), DATABASE_URL.
  * FILTER words keep scenarios whose id contains one of them (plus their baselines).
  */
 import { randomBytes } from 'node:crypto';
@@ -39,6 +41,7 @@ import { evaluateTargets, textTable, textTargets, withRatios, writeReport, type 
 import { DEFAULT_PROFILED_SCENARIO, MEMORY_FINDINGS_PEOPLE, SCENARIOS, type Scenario, type ScenarioEnv } from './scenarios.js';
 import { createTenant, Fixtures } from './seed.js';
 import { benchGroups } from './groups.js';
+import { benchHistory } from './history.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const BENCH = path.join(ROOT, 'bench');
@@ -142,9 +145,9 @@ async function main(): Promise<void> {
   const profileFlag = args.find((a) => a === '--profile' || a.startsWith('--profile='));
   const profileId = profileFlag === undefined ? null : (profileFlag.split('=')[1] ?? DEFAULT_PROFILED_SCENARIO);
   const filters = args.filter((a) => !a.startsWith('--'));
-  // `groups` alone runs only the grouped-summary measurement (bench/groups.ts), leaving latest.json as it is.
-  const groupsOnly = filters.length > 0 && filters.every((f) => f === 'groups');
-  const scenarios = groupsOnly ? [] : selected(filters);
+  // `groups` and `history` alone run only their measurements (bench/groups.ts, bench/history.ts), leaving latest.json as it is.
+  const extrasOnly = filters.length > 0 && filters.every((f) => f === 'groups' || f === 'history');
+  const scenarios = extrasOnly ? [] : selected(filters);
   const timing: Timing = { seconds: positiveInt('BENCH_SECONDS', 5), warmupSeconds: positiveInt('BENCH_WARMUP_SECONDS', 1) };
   const importsPerConnection = positiveInt('BENCH_IMPORTS', 30);
   const startedAt = new Date().toISOString();
@@ -165,10 +168,21 @@ async function main(): Promise<void> {
     log(`service on ${service.origin} (${database.description})`);
     // The service has migrated the database by now.
     const groupRounds = positiveInt('BENCH_GROUP_ROUNDS', 15);
-    if (groupsOnly) {
-      const groupsDb = createDb(createPool(database.url, 2));
-      onCleanup(() => groupsDb.destroy());
-      await benchGroups(groupsDb, { rounds: groupRounds, resultsDir: RESULTS, database: database.description, log });
+    const historyRounds = positiveInt('BENCH_HISTORY_ROUNDS', 15);
+    const history = async (db: Db) =>
+      benchHistory(db, {
+        tenant: await createTenant(db),
+        service: service.origin,
+        rounds: historyRounds,
+        resultsDir: RESULTS,
+        database: database.description,
+        log,
+      });
+    if (extrasOnly) {
+      const extrasDb = createDb(createPool(database.url, 2));
+      onCleanup(() => extrasDb.destroy());
+      if (filters.includes('groups')) await benchGroups(extrasDb, { rounds: groupRounds, resultsDir: RESULTS, database: database.description, log });
+      if (filters.includes('history')) await history(extrasDb);
       return;
     }
 
@@ -237,6 +251,8 @@ async function main(): Promise<void> {
       let window = { fromUs: 0, toUs: 0 };
       await runScenario(target, builders.get(target.id)!, env, timing, cpuOf, (fromUs, toUs) => (window = { fromUs, toUs }));
       await service.stop();
+      // The history measurement below reads from the service: back without the profiler.
+      service = await startService({ databaseUrl: database.url, port: servicePort, dataDir: serviceDataDir, logFile: serviceLog });
       const cpuProfile = JSON.parse(await fs.readFile(path.join(dir, name), 'utf8')) as CpuProfile;
       profiled = {
         scenario: `${target.name}, c=${target.connections}`,
@@ -272,7 +288,10 @@ async function main(): Promise<void> {
     console.log(`\n${textTargets(report.targets)}`);
     if (profiled) console.log(`\nCPU profile of ${profiled.scenario} (${profiled.file}):\n${formatSummary(profiled.summary)}`);
     console.log('\nwritten: bench/results/latest.json, bench/RESULTS.md');
-    if (filters.length === 0) await benchGroups(db, { rounds: groupRounds, resultsDir: RESULTS, database: database.description, log });
+    if (filters.length === 0) {
+      await benchGroups(db, { rounds: groupRounds, resultsDir: RESULTS, database: database.description, log });
+      await history(db);
+    }
   } finally {
     await cleanup();
   }
