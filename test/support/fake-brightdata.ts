@@ -49,7 +49,8 @@
  *   quiet-…      no posts
  * Images (avatar, banner, logo) point at `imageBase` (a fake CDN).
  *
- * Standalone: node --import tsx test/support/fake-brightdata.ts --port 9199 [--api-key KEY] [--image-base https://…]
+ * Standalone: node --import tsx test/support/fake-brightdata.ts --port 9199 [--api-key KEY] [--image-base https://…];
+ * on SIGINT or SIGTERM it prints the records it billed, per dataset.
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -561,7 +562,12 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
   };
   const fake = await startFakeBrightData({ port: Number(arg('--port') ?? '9199'), apiKey: arg('--api-key'), imageBase: arg('--image-base') });
   console.log(fake.url);
-  const stop = () => void fake.close().then(() => process.exit(0));
+  // What it billed is its only record of cost: printed when it stops, so a manual run can be compared with the service's usage counts.
+  const stop = () =>
+    void fake.close().then(() => {
+      console.log(`billed records: ${JSON.stringify(fake.billed)}`);
+      process.exit(0);
+    });
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
 }
