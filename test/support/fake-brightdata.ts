@@ -50,6 +50,10 @@
  * Images (avatar, banner, logo) point at `imageBase` (a fake CDN).
  *
  * Standalone: node --import tsx test/support/fake-brightdata.ts --port 9199 [--api-key KEY] [--image-base https://…]
+ *   [--bodies both] [--interim-status 200|202] [--building-after-ready N] [--posts-shape echo|discovery|author|stranger]
+ *   [--slow-sync] [--latency-ms N]
+ * SIGUSR1 turns an outage (503 to every request) on and off; on SIGINT or SIGTERM it prints the
+ * records it billed, per dataset.
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -559,9 +563,32 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
     const i = args.indexOf(name);
     return i >= 0 ? args[i + 1] : undefined;
   };
-  const fake = await startFakeBrightData({ port: Number(arg('--port') ?? '9199'), apiKey: arg('--api-key'), imageBase: arg('--image-base') });
+  const bodies = arg('--bodies');
+  const fake = await startFakeBrightData({
+    port: Number(arg('--port') ?? '9199'),
+    apiKey: arg('--api-key'),
+    imageBase: arg('--image-base'),
+    bodies: bodies === 'both' ? 'both' : 'reference',
+  });
+  const interim = arg('--interim-status');
+  if (interim === '200' || interim === '202') fake.interimStatus = Number(interim) as 200 | 202;
+  const shape = arg('--posts-shape');
+  if (shape === 'echo' || shape === 'discovery' || shape === 'author' || shape === 'stranger') fake.postsShape = shape;
+  fake.buildingAfterReady = Number(arg('--building-after-ready') ?? fake.buildingAfterReady);
+  fake.latencyMs = Number(arg('--latency-ms') ?? fake.latencyMs);
+  fake.slowSync = args.includes('--slow-sync');
   console.log(fake.url);
-  const stop = () => void fake.close().then(() => process.exit(0));
+  // An outage that keeps the snapshots (stopping the process loses them, as a provider never does): SIGUSR1 turns 503s on and off.
+  process.on('SIGUSR1', () => {
+    fake.outage = fake.outage === null ? '503' : null;
+    console.log(fake.outage === null ? 'outage over' : 'outage: every request answers 503');
+  });
+  // What it billed is its only record of cost: printed when it stops, so a manual run can be compared with the service's usage counts.
+  const stop = () =>
+    void fake.close().then(() => {
+      console.log(`billed records: ${JSON.stringify(fake.billed)}`);
+      process.exit(0);
+    });
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
 }

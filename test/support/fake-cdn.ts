@@ -22,6 +22,10 @@
  *   /slow-body                          200, one byte every 200 ms, for ever
  *   /slow-headers                       no answer at all
  * It counts the requests per path (`hits`) and every request (`total`).
+ *
+ * Standalone (for a manual run of the Bright Data fake, docs/collectors.md):
+ *   node --import tsx test/support/fake-cdn.ts --port 9443
+ * prints its base URL and the EVIDENCE_* settings that let the service download from it.
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
@@ -30,6 +34,7 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
 
@@ -102,7 +107,7 @@ export async function testImages(): Promise<FakeCdn['images']> {
   };
 }
 
-export async function startFakeCdn(options: { host?: string; maxBytes?: number } = {}): Promise<FakeCdn> {
+export async function startFakeCdn(options: { host?: string; maxBytes?: number; port?: number } = {}): Promise<FakeCdn> {
   const certificates = await testCertificates();
   const images = await testImages();
   const maxBytes = options.maxBytes ?? 10 * 1024 * 1024;
@@ -174,7 +179,7 @@ export async function startFakeCdn(options: { host?: string; maxBytes?: number }
     socket.on('close', () => sockets.delete(socket));
   });
   const host = options.host ?? '127.0.0.1';
-  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, host, resolve));
   const { port } = server.address() as AddressInfo;
   return {
     baseUrl: `https://localhost:${port}`,
@@ -192,4 +197,16 @@ export async function startFakeCdn(options: { host?: string; maxBytes?: number }
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+// Standalone mode for manual runs.
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const args = process.argv.slice(2);
+  const at = args.indexOf('--port');
+  const cdn = await startFakeCdn({ port: at >= 0 ? Number(args[at + 1]) : 0 });
+  console.log(cdn.baseUrl);
+  console.log(`EVIDENCE_IMAGE_HOSTS=${cdn.hostEntry} EVIDENCE_FETCH_ALLOW_ADDRESSES=127.0.0.1/32 EVIDENCE_FETCH_CA_FILE=${cdn.caFile}`);
+  const stop = () => void cdn.close().then(() => process.exit(0));
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
 }
