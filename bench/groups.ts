@@ -12,7 +12,7 @@
  * - grouped: the same read and the figures of each of the 20 groups
  *   (groupFigures), what the compare view and its CSV compute.
  *
- * The target: the grouped median within 1.5 × the ungrouped one. The
+ * The grouped median is printed as a ratio of the ungrouped one. The
  * figures alone (without the read) are printed beside it. Results:
  * bench/results/groups.json.
  */

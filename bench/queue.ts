@@ -29,7 +29,7 @@
  *    was nearly empty (its usual state, as at its last ANALYZE), then after
  *    an ANALYZE that sees the backlog. BENCH_QUEUE_FOLDS=0 skips it.
  *
- * 5. the background lane (issue 52): 10,000 people of 100 workspaces (one
+ * 5. the background lane: 10,000 people of 100 workspaces (one
  *    100-person report each) in scheduled refreshes, worked by 4 simulated
  *    worker slots (claim_scan_item, a fixed item time, the item finished) for
  *    a window, twice on fresh clones: alone, and with a new 2-person report of

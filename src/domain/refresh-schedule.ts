@@ -1,5 +1,5 @@
 /**
- * A report's refresh schedule (issue 52): off, weekly or monthly. Plain
+ * A report's refresh schedule: off, weekly or monthly. Plain
  * rules, no I/O; the schedule's state is stored (migration 0051) and run by
  * the workers (use-cases/refresh-schedule.ts).
  */

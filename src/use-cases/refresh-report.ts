@@ -1,5 +1,5 @@
 /**
- * A refresh: the report's people scanned again (issue 52; an extension
+ * A refresh: the report's people scanned again (an extension
  * beside the contract, which admits work only through creation and imports).
  * Every entry point uses this one story: the API's `POST
  * /api/v1/reports/{id}/refreshes`, the web's "Scan again" and "Try these

@@ -1,5 +1,5 @@
 /**
- * Scheduled refreshes (issue 52): a report scanned again every week or every
+ * Scheduled refreshes: a report scanned again every week or every
  * month, set in the web and the operator's command line, run by the workers
  * (src/cli/refresh-scheduler.ts).
  *

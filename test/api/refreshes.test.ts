@@ -1,5 +1,5 @@
 /**
- * Refreshes (issue 52): a report's people scanned again through the API
+ * Refreshes: a report's people scanned again through the API
  * extension `POST /api/v1/reports/{id}/refreshes` and the one use-case every
  * entry point calls (use-cases/refresh-report.ts), against a real server,
  * PostgreSQL and scan worker.

@@ -1,5 +1,5 @@
 /**
- * Progress on the report page and a person's page, in Chromium (issue 52):
+ * Progress on the report page and a person's page, in Chromium:
  * after two rounds of scans with simulated profiles edited in between, the
  * "since the previous scan" section and the trend chart show at desktop and
  * phone sizes, pass axe, and print (the SVG chart and its text are on the

@@ -1,5 +1,5 @@
 /**
- * Scheduled refreshes and the background lane (issue 52): a due schedule runs
+ * Scheduled refreshes and the background lane: a due schedule runs
  * once across worker processes and not again after a restart; a schedule the
  * scan allowance stops is skipped and says so (log and report page); and its
  * work, background work, never delays a new report: the claim serves every

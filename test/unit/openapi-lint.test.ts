@@ -68,7 +68,7 @@ const CONTRACT: Record<string, { statuses: number[]; params: string[] }> = {
   },
 };
 
-/** Operations beside the contract (issue 52): documented under the `extensions` tag, never changing a contract operation. */
+/** Operations beside the contract: documented under the `extensions` tag, never changing a contract operation. */
 const EXTENSIONS: Record<string, { statuses: number[]; params: string[] }> = {
   'POST /api/v1/reports/{report_id}/refreshes': { statuses: [201, ...WRITE], params: ['path report_id', 'header Idempotency-Key'] },
 };

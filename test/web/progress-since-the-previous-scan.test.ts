@@ -1,5 +1,5 @@
 /**
- * History and progress (issue 52): two rounds of scans of one report (the
+ * History and progress: two rounds of scans of one report (the
  * second a refresh), with simulated profiles edited in between
  * (SIMULATOR_EDITS), against a real server, PostgreSQL and scan worker. A
  * person who fixed two gaps improved, one with a new gap regressed, one who

@@ -1,5 +1,5 @@
 /**
- * Refreshes through the web and both command lines (issue 52): each entry
+ * Refreshes through the web and both command lines: each entry
  * point calls the one use-case (use-cases/refresh-report.ts); what it queues,
  * charges and refuses is tested once in refreshes.test.ts, here that each
  * entry point reaches it, asks first where the web does, respects roles, and

@@ -1,5 +1,5 @@
 /**
- * The refresh extension (issue 52; not part of the contract): `POST
+ * The refresh extension (not part of the contract): `POST
  * /reports/{id}/refreshes` and what it answers (use-cases/refresh-report.ts).
  */
 import { Type, type Static } from '@sinclair/typebox';

@@ -1,5 +1,5 @@
 /**
- * The refresh extension (issue 52, beside the contract): `POST
+ * The refresh extension (beside the contract): `POST
  * /reports/{report_id}/refreshes` scans a report's people again
  * (use-cases/refresh-report.ts). A write like the contract's: the
  * Idempotency-Key is required and scoped to workspace, operation and report,

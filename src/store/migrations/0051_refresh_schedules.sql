@@ -1,4 +1,4 @@
--- Scheduled refreshes (issue 52; use-cases/refresh-schedule.ts): a report scanned again every week
+-- Scheduled refreshes (use-cases/refresh-schedule.ts): a report scanned again every week
 -- or every month. A report without a row is not scheduled ("off").
 --
 -- The row is the schedule's whole state, so it survives restarts: the worker that runs a due

@@ -1,4 +1,4 @@
--- The lane of scan work (issue 52, "Background work yields"): a scheduled refresh is background
+-- The lane of scan work ("Background work yields"): a scheduled refresh is background
 -- work, served after every new report and import of any workspace (the claim of 0053).
 --
 -- A run is of one lane: admission joins only a queued run of its own lane, so an import never

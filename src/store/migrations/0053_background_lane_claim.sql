@@ -1,4 +1,4 @@
--- The background lane (issue 52, "Background work yields"; docs/scanning.md): scheduled refreshes
+-- The background lane ("Background work yields"; docs/scanning.md): scheduled refreshes
 -- are served after every new report and import, in any workspace, and stay fair among themselves.
 --
 -- The queue's index (0026) gets a lane: each workspace and each report has a row per lane with pending
