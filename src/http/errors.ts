@@ -5,7 +5,7 @@
  * answer while the database cannot be reached (shared with the web pages).
  */
 import { ApiError, apiError, type ErrorCode, type ErrorDetail } from '../domain/errors.js';
-import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable, type DatabaseAvailability } from '../store/database-availability.js';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable, type DatabaseAvailability } from '../runtime.js';
 
 /** The error envelope body (section 7). */
 export function errorBody(error: ApiError, requestId: string) {

@@ -19,7 +19,8 @@ import { CursorError, type CursorBinding, type CursorCodec } from '../domain/cur
 import { apiError, notFound, type ApiError } from '../domain/errors.js';
 import { ANALYSIS_TEXT_FORMAT, fillAnalysisInto, filledLength, jsonStringContent, recordText } from '../domain/findings-text.js';
 import { activityPage, isActiveAttachment, readFindingsPage, readSummaryText, summaryFromText } from '../store/analysis-read-repository.js';
-import type { Prefetched } from '../store/fused-read.js';
+import type { FusedCall, Prefetched } from '../store/fused-read.js';
+import { summaryFusedCall } from '../store/analysis-read-repository.js';
 import type { Db } from '../store/database.js';
 import type { ReportRow } from '../store/report-repository.js';
 import { readCurrentTotals } from '../store/rollup-repository.js';
@@ -393,4 +394,9 @@ export async function pageOfActivity(
     );
     return finishPage(ctx, binding, records, rows.length > query.limit, revision, (r) => r.id, jsonBytes);
   });
+}
+
+/** The summary's read, to be fused with the request's authorization (store/fused-read.ts); readSummary takes its answer. */
+export function summaryPrefetch(reportId: string): FusedCall {
+  return summaryFusedCall(reportId);
 }

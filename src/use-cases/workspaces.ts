@@ -13,7 +13,7 @@ import type { Db } from '../store/database.js';
 import { listMemberships, type Membership } from '../store/member-repository.js';
 import { switchSessionWorkspace } from '../store/session-repository.js';
 import { retryingTransaction } from '../store/transaction.js';
-import { insertWorkspace, updateWorkspace, type WorkspaceRow } from '../store/workspace-repository.js';
+import { findWorkspace, insertWorkspace, updateWorkspace, type WorkspaceRow } from '../store/workspace-repository.js';
 import type { Actor } from './workspace-members.js';
 
 export type { Membership };
@@ -78,4 +78,9 @@ export async function renameWorkspace(ctx: WorkspacesContext, actor: Actor, rawN
   const workspace = await updateWorkspace(ctx.db, actor.workspaceId, { name }, ctx.clock.now());
   if (!workspace) throw notFound('workspace');
   return workspace;
+}
+
+/** The workspace a key or a session acts in, or undefined when it is gone. */
+export async function readWorkspace(db: Db, workspaceId: string): Promise<WorkspaceRow | undefined> {
+  return findWorkspace(db, workspaceId);
 }

@@ -12,7 +12,7 @@ import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { missingScopes, type KeyMode, type Scope } from '../../domain/keys.js';
 import { effectiveLimits, minuteWindow, rateLimitHeaders, requestBuckets, type RequestKind, type WorkspaceLimits } from '../../domain/rate-limits.js';
-import { authorizeAndTake } from '../../store/rate-limit-repository.js';
+import { authorizeKey } from '../../use-cases/api-access.js';
 import type { FusedCall, Prefetched } from '../../store/fused-read.js';
 import { apiError } from '../../domain/errors.js';
 import { isUuid } from '../../domain/uuid.js';
@@ -85,7 +85,7 @@ async function authorize(app: FastifyInstance, request: FastifyRequest, reply: F
     config.readLimitMultiplier,
   );
   const fused = access.fused?.(request) ?? null;
-  const found = await authorizeAndTake(
+  const found = await authorizeKey(
     db,
     {
       secret: match[1],
@@ -114,7 +114,7 @@ async function authorize(app: FastifyInstance, request: FastifyRequest, reply: F
   // The database took the request's two buckets (per key, per workspace, amount 1) with the limits it
   // computed from the same settings; a mismatch with the domain's buckets is a bug, not a client error.
   if (!take || buckets.length !== 2 || buckets.some((b, i) => b.amount !== 1 || b.limit !== take.limits[i])) {
-    throw new Error('authorizeAndTake applied other buckets than requestBuckets');
+    throw new Error('authorizeKey applied other buckets than requestBuckets');
   }
   reply.headers(rateLimitHeaders(buckets, take.counts, window));
   if (take.exceeded !== 0) {
