@@ -2,7 +2,8 @@
  * The layers of src/ and the one rule between them: dependencies point down
  * (docs/architecture.md).
  *
- *   http/, web/, cli/   interfaces: the only code that knows HTTP, pages or a terminal
+ *   http/, web/, cli/   interfaces: the only code that knows HTTP, pages or a terminal; they reach
+ *                       the store through use-cases/ and runtime.ts only
  *   maintenance.ts      the maintenance run (a use-case of the operator's, run by serve and the CLI)
  *   use-cases/          one function per story, shared by every interface
  *   scanning/           worker, item handler, collectors, media
@@ -112,6 +113,16 @@ module.exports = {
         pathNot: ['^src/(use-cases/|store/(transaction|maintenance-repository|migrator)\\.ts$|queue/(transitions|fold)\\.ts$)'],
       },
       to: { path: '^src/store/transaction\\.ts$' },
+    },
+    {
+      name: 'interfaces-reach-use-cases-only',
+      comment:
+        'http/, web/ and cli/ reach the store through use-cases/ (one story per function) and runtime.ts (the database and queue ' +
+        'a process opens), never store/ or queue/ directly. Type-only imports are allowed: a row or handle type carries no ' +
+        'behaviour, and an interface that passes a Db or prints a row needs its shape.',
+      severity: 'error',
+      from: { path: '^src/(http|web|cli)/' },
+      to: { path: '^src/(store|queue)/', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'no-scanning-to-maintenance',

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { systemClock } from '../src/clock.js';
-import { firstRun } from '../src/cli/first-run.js';
+import { firstRun } from '../src/use-cases/first-run.js';
 import { loadConfig } from '../src/config.js';
 import { buildServer } from '../src/http/server.js';
 import { openRuntime } from '../src/runtime.js';

@@ -16,6 +16,7 @@ import { migrateToLatest } from './store/migrator.js';
 import { DatabaseAvailability } from './store/database-availability.js';
 import { startEmbeddedPostgres, type EmbeddedServer } from './store/embedded-postgres.js';
 import { DEFAULT_STATEMENT_CACHE } from './store/prepared-statements.js';
+import { ScanItemQueue, type ScanQueue } from './store/queue-channel.js';
 
 export interface Runtime {
   databaseUrl: string;
@@ -105,3 +106,22 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
     throw error;
   }
 }
+
+/*
+ * The rest of a process's wiring to the store, for the interfaces (http/, web/, cli/ import
+ * use-cases and this module, never store/ or queue/): the queue channel its writes wake workers
+ * on, the statement bound of each request's session, how an outage is recognised and answered,
+ * and the roll-up sweep serve runs beside the HTTP server.
+ */
+
+/** The channel a process's scan writes notify workers on (store/queue-channel.ts). */
+export function scanQueue(): ScanQueue {
+  return new ScanItemQueue();
+}
+
+export { withStatementBound } from './store/database.js';
+export { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from './store/database-availability.js';
+export { startRollupSweep, type RollupSweep } from './queue/sweep.js';
+export type { Db } from './store/database.js';
+export type { DatabaseAvailability } from './store/database-availability.js';
+export type { ScanQueue } from './store/queue-channel.js';

@@ -9,7 +9,7 @@ import { publicBaseUrlOf, type Config } from '../config.js';
 import { parseScopes, type KeyMode } from '../domain/keys.js';
 import { presentProfile, presentReport } from '../use-cases/present.js';
 import { createLogger } from '../logger.js';
-import { openRuntime, type Runtime } from '../runtime.js';
+import { openRuntime, scanQueue, type Runtime } from '../runtime.js';
 import type { WorkspaceChanges } from '../store/workspace-repository.js';
 import { changeWorkspace, createWorkspace } from '../use-cases/workspace-settings.js';
 import { issueKeyAsOperator, revokeKeyAsOperator } from '../use-cases/manage-keys.js';
@@ -24,13 +24,12 @@ import { readScanAllowance, setScanAllowance } from '../use-cases/scan-allowance
 import { readBilledRecords } from '../use-cases/provider-usage.js';
 import { serviceClock } from './serve.js';
 import { createMediaStore } from '../scanning/media/create-media-store.js';
-import { findReport } from '../store/report-repository.js';
 import { deleteWorkspace, erasePerson, exportPerson, type PersonTarget } from '../use-cases/personal-data.js';
 import { readAuditLog } from '../use-cases/audit-log.js';
+import { findAnyReport } from '../use-cases/require-report.js';
 import { refreshReport, type RefreshTarget } from '../use-cases/refresh-report.js';
 import { setRefreshSchedule } from '../use-cases/refresh-schedule.js';
 import { parseCadence } from '../domain/refresh-schedule.js';
-import { ScanItemQueue } from '../store/queue-channel.js';
 
 export class UsageError extends Error {}
 
@@ -145,7 +144,7 @@ function personTargetArgs(str: (name: string) => string | undefined): PersonTarg
 
 async function resolvePersonTarget(rt: Runtime, args: PersonTargetArgs): Promise<{ workspaceId: string; target: PersonTarget }> {
   if ('url' in args) return { workspaceId: args.workspaceId, target: { url: args.url } };
-  const report = await findReport(rt.db, { anyWorkspace: true, reportId: args.reportId });
+  const report = await findAnyReport(rt.db, args.reportId);
   if (!report) throw new Failure(`no report ${args.reportId}`);
   return { workspaceId: report.workspace_id, target: { reportId: args.reportId, profileId: args.profileId } };
 }
@@ -293,11 +292,11 @@ function prepare(command: string, args: string[], values: Record<string, string 
       if (profiles && values.failed) throw new UsageError('pass either --profile or --failed');
       const target: RefreshTarget = profiles ? { kind: 'people', profileIds: profiles } : values.failed ? { kind: 'unsuccessful' } : { kind: 'report' };
       return async (rt, config) => {
-        const report = await findReport(rt.db, { anyWorkspace: true, reportId });
+        const report = await findAnyReport(rt.db, reportId);
         if (!report) throw new Failure(`no report ${reportId}`);
         const clock = serviceClock(config);
         try {
-          const { data } = await refreshReport({ db: rt.db, clock, queue: new ScanItemQueue(), workspaceId: report.workspace_id }, reportId, { target });
+          const { data } = await refreshReport({ db: rt.db, clock, queue: scanQueue(), workspaceId: report.workspace_id }, reportId, { target });
           const pending = data.people_requested - data.people_queued;
           return {
             json: data,
@@ -316,7 +315,7 @@ function prepare(command: string, args: string[], values: Record<string, string 
       const cadence = parseCadence(str('every'));
       if (!cadence) throw new UsageError('--every takes "off", "weekly" or "monthly"');
       return async (rt, config) => {
-        const report = await findReport(rt.db, { anyWorkspace: true, reportId });
+        const report = await findAnyReport(rt.db, reportId);
         if (!report) throw new Failure(`no report ${reportId}`);
         try {
           const schedule = await setRefreshSchedule({ db: rt.db, clock: serviceClock(config), workspaceId: report.workspace_id }, reportId, cadence);

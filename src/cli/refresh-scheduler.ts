@@ -7,8 +7,7 @@
  */
 import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
-import type { Db } from '../store/database.js';
-import type { ScanQueue } from '../store/queue-channel.js';
+import type { Db, ScanQueue } from '../runtime.js';
 import { runDueRefreshes, type ScheduleRun } from '../use-cases/refresh-schedule.js';
 
 export interface RefreshSchedulerDeps {

@@ -17,15 +17,13 @@ import { buildServer } from '../http/server.js';
 import { announceTestHooks, createLogger, lifecycle, type Logger } from '../logger.js';
 import type { MaintenanceRunner } from '../maintenance.js';
 import { Metrics } from '../metrics.js';
-import { openRuntime, type Runtime } from '../runtime.js';
-import { ScanItemQueue } from '../store/queue-channel.js';
+import { openRuntime, scanQueue, startRollupSweep, type RollupSweep, type Runtime } from '../runtime.js';
 import { RefreshScheduler } from './refresh-scheduler.js';
 import { startWorkerThread, type WorkerThreadHandle } from '../scanning/worker-thread.js';
-import { startRollupSweep, type RollupSweep } from '../queue/sweep.js';
 import { setTestPauseBeforeCommit } from '../use-cases/idempotent-write.js';
-import { cursorSecret } from '../store/settings-repository.js';
+import { signingSecret } from '../use-cases/service-state.js';
 import { accessLinkPath } from '../use-cases/workspace-members.js';
-import { firstRun } from './first-run.js';
+import { firstRun } from '../use-cases/first-run.js';
 import { withDeadline } from './lifecycle.js';
 import { openMediaStore, startMaintenance, startOpsListener, stopMaintenance, stopSignal } from './role-start.js';
 
@@ -72,13 +70,13 @@ export async function runServe(config: Config, logger: Logger = createLogger(con
     health = new Health(db, runtime.availability);
     if (config.workerConcurrency > 0) health.queue = 'starting';
     const media = await openMediaStore(config);
-    const secret = await cursorSecret(db, config.cursorSecret);
+    const secret = await signingSecret(db, config.cursorSecret);
     app = await buildServer({
       db,
       config,
       clock,
       cursorSecret: secret,
-      queue: new ScanItemQueue(),
+      queue: scanQueue(),
       media,
       logger,
       health,
@@ -127,7 +125,7 @@ export async function runServe(config: Config, logger: Logger = createLogger(con
       });
       health.queue = 'ready';
       // Scheduled refreshes are run where scan workers are (each due one once across all processes).
-      scheduler = new RefreshScheduler({ db, clock, queue: new ScanItemQueue(), logger, intervalMs: config.refreshScheduleIntervalMs });
+      scheduler = new RefreshScheduler({ db, clock, queue: scanQueue(), logger, intervalMs: config.refreshScheduleIntervalMs });
       scheduler.start();
     } else {
       // No worker here to fold roll-up deltas left behind: this API node does, so readers never wait for one.

@@ -13,9 +13,8 @@ import { Health } from '../http/ops.js';
 import { createLogger, lifecycle, type Logger } from '../logger.js';
 import type { MaintenanceRunner } from '../maintenance.js';
 import { Metrics } from '../metrics.js';
-import { openRuntime } from '../runtime.js';
+import { openRuntime, scanQueue } from '../runtime.js';
 import { RefreshScheduler } from './refresh-scheduler.js';
-import { ScanItemQueue } from '../store/queue-channel.js';
 import { startScanWorker, workerPoolSizes } from '../scanning/worker.js';
 import { UsageError } from './admin.js';
 import { openMediaStore, startMaintenance, startOpsListener, stopMaintenance, stopSignal } from './role-start.js';
@@ -41,7 +40,7 @@ export async function runWorker(config: Config, argv: string[], logger: Logger =
   let ops: Awaited<ReturnType<typeof startOpsListener>> = null;
   let worker: Awaited<ReturnType<typeof startScanWorker>> | null = null;
   let maintenance: MaintenanceRunner | null = null;
-  const scheduler = new RefreshScheduler({ db: runtime.db, clock, queue: new ScanItemQueue(), logger, intervalMs: config.refreshScheduleIntervalMs });
+  const scheduler = new RefreshScheduler({ db: runtime.db, clock, queue: scanQueue(), logger, intervalMs: config.refreshScheduleIntervalMs });
   try {
     ops = await startOpsListener(config, { logger, health, metrics });
     const media = await openMediaStore(config);

@@ -5,7 +5,7 @@
  * answer while the database cannot be reached (shared with the web pages).
  */
 import { ApiError, apiError, type ErrorCode, type ErrorDetail } from '../domain/errors.js';
-import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable, type DatabaseAvailability } from '../store/database-availability.js';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable, type DatabaseAvailability } from '../runtime.js';
 
 /** The error envelope body (section 7). */
 export function errorBody(error: ApiError, requestId: string) {
@@ -43,7 +43,7 @@ export function withAnalysisDefaults(error: ApiError): ApiError {
     result_too_large: [false, 'skip_record'],
   };
   const [retryable, nextAction] = defaults[error.code] ?? [false, 'fix_request'];
-  return new ApiError(error.code, error.status, error.message, {
+  return new ApiError(error.code, error.message, {
     retryable: error.retryable ?? retryable,
     nextAction: error.nextAction ?? nextAction,
     details: error.details,
@@ -59,7 +59,7 @@ export function withAnalysisDefaults(error: ApiError): ApiError {
 export function databaseUnavailable(error: unknown, availability?: DatabaseAvailability): ApiError | null {
   if (!isDatabaseUnavailable(error)) return null;
   availability?.failed(error);
-  return apiError('unavailable', 503, 'The service cannot reach its database right now; retry with bounded backoff.', {
+  return apiError('unavailable', undefined, {
     retryable: true,
     headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) },
   });

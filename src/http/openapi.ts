@@ -21,6 +21,7 @@ import type { TSchema } from '@sinclair/typebox';
 import * as ex from './openapi-examples.js';
 import { ActivityEvent, AnalysisSummary, FindingsRecord } from '../domain/schemas/analysis.js';
 import { ErrorEnvelope } from '../domain/schemas/common.js';
+import { errorMessage } from '../domain/errors.js';
 import { ImportPreviewRow, ImportReceipt, ImportRow, ImportScan, ImportValidation, ProfileImport } from '../domain/schemas/import.js';
 import { RefreshBody, RefreshReceipt } from '../domain/schemas/refresh.js';
 import { CreatedReport, CreateProfileBody, CreateReport, CreationRow, CreationScan, ExistingReports, Profile, Report, Scan } from '../domain/schemas/report.js';
@@ -534,7 +535,7 @@ const OPERATIONS: Record<string, OperationDoc> = {
           '`Scan-Allowance-*` headers say what is left), the Idempotency-Key was used with a different body ' +
           '(`idempotency_key_reused`), or its first request still runs (`idempotency_request_in_progress`, retryable).',
         examples: {
-          report_archived: { summary: 'Archived report', value: E('report_archived', 'The report is archived; it accepts no imports.') },
+          report_archived: { summary: 'Archived report', value: E('report_archived', errorMessage('report_archived', { action: 'importing people' })) },
           ...ALLOWANCE_EXCEEDED,
           ...WRITE_CONFLICTS,
         },

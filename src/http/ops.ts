@@ -19,9 +19,8 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Logger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
-import type { Db } from '../store/database.js';
-import { pendingMigrations } from '../store/health-repository.js';
-import type { DatabaseAvailability } from '../store/database-availability.js';
+import type { Db, DatabaseAvailability } from '../runtime.js';
+import { migrationsPending } from '../use-cases/service-state.js';
 
 export type QueueState = 'none' | 'starting' | 'ready' | 'failed';
 
@@ -43,7 +42,7 @@ export class Health {
       timer = setTimeout(() => reject(new Error('timed out')), timeoutMs);
     });
     try {
-      const pending = await Promise.race([pendingMigrations(this.db), timeout]);
+      const pending = await Promise.race([migrationsPending(this.db), timeout]);
       checks.database = 'ok';
       checks.migrations = pending === 0 ? 'ok' : 'failing';
       this.availability?.succeeded();

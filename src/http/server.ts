@@ -16,10 +16,8 @@ import type { Clock } from '../clock.js';
 import { CursorCodec } from '../domain/cursor.js';
 import { publicBaseUrlOf, type Config } from '../config.js';
 import { AsyncResource } from 'node:async_hooks';
-import { withStatementBound, type Db } from '../store/database.js';
-import type { ScanQueue } from '../store/queue-channel.js';
-import { ApiError, apiError } from '../domain/errors.js';
-import type { DatabaseAvailability } from '../store/database-availability.js';
+import { withStatementBound, type Db, type DatabaseAvailability, type ScanQueue } from '../runtime.js';
+import { ApiError, apiError, notFound } from '../domain/errors.js';
 import { databaseUnavailable, errorBody, withAnalysisDefaults } from './errors.js';
 import { authorizePlugin } from './plugins/authorize.js';
 import { keyUsagePlugin } from './plugins/key-usage.js';
@@ -81,37 +79,36 @@ function isAnalysisRoute(request: FastifyRequest): boolean {
 function toApiError(error: FastifyError & { validationContext?: string }): ApiError | null {
   if (error instanceof ApiError) return error;
   if (error.validation) {
-    if (error.validationContext === 'params') return apiError('not_found', 404, 'The resource does not exist or is not visible to this key.');
+    if (error.validationContext === 'params') return notFound();
     const where = error.validationContext ?? 'request';
     const first = error.validation[0];
     // A cursor is opaque: one that is not even well-formed is as invalid as a tampered one.
-    if (where === 'querystring' && first?.instancePath === '/cursor')
-      return apiError('invalid_cursor', 400, 'The cursor is invalid or belongs to another request.');
+    if (where === 'querystring' && first?.instancePath === '/cursor') return apiError('invalid_cursor', 'The cursor is invalid or belongs to another request.');
     const field = first?.instancePath
       ? first.instancePath.replace(/^\//, '').replace(/\//g, '.')
       : ((first?.params as { missingProperty?: string; additionalProperty?: string })?.missingProperty ??
         (first?.params as { additionalProperty?: string })?.additionalProperty ??
         '');
-    return apiError('invalid_request', 400, `Invalid ${where}${field ? ` parameter "${field}"` : ''}: ${first?.message ?? 'invalid value'}.`);
+    return apiError('invalid_request', `Invalid ${where}${field ? ` parameter "${field}"` : ''}: ${first?.message ?? 'invalid value'}.`);
   }
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return apiError('payload_too_large', 413, 'The request body exceeds 1 MiB.');
+      return apiError('payload_too_large');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
-        ? apiError('unsupported_media_type', 415, 'Request bodies must be JSON (Content-Type: application/json).')
-        : apiError('invalid_request', 400, 'The Content-Length header does not match the body.');
+        ? apiError('unsupported_media_type')
+        : apiError('invalid_request', 'The Content-Length header does not match the body.');
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return apiError('invalid_request', 400, 'The request body is empty; send a JSON object.');
+      return apiError('invalid_request', 'The request body is empty; send a JSON object.');
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return apiError('invalid_request', 400, 'The request body is not valid JSON.');
+      return apiError('invalid_request', 'The request body is not valid JSON.');
   }
   if (error instanceof SyntaxError || error.statusCode === 400) {
-    return apiError('invalid_request', 400, 'The request body is not valid JSON.');
+    return apiError('invalid_request', 'The request body is not valid JSON.');
   }
   if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
-    return apiError('invalid_request', 400, 'The request is invalid.');
+    return apiError('invalid_request');
   }
   return null;
 }
@@ -145,8 +142,8 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
     frameworkErrors: (error, request, reply) => {
       const mapped =
         error.code === 'FST_ERR_MAX_PARAM_LENGTH'
-          ? apiError('not_found', 404, 'No such resource.')
-          : apiError('invalid_request', 400, 'The request URL is not valid (malformed percent-encoding).');
+          ? apiError('not_found', 'No such resource.')
+          : apiError('invalid_request', 'The request URL is not valid (malformed percent-encoding).');
       const raw = reply as unknown as FastifyReply;
       // No hook ran for this request: the headers every answer carries are set here.
       setBaseHeaders(raw, request.id);
@@ -223,7 +220,7 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
     const mapped = toApiError(error) ?? databaseUnavailable(error, deps.availability);
     if (!mapped) {
       request.log.error({ err: error }, 'unhandled error');
-      const internal = apiError('internal_error', 500, 'The server failed to handle the request; retry with bounded backoff.', {
+      const internal = apiError('internal_error', undefined, {
         retryable: true,
       });
       return reply
@@ -243,13 +240,13 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
     if (match && !match.methods.has(request.method)) {
       const allowed = [...match.methods].sort().join(', ');
       reply.header('Allow', allowed);
-      const error = apiError('method_not_allowed', 405, `Method ${request.method} is not allowed here; allowed: ${allowed}.`);
+      const error = apiError('method_not_allowed', { method: request.method, allowed });
       return reply.status(405).type('application/json').send(errorBody(error, request.id));
     }
     return reply
       .status(404)
       .type('application/json')
-      .send(errorBody(apiError('not_found', 404, 'No such endpoint.'), request.id));
+      .send(errorBody(apiError('not_found', 'No such endpoint.'), request.id));
   });
 
   // The web workspace (src/web): its own body parsers, sessions, CSRF and HTML errors, encapsulated.

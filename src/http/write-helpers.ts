@@ -12,14 +12,14 @@ export function idempotencyKey(request: FastifyRequest): string {
   const raw = request.headers['idempotency-key'];
   const value = Array.isArray(raw) ? raw[0] : raw;
   if (value === undefined || !IDEMPOTENCY_KEY_PATTERN.test(value)) {
-    throw apiError('idempotency_key_invalid', 400, 'Header Idempotency-Key is required: 1-128 characters from letters, digits, ".", "_", ":" and "-".');
+    throw apiError('idempotency_key_invalid');
   }
   return value;
 }
 
 export function requireJsonObject(request: FastifyRequest): void {
   if (request.body === undefined || request.body === null || typeof request.body !== 'object' || Array.isArray(request.body)) {
-    throw apiError('invalid_request', 400, 'The request body must be a JSON object.');
+    throw apiError('invalid_request', 'The request body must be a JSON object.');
   }
 }
 
@@ -34,7 +34,7 @@ export function rejectInvalidBody(
     ...(options.extra ?? []),
   ]);
   if (details.length > 0) {
-    throw apiError(options.code, 422, options.message, {
+    throw apiError(options.code, options.message, {
       details,
       ...(options.retryable !== undefined ? { retryable: options.retryable } : {}),
     });

@@ -11,7 +11,7 @@ export async function throttle(db: Db, now: Date, buckets: Bucket[], message: st
   const window = minuteWindow(now);
   const taken = await takeRate(db, window.start, buckets);
   if (!taken.admitted) {
-    throw apiError('rate_limited', 429, `${message} Try again in ${window.secondsLeft} second${window.secondsLeft === 1 ? '' : 's'}.`, {
+    throw apiError('rate_limited', `${message} Try again in ${window.secondsLeft} second${window.secondsLeft === 1 ? '' : 's'}.`, {
       retryable: true,
       headers: { 'Retry-After': String(window.secondsLeft) },
     });

@@ -17,7 +17,7 @@ export function parseCsvSeparator(value: string | undefined): CsvSeparator | nul
 
 export async function rememberCsvSeparator(db: Db, userId: string, value: string | undefined): Promise<CsvSeparator> {
   const separator = parseCsvSeparator(value);
-  if (!separator) throw apiError('validation_failed', 422, 'Choose a comma or a semicolon.');
+  if (!separator) throw apiError('validation_failed', 'Choose a comma or a semicolon.');
   await writeCsvSeparator(db, userId, separator);
   return separator;
 }
@@ -25,6 +25,6 @@ export async function rememberCsvSeparator(db: Db, userId: string, value: string
 /** An empty name resets it to the default (the company name without its legal form). */
 export async function setCompanyDisplayName(ctx: { db: Db; workspaceId: string; now: Date }, reportId: string, value: string | undefined): Promise<void> {
   const name = (value ?? '').trim().replace(/\s+/gu, ' ');
-  if (name.length > DISPLAY_NAME_MAX) throw apiError('validation_failed', 422, `The name can have at most ${DISPLAY_NAME_MAX} characters.`);
+  if (name.length > DISPLAY_NAME_MAX) throw apiError('validation_failed', `The name can have at most ${DISPLAY_NAME_MAX} characters.`);
   if (!(await writeDisplayCompanyName(ctx.db, ctx.workspaceId, reportId, name === '' ? null : name, ctx.now))) throw notFound('report');
 }

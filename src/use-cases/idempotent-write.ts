@@ -32,18 +32,13 @@ export async function idempotentWrite<T>(
 ): Promise<WriteResult<T> & { replayed: boolean }> {
   return retryingTransaction(db, async (trx) => {
     if (!(await tryLockIdempotencyKey(trx, scope))) {
-      throw apiError(
-        'idempotency_request_in_progress',
-        409,
-        'A request with this Idempotency-Key is still being processed; retry shortly with the same key and body.',
-        { retryable: true },
-      );
+      throw apiError('idempotency_request_in_progress', undefined, { retryable: true });
     }
     const saved = await findIdempotencyRecord(trx, scope);
     const at = now();
     if (saved && saved.expires_at.getTime() > at.getTime()) {
       if (saved.fingerprint !== scope.fingerprint) {
-        throw apiError('idempotency_key_reused', 409, 'This Idempotency-Key was already used with a different request; use a new key for a new intent.', {
+        throw apiError('idempotency_key_reused', undefined, {
           retryable: false,
         });
       }

@@ -43,7 +43,7 @@ const RESTORED_NOTE = {
 };
 
 function archived(): Error {
-  return apiError('report_archived', 409, 'The report is archived; unarchive it before importing people.', { retryable: false });
+  return apiError('report_archived', { action: 'importing people' }, { retryable: false });
 }
 
 export async function previewImport(ctx: ImportContext, reportId: string, profiles: SubmittedProfile[], urls: string[]): Promise<ImportValidation> {
@@ -170,7 +170,7 @@ export async function readReceipt(ctx: { db: Db; clock: Clock; workspaceId: stri
   if (!row) throw notFound('import receipt');
   // A tombstone (the receipt's contents removed by retention, src/maintenance.ts) is expired too.
   if (row.receipt === null || row.expires_at.getTime() <= ctx.clock.now().getTime()) {
-    throw apiError('receipt_expired', 410, 'This import receipt is older than 30 days and has expired.');
+    throw apiError('receipt_expired');
   }
   return row.receipt;
 }

@@ -23,7 +23,7 @@ export function reportListBinding(workspaceId: string, filters: { includeArchive
 }
 
 export function invalidCursor(): Error {
-  return apiError('invalid_cursor', 400, 'The cursor is invalid, was issued for another request, or was changed; restart from the first page.');
+  return apiError('invalid_cursor');
 }
 
 async function decodeOrThrow(cursors: CursorCodec, cursor: string, binding: CursorBinding) {
@@ -98,7 +98,7 @@ export async function pageOfReports(
   if (query.company_root_domain !== undefined) {
     root = rootDomain(query.company_root_domain);
     if (root === null) {
-      throw apiError('invalid_request', 400, 'company_root_domain must be a hostname or an http(s) URL with a registrable domain.');
+      throw apiError('invalid_request', 'company_root_domain must be a hostname or an http(s) URL with a registrable domain.');
     }
   }
   const binding = reportListBinding(ctx.workspaceId, { includeArchived: query.include_archived, rootDomain: root });

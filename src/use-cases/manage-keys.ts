@@ -31,12 +31,12 @@ export async function listKeys(ctx: KeysContext, actor: Actor): Promise<KeyListR
 /** Issues a key that belongs to the acting user. */
 export async function issueKey(ctx: KeysContext, actor: Actor, input: { scopes: string[]; mode: string }): Promise<CreatedKey> {
   requireManager(actor);
-  if (input.mode !== 'test' && input.mode !== 'live') throw apiError('validation_failed', 422, 'Choose a test or a live key.');
+  if (input.mode !== 'test' && input.mode !== 'live') throw apiError('validation_failed', 'Choose a test or a live key.');
   let scopes;
   try {
     scopes = parseScopes(input.scopes.join(','));
   } catch {
-    throw apiError('validation_failed', 422, 'Choose at least one scope.');
+    throw apiError('validation_failed', 'Choose at least one scope.');
   }
   return issue(ctx, { workspaceId: actor.workspaceId, userId: actor.userId, scopes, mode: input.mode }, { kind: 'user', userId: actor.userId });
 }

@@ -51,7 +51,7 @@ export function linkDays(raw: string): number {
   if (text === '') return LINK_DAYS_DEFAULT;
   const days = /^\d{1,4}$/.test(text) ? Number(text) : NaN;
   if (!(days >= 1 && days <= LINK_DAYS_MAX)) {
-    throw apiError('validation_failed', 422, `A link lasts from 1 to ${LINK_DAYS_MAX} days: enter a whole number of days.`);
+    throw apiError('validation_failed', `A link lasts from 1 to ${LINK_DAYS_MAX} days: enter a whole number of days.`);
   }
   return days;
 }
@@ -63,11 +63,11 @@ export function linkDays(raw: string): number {
  */
 export async function createPersonLinks(ctx: LinkScope, reportId: string, who: string, days: number): Promise<CreatedLink[]> {
   const report = await requireReport(ctx.db, ctx.workspaceId, reportId);
-  if (report.archived) throw apiError('validation_failed', 422, 'The report is archived: unarchive it before sharing it with its people.');
+  if (report.archived) throw apiError('validation_failed', 'The report is archived: unarchive it before sharing it with its people.');
   const people = await readReportPeople(ctx, reportId);
   const chosen = who === 'everyone' ? people : people.filter((p) => p.profile_id === who);
   if (chosen.length === 0) {
-    throw apiError('validation_failed', 422, who === 'everyone' ? 'The report has no people yet.' : 'Choose a person of this report.');
+    throw apiError('validation_failed', who === 'everyone' ? 'The report has no people yet.' : 'Choose a person of this report.');
   }
   const now = ctx.clock.now();
   const expiresAt = new Date(now.getTime() + days * DAY_MS);
@@ -162,8 +162,8 @@ async function liveLink(db: Db, now: Date, token: string): Promise<OpenedLinkRow
   const link = await findPersonLink(db, tokenHash(token));
   if (!link) throw notFound('link');
   const state = stateOf(link, now);
-  if (state !== 'active') throw apiError('not_found', 410, GONE[state]);
-  if (link.report_archived || link.profile_status !== 'active') throw apiError('not_found', 410, GONE.unavailable);
+  if (state !== 'active') throw apiError('link_gone', GONE[state]);
+  if (link.report_archived || link.profile_status !== 'active') throw apiError('link_gone', GONE.unavailable);
   return link;
 }
 

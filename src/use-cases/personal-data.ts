@@ -42,13 +42,13 @@ function auditActor(requester: Requester): AuditEntry['actor'] {
 }
 
 function requireRole(requester: Requester, allowed: (role: Role) => boolean): void {
-  if (requester.kind === 'user' && !allowed(requester.role)) throw apiError('forbidden', 403, 'Your role may not do this. Nothing was changed.');
+  if (requester.kind === 'user' && !allowed(requester.role)) throw apiError('forbidden');
 }
 
 function normalizedTarget(target: PersonTarget): PersonTarget {
   if (!('url' in target)) return target;
   const normalized = normalizeProfileUrl(target.url);
-  if (!normalized.ok) throw apiError('validation_failed', 422, 'The profile URL is not a valid http(s) URL.');
+  if (!normalized.ok) throw apiError('validation_failed', 'The profile URL is not a valid http(s) URL.');
   return { url: normalized.url };
 }
 
@@ -141,7 +141,7 @@ export async function deleteWorkspace(deps: PersonalDataDeps, requester: Request
     return 'deleted' as const;
   });
   if (found === 'missing') throw notFound('workspace');
-  if (found === 'mismatch') throw apiError('validation_failed', 422, 'The typed name is not the name of the workspace. Nothing was deleted.');
+  if (found === 'mismatch') throw apiError('validation_failed', 'The typed name is not the name of the workspace. Nothing was deleted.');
   const blobs = await drainBlobDeletions(deps.db, deps.clock.now(), (sha256) => deps.media.delete(sha256)).catch(() => ({ deleted: 0, failed: -1 }));
   return { erased: 1, blobsDeleted: blobs.deleted, blobsPending: Math.max(0, blobs.failed) };
 }

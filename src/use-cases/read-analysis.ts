@@ -19,7 +19,8 @@ import { CursorError, type CursorBinding, type CursorCodec } from '../domain/cur
 import { apiError, notFound, type ApiError } from '../domain/errors.js';
 import { ANALYSIS_TEXT_FORMAT, fillAnalysisInto, filledLength, jsonStringContent, recordText } from '../domain/findings-text.js';
 import { activityPage, isActiveAttachment, readFindingsPage, readSummaryText, summaryFromText } from '../store/analysis-read-repository.js';
-import type { Prefetched } from '../store/fused-read.js';
+import type { FusedCall, Prefetched } from '../store/fused-read.js';
+import { summaryFusedCall } from '../store/analysis-read-repository.js';
 import type { Db } from '../store/database.js';
 import type { ReportRow } from '../store/report-repository.js';
 import { readCurrentTotals } from '../store/rollup-repository.js';
@@ -133,7 +134,7 @@ interface PageQuery {
 }
 
 const resultsChanged = () =>
-  apiError('results_changed', 409, 'The collection changed during the traversal; discard the staged pages and restart from the first page.', {
+  apiError('results_changed', undefined, {
     retryable: true,
     nextAction: 'restart_traversal',
   });
@@ -150,14 +151,14 @@ async function decodeCursor(ctx: AnalysisContext, binding: CursorBinding, cursor
     if (!(error instanceof CursorError)) throw error;
     if (error.reason === 'expired') {
       return {
-        error: apiError('cursor_expired', 400, 'The cursor is older than 15 minutes; restart the traversal from the first page.', {
+        error: apiError('cursor_expired', undefined, {
           retryable: false,
           nextAction: 'restart_traversal',
         }),
       };
     }
     return {
-      error: apiError('invalid_cursor', 400, 'The cursor is invalid, was issued for another request, or was changed; restart from the first page.', {
+      error: apiError('invalid_cursor', undefined, {
         retryable: false,
         nextAction: 'restart_traversal',
       }),
@@ -171,7 +172,7 @@ function checkPosition(query: PageQuery, revision: string, decoded: DecodedCurso
   if (decoded === null) return null;
   if ('error' in decoded) throw decoded.error;
   if (decoded.revision !== revision) throw resultsChanged();
-  if (typeof decoded.last !== 'string') throw apiError('invalid_cursor', 400, 'The cursor is invalid.', { retryable: false, nextAction: 'restart_traversal' });
+  if (typeof decoded.last !== 'string') throw apiError('invalid_cursor', 'The cursor is invalid.', { retryable: false, nextAction: 'restart_traversal' });
   return decoded.last;
 }
 
@@ -189,7 +190,7 @@ function withinBudget<T>(records: T[], bytesOf: (record: T) => number): T[] {
     const size = bytesOf(record) + 1;
     if (used + size > budget) {
       if (kept.length === 0) {
-        throw apiError('result_too_large', 422, 'One stored analysis record exceeds the 2 MiB response bound; a smaller page limit does not help.', {
+        throw apiError('result_too_large', undefined, {
           retryable: false,
           nextAction: 'skip_record',
         });
@@ -334,7 +335,7 @@ function instant(name: string, value: string | undefined): Date | null {
   if (value === undefined) return null;
   const date = new Date(value);
   if (!isRfc3339(value) || Number.isNaN(date.getTime())) {
-    throw apiError('invalid_request', 400, `${name} must be an RFC 3339 date-time with an offset, e.g. 2026-01-31T00:00:00Z.`, {
+    throw apiError('invalid_request', `${name} must be an RFC 3339 date-time with an offset, e.g. 2026-01-31T00:00:00Z.`, {
       retryable: false,
       nextAction: 'fix_request',
     });
@@ -393,4 +394,9 @@ export async function pageOfActivity(
     );
     return finishPage(ctx, binding, records, rows.length > query.limit, revision, (r) => r.id, jsonBytes);
   });
+}
+
+/** The summary's read, to be fused with the request's authorization (store/fused-read.ts); readSummary takes its answer. */
+export function summaryPrefetch(reportId: string): FusedCall {
+  return summaryFusedCall(reportId);
 }

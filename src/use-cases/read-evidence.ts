@@ -46,12 +46,12 @@ export async function openEvidence(
   } catch (error) {
     if (!(error instanceof MediaIntegrityError)) {
       ctx.log.error({ err: error, image_id: image.id }, 'evidence media store unavailable');
-      throw apiError('unavailable', 503, 'The evidence store is unavailable; retry with bounded backoff.', { retryable: true });
+      throw apiError('unavailable', 'The evidence store is unavailable; retry with bounded backoff.', { retryable: true });
     }
     ctx.log.warn({ err: error, image_id: image.id }, 'evidence media does not match its recorded hash');
     opened = null;
   }
-  if (opened === null) throw apiError('evidence_unavailable', 404, 'The media of this evidence image is no longer available.', { retryable: false });
+  if (opened === null) throw apiError('evidence_unavailable', undefined, { retryable: false });
   const media = opened;
   return { type: stored.type, size: media.size, stream: () => media.stream() };
 }

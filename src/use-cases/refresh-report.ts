@@ -64,7 +64,7 @@ export interface RefreshRequest {
 export type { RefreshReceipt };
 
 function nothingToRefresh(message: string): Error {
-  return apiError('validation_failed', 422, message, { retryable: false });
+  return apiError('validation_failed', message, { retryable: false });
 }
 
 /**
@@ -104,7 +104,7 @@ export async function admitRefresh(
   const now = ctx.clock.now();
   // The report's row lock serializes refreshes and imports of one report (as imports are).
   const report = await requireReport(trx, ctx.workspaceId, reportId, { forUpdate: true });
-  if (report.archived) throw apiError('report_archived', 409, 'The report is archived; unarchive it before scanning its people again.', { retryable: false });
+  if (report.archived) throw apiError('report_archived', { action: 'scanning its people again' }, { retryable: false });
   const people = await chosenPeople(trx, reportId, target);
   const keyMode = ctx.keyMode ?? (await reportKeyMode(trx, reportId));
   const { runs, itemIds } = await admitScans(trx, { reportId, workspaceId: ctx.workspaceId, keyMode, profileIds: people, background }, now);
@@ -137,7 +137,7 @@ async function chosenPeople(trx: Kysely<Database>, reportId: string, target: Ref
   if (target.profileIds.length === 0) throw nothingToRefresh('Name at least one person to scan again; nothing was queued.');
   const onReport = new Set(active);
   if (target.profileIds.some((id) => !onReport.has(id))) {
-    throw apiError('validation_failed', 422, 'Some people are not active on this report; nothing was queued.', {
+    throw apiError('validation_failed', 'Some people are not active on this report; nothing was queued.', {
       retryable: false,
       details: target.profileIds.flatMap((id, index) => (onReport.has(id) ? [] : [{ field: `profile_ids[${index}]`, code: 'not_on_report' }])).slice(0, 100),
     });

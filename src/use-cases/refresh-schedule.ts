@@ -52,7 +52,7 @@ export async function setRefreshSchedule(ctx: { db: Db; clock: Clock; workspaceI
   await retryingTransaction(ctx.db, async (trx) => {
     const report = await requireReport(trx, ctx.workspaceId, reportId, { forUpdate: true });
     if (cadence === 'off') return deleteSchedule(trx, reportId);
-    if (report.archived) throw apiError('report_archived', 409, 'The report is archived; unarchive it before scheduling refreshes.', { retryable: false });
+    if (report.archived) throw apiError('report_archived', { action: 'scheduling refreshes' }, { retryable: false });
     const current = await findSchedule(trx, reportId);
     if (current?.cadence === cadence) return;
     const now = ctx.clock.now();

@@ -40,9 +40,7 @@ export async function reserveProfileScans(trx: Kysely<Database>, workspaceId: st
   if (!allowanceAdmits(before, scans)) {
     throw apiError(
       'scan_allowance_exceeded',
-      409,
-      `This write would queue ${scans} profile scan${scans === 1 ? '' : 's'}, but the workspace's scan allowance has ` +
-        `${before.remaining} of ${limit} left this month (it resets at ${before.resets_at}). Nothing was saved.`,
+      { scans: `${scans} profile scan${scans === 1 ? '' : 's'}`, remaining: String(before.remaining), limit: String(limit), resets_at: before.resets_at },
       { retryable: false, headers: allowanceHeaders(before) },
     );
   }

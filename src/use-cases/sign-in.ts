@@ -52,7 +52,7 @@ export const SESSION_IDLE_MS = 12 * 3600_000;
 /** last_seen_at is written at most this often per session. */
 const TOUCH_EVERY_MS = 5 * 60_000;
 
-const invalid = (message: string) => apiError('validation_failed', 422, message);
+const invalid = (message: string) => apiError('validation_failed', message);
 
 async function startSession(ctx: AuthContext, user: { id: string; workspace_id: string }): Promise<string> {
   const token = newToken();
@@ -84,7 +84,7 @@ export async function signIn(
   const ok = await verifyPassword(account?.password_hash ?? null, input.password.slice(0, 1024));
   // An account removed from every workspace has nothing to open: the same answer as a wrong password.
   const first = account && ok ? (await listMemberships(ctx.db, account.id))[0] : undefined;
-  if (!first) throw apiError('unauthorized', 401, 'That email and password do not match an account.');
+  if (!first) throw apiError('unauthorized', 'That email and password do not match an account.');
   if (input.previousToken && isTokenShaped(input.previousToken)) await deleteSession(ctx.db, tokenHash(input.previousToken));
   const token = await startSession(ctx, { id: first.userId, workspace_id: first.workspaceId });
   const session = await resolveSession(ctx, token);
@@ -116,7 +116,7 @@ export async function changePassword(
   input: { current: string; next: string; clientAddress: string },
 ): Promise<string> {
   const row = await findUser(ctx.db, { anyWorkspace: true, userId: user.userId });
-  if (!row) throw apiError('unauthorized', 401, 'Sign in again.');
+  if (!row) throw apiError('unauthorized', 'Sign in again.');
   await throttle(ctx.db, ctx.clock.now(), signInBuckets(input.clientAddress, row.email ?? row.id), 'Too many password attempts.');
   if (!(await verifyPassword(row.password_hash, input.current.slice(0, 1024)))) throw invalid('The current password is not right.');
   const problem = passwordProblem(input.next);
@@ -169,7 +169,7 @@ export async function redeemLink(
   token: string,
   input: { name?: string; email?: string; password: string; previousToken?: string | null; clientAddress?: string },
 ): Promise<string> {
-  const gone = () => apiError('not_found', 404, 'This link was already used, has expired or was revoked. Ask an owner or admin for a new one.');
+  const gone = () => apiError('not_found', 'This link was already used, has expired or was revoked. Ask an owner or admin for a new one.');
   if (!isTokenShaped(token)) throw gone();
   const now = ctx.clock.now();
   const joined = await joinWithExistingAccount(ctx, token, input, now, gone);
@@ -224,7 +224,7 @@ export async function acceptInvitation(
   ctx: AuthContext,
   token: string,
   account: { accountId: string; name: string },
-  gone: () => Error = () => apiError('not_found', 404, 'This link was already used, has expired or was revoked. Ask an owner or admin for a new one.'),
+  gone: () => Error = () => apiError('not_found', 'This link was already used, has expired or was revoked. Ask an owner or admin for a new one.'),
 ): Promise<{ id: string; workspace_id: string }> {
   const name = account.name.trim();
   if (name.length < 1 || name.length > 200) throw invalid('Enter your name (1 to 200 characters).');

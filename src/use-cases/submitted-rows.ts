@@ -13,7 +13,7 @@ export async function takeSubmittedRows(trx: Kysely<Database>, workspaceId: stri
   const window = minuteWindow(now);
   const taken = await takeRate(trx, window.start, [rowsBucket(workspaceId, limits, rows)]);
   if (!taken.admitted) {
-    throw apiError('rate_limited', 429, 'Too many submitted profile rows for this workspace in the current minute.', {
+    throw apiError('rate_limited', 'Too many submitted profile rows for this workspace in the current minute.', {
       retryable: true,
       headers: { 'Retry-After': String(window.secondsLeft) },
     });

@@ -54,7 +54,7 @@ export function accessLinkPath(token: string): string {
 }
 
 export function requireManager(actor: Actor): void {
-  if (!can(actor.role, 'manage_workspace')) throw apiError('forbidden', 403, 'Only owners and admins can do this.');
+  if (!can(actor.role, 'manage_workspace')) throw apiError('forbidden', 'Only owners and admins can do this.');
 }
 
 export interface Member {
@@ -101,7 +101,7 @@ export async function inviteMember(
   input: { role: Role; label: string | null },
 ): Promise<{ token: string; invitation: Invitation }> {
   requireManager(actor);
-  if (!canAssign(actor.role, null, input.role)) throw apiError('forbidden', 403, 'Only owners can invite owners.');
+  if (!canAssign(actor.role, null, input.role)) throw apiError('forbidden', 'Only owners can invite owners.');
   const label = input.label?.trim() ? input.label.trim().slice(0, 200) : null;
   const token = newToken();
   const now = ctx.clock.now();
@@ -133,9 +133,9 @@ export async function changeRole(ctx: MembersContext, actor: Actor, userId: stri
     const owners = await lockOwners(trx, actor.workspaceId);
     const target = await findUser(trx, { workspaceId: actor.workspaceId, userId }, { forUpdate: true });
     if (!target) throw notFound('member');
-    if (!canAssign(actor.role, target.role, role)) throw apiError('forbidden', 403, 'Only owners can change an owner or make someone an owner.');
+    if (!canAssign(actor.role, target.role, role)) throw apiError('forbidden', 'Only owners can change an owner or make someone an owner.');
     if (target.role === 'owner' && role !== 'owner' && owners.length <= 1) {
-      throw apiError('validation_failed', 422, 'The workspace needs at least one owner: make someone else an owner first.');
+      throw apiError('validation_failed', 'The workspace needs at least one owner: make someone else an owner first.');
     }
     const changed = member((await setRole(trx, actor.workspaceId, userId, role))!);
     if (target.role !== role) {
@@ -160,7 +160,7 @@ export async function checkMemberRemoval(ctx: MembersContext, actor: Actor, user
 
 function refuseRemoval(actor: Actor, target: { role: Role } | undefined): asserts target {
   if (!target) throw notFound('member');
-  if (!canAssign(actor.role, target.role, target.role)) throw apiError('forbidden', 403, 'Only owners can remove an owner.');
+  if (!canAssign(actor.role, target.role, target.role)) throw apiError('forbidden', 'Only owners can remove an owner.');
 }
 
 export async function removeMember(ctx: MembersContext, actor: Actor, userId: string): Promise<void> {
@@ -169,7 +169,7 @@ export async function removeMember(ctx: MembersContext, actor: Actor, userId: st
     const owners = await lockOwners(trx, actor.workspaceId);
     const target = await findUser(trx, { workspaceId: actor.workspaceId, userId }, { forUpdate: true });
     refuseRemoval(actor, target);
-    if (target.role === 'owner' && owners.length <= 1) throw apiError('validation_failed', 422, 'The last owner cannot be removed.');
+    if (target.role === 'owner' && owners.length <= 1) throw apiError('validation_failed', 'The last owner cannot be removed.');
     const now = ctx.clock.now();
     await markRemoved(trx, actor.workspaceId, userId, now);
     await deleteUserSessions(trx, userId);
@@ -214,8 +214,8 @@ export async function createUserWithLink(
   let email: string | null = null;
   if (input.email !== null) {
     email = normalizeEmail(input.email);
-    if (!email) throw apiError('validation_failed', 422, 'The email is not a valid address.');
-    if (await findAccountByEmail(ctx.db, email)) throw apiError('validation_failed', 422, 'That email already belongs to an account.');
+    if (!email) throw apiError('validation_failed', 'The email is not a valid address.');
+    if (await findAccountByEmail(ctx.db, email)) throw apiError('validation_failed', 'That email already belongs to an account.');
   }
   const user = await insertUser(
     ctx.db,

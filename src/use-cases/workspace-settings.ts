@@ -40,7 +40,6 @@ export async function changeWorkspace(db: Db, workspaceId: string, changes: Work
     if (value !== undefined && value !== null && !isWorkspaceLimit(value)) {
       throw apiError(
         'validation_failed',
-        422,
         `Limits are whole numbers from ${WORKSPACE_LIMIT_RANGE.min} to ${WORKSPACE_LIMIT_RANGE.max.toLocaleString('en')} (or empty for the default).`,
       );
     }

@@ -13,7 +13,7 @@ import type { Db } from '../store/database.js';
 import { listMemberships, type Membership } from '../store/member-repository.js';
 import { switchSessionWorkspace } from '../store/session-repository.js';
 import { retryingTransaction } from '../store/transaction.js';
-import { insertWorkspace, updateWorkspace, type WorkspaceRow } from '../store/workspace-repository.js';
+import { findWorkspace, insertWorkspace, updateWorkspace, type WorkspaceRow } from '../store/workspace-repository.js';
 import type { Actor } from './workspace-members.js';
 
 export type { Membership };
@@ -31,7 +31,7 @@ export const WORKSPACE_NAME_MAX = 120;
 function workspaceName(raw: string): string {
   const name = raw.trim().replace(/\s+/g, ' ');
   if (name.length < 1 || name.length > WORKSPACE_NAME_MAX) {
-    throw apiError('validation_failed', 422, `Enter a workspace name (1 to ${WORKSPACE_NAME_MAX} characters).`);
+    throw apiError('validation_failed', `Enter a workspace name (1 to ${WORKSPACE_NAME_MAX} characters).`);
   }
   return name;
 }
@@ -65,7 +65,7 @@ export async function createWorkspaceFor(
   rawName: string,
 ): Promise<WorkspaceRow> {
   if (creation !== 'signed-in') {
-    throw apiError('forbidden', 403, 'On this installation, new workspaces are created by the operator. Nothing was changed.');
+    throw apiError('forbidden', 'On this installation, new workspaces are created by the operator. Nothing was changed.');
   }
   const name = workspaceName(rawName);
   return retryingTransaction(ctx.db, (trx) => insertWorkspace(trx, name, ctx.clock.now(), account));
@@ -73,9 +73,14 @@ export async function createWorkspaceFor(
 
 /** Renames the actor's workspace (owners only; the slug stays, as API clients may hold it). */
 export async function renameWorkspace(ctx: WorkspacesContext, actor: Actor, rawName: string): Promise<WorkspaceRow> {
-  if (!can(actor.role, 'rename_workspace')) throw apiError('forbidden', 403, 'Only owners can rename the workspace. Nothing was changed.');
+  if (!can(actor.role, 'rename_workspace')) throw apiError('forbidden', 'Only owners can rename the workspace. Nothing was changed.');
   const name = workspaceName(rawName);
   const workspace = await updateWorkspace(ctx.db, actor.workspaceId, { name }, ctx.clock.now());
   if (!workspace) throw notFound('workspace');
   return workspace;
+}
+
+/** The workspace a key or a session acts in, or undefined when it is gone. */
+export async function readWorkspace(db: Db, workspaceId: string): Promise<WorkspaceRow | undefined> {
+  return findWorkspace(db, workspaceId);
 }

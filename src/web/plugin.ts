@@ -145,7 +145,7 @@ export async function webPlugin(app: FastifyInstance): Promise<void> {
     if (request.routeOptions.config?.stateless || request.method !== 'POST') return;
     const origin = sourceOrigin(request);
     if (origin !== null && !allowedOrigins(request, app.publicBaseUrl).has(origin)) {
-      throw new ApiError('forbidden', 403, 'This form was sent from another site and was refused. Nothing was changed.');
+      throw new ApiError('forbidden', 'This form was sent from another site and was refused. Nothing was changed.');
     }
   });
   // 2. The form's CSRF token (the plugin answers 403 itself when it is missing or wrong).
@@ -160,14 +160,14 @@ export async function webPlugin(app: FastifyInstance): Promise<void> {
       const next = request.url === paths.reports ? '' : `?next=${encodeURIComponent(request.url)}`;
       return reply.redirect(`${paths.signIn}${next}`, 303);
     }
-    throw new ApiError('unauthorized', 401, 'Your session has ended. Sign in again, then repeat what you were doing.');
+    throw new ApiError('unauthorized', 'Your session has ended. Sign in again, then repeat what you were doing.');
   });
   // 4. What the signed-in user's role allows (domain/permissions.ts, route-permissions.ts): one check for every page and form.
   app.addHook('preHandler', async (request) => {
     const user = request.web?.user;
     if (!request.routeOptions.config?.signedIn || !user) return;
     const action = actionOf(request.method, request.routeOptions.url ?? '');
-    if (!can(user.role, action)) throw new ApiError('forbidden', 403, refusal(action));
+    if (!can(user.role, action)) throw new ApiError('forbidden', refusal(action));
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {

@@ -14,7 +14,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { sql } from 'kysely';
 import { ManualClock } from '../../src/clock.js';
-import { firstRun } from '../../src/cli/first-run.js';
+import { firstRun } from '../../src/use-cases/first-run.js';
 import { updateWorkspace } from '../../src/store/workspace-repository.js';
 import { accessLinkPath } from '../../src/use-cases/workspace-members.js';
 import { eventually, HIGH_LIMITS, reportBody, scansFinished, startTestApp, type TestApp } from '../support/app.js';

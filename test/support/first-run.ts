@@ -1,12 +1,12 @@
 /**
  * A fresh install's workspace, made as `serve` makes it on an empty store
- * (cli/first-run.ts): "Default", a `*` test key, and the first owner's
+ * (use-cases/first-run.ts): "Default", a `*` test key, and the first owner's
  * one-time sign-in link (absolute, for a browser). Its limits are those of
  * tests that are not about limits unless `limits` says otherwise (null: the
  * defaults), set through the operator's use-case.
  */
 import assert from 'node:assert/strict';
-import { firstRun } from '../../src/cli/first-run.js';
+import { firstRun } from '../../src/use-cases/first-run.js';
 import { accessLinkPath } from '../../src/use-cases/workspace-members.js';
 import { changeWorkspace } from '../../src/use-cases/workspace-settings.js';
 import { HIGH_LIMITS, type TestApp } from './app.js';

@@ -7,7 +7,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
-import { firstRun } from '../../src/cli/first-run.js';
+import { firstRun } from '../../src/use-cases/first-run.js';
 import { SIGN_IN_ATTEMPTS_PER_MINUTE_PER_ADDRESS } from '../../src/domain/web-limits.js';
 import { accessLinkPath } from '../../src/use-cases/workspace-members.js';
 import { SESSION_IDLE_MS } from '../../src/use-cases/sign-in.js';

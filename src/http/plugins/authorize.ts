@@ -12,7 +12,7 @@ import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { missingScopes, type KeyMode, type Scope } from '../../domain/keys.js';
 import { effectiveLimits, minuteWindow, rateLimitHeaders, requestBuckets, type RequestKind, type WorkspaceLimits } from '../../domain/rate-limits.js';
-import { authorizeAndTake } from '../../store/rate-limit-repository.js';
+import { authorizeKey } from '../../use-cases/api-access.js';
 import type { FusedCall, Prefetched } from '../../store/fused-read.js';
 import { apiError } from '../../domain/errors.js';
 import { isUuid } from '../../domain/uuid.js';
@@ -64,7 +64,7 @@ export function uuidParam(request: FastifyRequest, name: string): string | null 
 export function requireScopes(request: FastifyRequest, required: Scope[]): void {
   const missing = missingScopes(request.auth.scopes, required);
   if (missing.length > 0) {
-    throw apiError('insufficient_scope', 403, `This key lacks the scope(s) this request needs: ${missing.join(', ')}.`);
+    throw apiError('insufficient_scope', { scopes: missing.join(', ') });
   }
 }
 
@@ -75,7 +75,7 @@ async function authorize(app: FastifyInstance, request: FastifyRequest, reply: F
 
   const match = BEARER.exec(request.headers.authorization ?? '');
   const unauthorized = () =>
-    apiError('unauthorized', 401, 'A valid API key is required: send Authorization: Bearer <key>.', {
+    apiError('unauthorized', undefined, {
       headers: { 'WWW-Authenticate': 'Bearer' },
     });
   if (!match) throw unauthorized();
@@ -85,7 +85,7 @@ async function authorize(app: FastifyInstance, request: FastifyRequest, reply: F
     config.readLimitMultiplier,
   );
   const fused = access.fused?.(request) ?? null;
-  const found = await authorizeAndTake(
+  const found = await authorizeKey(
     db,
     {
       secret: match[1],
@@ -98,7 +98,7 @@ async function authorize(app: FastifyInstance, request: FastifyRequest, reply: F
   );
   if (!found || found.key.revoked) throw unauthorized();
   const { key, take } = found;
-  if (!key.api_access) throw apiError('api_access_disabled', 403, 'API access is disabled for this workspace.');
+  if (!key.api_access) throw apiError('api_access_disabled');
 
   const limits = effectiveLimits(key, config.readLimitMultiplier);
   request.auth = {
@@ -114,15 +114,19 @@ async function authorize(app: FastifyInstance, request: FastifyRequest, reply: F
   // The database took the request's two buckets (per key, per workspace, amount 1) with the limits it
   // computed from the same settings; a mismatch with the domain's buckets is a bug, not a client error.
   if (!take || buckets.length !== 2 || buckets.some((b, i) => b.amount !== 1 || b.limit !== take.limits[i])) {
-    throw new Error('authorizeAndTake applied other buckets than requestBuckets');
+    throw new Error('authorizeKey applied other buckets than requestBuckets');
   }
   reply.headers(rateLimitHeaders(buckets, take.counts, window));
   if (take.exceeded !== 0) {
     const refusedBy = buckets[take.exceeded - 1];
-    throw apiError('rate_limited', 429, `Rate limit exceeded (${refusedBy.policy}); retry after the current minute window.`, {
-      retryable: true,
-      headers: { 'Retry-After': String(window.secondsLeft) },
-    });
+    throw apiError(
+      'rate_limited',
+      { policy: refusedBy.policy },
+      {
+        retryable: true,
+        headers: { 'Retry-After': String(window.secondsLeft) },
+      },
+    );
   }
   requireScopes(request, access.scopes);
   request.fused = found.fused;

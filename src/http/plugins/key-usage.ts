@@ -7,7 +7,7 @@
  */
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
-import { recordKeyUse } from '../../store/key-repository.js';
+import { recordKeysUsed } from '../../use-cases/api-access.js';
 
 const EVERY_MS = 60_000;
 
@@ -21,6 +21,6 @@ export const keyUsagePlugin = fp(async (app: FastifyInstance) => {
     if (last !== undefined && now.getTime() - last < EVERY_MS) return;
     lastRecorded.set(keyId, now.getTime());
     if (lastRecorded.size > 100_000) lastRecorded.clear();
-    recordKeyUse(app.deps.db, [keyId], now).catch((error: unknown) => request.log.warn({ err: error }, 'could not record key use'));
+    recordKeysUsed(app.deps.db, [keyId], now).catch((error: unknown) => request.log.warn({ err: error }, 'could not record key use'));
   });
 });

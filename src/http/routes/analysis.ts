@@ -5,8 +5,7 @@
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { summaryFusedCall } from '../../store/analysis-read-repository.js';
-import { pageOfActivity, pageOfFindingsText, readSummary, type AnalysisContext } from '../../use-cases/read-analysis.js';
+import { pageOfActivity, pageOfFindingsText, readSummary, summaryPrefetch, type AnalysisContext } from '../../use-cases/read-analysis.js';
 import { uuidParam } from '../plugins/authorize.js';
 import { findingsPageBody } from '../findings-body.js';
 import { evidenceUrl } from '../../use-cases/present.js';
@@ -39,7 +38,7 @@ export async function analysisRoutes(app: FastifyInstance): Promise<void> {
           // One round trip: everything the summary shows is read by the authorization statement.
           fused: (request) => {
             const reportId = uuidParam(request, 'report_id');
-            return reportId === null ? null : summaryFusedCall(reportId);
+            return reportId === null ? null : summaryPrefetch(reportId);
           },
         },
       },

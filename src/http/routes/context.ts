@@ -1,7 +1,7 @@
 /** GET /context (4.1) and GET /workspace (4.2). */
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { findWorkspace } from '../../store/workspace-repository.js';
+import { readWorkspace } from '../../use-cases/workspaces.js';
 import { notFound } from '../../domain/errors.js';
 import { ContextResponse, WorkspaceResponse } from '../../domain/schemas/workspace.js';
 
@@ -31,7 +31,7 @@ export async function contextRoutes(app: FastifyInstance): Promise<void> {
       schema: { tags: ['workspace'], summary: 'The workspace of the calling key', response: { 200: WorkspaceResponse } },
     },
     async (request) => {
-      const workspace = await findWorkspace(app.deps.db, request.auth.workspaceId);
+      const workspace = await readWorkspace(app.deps.db, request.auth.workspaceId);
       if (!workspace) throw notFound('workspace');
       return {
         data: {

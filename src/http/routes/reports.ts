@@ -2,11 +2,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { reportFusedCall } from '../../store/report-repository.js';
-import { findScanRun } from '../../store/scan-repository.js';
 import { createReport, createReportProblems } from '../../use-cases/create-report.js';
 import { pageOfProfiles, pageOfReports } from '../../use-cases/list-reports.js';
-import { notFound } from '../../domain/errors.js';
 import { requireScopes, uuidParam } from '../plugins/authorize.js';
 import { presentProfile, presentReport, presentScan, reportUrl } from '../../use-cases/present.js';
 import { ErrorEnvelope, ReportIdParams, Uuid } from '../../domain/schemas/common.js';
@@ -21,7 +18,7 @@ import {
   ScanResponse,
 } from '../../domain/schemas/report.js';
 import { idempotencyKey, rejectInvalidBody, requireJsonObject, sendWrite } from '../write-helpers.js';
-import { requireReport } from '../../use-cases/require-report.js';
+import { reportPrefetch, requireReport, requireScanRun } from '../../use-cases/require-report.js';
 
 const errors = { '4xx': ErrorEnvelope, '5xx': ErrorEnvelope };
 
@@ -113,7 +110,7 @@ export async function reportRoutes(app: FastifyInstance): Promise<void> {
           // One round trip: the report is read by the authorization statement.
           fused: (request) => {
             const reportId = uuidParam(request, 'report_id');
-            return reportId === null ? null : reportFusedCall(reportId);
+            return reportId === null ? null : reportPrefetch(reportId);
           },
         },
       },
@@ -156,8 +153,7 @@ export async function reportRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request) => {
-      const run = await findScanRun(db, request.auth.workspaceId, request.params.report_id, request.params.scan_run_id);
-      if (!run) throw notFound('scan run');
+      const run = await requireScanRun(db, request.auth.workspaceId, request.params.report_id, request.params.scan_run_id);
       return { data: presentScan(run), request_id: request.id };
     },
   );

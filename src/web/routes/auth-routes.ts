@@ -58,7 +58,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     // The token is the URL's secret: Referer goes only to this site (the plugin's same-origin policy;
     // no-referrer would make the browser send \`Origin: null\` with the form, which the Origin check refuses).
     const link = await describeLink(ctx, request.params.token);
-    if (!link) throw new ApiError('not_found', 404, 'This link was already used, has expired or was revoked. Ask an owner or admin for a new one.');
+    if (!link) throw new ApiError('not_found', 'This link was already used, has expired or was revoked. Ask an owner or admin for a new one.');
     return sendPage(reply, LinkPage({ csrf: request.web.csrf(), action: paths.link(request.params.token), link, signedInAs: signedInAs(request) }));
   });
 

@@ -236,7 +236,7 @@ export async function intakeRoutes(app: FastifyInstance): Promise<void> {
     const key = idempotencyKeyOf(request);
     const result = await createReport({ ...ctx, cursors: app.cursors, publicBaseUrl: app.publicBaseUrl }, body, checked.urls, key);
     const data = result.data as { outcome: string; report?: { id: string } };
-    if (data.outcome !== 'created' || !data.report) throw new ApiError('internal_error', 500, 'The report was not created.');
+    if (data.outcome !== 'created' || !data.report) throw new ApiError('internal_error', 'The report was not created.');
     const later = profiles.slice(PEOPLE_PER_IMPORT);
     if (later.length > 0) {
       const count = Math.ceil(profiles.length / PEOPLE_PER_IMPORT);
@@ -251,7 +251,7 @@ export async function intakeRoutes(app: FastifyInstance): Promise<void> {
 
   app.get<{ Params: { report_id: string } }>('/reports/:report_id/import', withReport, async (request, reply) => {
     const report = await requireReport(db, request.web.user!.workspaceId, request.params.report_id);
-    if (report.archived) throw new ApiError('report_archived', 409, 'The report is archived; unarchive it before adding people.');
+    if (report.archived) throw new ApiError('report_archived', { action: 'adding people' });
     return sendPage(
       reply,
       ImportPage({

@@ -525,7 +525,7 @@ export async function reportRoutes(app: FastifyInstance, options: { media: Pick<
     { schema: { hide: true, params: idParams('report_id') }, config: { signedIn: true } },
     async (request, reply) => {
       const cadence = parseCadence(field(request, 'cadence'));
-      if (!cadence) throw new ApiError('validation_failed', 422, 'Choose off, every week or every month. Nothing was changed.');
+      if (!cadence) throw new ApiError('validation_failed', 'Choose off, every week or every month. Nothing was changed.');
       await throttled(request);
       await setRefreshSchedule({ db, clock, workspaceId: request.web.user!.workspaceId }, request.params.report_id, cadence);
       return reply.redirect(`${paths.report(request.params.report_id)}?done=schedule&cadence=${cadence}#refresh-heading`, 303);

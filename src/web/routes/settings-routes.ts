@@ -136,7 +136,7 @@ export async function settingsRoutes(app: FastifyInstance): Promise<void> {
       request,
       reply,
       async () => {
-        if (!isRole(role)) throw new ApiError('validation_failed', 422, 'Choose a role.');
+        if (!isRole(role)) throw new ApiError('validation_failed', 'Choose a role.');
         await changeRole(ctx, actorOf(request), request.params.id, role);
       },
       'role_changed',

@@ -8,9 +8,9 @@ import type { Clock } from '../clock.js';
 import type { Db } from '../store/database.js';
 import { withSessionLock } from '../store/session-lock.js';
 import { countWorkspaces } from '../store/workspace-repository.js';
-import { issueKeyAsOperator, type CreatedKey } from '../use-cases/manage-keys.js';
-import { createSignInLink, firstOwner } from '../use-cases/workspace-members.js';
-import { createWorkspace } from '../use-cases/workspace-settings.js';
+import { issueKeyAsOperator, type CreatedKey } from './manage-keys.js';
+import { createSignInLink, firstOwner } from './workspace-members.js';
+import { createWorkspace } from './workspace-settings.js';
 
 const FIRST_RUN_LOCK = 7_305_113_001;
 
