@@ -49,7 +49,7 @@ test('people CSV: cells a spreadsheet would run as a formula are neutralized', (
     const row = peopleCsv({ people: [person], companyName: 'Acme', columns }).split('\r\n')[1];
     assert.match(row, /^"'=HYPERLINK\(""http:\/\/evil\.test"",""click""\)",[A-Za-z]+,'\+1,'@SUM\(A1\),/, columns);
     assert.match(row, columns === 'human' ? /,Queued,/ : /,scan_queued,/);
-    assert.match(row, /,'-2\+3\r?$/, 'an imported column is escaped too');
+    assert.match(row, /,'-2\+3(,|\r?$)/, 'an imported column is escaped too');
   }
 });
 

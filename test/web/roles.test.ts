@@ -16,6 +16,7 @@ import { csrfOf, webUser, type WebUser } from '../support/web.js';
 const ALLOWED: Record<string, Role[]> = {
   read: ['owner', 'admin', 'member', 'viewer'],
   add_people: ['owner', 'admin', 'member'],
+  refresh_report: ['owner', 'admin', 'member'],
   archive_report: ['owner', 'admin'],
   remove_person: ['owner', 'admin'],
   share_report: ['owner', 'admin'],
@@ -82,6 +83,9 @@ describe('web: what each role may do', () => {
   const forms = (): [string, string, Record<string, string>][] => [
     ['/reports/new', 'add_people', {}],
     [`/reports/${reportId}/import`, 'add_people', {}],
+    [`/reports/${reportId}/refresh`, 'refresh_report', {}],
+    [`/reports/${reportId}/people/${profileId}/refresh`, 'refresh_report', {}],
+    [`/reports/${reportId}/refresh-schedule`, 'refresh_report', { cadence: 'nonsense' }],
     [`/reports/${reportId}/archive`, 'archive_report', { archived: '1' }],
     [`/reports/${reportId}/people/${profileId}/remove`, 'remove_person', {}],
     [`/reports/${reportId}/share`, 'share_report', { public: '0' }],
