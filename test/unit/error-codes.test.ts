@@ -10,7 +10,6 @@ import { buildOpenApiDocument } from '../../scripts/openapi-document.js';
 import { ApiError, apiError, ERRORS, errorMessage, notFound, type ErrorCode } from '../../src/domain/errors.js';
 import { errorBody } from '../../src/http/errors.js';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
 
 /** Every [code, status, where] an error example of the document shows. */
