@@ -3,7 +3,7 @@
  * (`profile-scan serve` with WORKER_CONCURRENCY=0) folds roll-up deltas that
  * no transition folded (here: items finished while another transaction held
  * their report, as a write of another process does), so the report's counts
- * catch up with no worker running anywhere (src/scanning/rollup-sweep.ts).
+ * catch up with no worker running anywhere (src/queue/sweep.ts).
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';

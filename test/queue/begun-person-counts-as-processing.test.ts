@@ -1,5 +1,5 @@
 /**
- * A person's item begins in one statement (store/item-repository.ts,
+ * A person's item begins in one statement (queue/begin.ts,
  * beginItem): its run starts and the fold recomputes the person's
  * contribution, so the analysis counts the person as processing while the
  * item collects (readers count a person whom a pending delta names as they

@@ -3,7 +3,7 @@
  * first, on its own, then ends in one statement that writes only if no other
  * company page item of the report ended since the read (the version of the
  * company page's observation on the report row) and the claim still holds
- * the item (store/item-repository.ts, endCompanyItem; migration 0037). Its
+ * the item (queue/finish.ts, endCompanyItem; migration 0037). Its
  * roll-up is a delta the fold recomputes the company page from.
  */
 import assert from 'node:assert/strict';

@@ -149,7 +149,7 @@ describe('a fold in one read and one write', () => {
     assert.equal(created.status, 201, JSON.stringify(created.body));
     const reportId: string = created.body.data.report.id;
     // The person's item is running while their stored contribution still says queued, and a delta asks
-    // to recompute them: what a begin leaves (item-repository.ts, beginItem), without its fold.
+    // to recompute them: what a begin leaves (queue/begin.ts, beginItem), without its fold.
     const claim = await claimAPersonItem(reportId);
     const item = await t.runtime.db.selectFrom('scan_items').select(['profile_id', 'run_id']).where('id', '=', claim.itemId).executeTakeFirstOrThrow();
     const profileId = item.profile_id!;

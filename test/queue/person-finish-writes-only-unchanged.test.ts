@@ -1,7 +1,7 @@
 /**
  * A person's finishing item reads the person first, on its own, then ends
  * in one statement that writes only if the person is still as it read them
- * (store/item-repository.ts, endPersonItem; migration 0035). The statement
+ * (queue/finish.ts, endPersonItem; migration 0035). The statement
  * writes nothing when the claim is lost or someone changed the person since
  * the read; the finish then reads and decides again, and every count stays
  * exact.

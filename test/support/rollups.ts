@@ -10,7 +10,7 @@ export async function foldsSettled(t: Pick<TestApp, 'runtime'>): Promise<void> {
   await settlePendingRollups(t.runtime.db);
   if (t.runtime.scanDb) await settlePendingRollups(t.runtime.scanDb);
   // A fold that found the report held by another transition left its deltas to the workers' sweep
-  // (rollup-folds.ts); with no worker running, the sweep's pass is made here.
+  // (queue/settle.ts); with no worker running, the sweep's pass is made here.
   await settleStaleRollups(t.runtime.db, new Date(), 0);
 }
 
