@@ -1,8 +1,9 @@
 /**
  * A dead worker is noticed in seconds (migrations 0027, 0028; docs/scanning.md,
  * "Leases and worker heartbeats"): with the default one-minute lease, the
- * items of a SIGKILLed worker process are claimed again within 15 s of its
- * death, because its heartbeat stopped and its liveness lock went with its
+ * items of a SIGKILLed worker process are claimed again within a third of
+ * the lease after its death (the silence limit, plus a replacement worker's
+ * start on a busy machine), because its heartbeat stopped and its liveness lock went with its
  * connection; a healthy worker's item is never claimed twice however long it
  * runs, even with its lease long expired, because its worker keeps beating;
  * a living worker whose beats stop (frozen: SIGSTOP, the extreme of a starved
@@ -80,9 +81,9 @@ describe('a SIGKILLed worker, with the default 60-second lease', () => {
     await t?.close();
   });
 
-  test('its items are claimed again within 15 s of its death, long before their lease runs out', (ctx) => {
+  test('its items are claimed again within a third of their lease after its death, long before the lease runs out', (ctx) => {
     ctx.diagnostic(`the killed worker's ${held.length} items were claimed again ${(reclaimedAfterMs / 1000).toFixed(1)} s after the kill`);
-    assert.ok(reclaimedAfterMs <= 15_000, `${reclaimedAfterMs} ms`);
+    assert.ok(reclaimedAfterMs <= 20_000, `${reclaimedAfterMs} ms`);
   });
 
   test('the report still completes, every item once', async () => {
