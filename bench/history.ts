@@ -75,8 +75,8 @@ async function seedRounds(db: Db, reportId: string, rounds: number, history: boo
         from scan_runs r0, generate_series(1, ${rounds}::integer) as r
        where r0.report_id = ${reportId}::uuid`.execute(trx);
     await sql`
-      insert into scan_items (id, run_id, report_id, profile_id, kind, status, attempts, created_at, ready_at, started_at, finished_at)
-      select md5(${reportId} || ':item:' || p.id || ':' || r)::uuid, md5(${reportId} || ':run:' || r)::uuid, p.report_id, p.id,
+      insert into scan_items (id, run_id, run_mode, run_created_at, report_id, profile_id, kind, status, attempts, created_at, ready_at, started_at, finished_at)
+      select md5(${reportId} || ':item:' || p.id || ':' || r)::uuid, md5(${reportId} || ':run:' || r)::uuid, 'full_profile', t, p.report_id, p.id,
              'person', 'succeeded', 1, t, t, t, t
         from report_profiles p, generate_series(1, ${rounds}::integer) as r,
              lateral (select ${base}::timestamptz + make_interval(days => r) as t) at

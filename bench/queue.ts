@@ -113,8 +113,8 @@ async function seedQueue(client: pg.Client, reports: number, deferred: boolean):
     create temp table runs as select gen_random_uuid() as id, rs.id as report_id, rs.workspace_id from rs;
     insert into scan_runs (id, report_id, workspace_id, mode, key_mode, status, requested, created_at)
     select id, report_id, workspace_id, 'full_profile', 'test', 'running', 3, now() from runs;
-    insert into scan_items (id, run_id, report_id, profile_id, kind, status, attempts, created_at, ready_at, claim_id, lease_expires_at, started_at)
-    select gen_random_uuid(), runs.id, ps.report_id, ps.id, 'person',
+    insert into scan_items (id, run_id, run_mode, run_created_at, report_id, profile_id, kind, status, attempts, created_at, ready_at, claim_id, lease_expires_at, started_at)
+    select gen_random_uuid(), runs.id, 'full_profile', now(), ps.report_id, ps.id, 'person',
            case when ps.k = 3 then 'running' else 'pending' end,
            case when ps.k = 3 then 1 else 0 end,
            now(), now() - interval '1 minute' + ${deferred ? "interval '61 minutes'" : "interval '0 minutes'"},
@@ -144,8 +144,8 @@ async function seedFinishedWork(client: pg.Client): Promise<void> {
     create temp table runs as select gen_random_uuid() as id, rs.id as report_id, rs.workspace_id, r from rs, generate_series(1, 10) r;
     insert into scan_runs (id, report_id, workspace_id, mode, key_mode, status, requested, completed, created_at, completed_at)
     select id, report_id, workspace_id, case when r % 2 = 0 then 'full_profile' else 'activity' end, 'test', 'completed', 100, 100, now(), now() from runs;
-    insert into scan_items (id, run_id, report_id, profile_id, kind, status, attempts, created_at, ready_at, started_at, finished_at)
-    select gen_random_uuid(), runs.id, ps.report_id, ps.id, 'person', 'succeeded', 1, now(), now(), now(), now()
+    insert into scan_items (id, run_id, run_mode, run_created_at, report_id, profile_id, kind, status, attempts, created_at, ready_at, started_at, finished_at)
+    select gen_random_uuid(), runs.id, case when runs.r % 2 = 0 then 'full_profile' else 'activity' end, now(), ps.report_id, ps.id, 'person', 'succeeded', 1, now(), now(), now(), now()
       from ps join runs on runs.report_id = ps.report_id;
     drop table ws, rs, ps, runs;
     analyze;

@@ -151,8 +151,8 @@ export async function seedAnalyzedReport(db: Db, workspaceId: string, people: nu
              ${now}::timestamptz - make_interval(secs => i), ${now}, ${now}
       from generate_series(1, ${people}::integer) as i`.execute(trx);
     await sql`
-      insert into scan_items (id, run_id, report_id, profile_id, kind, status, attempts, created_at, ready_at, started_at, finished_at)
-      select md5(${report.id} || ':item:' || i)::uuid, ${runId}::uuid, ${report.id}::uuid,
+      insert into scan_items (id, run_id, run_mode, run_created_at, report_id, profile_id, kind, status, attempts, created_at, ready_at, started_at, finished_at)
+      select md5(${report.id} || ':item:' || i)::uuid, ${runId}::uuid, 'full_profile', ${now}, ${report.id}::uuid,
              md5(${report.id} || ':profile:' || i)::uuid, 'person', 'succeeded', 1, ${now}, ${now}, ${now}, ${now}
       from generate_series(1, ${people}::integer) as i`.execute(trx);
     // The record's `analysis` text, as refreshFindings stores it (src/domain/findings-text.ts).

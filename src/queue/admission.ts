@@ -59,9 +59,13 @@ export async function admitScans(db: Kysely<Database>, input: AdmissionInput, no
     const pendingPeople = joinable?.pendingPeople ?? new Set<string>();
     const newPeople = people.filter((id) => !pendingPeople.has(id));
     const runId = run.id;
+    const runCreatedAt = run.created_at;
     const item = (profileId: string | null) => ({
       id: randomUUID(),
       run_id: runId,
+      // Its run's order, which the item's foreign key holds equal to the run's row.
+      run_mode: mode,
+      run_created_at: runCreatedAt,
       report_id: input.reportId,
       profile_id: profileId,
       kind: profileId === null ? ('company_page' as const) : ('person' as const),

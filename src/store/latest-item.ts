@@ -6,7 +6,9 @@
  * the web's people table and person page), as `li.status` and `li.warning`.
  *
  * The newest run first, then the newest item of it: a person scanned again
- * reads the state of the new scan.
+ * reads the state of the new scan. The item's copy of its run's mode and
+ * creation (migration 0056, held to the run by its foreign key) makes that
+ * order one walk of the index scan_items_profile_latest.
  */
 
 /** `left join lateral (…) li on true` for the report attachment aliased `person` (columns `id`, `report_id`). */
@@ -14,8 +16,8 @@ export function latestFullItemJoin(person: string): string {
   if (!/^[a-z_]+$/.test(person)) throw new Error(`latestFullItemJoin: not an alias: ${person}`);
   return `left join lateral (
         select i.status, i.warning
-          from scan_items i join scan_runs sr on sr.id = i.run_id
-         where i.report_id = ${person}.report_id and i.profile_id = ${person}.id and sr.mode = 'full_profile'
-         order by sr.created_at desc, i.created_at desc
+          from scan_items i
+         where i.report_id = ${person}.report_id and i.profile_id = ${person}.id and i.run_mode = 'full_profile'
+         order by i.run_created_at desc, i.created_at desc
          limit 1) li on true`;
 }

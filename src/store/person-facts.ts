@@ -40,10 +40,10 @@ const personFactsColumns = (outcomes: string) => `
     p.id, p.status, p.pronet_url, p.name, p.title, p.headline, p.facts_version,
       (select pc.contribution from profile_contributions pc where pc.profile_id = p.id) as contribution,
       (select json_agg(x) from (
-         select distinct on (r.mode) i.id, r.mode, i.status, i.warning, i.activity_gap
-         from scan_items i join scan_runs r on r.id = i.run_id
+         select distinct on (i.run_mode) i.id, i.run_mode as mode, i.status, i.warning, i.activity_gap
+         from scan_items i
          where i.report_id = p.report_id and i.profile_id = p.id and i.kind = 'person'
-         order by r.mode, r.created_at desc, i.created_at desc) x) as latest,
+         order by i.run_mode, i.run_created_at desc, i.created_at desc) x) as latest,
       (select json_build_object('revision', a.revision,
                                 'outcomes', ${outcomes},
                                 'restricted', coalesce(jsonb_array_length(a.profile_data -> 'restricted'), 0) > 0)
@@ -148,7 +148,7 @@ export function personFromJson(row: PersonFactsRow | null): GatheredPerson | nul
 
 /**
  * SQL text of the company page's facts of the report `reportExpr` (an SQL
- * expression naming no parameter and none of the aliases `ci`, `cr`, `cc`,
+ * expression naming no parameter and none of the aliases `ci`, `cc`,
  * `ce`) as one JSON object: its latest item, whether
  * its context was observed, and its events' revisions (`CompanyFacts`, its
  * `events` null when there are none: read it with `companyFromJson`).
@@ -156,9 +156,9 @@ export function personFromJson(row: PersonFactsRow | null): GatheredPerson | nul
 export function companyFactsSql(reportExpr: string): string {
   return `json_build_object(
       'item', (select json_build_object('status', ci.status, 'warning', ci.warning)
-                 from scan_items ci join scan_runs cr on cr.id = ci.run_id
-                where ci.report_id = ${reportExpr} and ci.profile_id is null and ci.kind = 'company_page'
-                order by cr.created_at desc, ci.created_at desc limit 1),
+                 from scan_items ci
+                where ci.report_id = ${reportExpr} and ci.profile_id is null and ci.kind = 'company_page' and ci.run_mode = 'activity'
+                order by ci.run_created_at desc, ci.created_at desc limit 1),
       'observed', exists (select 1 from company_context cc where cc.report_id = ${reportExpr}),
       'events', (select json_object_agg(ce.id, ce.revision) from activity_events ce
                   where ce.report_id = ${reportExpr} and ce.subject = '${NIL_SUBJECT}'))`;

@@ -214,6 +214,9 @@ export interface ScanItemsTable {
   activity_gap: ActivityGap | null;
   /** Its run's lane (migration 0052): background items are claimed after every other item (migration 0053). */
   background: Generated<boolean>;
+  /** Its run's mode and created_at (migration 0056), which its reference to the run includes: a person's latest item per mode by index order. */
+  run_mode: ScanMode;
+  run_created_at: Timestamp;
 }
 
 export interface EvidenceImagesTable {

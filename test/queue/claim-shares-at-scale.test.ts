@@ -41,8 +41,8 @@ async function seed(t: TestApp, label: string, workspaces: number, reportsEach: 
       returning id, report_id)
     select id from w`.execute(t.runtime.db);
   await sql`
-    insert into scan_items (id, run_id, report_id, profile_id, kind, status, created_at, ready_at)
-    select gen_random_uuid(), runs.id, p.report_id, p.id, 'person', 'pending', now(), now() + ${readyIn}::interval
+    insert into scan_items (id, run_id, run_mode, run_created_at, report_id, profile_id, kind, status, created_at, ready_at)
+    select gen_random_uuid(), runs.id, runs.mode, runs.created_at, p.report_id, p.id, 'person', 'pending', now(), now() + ${readyIn}::interval
       from report_profiles p join scan_runs runs on runs.report_id = p.report_id
       join reports r on r.id = p.report_id
      where r.workspace_id = any(${rows.map((r) => r.id)}::uuid[])`.execute(t.runtime.db);
