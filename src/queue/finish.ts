@@ -105,7 +105,12 @@ export async function endPersonItem(db: Kysely<Database>, item: ClaimedItem, end
     ...given.writes,
     ...personDeltaWrites(item.report_id, item.profile_id, { runId: item.run_id, change: finished }, now, change, gateHolds),
   ];
-  const parts = [...media.lock, { name: 'item', query: claimed, materialized: true }, { name: 'person', query: person, materialized: true }, { name: 'gate', query: gate, materialized: true }];
+  const parts = [
+    ...media.lock,
+    { name: 'item', query: claimed, materialized: true },
+    { name: 'person', query: person, materialized: true },
+    { name: 'gate', query: gate, materialized: true },
+  ];
   const gated = await gateRow(db, inOneStatement(writes, sql`select claim_held, unchanged, media_kept from gate`, parts));
   if (!gated.claim_held) return 'lost';
   if (!gated.media_kept) throw new MediaCollected();
@@ -157,8 +162,18 @@ export async function endCompanyItem(db: Kysely<Database>, item: ClaimedItem, en
       from (select exists (select 1 from item) as claim_held, exists (select 1 from observed) as unchanged, ${media.kept} as media_kept) checks`;
   const observation = sql`update reports set company_version = company_version + 1 where id = (select id from observed) and ${gateHolds}`;
   const finished = { kind: 'finished' as const, status: end.status, warning: end.warning };
-  const writes = [observation, itemEnd(db, item, end, now), ...given.writes, companyDeltaWrite(item.report_id, { runId: item.run_id, change: finished }, now, gateHolds)];
-  const parts = [...media.lock, { name: 'observed', query: observed, materialized: true }, { name: 'item', query: claimed, materialized: true }, { name: 'gate', query: gate, materialized: true }];
+  const writes = [
+    observation,
+    itemEnd(db, item, end, now),
+    ...given.writes,
+    companyDeltaWrite(item.report_id, { runId: item.run_id, change: finished }, now, gateHolds),
+  ];
+  const parts = [
+    ...media.lock,
+    { name: 'observed', query: observed, materialized: true },
+    { name: 'item', query: claimed, materialized: true },
+    { name: 'gate', query: gate, materialized: true },
+  ];
   const gated = await gateRow(db, inOneStatement(writes, sql`select claim_held, unchanged, media_kept from gate`, parts));
   if (!gated.unchanged) return 'stale';
   if (!gated.claim_held) return 'lost';

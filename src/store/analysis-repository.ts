@@ -239,7 +239,11 @@ export function activityWrites(
       captured_at: input.capturedAt,
       available_at: now,
     };
-    writes.push(insertRowIf(db, 'activity_coverage', { profile_id: input.profileId, ...coverage }, when).onConflict((oc) => oc.column('profile_id').doUpdateSet(coverage)));
+    writes.push(
+      insertRowIf(db, 'activity_coverage', { profile_id: input.profileId, ...coverage }, when).onConflict((oc) =>
+        oc.column('profile_id').doUpdateSet(coverage),
+      ),
+    );
   }
   return { writes, rows: stored };
 }
@@ -440,5 +444,7 @@ export function analysisWrites(
     revision: analysis.revision,
     ...change.text,
   };
-  return [insertRowIf(db, 'profile_analyses', { profile_id: input.profileId, ...values }, when).onConflict((oc) => oc.column('profile_id').doUpdateSet(values))];
+  return [
+    insertRowIf(db, 'profile_analyses', { profile_id: input.profileId, ...values }, when).onConflict((oc) => oc.column('profile_id').doUpdateSet(values)),
+  ];
 }

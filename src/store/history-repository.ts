@@ -37,8 +37,12 @@ export function historyWrite(
     outcomes: JSON.stringify(Object.fromEntries(analysis.findings.map((f) => [f.check_key, f.outcome]))),
     updated_at: now,
   };
-  return insertRowIf(db, 'person_scan_history', { item_id: input.itemId, report_id: input.reportId, profile_id: input.profileId, scanned_at: now, ...values }, when)
-    .onConflict((oc) => oc.column('item_id').doUpdateSet(values));
+  return insertRowIf(
+    db,
+    'person_scan_history',
+    { item_id: input.itemId, report_id: input.reportId, profile_id: input.profileId, scanned_at: now, ...values },
+    when,
+  ).onConflict((oc) => oc.column('item_id').doUpdateSet(values));
 }
 
 /**
