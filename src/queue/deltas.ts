@@ -33,7 +33,7 @@ export async function recordPersonDelta(db: Kysely<Database>, reportId: string, 
     await storeContributions(db, reportId, [{ id: profileId, contribution: change.contribution!, activeChanged: true }]);
     change.contribution = null;
   }
-  await allInOneStatement([bumpAttachment(profileId), ...personDeltaWrites(reportId, profileId, run, now, change)]).execute(db);
+  await allInOneStatement([bumpAttachment(profileId), ...personDeltaWrites(reportId, profileId, run, now, change, sql<boolean>`true`)]).execute(db);
 }
 
 /** The run of an item (a person's, or the company page's: `companyDeltaWrite`) and how its counts change. */
@@ -62,7 +62,8 @@ export function personDelta(person: GatheredPerson | null): PersonDelta {
 /**
  * The writes that record `change` (single data-modifying statements, for
  * the caller's one statement): the contribution, when it changed, and the
- * delta with the run's change, when there is either.
+ * delta with the run's change, when there is either; each writes only if
+ * `when` holds (store/one-statement.ts, gateHolds).
  */
 export function personDeltaWrites(
   reportId: string,
@@ -70,19 +71,21 @@ export function personDeltaWrites(
   run: PersonRunChange | null,
   now: Date,
   change: Pick<PersonDelta, 'delta' | 'contribution'>,
+  when: RawBuilder<boolean>,
 ): RawBuilder<unknown>[] {
   const { delta, contribution } = change;
   const writes: RawBuilder<unknown>[] = [];
   if (contribution !== null) {
     writes.push(sql`insert into profile_contributions (profile_id, report_id, contribution)
-              values (${profileId}::uuid, ${reportId}::uuid, ${JSON.stringify(contribution)}::jsonb)
+              select ${profileId}::uuid, ${reportId}::uuid, ${JSON.stringify(contribution)}::jsonb where ${when}
               on conflict (profile_id) do update set contribution = excluded.contribution`);
   }
   if (delta !== null || run !== null) {
     const runChange = run?.change;
     writes.push(sql`insert into rollup_deltas (report_id, run_id, started, finished, warning, totals, at)
-            values (${reportId}::uuid, ${run?.runId ?? null}::uuid, ${runChange?.kind === 'started'}, ${runChange?.kind === 'finished' ? runChange.status : null},
-                    ${runChange?.kind === 'finished' && runChange.warning === true}, ${delta === null ? null : JSON.stringify(delta)}::jsonb, ${now}::timestamptz)`);
+            select ${reportId}::uuid, ${run?.runId ?? null}::uuid, ${runChange?.kind === 'started'}, ${runChange?.kind === 'finished' ? runChange.status : null},
+                   ${runChange?.kind === 'finished' && runChange.warning === true}, ${delta === null ? null : JSON.stringify(delta)}::jsonb, ${now}::timestamptz
+             where ${when}`);
   }
   return writes;
 }
@@ -91,11 +94,13 @@ export function personDeltaWrites(
  * The write that records a transition of the company page's item (its end:
  * queue/finish.ts, endCompanyItem), for the caller's one statement: the
  * run's change, and a request to recompute the company page's contribution
- * (`recompute_company`), which the fold makes from what is stored.
+ * (`recompute_company`), which the fold makes from what is stored; only if
+ * `when` holds (store/one-statement.ts, gateHolds).
  */
-export function companyDeltaWrite(reportId: string, run: PersonRunChange, now: Date): RawBuilder<unknown> {
+export function companyDeltaWrite(reportId: string, run: PersonRunChange, now: Date, when: RawBuilder<boolean>): RawBuilder<unknown> {
   const { change } = run;
   return sql`insert into rollup_deltas (report_id, run_id, started, finished, warning, at, recompute_company)
-          values (${reportId}::uuid, ${run.runId}::uuid, ${change.kind === 'started'}, ${change.kind === 'finished' ? change.status : null},
-                  ${change.kind === 'finished' && change.warning === true}, ${now}::timestamptz, true)`;
+          select ${reportId}::uuid, ${run.runId}::uuid, ${change.kind === 'started'}, ${change.kind === 'finished' ? change.status : null},
+                 ${change.kind === 'finished' && change.warning === true}, ${now}::timestamptz, true
+           where ${when}`;
 }

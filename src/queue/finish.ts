@@ -8,7 +8,7 @@
 import { sql, type Kysely, type OperationNodeSource, type RawBuilder } from 'kysely';
 import type { ActivityGap } from '../domain/collected.js';
 import { MediaCollected } from '../store/maintenance-repository.js';
-import { inOneStatement } from '../store/one-statement.js';
+import { gateHolds, inOneStatement } from '../store/one-statement.js';
 import type { GatheredPerson } from '../domain/finish-facts.js';
 import { storeVisibleFlags } from '../store/rollup-repository.js';
 import type { Database } from '../store/schema.js';
@@ -34,7 +34,7 @@ export interface PersonItemEnd {
   factsVersion: string;
   /** The person's facts after the item's writes, the analysis about to be stored included (null: the attachment is gone). */
   person: GatheredPerson | null;
-  /** The item's writes (evidence, activity, billed records, analysis): single statements on tables this one does not otherwise write. */
+  /** The item's writes (evidence, activity, billed records, analysis): single statements on tables this one does not otherwise write, each conditional on `gateHolds` (store/one-statement.ts). */
   writes: readonly OperationNodeSource[];
   /** The item stores the person's first analysis: the attachment's `analysis_available` flag is set. */
   analysisAvailable: boolean;
@@ -45,14 +45,16 @@ export interface PersonItemEnd {
 /**
  * 'stale': someone changed the person (or the company page's observation)
  * since the read (nothing written; read again). 'lost': the claim no longer
- * holds the item.
+ * holds the item (nothing written).
  */
 export type ItemEndOutcome = 'ended' | 'lost' | 'stale';
 
-/** The SQLSTATEs of finish_person_item_check (migration 0035) and finish_company_item_check (0037). */
-const CLAIM_LOST = 'PS001';
-const CHANGED_SINCE_READ = 'PS002';
-const MEDIA_COLLECTED = 'PS003';
+/** The row the statement that ends an item returns: its gate's checks (store/one-statement.ts). */
+interface GateRow {
+  claim_held: boolean;
+  unchanged: boolean;
+  media_kept: boolean;
+}
 
 /**
  * Ends a person's claimed item in one statement, outside any transaction,
@@ -66,36 +68,53 @@ const MEDIA_COLLECTED = 'PS003';
  * before the lock, so the statement may find them changed ('stale': nothing
  * was written, and the caller reads and decides again). Every transaction
  * that changes a person's facts under the attachment lock bumps its version
- * (src/store/locks.ts), and an UPDATE rechecks its condition on the newest
- * version of the row it locked, so the check sees every change committed
- * before the lock, although the statement's snapshot predates it; changes
- * after it wait for this statement.
+ * (src/store/locks.ts), and a row lock (SELECT … FOR NO KEY UPDATE) rechecks
+ * its condition on the newest version of the row it locked, so the check
+ * sees every change committed before the lock, although the statement's
+ * snapshot predates it; changes after it wait for this statement.
  *
  * Lock order (src/store/locks.ts): the media collections' lock (when the item
  * stores blobs; taken, and the generation read after it, by a function with
- * a snapshot of its own), the item, then the attachment: each is in a CTE
- * that the next one's condition names. The statement's last part checks the
- * three and raises unless all hold, which undoes every write of the
- * statement; the item's writes run after it (a data-modifying CTE that the
- * main query does not read runs when it has finished) or are undone with it.
- * Throws MediaCollected when a media collection ran since the item stored
- * its blobs.
+ * a snapshot of its own), the item, then the attachment: each is in a
+ * materialized part that the next one's condition names. The gate reads the
+ * three checks; every write of the statement, the item's end and the
+ * attachment's bump included, is conditional on it (store/one-statement.ts),
+ * so when one fails nothing is written, and the outcome is read from the row
+ * the statement returns. Throws MediaCollected when a media collection ran
+ * since the item stored its blobs.
  */
 export async function endPersonItem(db: Kysely<Database>, item: ClaimedItem, end: ItemEnd, now: Date, given: PersonItemEnd): Promise<ItemEndOutcome> {
   if (item.profile_id === null) throw new Error("endPersonItem ends a person's item");
   const finished = { kind: 'finished' as const, status: end.status, warning: end.warning };
   const change = personDelta(given.person);
   const media = mediaHold(given.mediaGeneration);
-  const ended = claimedEnd(db, item, end, now, media.taken);
+  const claimed = claimedItem(item, media.taken);
+  const person = sql`
+    select id from report_profiles
+     where id = ${item.profile_id}::uuid and facts_version = ${given.factsVersion}::bigint and exists (select 1 from item)
+       for no key update`;
+  const gate = sql`
+    select claim_held, unchanged, media_kept, claim_held and unchanged and media_kept as ok
+      from (select exists (select 1 from item) as claim_held, exists (select 1 from person) as unchanged, ${media.kept} as media_kept) checks`;
   const bumped = sql`
     update report_profiles set facts_version = facts_version + 1, analysis_available = analysis_available or ${given.analysisAvailable}
-     where id = ${item.profile_id}::uuid and facts_version = ${given.factsVersion}::bigint and exists (select 1 from ended)
-    returning id`;
-  const writes = [...given.writes, ...personDeltaWrites(item.report_id, item.profile_id, { runId: item.run_id, change: finished }, now, change)];
-  const check = sql`select finish_person_item_check(exists (select 1 from ended), ${media.kept}, exists (select 1 from bumped)) as ok`;
-  const locks = [...media.lock, { name: 'ended', query: ended }, { name: 'bumped', query: bumped }];
-  const outcome = await endInOneStatement(db, inOneStatement(writes, check, locks));
-  if (outcome !== 'ended') return outcome;
+     where id = (select id from person) and ${gateHolds}`;
+  const writes = [
+    itemEnd(db, item, end, now),
+    bumped,
+    ...given.writes,
+    ...personDeltaWrites(item.report_id, item.profile_id, { runId: item.run_id, change: finished }, now, change, gateHolds),
+  ];
+  const parts = [
+    ...media.lock,
+    { name: 'item', query: claimed, materialized: true },
+    { name: 'person', query: person, materialized: true },
+    { name: 'gate', query: gate, materialized: true },
+  ];
+  const gated = await gateRow(db, inOneStatement(writes, sql`select claim_held, unchanged, media_kept from gate`, parts));
+  if (!gated.claim_held) return 'lost';
+  if (!gated.media_kept) throw new MediaCollected();
+  if (!gated.unchanged) return 'stale';
   // Whether the person counts as active changed (a person removed before their contribution was ever stored): their visible flags follow.
   if (change.activeChanged) await storeVisibleFlags(db, [item.profile_id]);
   settle(db, item.report_id, now);
@@ -106,7 +125,7 @@ export async function endPersonItem(db: Kysely<Database>, item: ClaimedItem, end
 export interface CompanyItemEnd {
   /** The version of the company page's observation that read saw: the statement writes only if it is still that. */
   companyVersion: string;
-  /** The item's writes (evidence, activity, context, billed records): single statements on tables this one does not otherwise write. */
+  /** The item's writes (evidence, activity, context, billed records): single statements on tables this one does not otherwise write, each conditional on `gateHolds` (store/one-statement.ts). */
   writes: readonly OperationNodeSource[];
   /** The media collection generation read before the item stored its blobs; absent when it stores none. */
   mediaGeneration?: number;
@@ -124,34 +143,52 @@ export interface CompanyItemEnd {
  * nothing of the report's aggregates: the fold does.
  *
  * Lock order (src/store/locks.ts): the media collections' lock (when the
- * item stores blobs), the report, then the item, each in a CTE that the
- * next one's condition names. Throws MediaCollected when a media collection
- * ran since the item stored its blobs.
+ * item stores blobs), the report, then the item, each in a materialized
+ * part that the next one's condition names; every write is conditional on
+ * the gate, as in endPersonItem. A changed observation is 'stale' whatever
+ * the claim (the item is not locked then). Throws MediaCollected when a
+ * media collection ran since the item stored its blobs.
  */
 export async function endCompanyItem(db: Kysely<Database>, item: ClaimedItem, end: ItemEnd, now: Date, given: CompanyItemEnd): Promise<ItemEndOutcome> {
   if (item.profile_id !== null) throw new Error("endCompanyItem ends the company page's item");
   const media = mediaHold(given.mediaGeneration);
-  const observation = sql`
-    update reports set company_version = company_version + 1
+  const observed = sql`
+    select id from reports
      where id = ${item.report_id}::uuid and company_version = ${given.companyVersion}::bigint and ${media.taken}
-    returning id`;
-  const ended = claimedEnd(db, item, end, now, sql<boolean>`exists (select 1 from observation)`);
+       for no key update`;
+  const claimed = claimedItem(item, sql<boolean>`exists (select 1 from observed)`);
+  const gate = sql`
+    select claim_held, unchanged, media_kept, claim_held and unchanged and media_kept as ok
+      from (select exists (select 1 from item) as claim_held, exists (select 1 from observed) as unchanged, ${media.kept} as media_kept) checks`;
+  const observation = sql`update reports set company_version = company_version + 1 where id = (select id from observed) and ${gateHolds}`;
   const finished = { kind: 'finished' as const, status: end.status, warning: end.warning };
-  const writes = [...given.writes, companyDeltaWrite(item.report_id, { runId: item.run_id, change: finished }, now)];
-  const check = sql`select finish_company_item_check(exists (select 1 from observation), exists (select 1 from ended), ${media.kept}) as ok`;
-  const locks = [...media.lock, { name: 'observation', query: observation }, { name: 'ended', query: ended }];
-  const outcome = await endInOneStatement(db, inOneStatement(writes, check, locks));
-  if (outcome === 'ended') settle(db, item.report_id, now);
-  return outcome;
+  const writes = [
+    observation,
+    itemEnd(db, item, end, now),
+    ...given.writes,
+    companyDeltaWrite(item.report_id, { runId: item.run_id, change: finished }, now, gateHolds),
+  ];
+  const parts = [
+    ...media.lock,
+    { name: 'observed', query: observed, materialized: true },
+    { name: 'item', query: claimed, materialized: true },
+    { name: 'gate', query: gate, materialized: true },
+  ];
+  const gated = await gateRow(db, inOneStatement(writes, sql`select claim_held, unchanged, media_kept from gate`, parts));
+  if (!gated.unchanged) return 'stale';
+  if (!gated.claim_held) return 'lost';
+  if (!gated.media_kept) throw new MediaCollected();
+  settle(db, item.report_id, now);
+  return 'ended';
 }
 
 /**
  * The media collections' lock of a statement that ends an item (endPersonItem,
  * endCompanyItem) storing evidence blobs (`generation`: the collection
  * generation read before they were stored; undefined: none stored): the
- * named part that takes it (`hold_media_collections_generation()`, migration
- * 0035) first, the condition that makes the next part wait for it (`taken`),
- * and whether no collection ran since (`kept`).
+ * named part that takes it (`hold_media_collections_generation()`) first,
+ * the condition that makes the next part wait for it (`taken`), and whether
+ * no collection ran since (`kept`).
  */
 function mediaHold(generation: number | undefined): {
   lock: { name: string; query: RawBuilder<unknown>; materialized: boolean }[];
@@ -162,33 +199,30 @@ function mediaHold(generation: number | undefined): {
   return {
     lock: [{ name: 'media', query: sql`select hold_media_collections_generation() as generation`, materialized: true }],
     taken: sql<boolean>`(select generation from media) is not null`,
-    kept: sql<boolean>`(select generation from media) = ${generation}::bigint`,
+    kept: sql<boolean>`coalesce((select generation from media) = ${generation}::bigint, false)`,
   };
 }
 
-/** The update that ends a claimed item, guarded by its claim, for the statement that ends it; `after`: the condition that orders it after the locks before it. */
-function claimedEnd(db: Kysely<Database>, item: ClaimedItem, end: ItemEnd, now: Date, after: RawBuilder<boolean>) {
+/** The lock of a claimed item if its claim still holds it, for the statement that ends it; `after`: the condition that orders it after the locks before it. */
+function claimedItem(item: ClaimedItem, after: RawBuilder<boolean>): RawBuilder<unknown> {
+  return sql`
+    select id from scan_items
+     where id = ${item.id}::uuid and claim_id = ${item.claim_id}::uuid and status = 'running'
+       and profile_id is ${item.profile_id === null ? sql`null` : sql`not null`} and ${after}
+       for no key update`;
+}
+
+/** The update that ends the claimed item locked by the statement's `item` part, if its gate holds. */
+function itemEnd(db: Kysely<Database>, item: ClaimedItem, end: ItemEnd, now: Date) {
   return db
     .updateTable('scan_items')
     .set({ ...end, finished_at: now, claim_id: null, lease_expires_at: null })
-    .where('id', '=', item.id)
-    .where('claim_id', '=', item.claim_id)
-    .where('status', '=', 'running')
-    .where('profile_id', item.profile_id === null ? 'is' : 'is not', null)
-    .where(after)
-    .returning('id');
+    .where('id', '=', sql<string>`(select id from item)`)
+    .where(gateHolds);
 }
 
-/** Runs the statement that ends an item (endPersonItem, endCompanyItem), its check's SQLSTATEs as outcomes. */
-async function endInOneStatement(db: Kysely<Database>, statement: RawBuilder<unknown>): Promise<ItemEndOutcome> {
-  try {
-    await statement.execute(db);
-    return 'ended';
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    if (code === CLAIM_LOST) return 'lost';
-    if (code === CHANGED_SINCE_READ) return 'stale';
-    if (code === MEDIA_COLLECTED) throw new MediaCollected();
-    throw error;
-  }
+/** Runs the statement that ends an item (endPersonItem, endCompanyItem) and returns its gate's row. */
+async function gateRow(db: Kysely<Database>, statement: RawBuilder<unknown>): Promise<GateRow> {
+  const { rows } = await statement.execute(db);
+  return rows[0] as GateRow;
 }

@@ -36,6 +36,7 @@ import { checkMediaGeneration } from '../store/maintenance-repository.js';
 import { itemExists, queueBlobDeletions } from '../store/erasure-repository.js';
 import type { GatheredPerson } from '../domain/finish-facts.js';
 import { providerUsageWrite } from '../store/provider-usage-repository.js';
+import { gateHolds } from '../store/one-statement.js';
 
 export type Finish =
   | { item: ClaimedItem; inputs: AnalysisInputs; outcome: 'inaccessible'; reason: string }
@@ -122,8 +123,8 @@ function personWrites(
   const ids = { reportId: item.report_id, profileId: item.profile_id, itemId: item.id };
   const activity = result.activity === null ? null : { ...ids, events: result.activity, capturedAt };
   const usage = usageWrite(finish);
-  const evidence = evidenceWrites(db, { ...ids, images: finish.evidence }, now);
-  const events = activity && activityWrites(db, activity, now, read.existingEvents);
+  const evidence = evidenceWrites(db, { ...ids, images: finish.evidence }, now, gateHolds);
+  const events = activity && activityWrites(db, activity, now, read.existingEvents, gateHolds);
   const itemWrites = [...evidence.writes, ...(events?.writes ?? []), ...(usage ? [usage] : [])];
   const common = { factsVersion: read.factsVersion!, mediaGeneration: holdMedia ? mediaGeneration : undefined };
   // The person's checks, from this item's observation of the profile (a full-profile item) or the
@@ -144,11 +145,11 @@ function personWrites(
     person,
     writes: [
       ...itemWrites,
-      ...analysisWrites(db, { reportId: item.report_id, profileId: item.profile_id, itemId: observedBy, profile }, analysis, change),
+      ...analysisWrites(db, { reportId: item.report_id, profileId: item.profile_id, itemId: observedBy, profile }, analysis, change, gateHolds),
       // The history keeps every observation of the profile (an unchanged one too: a scan that changed
       // nothing), and what a later item of the same observation changes of its analysis.
       ...(observed || change.kind === 'analysis'
-        ? [historyWrite(db, { reportId: item.report_id, profileId: item.profile_id, itemId: observedBy }, analysis, now)]
+        ? [historyWrite(db, { reportId: item.report_id, profileId: item.profile_id, itemId: observedBy }, analysis, now, gateHolds)]
         : []),
     ],
     analysisAvailable: change.kind === 'analysis',
@@ -188,9 +189,9 @@ function companyWrites(db: Db, finish: Extract<Finish, { outcome: 'succeeded' }>
   if (holdMedia) checkMediaGeneration({ beforeBlobs: mediaGeneration, atRead: read.mediaGeneration });
   const usage = usageWrite(finish);
   const writes = [
-    ...evidenceWrites(db, { ...ids, images: finish.evidence }, now).writes,
-    ...(result.activity === null ? [] : activityWrites(db, { ...ids, events: result.activity, capturedAt }, now, read.existingEvents).writes),
-    ...(result.company ? [companyWrite(db, { reportId: item.report_id, itemId: item.id, company: result.company, capturedAt }, now)] : []),
+    ...evidenceWrites(db, { ...ids, images: finish.evidence }, now, gateHolds).writes,
+    ...(result.activity === null ? [] : activityWrites(db, { ...ids, events: result.activity, capturedAt }, now, read.existingEvents, gateHolds).writes),
+    ...(result.company ? [companyWrite(db, { reportId: item.report_id, itemId: item.id, company: result.company, capturedAt }, now, gateHolds)] : []),
     ...(usage ? [usage] : []),
   ];
   return { companyVersion: read.companyVersion, writes, mediaGeneration: holdMedia ? mediaGeneration : undefined };
@@ -200,7 +201,7 @@ function companyWrites(db: Db, finish: Extract<Finish, { outcome: 'succeeded' }>
 function usageWrite(finish: Extract<Finish, { outcome: 'succeeded' }>) {
   const records = finish.result.billed_records ?? 0;
   if (finish.provider === undefined || records <= 0) return null;
-  return providerUsageWrite({ workspaceId: finish.item.workspace_id, provider: finish.provider, records });
+  return providerUsageWrite({ workspaceId: finish.item.workspace_id, provider: finish.provider, records }, gateHolds);
 }
 
 function withAnalysis(person: GatheredPerson, analysis: GatheredPerson['facts']['analysis']): GatheredPerson {

@@ -11,7 +11,7 @@
  * queue/finish.ts, endCompanyItem).
  */
 import { randomUUID } from 'node:crypto';
-import { sql, type Kysely, type OperationNodeSource } from 'kysely';
+import { sql, type Kysely, type OperationNodeSource, type RawBuilder } from 'kysely';
 import { activityRecord } from '../domain/analysis-records.js';
 import { revisionOf } from '../domain/revision.js';
 import type { analysisChange, ProfileAnalysis } from '../domain/profile-analysis.js';
@@ -19,6 +19,7 @@ import type { EventRow, EvidenceImageRow, FinishBefore } from '../domain/finish-
 import type { ActivityGap, CollectedActivityEvent, CollectedCompany, CollectedProfile } from '../domain/collected.js';
 import type { EvidenceOrigin, PreparedEvidence } from '../domain/collected.js';
 import { unnestColumns } from './fixed-text.js';
+import { insertRowIf } from './one-statement.js';
 import { UNFLATTENED } from './plan-fence.js';
 import { personFactsJson, personFromJson, type PersonFactsRow } from './person-facts.js';
 import { NIL_SUBJECT, type Database, type ItemStatus } from './schema.js';
@@ -36,12 +37,14 @@ export interface EvidenceToStore {
  * obsolete: a newer observation of a section replaces all of that section's
  * older images (card and captured alike). The update never meets a row the
  * insert writes (another item's rows). The same image of a section twice is
- * stored once (and a replayed finish stores nothing again).
+ * stored once (and a replayed finish stores nothing again). Each writes
+ * only if `when` holds (store/one-statement.ts, gateHolds).
  */
 export function evidenceWrites(
   db: Kysely<Database>,
   input: { reportId: string; profileId: string | null; itemId: string; images: EvidenceToStore[] },
   now: Date,
+  when: RawBuilder<boolean>,
 ): { writes: OperationNodeSource[]; rows: EvidenceImageRow[] } {
   if (input.images.length === 0) return { writes: [], rows: [] };
   const seen = new Set<string>();
@@ -74,6 +77,7 @@ export function evidenceWrites(
     .where(sql<boolean>`section = any(${sections}::text[])`)
     .where('obsolete', '=', false)
     .where('item_id', '!=', input.itemId)
+    .where(when)
     .$if(input.profileId === null, (q) => q.where('profile_id', 'is', null))
     .$if(input.profileId !== null, (q) => q.where('profile_id', '=', input.profileId));
   // The rows as one array per column: one text (and one prepared statement) whatever their number, and no
@@ -100,6 +104,7 @@ export function evidenceWrites(
         ['preview_height', 'integer', values.map((v) => v.preview_height)],
         ['origin', 'text', values.map((v) => v.origin)],
       ])}
+     where ${when}
     on conflict (item_id, section, original_sha256) do nothing`;
   return {
     writes: [superseded, inserted],
@@ -146,13 +151,15 @@ function existingEventsQuery(db: Kysely<Database>, input: { reportId: string; pr
  * id) and, for a person, their coverage, as single statements, and the rows
  * they leave. `existing`: the subject's stored events among these ids.
  * `updated_at` moves only when the event's content changed; `revision`
- * covers every visible field, observation timestamps included.
+ * covers every visible field, observation timestamps included. Each writes
+ * only if `when` holds (store/one-statement.ts, gateHolds).
  */
 export function activityWrites(
   db: Kysely<Database>,
   input: { reportId: string; profileId: string | null; itemId: string; events: CollectedActivityEvent[]; capturedAt: Date },
   now: Date,
   existing: ReadonlyMap<string, ExistingEvent>,
+  when: RawBuilder<boolean>,
 ): { writes: OperationNodeSource[]; rows: EventRow[] } {
   const stored: EventRow[] = [];
   const rows = input.events.map((event) => {
@@ -216,6 +223,7 @@ export function activityWrites(
           ['content_hash', 'text', rows.map((r) => r.content_hash)],
           ['revision', 'text', rows.map((r) => r.revision)],
         ])}
+       where ${when}
       on conflict (report_id, subject, external_id) do update
         set event_type = excluded.event_type, actor_kind = excluded.actor_kind, actor = excluded.actor, source_url = excluded.source_url,
             text = excluded.text, occurred_at = excluded.occurred_at, counts = excluded.counts, captured_at = excluded.captured_at,
@@ -232,20 +240,20 @@ export function activityWrites(
       available_at: now,
     };
     writes.push(
-      db
-        .insertInto('activity_coverage')
-        .values({ profile_id: input.profileId, ...coverage })
-        .onConflict((oc) => oc.column('profile_id').doUpdateSet(coverage)),
+      insertRowIf(db, 'activity_coverage', { profile_id: input.profileId, ...coverage }, when).onConflict((oc) =>
+        oc.column('profile_id').doUpdateSet(coverage),
+      ),
     );
   }
   return { writes, rows: stored };
 }
 
-/** The write that stores the company page's observed context (one row per report, the newest observation). */
+/** The write that stores the company page's observed context (one row per report, the newest observation), if `when` holds. */
 export function companyWrite(
   db: Kysely<Database>,
   input: { reportId: string; itemId: string; company: CollectedCompany; capturedAt: Date },
   now: Date,
+  when: RawBuilder<boolean>,
 ): OperationNodeSource {
   const values = {
     item_id: input.itemId,
@@ -257,10 +265,7 @@ export function companyWrite(
     captured_at: input.capturedAt,
     available_at: now,
   };
-  return db
-    .insertInto('company_context')
-    .values({ report_id: input.reportId, ...values })
-    .onConflict((oc) => oc.column('report_id').doUpdateSet(values));
+  return insertRowIf(db, 'company_context', { report_id: input.reportId, ...values }, when).onConflict((oc) => oc.column('report_id').doUpdateSet(values));
 }
 
 /** What the company page's finishing item reads in one statement, before its writes (`readCompanyFinish`). */
@@ -414,16 +419,17 @@ function endedIn(row: PersonFactsRow, ended: EndedItem): PersonFactsRow {
  * was evaluated from, observed by `itemId` (the attachment's
  * `analysis_available` flag is set by the statement's own update of the
  * attachment: queue/finish.ts, endPersonItem). Single statements, for
- * the statement that ends the item.
+ * the statement that ends the item, each writing only if `when` holds.
  */
 export function analysisWrites(
   db: Kysely<Database>,
   input: { reportId: string; profileId: string; itemId: string; profile: CollectedProfile },
   analysis: ProfileAnalysis,
   change: ReturnType<typeof analysisChange>,
+  when: RawBuilder<boolean>,
 ): OperationNodeSource[] {
   if (change.kind === 'unchanged') return [];
-  if (change.kind === 'text') return [db.updateTable('profile_analyses').set(change.text).where('profile_id', '=', input.profileId)];
+  if (change.kind === 'text') return [db.updateTable('profile_analyses').set(change.text).where('profile_id', '=', input.profileId).where(when)];
   const values = {
     report_id: input.reportId,
     item_id: input.itemId,
@@ -439,9 +445,6 @@ export function analysisWrites(
     ...change.text,
   };
   return [
-    db
-      .insertInto('profile_analyses')
-      .values({ profile_id: input.profileId, ...values })
-      .onConflict((oc) => oc.column('profile_id').doUpdateSet(values)),
+    insertRowIf(db, 'profile_analyses', { profile_id: input.profileId, ...values }, when).onConflict((oc) => oc.column('profile_id').doUpdateSet(values)),
   ];
 }

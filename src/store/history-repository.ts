@@ -7,7 +7,8 @@
  * `recordCompletedRound`); their reads, and their retention
  * (HISTORY_RETENTION_MONTHS, `pruneHistory`).
  */
-import { sql, type Kysely, type OperationNodeSource } from 'kysely';
+import { sql, type Kysely, type OperationNodeSource, type RawBuilder } from 'kysely';
+import { insertRowIf } from './one-statement.js';
 import type { CheckTotals, Outcome } from '../domain/analysis-aggregate.js';
 import type { StoredFinding } from '../domain/analysis-records.js';
 import { latestFullItemJoin } from './latest-item.js';
@@ -18,13 +19,15 @@ import type { Database } from './schema.js';
  * profile it was evaluated from (`itemId`: the full-profile item that observed
  * it). A new observation adds its row; a later item of the same observation
  * (an activity item) updates it, as it updates the shown analysis. A replayed
- * finish writes the same values again.
+ * finish writes the same values again. It writes only if `when` holds
+ * (store/one-statement.ts, gateHolds).
  */
 export function historyWrite(
   db: Kysely<Database>,
   input: { reportId: string; profileId: string; itemId: string },
   analysis: { findings: readonly StoredFinding[]; good: number; optimize: number; unknown: number; captured_at: Date },
   now: Date,
+  when: RawBuilder<boolean>,
 ): OperationNodeSource {
   const values = {
     good: analysis.good,
@@ -34,10 +37,12 @@ export function historyWrite(
     outcomes: JSON.stringify(Object.fromEntries(analysis.findings.map((f) => [f.check_key, f.outcome]))),
     updated_at: now,
   };
-  return db
-    .insertInto('person_scan_history')
-    .values({ item_id: input.itemId, report_id: input.reportId, profile_id: input.profileId, scanned_at: now, ...values })
-    .onConflict((oc) => oc.column('item_id').doUpdateSet(values));
+  return insertRowIf(
+    db,
+    'person_scan_history',
+    { item_id: input.itemId, report_id: input.reportId, profile_id: input.profileId, scanned_at: now, ...values },
+    when,
+  ).onConflict((oc) => oc.column('item_id').doUpdateSet(values));
 }
 
 /**

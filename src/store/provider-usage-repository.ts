@@ -69,14 +69,18 @@ export async function reservedToday(db: Db, provider: string): Promise<number> {
 
 /** Adds billed records to the workspace's count of today (in the caller's transaction). */
 export async function recordProviderUsage(db: Db, input: { workspaceId: string; provider: string; records: number }): Promise<void> {
-  if (input.records > 0) await providerUsageWrite(input).execute(db);
+  if (input.records > 0) await providerUsageWrite(input, sql<boolean>`true`).execute(db);
 }
 
-/** `recordProviderUsage` as one statement for the caller's statement (a finishing item's last: scanning/finish-item.ts); `records` > 0. */
-export function providerUsageWrite(input: { workspaceId: string; provider: string; records: number }): RawBuilder<unknown> {
+/**
+ * `recordProviderUsage` as one statement for the caller's statement (a finishing item's: scanning/finish-item.ts),
+ * which adds the records only if `when` holds (store/one-statement.ts, gateHolds); `records` > 0.
+ */
+export function providerUsageWrite(input: { workspaceId: string; provider: string; records: number }, when: RawBuilder<boolean>): RawBuilder<unknown> {
   return sql`
     insert into provider_usage as u (workspace_id, day, provider, records)
-    values (${input.workspaceId}, (now() at time zone 'utc')::date, ${input.provider}, ${input.records}::int)
+    select ${input.workspaceId}, (now() at time zone 'utc')::date, ${input.provider}, ${input.records}::int
+     where ${when}
     on conflict (workspace_id, day, provider) do update set records = u.records + excluded.records`;
 }
 

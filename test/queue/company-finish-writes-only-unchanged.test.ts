@@ -16,6 +16,7 @@ import { readCompanyFinish } from '../../src/store/analysis-repository.js';
 import { claimItem } from '../../src/queue/claim.js';
 import { endCompanyItem } from '../../src/queue/finish.js';
 import { type BegunItem, type Claim } from '../../src/queue/item.js';
+import { gateHolds } from '../../src/store/one-statement.js';
 import { providerUsageWrite } from '../../src/store/provider-usage-repository.js';
 import { people, reportBody, startTestApp, type Tenant, type TestApp } from '../support/app.js';
 import { untilAnotherSessionWaitsOnALock } from '../support/db.js';
@@ -70,7 +71,7 @@ describe("the company page's end in one statement", () => {
   async function endOf(item: BegunItem, provider: string) {
     const read = await readCompanyFinish(t.runtime.db, { reportId: item.report_id, observedEventIds: [] });
     assert.ok(read);
-    return { companyVersion: read.companyVersion, writes: [providerUsageWrite({ workspaceId: item.workspace_id, provider, records: 1 })] };
+    return { companyVersion: read.companyVersion, writes: [providerUsageWrite({ workspaceId: item.workspace_id, provider, records: 1 }, gateHolds)] };
   }
 
   const inaccessible = { status: 'inaccessible' as const, warning: false as const, reason: 'test' };

@@ -17,6 +17,7 @@ import { claimItem } from '../../src/queue/claim.js';
 import { endPersonItem } from '../../src/queue/finish.js';
 import { type BegunItem, type Claim } from '../../src/queue/item.js';
 import { lockAttachments } from '../../src/store/locks.js';
+import { gateHolds } from '../../src/store/one-statement.js';
 import { providerUsageWrite } from '../../src/store/provider-usage-repository.js';
 import { people, reportBody, startTestApp, type Tenant, type TestApp } from '../support/app.js';
 import { untilAnotherSessionWaitsOnALock } from '../support/db.js';
@@ -89,7 +90,7 @@ describe("a person's finish in one statement", () => {
     return {
       factsVersion: read.factsVersion,
       person: read.person,
-      writes: [providerUsageWrite({ workspaceId: item.workspace_id, provider, records: 1 })],
+      writes: [providerUsageWrite({ workspaceId: item.workspace_id, provider, records: 1 }, gateHolds)],
       analysisAvailable: false,
     };
   }
