@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeClientSheet } from './client-sheet.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const src = path.join(root, 'src');
@@ -31,6 +32,8 @@ try {
 
 // The API client package first (packages/client: its own package, which the server's
 // `profile-scan client` command uses through its published entry points), then the server.
+// The client's copy of the spreadsheet rules is written from their one source first (client-sheet.mjs).
+writeClientSheet();
 const client = spawnSync(process.execPath, [tsc, '-p', path.join(root, 'packages', 'client', 'tsconfig.json')], { stdio: 'inherit', cwd: root });
 if (client.status !== 0 && !fs.existsSync(path.join(root, 'packages', 'client', 'dist', 'index.js'))) process.exit(client.status ?? 1);
 // tsc writes the JavaScript even when it reports type errors; the exit status says whether it did.

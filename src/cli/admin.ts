@@ -382,7 +382,7 @@ function prepare(command: string, args: string[], values: Record<string, string 
               await writeFile(out, JSON.stringify(exported, null, 2), { mode: 0o600 });
               return {
                 json: { written: out, people: exported.people.length },
-                text: `wrote what is stored about ${exported.people.length} attachment(s) to ${out}`,
+                text: `wrote what is stored about the person on ${exported.people.length} report(s) to ${out}`,
               };
             }
             return { json: exported, text: JSON.stringify(exported, null, 2) };
@@ -391,7 +391,7 @@ function prepare(command: string, args: string[], values: Record<string, string 
           return {
             json: { erased: erased.erased, blobs_deleted: erased.blobsDeleted, blobs_pending: erased.blobsPending },
             text:
-              `erased ${erased.erased} attachment(s) of the person; ${erased.blobsDeleted} media blob(s) deleted` +
+              `erased the person from ${erased.erased} report(s); ${erased.blobsDeleted} media blob(s) deleted` +
               (erased.blobsPending > 0 ? `, ${erased.blobsPending} queued for the next maintenance run` : ''),
           };
         } catch (error) {

@@ -44,12 +44,16 @@ const ACTIVITY_GAP_LIMITATIONS: Record<ActivityGap, string> = {
   failed: 'activity_collection_failed',
 };
 
-const LIMITATION_MESSAGES: Record<string, string> = {
-  incomplete_profile_coverage: 'Some active people have no usable profile analysis yet; totals cover the analyzed cohort only.',
-  incomplete_activity_coverage: 'Activity was not (yet) collected for some active people; an empty activity page does not prove there is none.',
-  latest_attempt_failed: 'The latest scan attempt failed or was inaccessible for some work; older results may be shown.',
-  refresh_in_progress: 'Scans are still queued or running; results may change.',
-  company_page_not_observed: 'The company page has not been observed; no company context is shown.',
+/**
+ * Each limitation's message, in the plain words of the pages (docs/web.md,
+ * "Glossary"): the API and the web say the same, and the pages show it as is.
+ */
+export const LIMITATION_MESSAGES: Readonly<Record<string, string>> = {
+  incomplete_profile_coverage: 'Some people have no analysis yet: the score and the gaps count the analyzed people only.',
+  incomplete_activity_coverage: 'The posts and activity of some people have not been read (yet): their activity checks are unknown, not failures.',
+  latest_attempt_failed: 'The latest scan of some people could not read their profile or failed: older results are shown for them where there are any.',
+  refresh_in_progress: 'Scans are still queued or running: the figures may change.',
+  company_page_not_observed: 'The company page has not been read yet: no company context is shown.',
   activity_not_delivered:
     'The data provider returned no activity for some people. Their activity checks are unknown, or based on an earlier scan: missing data is never read as inactivity.',
   activity_unattributable:

@@ -147,9 +147,9 @@ function personWrites(
       ...itemWrites,
       ...analysisWrites(db, { reportId: item.report_id, profileId: item.profile_id, itemId: observedBy, profile }, analysis, change, gateHolds),
       // The history keeps every observation of the profile (an unchanged one too: a scan that changed
-      // nothing), and what a later item of the same observation changes of its analysis.
+      // nothing), and what a later item of the same round changes of its analysis, in that round's row.
       ...(observed || change.kind === 'analysis'
-        ? [historyWrite(db, { reportId: item.report_id, profileId: item.profile_id, itemId: observedBy }, analysis, now, gateHolds)]
+        ? [historyWrite(db, { reportId: item.report_id, profileId: item.profile_id, itemId: observedBy, endingItemId: item.id }, analysis, now, gateHolds)]
         : []),
     ],
     analysisAvailable: change.kind === 'analysis',

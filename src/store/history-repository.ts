@@ -15,16 +15,22 @@ import { latestFullItemJoin } from './latest-item.js';
 import type { Database } from './schema.js';
 
 /**
- * The write that keeps a person's analysis with the observation of their
- * profile it was evaluated from (`itemId`: the full-profile item that observed
- * it). A new observation adds its row; a later item of the same observation
- * (an activity item) updates it, as it updates the shown analysis. A replayed
- * finish writes the same values again. It writes only if `when` holds
- * (store/one-statement.ts, gateHolds).
+ * The write that keeps a person's analysis with the round of scans it was
+ * evaluated in. A round's row is keyed by the round's full-profile item
+ * (`itemId` when that item observed the profile). A new observation adds its
+ * row; a later item of the same round (an activity item) updates it, as it
+ * updates the shown analysis. An activity item (`endingItemId`) that ends
+ * before its round's full-profile item writes the row of its own round, keyed
+ * by that full-profile item, which then updates it: the newest full-profile
+ * item of the person admitted no later than the activity item, or the stored
+ * observation (`itemId`) when that one is newer (admitted at the same instant:
+ * the other one, for the stored observation has ended). The previous round's row
+ * keeps what was shown then. A replayed finish writes the same values again.
+ * It writes only if `when` holds (store/one-statement.ts, gateHolds).
  */
 export function historyWrite(
   db: Kysely<Database>,
-  input: { reportId: string; profileId: string; itemId: string },
+  input: { reportId: string; profileId: string; itemId: string; endingItemId: string },
   analysis: { findings: readonly StoredFinding[]; good: number; optimize: number; unknown: number; captured_at: Date },
   now: Date,
   when: RawBuilder<boolean>,
@@ -37,12 +43,18 @@ export function historyWrite(
     outcomes: JSON.stringify(Object.fromEntries(analysis.findings.map((f) => [f.check_key, f.outcome]))),
     updated_at: now,
   };
-  return insertRowIf(
-    db,
-    'person_scan_history',
-    { item_id: input.itemId, report_id: input.reportId, profile_id: input.profileId, scanned_at: now, ...values },
-    when,
-  ).onConflict((oc) => oc.column('item_id').doUpdateSet(values));
+  const round =
+    input.endingItemId === input.itemId
+      ? sql<string>`${input.itemId}::uuid`
+      : sql<string>`coalesce((
+          select f.id from scan_items f
+           where f.report_id = ${input.reportId} and f.profile_id = ${input.profileId} and f.run_mode = 'full_profile'
+             and (f.id = ${input.itemId} or f.created_at <= (select a.created_at from scan_items a where a.id = ${input.endingItemId}))
+           order by f.run_created_at desc, f.created_at desc, f.id = ${input.itemId}
+           limit 1), ${input.itemId}::uuid)`;
+  return insertRowIf(db, 'person_scan_history', { item_id: round, report_id: input.reportId, profile_id: input.profileId, scanned_at: now, ...values }, when).onConflict(
+    (oc) => oc.column('item_id').doUpdateSet(values),
+  );
 }
 
 /**

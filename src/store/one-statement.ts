@@ -59,5 +59,14 @@ export function insertRowIf<T extends keyof Database & string>(db: Kysely<Databa
   return db
     .insertInto(table)
     .columns(columns as never)
-    .expression(db.selectNoFrom(columns.map((column) => sql.val(row[column]).as(column))).where(when) as never);
+    .expression(db.selectNoFrom(columns.map((column) => valueOf(row[column]).as(column))).where(when) as never);
+}
+
+/** A row's value as the select of insertRowIf writes it: an expression (a subquery, a cast) as it is, anything else as a parameter. */
+function valueOf(value: unknown): RawBuilder<unknown> {
+  return isExpression(value) ? value : sql.val(value);
+}
+
+function isExpression(value: unknown): value is RawBuilder<unknown> {
+  return typeof value === 'object' && value !== null && 'toOperationNode' in value;
 }

@@ -21,6 +21,7 @@ import type { Db } from '../store/database.js';
 import { recordAudit } from '../store/audit-repository.js';
 import { retryingTransaction } from '../store/transaction.js';
 import { findPersonLink, insertPersonLinks, listPersonLinks, recordOpened, revokePersonLinks, type OpenedLinkRow } from '../store/person-link-repository.js';
+import { readPersonProgress, type PersonProgressView } from './progress.js';
 import { openEvidence, type EvidenceVariant, type OpenedEvidence } from './read-evidence.js';
 import { readReportPeople } from './report-people.js';
 import { readPerson, type PersonView } from './report-view.js';
@@ -176,8 +177,12 @@ export interface LinkViewContext {
   imageUrl(token: string, imageId: string, variant?: 'preview'): string;
 }
 
-/** The person's page a link opens (the same read as the signed-in page), recording that it was opened. */
-export async function openPersonLink(ctx: LinkViewContext, token: string): Promise<PersonView> {
+/**
+ * The person's page a link opens (the same read as the signed-in page), with
+ * their own trend and progress since their previous scan (the same read as
+ * the signed-in page's, of this person only), recording that it was opened.
+ */
+export async function openPersonLink(ctx: LinkViewContext, token: string): Promise<PersonView & { progress: PersonProgressView }> {
   const now = ctx.clock.now();
   const link = await liveLink(ctx.db, now, token);
   const view = await readPerson(
@@ -192,8 +197,9 @@ export async function openPersonLink(ctx: LinkViewContext, token: string): Promi
     link.report_id,
     link.profile_id,
   );
+  const progress = await readPersonProgress({ db: ctx.db, workspaceId: link.workspace_id }, link.report_id, link.profile_id);
   await recordOpened(ctx.db, link.id, now);
-  return view;
+  return { ...view, progress };
 }
 
 /** One evidence image of the link's person; another person's, or the report's own, is not found. */

@@ -1,6 +1,7 @@
 /**
  * A private link opened signed out, in Chromium, at desktop and phone sizes:
- * the person's own page (score, fix first, evidence that loads), no
+ * the person's own page (score, fix first, evidence that loads, their own
+ * progress since the previous scan after a second scan), no
  * navigation into the workspace, no sideways scrolling, no accessibility
  * violation (axe-core) and no Content-Security-Policy violation; a revoked
  * link shows a plain 410 page. Screenshots are left in the directory the
@@ -27,6 +28,7 @@ describe('a private link in Chromium, signed out', () => {
   let owner: WebUser;
   let reportId: string;
   let shots = '';
+  let edits = '';
   const cspViolations: string[] = [];
 
   async function makeLink(person: string): Promise<string> {
@@ -36,7 +38,12 @@ describe('a private link in Chromium, signed out', () => {
   }
 
   before(async () => {
-    t = await startTestApp();
+    shots = await fs.mkdtemp(path.join(os.tmpdir(), 'ps-private-link-'));
+    console.log(`# screenshots: ${shots}`);
+    // Jane lacks a photo and a banner at the first scan and has both at the second.
+    edits = path.join(shots, 'edits.json');
+    await fs.writeFile(edits, JSON.stringify({ 'https://pronet.example/in/jane-doe': { profile: { has_photo: false, has_banner: false } } }));
+    t = await startTestApp({ env: { SIMULATOR_EDITS: edits } });
     const tenant = await t.tenant();
     owner = await webUser(t, tenant.workspaceId);
     const created = await t.request('POST', '/api/v1/reports', {
@@ -50,10 +57,16 @@ describe('a private link in Chromium, signed out', () => {
       }),
     });
     reportId = created.body.data.report.id;
-    await t.startWorker(2);
-    await scansFinished(t, tenant.secret, reportId, 2);
-    shots = await fs.mkdtemp(path.join(os.tmpdir(), 'ps-private-link-'));
-    console.log(`# screenshots: ${shots}`);
+    const round = async () => {
+      const worker = await t.startWorker(2);
+      await scansFinished(t, tenant.secret, reportId, 2);
+      await worker.stop();
+    };
+    await round();
+    await fs.writeFile(edits, JSON.stringify({ 'https://pronet.example/in/jane-doe': { profile: { has_photo: true, has_banner: true } } }));
+    const refreshed = await t.request('POST', `/api/v1/reports/${reportId}/refreshes`, { key: tenant.secret, headers: { 'idempotency-key': 'again' } });
+    assert.equal(refreshed.status, 201, refreshed.text);
+    await round();
     browser = await launchChromium();
   });
   after(async () => {
@@ -73,6 +86,10 @@ describe('a private link in Chromium, signed out', () => {
       assert.equal(answer?.status(), 200);
       await page.getByRole('heading', { level: 1, name: 'Jane Doe' }).waitFor();
       assert.ok(await page.getByRole('heading', { name: 'Fix first' }).isVisible());
+      assert.ok(await page.getByRole('heading', { name: 'Since the previous scan' }).isVisible());
+      assert.equal(await page.locator('#fixed-since li').count(), 2, 'her own fixes since the last scan');
+      assert.equal(await page.locator('#person-trend svg').count(), 1, 'her own trend');
+      await page.locator('#person-progress').screenshot({ path: path.join(shots, `private-link-progress-${size.where}.png`) });
       assert.equal(await page.getByRole('navigation').count(), 0, 'no navigation at all');
       assert.equal(await page.getByText('John Roe').count(), 0, 'no colleague');
       assert.equal(await page.locator('form').count(), 0, 'no form: no sign-in, no action');

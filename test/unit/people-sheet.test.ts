@@ -3,14 +3,17 @@
  * the URL column by its header in any common spelling, URLs without a scheme,
  * wrong kinds of URLs each with its own message, rows as the spreadsheet
  * shows them with the value quoted, other columns kept or ignored; and the
- * client package's copy of the rules is the same file.
+ * client package's copy of the rules is written from them by its build.
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { normalizeProfileUrl } from '../../src/domain/profile-url.js';
 import { batchKey, batchesOf, profileUrlOf, readPeopleSheet } from '../../src/domain/people-sheet.js';
+import { SHEET_SOURCE, writeClientSheet } from '../../scripts/client-sheet.mjs';
 
 const URL = 'https://www.linkedin.com/in/jane-doe';
 
@@ -171,12 +174,29 @@ describe('people spreadsheet rules', () => {
     assert.equal(batchKey('web-import-abc', 2, 3), 'web-import-abc-3-of-3');
   });
 
-  test("the client package's rules are a verbatim copy of the domain's (the client imports nothing of the server)", async () => {
+  test("the client package's rules are the domain's, as its build writes them (the client imports nothing of the server)", async () => {
     const read = (path: string) => fs.readFile(fileURLToPath(new globalThis.URL(path, import.meta.url)), 'utf8');
     assert.equal(
       await read('../../packages/client/src/people-sheet.ts'),
       await read('../../src/domain/people-sheet.ts'),
-      'copy src/domain/people-sheet.ts to packages/client/src/people-sheet.ts',
+      'run `node scripts/client-sheet.mjs` (the build does) to write packages/client/src/people-sheet.ts from src/domain/people-sheet.ts',
     );
+  });
+
+  test("the client's build writes its copy of the rules from the one source", async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ps-sheet-'));
+    try {
+      const target = path.join(dir, 'people-sheet.ts');
+      await fs.writeFile(target, '// stale\n');
+      assert.equal(writeClientSheet(target), true);
+      assert.equal(await fs.readFile(target, 'utf8'), await fs.readFile(SHEET_SOURCE, 'utf8'));
+      assert.equal(writeClientSheet(target), false, 'an up-to-date copy is left as it is');
+      const build = await fs.readFile(fileURLToPath(new globalThis.URL('../../scripts/build.mjs', import.meta.url)), 'utf8');
+      assert.match(build, /^writeClientSheet\(\);$/m, 'the build writes the copy before it compiles the client');
+      const client = JSON.parse(await fs.readFile(fileURLToPath(new globalThis.URL('../../packages/client/package.json', import.meta.url)), 'utf8'));
+      assert.match(client.scripts.prebuild, /scripts\/client-sheet\.mjs/, "and so does the client's own build");
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -23,7 +23,7 @@ import { createMediaStore } from '../../src/scanning/media/create-media-store.js
 import { AnalysisSummaryResponse, FindingsPage } from '../../src/domain/schemas/analysis.js';
 import { readReportProgress } from '../../src/use-cases/progress.js';
 import { eventually, reportBody, scansFinished, startTestApp, type Tenant, type TestApp } from '../support/app.js';
-import { webUser, type WebUser } from '../support/web.js';
+import { WebClient, webUser, type WebUser } from '../support/web.js';
 
 const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
 
@@ -214,6 +214,27 @@ describe('history and progress', () => {
     assert.ok(points[1] > points[0]);
     const unknown = await web.client.get(`/reports/${reportId}/people/${ids.unknown}`);
     assert.doesNotMatch(unknown.text, /id="fixed-since"/);
+  });
+
+  test("a person's private link shows their own trend and what they fixed since the last scan, and nothing of anyone else", async () => {
+    const made = await web.client.submit(`/reports/${reportId}/links`, `/reports/${reportId}/links`, { person: ids.fixer, days: '30' });
+    assert.equal(made.status, 200, made.text);
+    const address = /<input id="new-link-\d+" type="text" readonly value="([^"]+)"/.exec(made.text)?.[1];
+    assert.ok(address, 'the link was made');
+    const page = await new WebClient(t.baseUrl).get(new URL(address).pathname);
+    assert.equal(page.status, 200);
+    const fixed = /<ul id="fixed-since">([\s\S]*?)<\/ul>/.exec(page.text)?.[1] ?? '';
+    assert.deepEqual(
+      [...fixed.matchAll(/data-check="([^"]+)"/g)].map((m) => m[1]),
+      ['identity.has_photo', 'identity.has_banner'],
+    );
+    assert.match(page.text, /<strong>Improved<\/strong>/);
+    const points = JSON.parse(/id="person-trend"[\s\S]*?data-points="([^"]*)"/.exec(page.text)![1].replaceAll('&quot;', '"')) as number[];
+    const own = await web.client.get(`/reports/${reportId}/people/${ids.fixer}`);
+    assert.deepEqual(points, JSON.parse(/id="person-trend"[\s\S]*?data-points="([^"]*)"/.exec(own.text)![1].replaceAll('&quot;', '"')));
+    assert.equal(points.length, 2);
+    for (const other of Object.values(PEOPLE).filter((slug) => slug !== PEOPLE.fixer)) assert.ok(!page.text.includes(other), `nothing of ${other}`);
+    assert.doesNotMatch(page.text, /id="team-trend"|id="progress-counts"/);
   });
 
   test("the contract's records gain no field from the history (its schemas allow no other member)", async () => {

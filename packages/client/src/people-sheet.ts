@@ -15,8 +15,9 @@
  * (src/domain/profile-url.ts, applied by the API) normalizes the rest.
  *
  * This module imports nothing: the client package cannot import the server,
- * so packages/client/src/people-sheet.ts is a verbatim copy of this file,
- * and test/unit/people-sheet.test.ts fails while the two differ.
+ * so its packages/client/src/people-sheet.ts is written from this file before
+ * the client is compiled (scripts/client-sheet.mjs, run by the build), and
+ * test/unit/people-sheet.test.ts fails while the two differ.
  */
 
 /** What a cell of the URL column is. */

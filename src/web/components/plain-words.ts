@@ -221,16 +221,3 @@ export const STATUS_FILTER_WORDS: Record<StatusFilter, { label: string; explanat
       'The network hides experience and education on public profiles, and skills and featured items are not collected: those checks are unknown, not failures. There is nothing to do.',
   },
 };
-
-/** What the report page says for each limitation of the summary (the API's messages are for integrators; these for a team). */
-const LIMITATION_WORDS: Record<string, string> = {
-  incomplete_profile_coverage: 'Some people have no analysis yet: the score and the gaps count the analyzed people only.',
-  incomplete_activity_coverage: 'The posts and activity of some people have not been read (yet): their activity checks are unknown, not failures.',
-  latest_attempt_failed: 'The latest scan of some people could not read their profile or failed: older results are shown for them where there are any.',
-  refresh_in_progress: 'Scans are still running: the figures may change.',
-  company_page_not_observed: 'The company page has not been read yet.',
-};
-
-export function limitationWords(limitation: { code: string; message: string }): string {
-  return LIMITATION_WORDS[limitation.code] ?? limitation.message;
-}

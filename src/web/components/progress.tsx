@@ -25,9 +25,29 @@ export const PROGRESS_LABEL: Record<ProgressState, string> = {
   not_analyzed: 'Not analyzed',
 };
 
-/** "6 Dec" (UTC), the chart's and the caption's date. */
+/** "6 Dec" (UTC). */
 function day(at: Date): string {
   return at.toLocaleDateString('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' });
+}
+
+/** "14:05" (UTC). */
+function time(at: Date): string {
+  return at.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit', timeZone: 'UTC' });
+}
+
+/**
+ * The chart's and the caption's label of each scan, distinct from every
+ * other: its date ("6 Dec"); the time too when another scan has the same
+ * date ("6 Dec 14:05"); and its number when even that repeats
+ * ("6 Dec 14:05, scan 3").
+ */
+export function trendLabels(points: readonly TrendPoint[]): string[] {
+  const count = (labels: string[]) => labels.reduce((m, l) => m.set(l, (m.get(l) ?? 0) + 1), new Map<string, number>());
+  const days = points.map((p) => day(p.at));
+  const dayCounts = count(days);
+  const dated = points.map((p, i) => (dayCounts.get(days[i])! > 1 ? `${days[i]} ${time(p.at)}` : days[i]));
+  const datedCounts = count(dated);
+  return dated.map((label, i) => (datedCounts.get(label)! > 1 ? `${label}, scan ${i + 1}` : label));
 }
 
 /** A signed change in points, "+4.5", "−2", "±0". */
@@ -60,7 +80,8 @@ export function trendCoordinates(points: readonly TrendPoint[]): { x: number; y:
 export function TrendChart(props: { id: string; title: string; points: readonly TrendPoint[] }) {
   const coords = trendCoordinates(props.points);
   const drawn = coords.filter((c): c is { x: number; y: number } => c.y !== null);
-  const text = props.points.map((p) => `${day(p.at)}: ${p.value === null ? 'no score' : pct(p.value)}`).join('; ');
+  const labels = trendLabels(props.points);
+  const text = props.points.map((p, i) => `${labels[i]}: ${p.value === null ? 'no score' : pct(p.value)}`).join('; ');
   const gridY = (v: number) => PAD.top + ((H - PAD.top - PAD.bottom) * (100 - v)) / 100;
   return (
     <figure class="trend" id={props.id}>
@@ -89,11 +110,11 @@ export function TrendChart(props: { id: string; title: string; points: readonly 
         {props.points.length > 0 ? (
           <>
             <text class="trend-axis" x={coords[0].x} y={H - 6} text-anchor={props.points.length === 1 ? 'middle' : 'start'}>
-              {day(props.points[0].at)}
+              {labels[0]}
             </text>
             {props.points.length > 1 ? (
               <text class="trend-axis" x={coords[coords.length - 1].x} y={H - 6} text-anchor="end">
-                {day(props.points[props.points.length - 1].at)}
+                {labels[labels.length - 1]}
               </text>
             ) : null}
           </>

@@ -12,7 +12,7 @@ import type { CommonGap } from '../../domain/fix-first.js';
 import { groupValue, type PeopleSelection, type PeopleSort, type ReportPerson } from '../../use-cases/report-people.js';
 import { CategoryChart } from '../components/category-chart.js';
 import { label, OUTCOME, PERSON_STATUS, pct } from '../components/labels.js';
-import { explainReport, limitationWords, STATUS_FILTER_WORDS, type PeopleStates } from '../components/plain-words.js';
+import { explainReport, STATUS_FILTER_WORDS, type PeopleStates } from '../components/plain-words.js';
 import type { GroupFigures } from '../../domain/group-summary.js';
 import { GroupScope, TroubleList } from '../components/report-scope.js';
 import { ActionButton, Breadcrumbs, CopyField, CsrfField, Layout, Notice, type Viewer, When } from '../components/layout.js';
@@ -443,7 +443,7 @@ export function ReportPage(props: ReportPageProps) {
             <h2 id="limits-heading">About these results</h2>
             <ul class="notice info">
               {summary.limitations.map((l) => (
-                <li>{limitationWords(l)}</li>
+                <li>{l.message}</li>
               ))}
             </ul>
           </section>
