@@ -12,7 +12,7 @@ import type { MediaStore } from '../../scanning/media/media-store.js';
 import { pageOfReports, reportScores } from '../../use-cases/list-reports.js';
 import { removePerson, setReportArchived, setReportSharing } from '../../use-cases/manage-report.js';
 import { readAttachment, readPerson, readProgress, readReportOverview, type ViewContext } from '../../use-cases/report-view.js';
-import { importedColumnsOf, PEOPLE_SORTS, readReportPeople, reportTeamActions, selectPeople, STATUS_FILTERS, titlesOf } from '../../use-cases/report-people.js';
+import { groupColumnsOf, PEOPLE_SORTS, readReportPeople, reportTeamActions, selectPeople, STATUS_FILTERS, titlesOf } from '../../use-cases/report-people.js';
 import { filteredGroupFigures } from '../../use-cases/report-groups.js';
 import { runCountsLabel, runFinished, runStatusLabel, scansStatusText } from '../components/runs.js';
 import { PersonPage } from '../pages/person.js';
@@ -265,7 +265,7 @@ export async function reportRoutes(app: FastifyInstance, options: { media: Pick<
             fix_first: p.fix_first.slice(0, FIX_FIRST_IN_TABLE),
           })),
           titles: titlesOf(everyone),
-          columns: importedColumnsOf(everyone),
+          columns: groupColumnsOf(everyone),
           states: peopleStatesOf(scoped),
           totalPeople: everyone.length,
           matchingPeople: sorted.length,
