@@ -177,7 +177,10 @@ export const PERSON_ADVICE: Record<string, { title: string; advice: string }> = 
       'The scan failed after several attempts, usually because the data service was unavailable. Choose “Scan again” on this page to try ' +
       'once more; if it keeps failing, tell the operator of this service.',
   },
-  scan_cancelled: { title: 'The scan was cancelled', advice: 'The report was archived before the scan finished. Unarchive the report, then choose “Scan again” on this page.' },
+  scan_cancelled: {
+    title: 'The scan was cancelled',
+    advice: 'The report was archived before the scan finished. Unarchive the report, then choose “Scan again” on this page.',
+  },
   no_usable_analysis: {
     title: 'Not enough data',
     advice: 'The scan finished without enough data to check the profile. Scanning again later may help.',
@@ -215,7 +218,10 @@ export const STATUS_FILTER_WORDS: Record<StatusFilter, { label: string; explanat
       'Their profile is not public, or the address is wrong. Ask them to make it visible to everyone, then choose “Try these again” under the people table to scan them once more.',
   },
   scan_failed: { label: 'Scan failed', explanation: PERSON_ADVICE.scan_failed.advice },
-  scan_cancelled: { label: 'Scan cancelled', explanation: 'The report was archived before their scan finished. Unarchive the report, then choose “Scan again” to scan them.' },
+  scan_cancelled: {
+    label: 'Scan cancelled',
+    explanation: 'The report was archived before their scan finished. Unarchive the report, then choose “Scan again” to scan them.',
+  },
   no_data: {
     label: 'Not enough data',
     explanation: 'Their scan finished without enough data to check the profile, or none was requested. Scanning again later may help.',
