@@ -76,6 +76,16 @@ export function groupFigures(people: Iterable<GroupMember>, column: string, valu
   return chosen.map((value) => figuresOf(value, groups.get(value) ?? [], gapsShown));
 }
 
+/**
+ * Whether a column's values group people: at least two values, each shared by
+ * two people on average. A column with one value for everyone, or nearly one
+ * per person (an employee number, a first name in a small team), would make
+ * as many "groups" as people, so it is not offered as a filter or a comparison.
+ */
+export function groupsPeople(distinctValues: number, peopleWithAValue: number): boolean {
+  return distinctValues >= 2 && distinctValues * 2 <= peopleWithAValue;
+}
+
 /** Why a compare view's choice of groups cannot be shown, or null when it can. */
 export function compareChoiceProblem(values: readonly string[]): string | null {
   const distinct = new Set(values);

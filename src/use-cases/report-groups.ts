@@ -9,7 +9,7 @@
 import { compareChoiceProblem, COMPARE_MAX_GROUPS, figuresOf, groupFigures, type GroupFigures } from '../domain/group-summary.js';
 import type { Db } from '../store/database.js';
 import { requireReport } from './require-report.js';
-import { importedColumnsOf, parseGroup, readReportPeople, type ReportPerson } from './report-people.js';
+import { groupColumnsOf, parseGroup, readReportPeople, type ReportPerson } from './report-people.js';
 import type { ReportRow } from '../store/report-repository.js';
 
 export type { GroupFigures };
@@ -49,10 +49,10 @@ export interface Comparison {
 export async function readComparison(ctx: { db: Db; workspaceId: string }, reportId: string, column: string, values: readonly string[]): Promise<Comparison> {
   const report = await requireReport(ctx.db, ctx.workspaceId, reportId);
   const people = await readReportPeople(ctx, reportId);
-  const columns = importedColumnsOf(people);
+  const columns = groupColumnsOf(people);
   const chosen = columns.find((c) => c.column === column) ?? columns[0];
   const base = { report, columns, totalPeople: people.length };
-  if (!chosen) return { ...base, column: '', values: [], problem: 'This report has no imported columns to group by.', groups: [] };
+  if (!chosen) return { ...base, column: '', values: [], problem: 'This report has no imported column that groups people: a column such as a department, with values shared by several people.', groups: [] };
   const asked = [...new Set(values.filter((v) => chosen.values.includes(v)))];
   const picked =
     asked.length > 0
@@ -60,6 +60,6 @@ export async function readComparison(ctx: { db: Db; workspaceId: string }, repor
       : groupFigures(people, chosen.column)
           .slice(0, COMPARE_MAX_GROUPS)
           .map((g) => g.value!);
-  const problem = chosen.values.length < 2 ? `Everyone with a ${chosen.column} has the same one: there is nothing to compare.` : compareChoiceProblem(picked);
+  const problem = compareChoiceProblem(picked);
   return { ...base, column: chosen.column, values: picked, problem, groups: problem ? [] : groupFigures(people, chosen.column, picked) };
 }

@@ -13,6 +13,7 @@ import { notFound } from '../domain/errors.js';
 import { optimizeCounts, personalFixFirst, teamActions, weightedScorePct, type CommonGap } from '../domain/fix-first.js';
 import type { CheckDefinition } from '../domain/checks/catalog.js';
 import { profileHandle } from '../domain/profile-url.js';
+import { groupsPeople } from '../domain/group-summary.js';
 import type { Db } from '../store/database.js';
 import { readReportPeople as readRows } from '../store/report-people-repository.js';
 
@@ -230,9 +231,25 @@ export function parseGroup(group: string): { column: string; value: string } | n
   return at <= 0 ? null : { column: group.slice(0, at), value: group.slice(at + 1) };
 }
 
-/** Each imported column on the report and its distinct values, by name: the group filter's choices. */
-export function importedColumnsOf(people: readonly ReportPerson[]): Array<{ column: string; values: string[] }> {
-  const byColumn = new Map<string, Set<string>>();
-  for (const p of people) for (const [column, value] of Object.entries(p.columns)) byColumn.set(column, (byColumn.get(column) ?? new Set()).add(value));
-  return [...byColumn.entries()].sort(([a], [b]) => collator.compare(a, b)).map(([column, values]) => ({ column, values: [...values].sort(collator.compare) }));
+/** Each imported column on the report and its distinct values, by name. */
+export function importedColumnsOf(people: readonly ReportPerson[]): Array<{ column: string; values: string[]; people: number }> {
+  const byColumn = new Map<string, { values: Set<string>; people: number }>();
+  for (const p of people) {
+    for (const [column, value] of Object.entries(p.columns)) {
+      const seen = byColumn.get(column) ?? { values: new Set<string>(), people: 0 };
+      seen.values.add(value);
+      seen.people += 1;
+      byColumn.set(column, seen);
+    }
+  }
+  return [...byColumn.entries()]
+    .sort(([a], [b]) => collator.compare(a, b))
+    .map(([column, seen]) => ({ column, values: [...seen.values].sort(collator.compare), people: seen.people }));
+}
+
+/** The imported columns whose values group people (domain/group-summary.ts, groupsPeople): the group filter's and the compare view's choices. */
+export function groupColumnsOf(people: readonly ReportPerson[]): Array<{ column: string; values: string[] }> {
+  return importedColumnsOf(people)
+    .filter((c) => groupsPeople(c.values.length, c.people))
+    .map(({ column, values }) => ({ column, values }));
 }

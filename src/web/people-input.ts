@@ -69,11 +69,20 @@ export interface PeopleInput {
   ignored: IgnoredColumn[];
   /** The file's headers that could hold the profile URLs, when more than one does, and the one used. */
   urlColumns: { candidates: string[]; chosen: string } | null;
+  /** The rows left out at the user's request, each with why it could not be imported. */
+  leftOut: string[];
 }
 
-/** Input the page cannot read; `problems` are every sentence to show. */
+/**
+ * Input the page cannot read; `problems` are every sentence to show.
+ * `leavable`: how many rows the user may choose to leave out to import the
+ * rest (0 when a problem concerns the whole list, or no one would be left).
+ */
 export class PeopleInputError extends Error {
-  constructor(readonly problems: string[]) {
+  constructor(
+    readonly problems: string[],
+    readonly leavable = 0,
+  ) {
     super(problems.join(' '));
   }
 }
@@ -88,9 +97,11 @@ function sentence(origin: (row: number) => string, problem: SheetProblem): strin
 /**
  * The pasted lines first, then the file's rows. Throws PeopleInputError for
  * unreadable CSV, too many people or any row the spreadsheet rules refuse
- * (every problem at once). `urlColumn` is the file's URL column the user chose.
+ * (every problem at once). `urlColumn` is the file's URL column the user chose;
+ * `leaveOut`: the user chose to import the other rows when every problem is
+ * a row's (a real export often has a few rows without a profile URL).
  */
-export function parsePeople(pasted: string, file: Buffer | null, options: { urlColumn?: string } = {}): PeopleInput {
+export function parsePeople(pasted: string, file: Buffer | null, options: { urlColumn?: string; leaveOut?: boolean } = {}): PeopleInput {
   const keep = IMPORTED_COLUMN_LIMITS;
   let fromPaste, fromFile;
   try {
@@ -99,19 +110,27 @@ export function parsePeople(pasted: string, file: Buffer | null, options: { urlC
   } catch {
     throw new PeopleInputError(['The people could not be read as CSV: check the quotes and separators (one person per line).']);
   }
+  const sheetProblems = [...fromPaste.problems, ...(fromFile?.problems ?? [])];
   const problems = [...fromPaste.problems.map((p) => sentence(pastedOrigin, p)), ...(fromFile?.problems ?? []).map((p) => sentence(fileOrigin, p))];
-  const people = [
-    ...fromPaste.people.map((p) => ({ p, origin: pastedOrigin(p.row) })),
-    ...(fromFile?.people ?? []).map((p) => ({ p, origin: fileOrigin(p.row) })),
+  const refused = { paste: new Set(fromPaste.problems.map((p) => p.row)), file: new Set((fromFile?.problems ?? []).map((p) => p.row)) };
+  const all = [
+    ...fromPaste.people.map((p) => ({ p, origin: pastedOrigin(p.row), refused: refused.paste.has(p.row) })),
+    ...(fromFile?.people ?? []).map((p) => ({ p, origin: fileOrigin(p.row), refused: refused.file.has(p.row) })),
   ];
-  if (people.length > MAX_PEOPLE) {
-    problems.unshift(`At most ${MAX_PEOPLE} people at a time (you sent ${people.length}); add the rest in a second import.`);
+  if (all.length > MAX_PEOPLE) {
+    problems.unshift(`At most ${MAX_PEOPLE} people at a time (you sent ${all.length}); add the rest in a second import.`);
   }
-  if (problems.length > 0) throw new PeopleInputError(problems);
+  const kept = all.filter((x) => !x.refused);
+  const onlyRows = problems.length > 0 && sheetProblems.length === problems.length && sheetProblems.every((p) => p.row !== null);
+  const leavable = onlyRows && kept.length > 0 ? refused.paste.size + refused.file.size : 0;
+  const leftOut = options.leaveOut && leavable > 0 ? problems : [];
+  if (problems.length > 0 && leftOut.length === 0) throw new PeopleInputError(problems, leavable);
+  const people = leftOut.length > 0 ? kept : all;
   return {
     profiles: people.map(({ p: { row: _row, ...profile } }) => profile),
     origins: people.map((x) => x.origin),
     ignored: [...fromPaste.ignored, ...(fromFile?.ignored ?? [])],
     urlColumns: fromFile?.urlColumns ?? fromPaste.urlColumns,
+    leftOut,
   };
 }

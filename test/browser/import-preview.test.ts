@@ -121,5 +121,19 @@ describe('import preview in Chromium', () => {
       assert.deepEqual(await sideways(page), { overflow: 0, wide: [] }, `${name}: the page scrolls sideways`);
       await page.context().close();
     });
+
+    test(`the bad rows left out, the preview lists them and passes axe (${name})`, async () => {
+      const page = await signedIn(width, height);
+      await upload(page, BAD);
+      await page.getByRole('alert').waitFor();
+      await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: /^Leave out these \d+ rows and preview the rest$/ }).click()]);
+      const notice = await page.locator('.notice.info', { hasText: 'left out, as you chose' }).innerText();
+      assert.match(notice, /Row 3: “https:\/\/www\.linkedin\.com\/company\/acme” is a company page/);
+      assert.ok(await page.getByRole('button', { name: 'Add 1 person' }).isVisible(), 'only the row that can be imported is left to add');
+      await axeCheck(page, `import with rows left out (${name})`);
+      await page.screenshot({ path: path.join(shots, `left-out-${name}.png`), fullPage: true });
+      assert.deepEqual(await sideways(page), { overflow: 0, wide: [] }, `${name}: the page scrolls sideways`);
+      await page.context().close();
+    });
   }
 });

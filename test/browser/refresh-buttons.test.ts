@@ -79,7 +79,7 @@ describe('refresh controls in Chromium', () => {
       await section.screenshot({ path: path.join(shots, `scan-again-${size.where}.png`) });
 
       await section.getByRole('button', { name: 'Try these again (1): the people who failed or were inaccessible' }).click();
-      await page.getByRole('heading', { level: 1, name: 'Try the people who failed or were inaccessible again?' }).waitFor();
+      await page.getByRole('heading', { level: 1, name: 'Try the people of “Quarterly audit” who failed or were inaccessible again?' }).waitFor();
       await axeCheck(page, `confirmation (${size.where})`);
       await page.screenshot({ path: path.join(shots, `confirm-${size.where}.png`) });
       await page.getByRole('button', { name: 'Try these again' }).click();
@@ -102,7 +102,7 @@ describe('refresh controls in Chromium', () => {
       await page.getByRole('link', { name: 'Jane Doe' }).first().click();
       const section = page.getByRole('region', { name: 'Scan again' });
       await section.getByRole('button', { name: 'Scan Jane Doe again' }).click();
-      await page.getByRole('heading', { level: 1, name: 'Scan this person again?' }).waitFor();
+      await page.getByRole('heading', { level: 1, name: 'Scan Jane Doe of “Quarterly audit” again?' }).waitFor();
       await page.getByRole('button', { name: 'Scan again' }).click();
       await page.getByRole('region', { name: 'Scan again' }).getByRole('status').waitFor();
       await axeCheck(page, `person page (${size.where})`);

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { addTotals, personContribution, sumContributions, type Outcome } from '../../src/domain/analysis-aggregate.js';
 import { CHECKS } from '../../src/domain/checks/catalog.js';
 import { optimizationOf } from '../../src/domain/analysis-summary.js';
-import { compareChoiceProblem, figuresOf, groupFigures, type GroupMember } from '../../src/domain/group-summary.js';
+import { compareChoiceProblem, figuresOf, groupFigures, groupsPeople, type GroupMember } from '../../src/domain/group-summary.js';
 
 const outcome = fc.constantFrom<Outcome>('good', 'optimize', 'unknown');
 const member = (i: number): fc.Arbitrary<GroupMember> =>
@@ -108,3 +108,19 @@ function sumless() {
     events: {},
   });
 }
+
+describe('which columns group people', () => {
+  test('a column whose values repeat groups people', () => {
+    assert.equal(groupsPeople(6, 294), true);
+    assert.equal(groupsPeople(2, 4), true);
+  });
+
+  test('a column of one value per person (an employee number) does not', () => {
+    assert.equal(groupsPeople(294, 294), false);
+    assert.equal(groupsPeople(150, 294), false);
+  });
+
+  test('a column with the same value for everyone does not', () => {
+    assert.equal(groupsPeople(1, 294), false);
+  });
+});

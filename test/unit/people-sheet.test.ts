@@ -66,6 +66,38 @@ describe('people spreadsheet rules', () => {
     assert.deepEqual(sheet.people, [{ row: 2, pronet_url: URL, name: 'Ana', title: 'CTO', headline: 'Builds' }]);
   });
 
+  test('a name split into first and last name columns (as HR tools export it) is joined, and the two are not kept as imported columns', () => {
+    const keep = { columns: 10, name: 40, value: 200 };
+    const sheet = readPeopleSheet(
+      [
+        ['Employee ID', 'First Name', 'Last Name', 'LinkedIn URL', 'Department'],
+        ['E1', 'Klara', 'Weber', URL, 'Sales'],
+        ['E2', '', 'Solo', URL, 'Sales'],
+      ],
+      { keep },
+    );
+    assert.deepEqual(
+      sheet.people.map((p) => ({ name: p.name, columns: p.columns })),
+      [
+        { name: 'Klara Weber', columns: { 'Employee ID': 'E1', Department: 'Sales' } },
+        { name: 'Solo', columns: { 'Employee ID': 'E2', Department: 'Sales' } },
+      ],
+    );
+    const french = readPeopleSheet([
+      ['Prénom', 'Nom', 'Profil LinkedIn'],
+      ['Ana', 'Lopez', URL],
+    ]);
+    assert.equal(french.people[0].name, 'Ana Lopez');
+  });
+
+  test('a column holding the whole name wins over first and last name columns', () => {
+    const sheet = readPeopleSheet([
+      ['Full name', 'First name', 'Last name', 'URL'],
+      ['Dr. Ana Lopez', 'Ana', 'Lopez', URL],
+    ]);
+    assert.equal(sheet.people[0].name, 'Dr. Ana Lopez');
+  });
+
   test('when no header fits, the problem names the expected headers and the ones found, on row 1', () => {
     const sheet = readPeopleSheet([
       ['Employee', 'Team'],

@@ -1,7 +1,7 @@
 /** States in plain words (src/web/components/plain-words.ts): what happened and what to do. */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { explainCoverage, explainReport, PERSON_ADVICE, peopleStates } from '../../src/web/components/plain-words.js';
+import { explainCoverage, explainReport, PERSON_ADVICE, peopleStates, SHARED_PERSON_ADVICE } from '../../src/web/components/plain-words.js';
 import { PERSON_REASON } from '../../src/web/components/labels.js';
 
 const statuses = (counts: Record<string, number>) => Object.entries(counts).flatMap(([status, n]) => Array<string>(n).fill(status));
@@ -14,7 +14,7 @@ describe('plain words', () => {
     assert.equal(explained.summary, '28 of 30 people analyzed.');
     assert.equal(explained.advice.length, 1);
     assert.match(explained.advice[0], /^2 people could not be scanned: their profiles are not public/);
-    assert.match(explained.advice[0], /remove them from this report and add them again/);
+    assert.match(explained.advice[0], /choose “Try these again” under the people table/);
   });
 
   test('every group that needs attention gets its own sentence, in the singular for one person', () => {
@@ -47,5 +47,17 @@ describe('plain words', () => {
     assert.equal(explainCoverage({ people: 30, analyzed: 30, scanning: false }), 'Results cover all 30 people.');
     assert.match(explainCoverage({ people: 30, analyzed: 28, scanning: false }), /^Results cover 28 of 30 people; the others could not be scanned/);
     assert.match(explainCoverage({ people: 30, analyzed: 10, scanning: true }), /^Scanning is under way: results cover 10 of 30 people so far\.$/);
+  });
+
+  test('the advice never sends anyone to remove and add a person again: scanning again is a button', () => {
+    const words = [...Object.values(PERSON_ADVICE).map((a) => a.advice), ...Object.values(SHARED_PERSON_ADVICE)];
+    for (const advice of words) assert.doesNotMatch(advice, /add (them|the person) again|remove (them|this person)/i, advice);
+  });
+
+  test("a shared person page's advice names no button its reader lacks, for every reason that needs someone to act", () => {
+    for (const reason of ['not_requested', 'profile_inaccessible', 'scan_failed', 'scan_cancelled', 'no_usable_analysis']) {
+      assert.ok(SHARED_PERSON_ADVICE[reason], reason);
+      assert.doesNotMatch(SHARED_PERSON_ADVICE[reason], /Scan again|Try these again/, reason);
+    }
   });
 });

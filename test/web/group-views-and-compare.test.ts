@@ -12,16 +12,16 @@ import { scansFinished, startTestApp, type TestApp } from '../support/app.js';
 import { reportFromCsv, webUser, type WebUser } from '../support/web.js';
 
 const CSV = [
-  'LinkedIn URL,Name,Department',
-  'https://pronet.example/in/ada-lovelace,Ada Lovelace,Engineering',
-  'https://pronet.example/in/grace-hopper,Grace Hopper,Engineering',
-  'https://pronet.example/in/alan-turing,Alan Turing,Engineering',
-  'https://pronet.example/in/inaccessible-ken,Ken Hidden,Engineering',
-  'https://pronet.example/in/mary-parker,Mary Parker,Sales',
-  'https://pronet.example/in/quiet-bob,Bob Quiet,Sales',
-  'https://pronet.example/in/sam-seller,Sam Seller,Sales',
-  'https://pronet.example/in/sue-support,Sue Support,Support',
-  'https://pronet.example/in/tom-support,Tom Support,Support',
+  'LinkedIn URL,Name,Department,Employee ID,Country',
+  'https://pronet.example/in/ada-lovelace,Ada Lovelace,Engineering,E1,DE',
+  'https://pronet.example/in/grace-hopper,Grace Hopper,Engineering,E2,DE',
+  'https://pronet.example/in/alan-turing,Alan Turing,Engineering,E3,DE',
+  'https://pronet.example/in/inaccessible-ken,Ken Hidden,Engineering,E4,DE',
+  'https://pronet.example/in/mary-parker,Mary Parker,Sales,E5,DE',
+  'https://pronet.example/in/quiet-bob,Bob Quiet,Sales,E6,DE',
+  'https://pronet.example/in/sam-seller,Sam Seller,Sales,E7,DE',
+  'https://pronet.example/in/sue-support,Sue Support,Support,E8,DE',
+  'https://pronet.example/in/tom-support,Tom Support,Support,E9,DE',
 ].join('\r\n');
 
 type Row = Record<string, string>;
@@ -138,6 +138,18 @@ describe('web: views per group', () => {
     assert.equal(one.status, 200);
     assert.match(one.text, /Choose at least 2 groups to compare\./);
     assert.doesNotMatch(one.text, /<table class="compare"/);
+  });
+
+  test('a column of one value per person, or one value for everyone, is kept but not offered as a group', async () => {
+    const page = (await user.client.get(`/reports/${reportId}`)).text;
+    const compare = (await user.client.get(`/reports/${reportId}/compare`)).text;
+    for (const html of [page, compare]) {
+      assert.match(html, /Department/);
+      assert.doesNotMatch(html, /<optgroup label="Employee ID"|<option value="Employee ID"|<optgroup label="Country"|<option value="Country"/);
+    }
+    const rows = csvRows((await user.client.get(`/reports/${reportId}/people.csv?columns=machine`)).text);
+    assert.deepEqual(rows.map((r) => r['imported:Employee ID']).sort(), ['E1', 'E2', 'E3', 'E4', 'E5', 'E6', 'E7', 'E8', 'E9']);
+    assert.ok(rows.every((r) => r['imported:Country'] === 'DE'));
   });
 
   test("another workspace's report has no compare view nor groups CSV", async () => {

@@ -185,6 +185,75 @@ describe('web: importing real spreadsheets', () => {
     assert.equal(await profileCount(reportId), 0);
   });
 
+  /** The hidden fields of the page's "Leave out … and preview the rest" form, or null when it offers none. */
+  function leaveOutForm(html: string): Record<string, string> | null {
+    const form = /<form[^>]*>(?:(?!<\/form>).)*name="leave_out"(?:(?!<\/form>).)*<\/form>/s.exec(html)?.[0];
+    if (!form) return null;
+    return Object.fromEntries([...form.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((m) => [m[1], unescape(m[2])]));
+  }
+
+  async function sendForm(path: string, fields: Record<string, string>, as = user) {
+    const form = new FormData();
+    for (const [name, value] of Object.entries(fields)) form.set(name, value);
+    return as.client.postMultipart(path, form);
+  }
+
+  test('a file with a few bad rows can be added without them: the preview lists the rows left out and why, and only the others are added', async () => {
+    const reportId = await newReport('Leave out');
+    const csv = [
+      'LinkedIn URL,Department',
+      'linkedin.com/in/ana,Sales',
+      'https://www.linkedin.com/company/acme/,Sales',
+      'linkedin.com/in/bo,Sales',
+      ',Sales',
+    ].join('\n');
+    const refused = await preview(reportId, csv);
+    assert.equal(refused.status, 422);
+    const fields = leaveOutForm(refused.text);
+    assert.ok(fields, 'the page offers to leave the rows out');
+    assert.match(refused.text, /Leave out these 2 rows and preview the rest/);
+    const previewed = await sendForm(`/reports/${reportId}/import`, fields);
+    assert.equal(previewed.status, 200);
+    assert.match(previewed.text, /2 rows are left out, as you chose/);
+    assert.match(unescape(previewed.text), /Row 3: “https:\/\/www\.linkedin\.com\/company\/acme\/” is a company page/);
+    assert.match(previewed.text, /Row 5: the profile URL is missing/);
+    assert.equal(await profileCount(reportId), 0, 'a preview saves nothing');
+    const done = await commit(reportId, previewed.text);
+    assert.equal(done.status, 303);
+    assert.equal(await profileCount(reportId), 2);
+  });
+
+  test('a new report keeps its name and company when the bad rows are left out', async () => {
+    const form = new FormData();
+    form.set('_csrf', csrfOf((await user.client.get('/reports/new')).text));
+    form.set('step', 'preview');
+    for (const [name, value] of Object.entries({
+      name: 'Left out audit',
+      company_name: 'Acme',
+      company_domain: 'acme.com',
+      company_page: 'https://pronet.example/company/acme',
+      mode: 'test',
+      people: '',
+    }))
+      form.set(name, value);
+    form.set('csv', new Blob(['LinkedIn URL\nlinkedin.com/in/ana\nn/a\n'], { type: 'text/csv' }), 'people.csv');
+    const refused = await user.client.postMultipart('/reports/new', form);
+    assert.equal(refused.status, 422);
+    const fields = leaveOutForm(refused.text);
+    assert.ok(fields);
+    assert.match(refused.text, /Leave out this row and preview the rest/);
+    const previewed = await sendForm('/reports/new', fields);
+    assert.equal(previewed.status, 200);
+    assert.match(previewed.text, /Check and create “Left out audit”/);
+    assert.match(previewed.text, /Row 3: “n\/a” is not a profile URL/);
+  });
+
+  test('a problem with the whole list (no URL column, nobody left) offers no leaving out', async () => {
+    const reportId = await newReport('Nothing to keep');
+    assert.equal(leaveOutForm((await preview(reportId, 'Employee,Team\nAna,Sales\n')).text), null);
+    assert.equal(leaveOutForm((await preview(reportId, 'LinkedIn URL\nn/a\n')).text), null);
+  });
+
   test("the API's rules name the row and quote the value on the page, while the API's own error never echoes it", async () => {
     const reportId = await newReport('Long title');
     const title = `Head of ${'x'.repeat(200)}`;

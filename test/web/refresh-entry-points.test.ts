@@ -68,7 +68,7 @@ describe('refresh entry points', () => {
     assert.match(page.text, /Try these again \(1\)/, 'one person was inaccessible');
     const asked = await owner.client.submit(`/reports/${reportId}`, `/reports/${reportId}/refresh`, { people: 'all' });
     assert.equal(asked.status, 200);
-    assert.match(asked.text, /Scan every person of this report again\?/);
+    assert.match(asked.text, /Scan every person of “Quarterly audit” again\?/);
     assert.deepEqual(await pendingPeople(), []);
     const before = await used();
     const done = await owner.client.confirm(`/reports/${reportId}`, `/reports/${reportId}/refresh`, { people: 'all' });
@@ -92,7 +92,7 @@ describe('refresh entry points', () => {
     const personPage = `/reports/${reportId}/people/${profileIds[0]}`;
     const asked = await owner.client.submit(personPage, `${personPage}/refresh`);
     assert.equal(asked.status, 200);
-    assert.match(asked.text, /Scan this person again\?/);
+    assert.match(asked.text, /Scan Person ann of “Quarterly audit” again\?/);
     const done = await owner.client.confirm(personPage, `${personPage}/refresh`);
     assert.equal(done.location, `${personPage}?done=refreshed&queued=1&pending=0`);
     assert.deepEqual(await pendingPeople(), [profileIds[0]]);

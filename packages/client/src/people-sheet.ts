@@ -3,8 +3,8 @@
  * import and the client package: which column holds the profile URLs (by its
  * header in English, German, French or Spanish, case- and
  * accent-insensitive), what a cell of that column is (a person's profile, a
- * company page, a post, a search page, no URL), which columns are the name,
- * title and headline, which are kept as imported columns and which are
+ * company page, a post, a search page, no URL), which columns are the name
+ * (or a first and a last name, joined), title and headline, which are kept as imported columns and which are
  * ignored, and each problem with the spreadsheet row the user sees (the
  * header is row 1) and the value quoted.
  *
@@ -102,6 +102,12 @@ const FIELD_HEADERS: Record<Exclude<SheetField, 'pronet_url'>, Set<string>> = {
   title: new Set(['title', 'job title', 'titel', 'jobtitel', 'berufsbezeichnung', 'titre', 'poste', 'intitule du poste', 'cargo', 'puesto'].map(headerKey)),
   headline: new Set(['headline', 'profile headline', 'schlagzeile', 'titre du profil', 'titular'].map(headerKey)),
 };
+
+/** Headers of a first name and of a last name, as compared (headerKey): an HR export often splits the name. */
+const FIRST_NAME_HEADERS = new Set(['first name', 'firstname', 'given name', 'forename', 'vorname', 'prenom', 'nombre de pila'].map(headerKey));
+const LAST_NAME_HEADERS = new Set(
+  ['last name', 'lastname', 'surname', 'family name', 'nachname', 'familienname', 'nom de famille', 'apellido', 'apellidos'].map(headerKey),
+);
 
 /** Whether a header names the profile URL column. */
 export function isUrlHeader(header: string): boolean {
@@ -208,7 +214,7 @@ function columnName(header: string): string {
   return header.trim().replace(/\s+/gu, ' ').replaceAll('=', '-');
 }
 
-type Column = { field: SheetField } | { imported: string } | null;
+type Column = { field: SheetField } | { part: 'first' | 'last' } | { imported: string } | null;
 
 function isBlank(record: readonly string[]): boolean {
   return record.every((cell) => cell.trim() === '');
@@ -273,8 +279,16 @@ export function readPeopleSheet(records: readonly (readonly string[])[], options
     const seen = new Set<string>();
     const taken = new Set<SheetField>(['pronet_url']);
     let kept = 0;
+    // A name split in two ("First name", "Last name"; in French "Prénom" and "Nom") is joined, unless a column holds the whole name.
+    const keys = first.map(headerKey);
+    const firstIndexOfName = keys.findIndex((k) => FIRST_NAME_HEADERS.has(k));
+    const lastIndexOfName = firstIndexOfName === -1 ? -1 : keys.findIndex((k) => LAST_NAME_HEADERS.has(k) || k === 'nom');
+    const splitName =
+      firstIndexOfName !== -1 && lastIndexOfName !== -1 && !keys.some((k, i) => i !== lastIndexOfName && i !== urlIndex && fieldOfHeader(first[i]) === 'name');
     columns = first.map((cell, index): Column => {
       if (index === urlIndex) return { field: 'pronet_url' };
+      if (splitName && index === firstIndexOfName) return { part: 'first' };
+      if (splitName && index === lastIndexOfName) return { part: 'last' };
       const field = fieldOfHeader(cell);
       if (field && !taken.has(field)) {
         taken.add(field);
@@ -301,17 +315,21 @@ export function readPeopleSheet(records: readonly (readonly string[])[], options
     const row = index + 1;
     const person: SheetPerson = { row, pronet_url: '' };
     const imported: Record<string, string> = {};
+    const parts: { first?: string; last?: string } = {};
     record.forEach((raw, i) => {
       const column = columns[i];
       const cell = raw.trim();
       if (!column || cell === '') return;
-      if ('field' in column) {
+      if ('part' in column) parts[column.part] = cell;
+      else if ('field' in column) {
         if (column.field === 'pronet_url') person.pronet_url = cell;
         else person[column.field] ??= cell;
       } else if (options.keep && Array.from(cell).length > options.keep.value) {
         problems.push({ row, message: `the ${quoted(column.imported)} value ${quoted(cell)} is longer than ${options.keep.value} characters.` });
       } else imported[column.imported] = cell;
     });
+    const joined = [parts.first, parts.last].filter((p) => p !== undefined).join(' ');
+    if (joined !== '') person.name ??= joined;
     const { kind, url } = profileUrlOf(person.pronet_url);
     if (kind === 'missing') problems.push({ row, message: 'the profile URL is missing.' });
     else if (kind !== 'profile') problems.push({ row, message: `${quoted(person.pronet_url)} ${KIND_MESSAGES[kind]}.` });

@@ -63,6 +63,8 @@ export function SheetNotes(props: {
   /** Fields the form re-sends with the chosen column (the new report's name, company, data source). */
   resend: Record<string, string>;
   ignored: IgnoredColumn[];
+  /** The rows left out at the user's request, each with why. */
+  leftOut?: string[];
   people: number;
   imports: number;
   /** Whether sending the same list again resumes (an import into a report; a new report would be created again). */
@@ -75,6 +77,7 @@ export function SheetNotes(props: {
           <CsrfField token={props.csrf} />
           <input type="hidden" name="step" value="preview" />
           <input type="hidden" name="sheet" value={props.urlColumns.sheet} />
+          {props.leftOut && props.leftOut.length > 0 ? <input type="hidden" name="leave_out" value="yes" /> : null}
           {Object.entries(props.resend).map(([name, value]) => (
             <input type="hidden" name={name} value={value} />
           ))}
@@ -105,6 +108,21 @@ export function SheetNotes(props: {
               </li>
             ))}
           </ul>
+        </div>
+      ) : null}
+      {props.leftOut && props.leftOut.length > 0 ? (
+        <div class="notice info">
+          <p>
+            <strong>
+              {props.leftOut.length === 1 ? '1 row is' : `${props.leftOut.length} rows are`} left out, as you chose; fix them in the file and add them later:
+            </strong>
+          </p>
+          <ul>
+            {props.leftOut.slice(0, 20).map((p) => (
+              <li>{p}</li>
+            ))}
+          </ul>
+          {props.leftOut.length > 20 ? <p>…and {props.leftOut.length - 20} more.</p> : null}
         </div>
       ) : null}
       {props.imports > 1 ? (
@@ -158,8 +176,16 @@ export function PreviewTable(props: { rows: PreviewRow[]; profiles: SubmittedPro
   );
 }
 
-export function ProblemList(props: { problems: string[] }) {
+/** The offer to leave out the rows that cannot be imported (web/routes/intake-routes.ts): how many, the list's text, the fields sent again. */
+export interface LeaveOut {
+  rows: number;
+  sheet: string;
+  resend: Record<string, string>;
+}
+
+export function ProblemList(props: { problems: string[]; leaveOut?: { offer: LeaveOut; csrf: string; action: string } | null }) {
   if (props.problems.length === 0) return null;
+  const offer = props.leaveOut?.offer;
   return (
     <div class="notice error" role="alert">
       <p>
@@ -171,6 +197,21 @@ export function ProblemList(props: { problems: string[] }) {
         ))}
       </ul>
       {props.problems.length > 20 ? <p>…and {props.problems.length - 20} more.</p> : null}
+      {offer ? (
+        <form method="post" action={props.leaveOut!.action} enctype="multipart/form-data">
+          <CsrfField token={props.leaveOut!.csrf} />
+          <input type="hidden" name="step" value="preview" />
+          <input type="hidden" name="sheet" value={offer.sheet} />
+          <input type="hidden" name="leave_out" value="yes" />
+          {Object.entries(offer.resend).map(([name, value]) => (
+            <input type="hidden" name={name} value={value} />
+          ))}
+          <p>Or import everyone else and fix {offer.rows === 1 ? 'this row' : 'these rows'} later:</p>
+          <button type="submit" class="secondary">
+            Leave out {offer.rows === 1 ? 'this row' : `these ${offer.rows} rows`} and preview the rest
+          </button>
+        </form>
+      ) : null}
     </div>
   );
 }

@@ -91,7 +91,7 @@ export function troubleList(s: PeopleStates): Trouble[] {
       lead: `${people(s.inaccessible)} could not be scanned`,
       rest:
         `: ${their(s.inaccessible)} not public (or the address is wrong). ` +
-        'Ask them to make their profile visible to everyone, then remove them from this report and add them again to scan them once more.',
+        'Ask them to make their profile visible to everyone, then choose “Try these again” under the people table to scan them once more.',
       action: true,
     },
     {
@@ -100,21 +100,21 @@ export function troubleList(s: PeopleStates): Trouble[] {
       lead: `The scan of ${people(s.failed)} failed`,
       rest:
         ' after several attempts, usually because the data service was unavailable. ' +
-        'Remove them and add them again to try once more; if it keeps failing, tell the operator of this service.',
+        'Choose “Try these again” under the people table to try once more; if it keeps failing, tell the operator of this service.',
       action: true,
     },
     {
       filter: 'scan_cancelled',
       people: s.cancelled,
       lead: `${people(s.cancelled)} ${were(s.cancelled)} not scanned`,
-      rest: ' because the report was archived first. Add them again to scan them.',
+      rest: ' because the report was archived first. Unarchive it, then choose “Scan again” to scan them.',
       action: true,
     },
     {
       filter: 'no_data',
       people: s.other,
       lead: `${people(s.other)} ${were(s.other)} scanned without enough data`,
-      rest: ' to check the profile. Adding them again later may help.',
+      rest: ' to check the profile. Scanning again later may help.',
       action: true,
     },
     {
@@ -162,26 +162,42 @@ export function explainReport(s: PeopleStates): Explanation {
 
 /** Why one person has no analysis, and what to do. */
 export const PERSON_ADVICE: Record<string, { title: string; advice: string }> = {
-  not_requested: { title: 'Not scanned', advice: 'No scan was requested for this person. Add them again to scan them.' },
+  not_requested: { title: 'Not scanned', advice: 'No scan was requested for this person. Choose “Scan again” on this page to scan them.' },
   scan_queued: { title: 'Waiting to be scanned', advice: 'This person is in the queue; their results appear here when the scan finishes.' },
   scan_in_progress: { title: 'Being scanned', advice: 'Their results appear here when the scan finishes.' },
   profile_inaccessible: {
     title: 'The profile could not be read',
     advice:
       'The profile is not public, or the address is wrong. Check the address, ask the person to make their profile visible to everyone, ' +
-      'then remove them from this report and add them again to scan them once more.',
+      'then choose “Scan again” on this page to scan them once more.',
   },
   scan_failed: {
     title: 'The scan failed',
     advice:
-      'The scan failed after several attempts, usually because the data service was unavailable. Remove this person and add them again to try ' +
+      'The scan failed after several attempts, usually because the data service was unavailable. Choose “Scan again” on this page to try ' +
       'once more; if it keeps failing, tell the operator of this service.',
   },
-  scan_cancelled: { title: 'The scan was cancelled', advice: 'The report was archived before the scan finished. Add the person again to scan them.' },
+  scan_cancelled: {
+    title: 'The scan was cancelled',
+    advice: 'The report was archived before the scan finished. Unarchive the report, then choose “Scan again” on this page.',
+  },
   no_usable_analysis: {
     title: 'Not enough data',
-    advice: 'The scan finished without enough data to check the profile. Adding the person again later may help.',
+    advice: 'The scan finished without enough data to check the profile. Scanning again later may help.',
   },
+};
+
+/**
+ * The advice on a person's page shared by a private link: its reader (usually
+ * the person) has no "Scan again" button, so what to do is said for them.
+ */
+export const SHARED_PERSON_ADVICE: Record<string, string> = {
+  not_requested: 'No scan was requested yet; the team that shared this page can scan the profile.',
+  profile_inaccessible:
+    'The profile is not public, or the address is wrong. Make the profile visible to everyone, then ask the team that shared this page to scan it again.',
+  scan_failed: 'The scan failed after several attempts, usually because the data service was unavailable. The team that shared this page can scan it again.',
+  scan_cancelled: 'The scan was stopped before it finished. The team that shared this page can scan it again.',
+  no_usable_analysis: 'The scan finished without enough data to check the profile. The team that shared this page can scan it again later.',
 };
 
 /** The public page's one sentence on coverage (it shows no person, so no advice). */
@@ -199,13 +215,16 @@ export const STATUS_FILTER_WORDS: Record<StatusFilter, { label: string; explanat
   profile_inaccessible: {
     label: 'Could not be scanned',
     explanation:
-      'Their profile is not public, or the address is wrong. Ask them to make it visible to everyone, then remove them from this report and add them again to scan them once more.',
+      'Their profile is not public, or the address is wrong. Ask them to make it visible to everyone, then choose “Try these again” under the people table to scan them once more.',
   },
   scan_failed: { label: 'Scan failed', explanation: PERSON_ADVICE.scan_failed.advice },
-  scan_cancelled: { label: 'Scan cancelled', explanation: 'The report was archived before their scan finished. Add them again to scan them.' },
+  scan_cancelled: {
+    label: 'Scan cancelled',
+    explanation: 'The report was archived before their scan finished. Unarchive the report, then choose “Scan again” to scan them.',
+  },
   no_data: {
     label: 'Not enough data',
-    explanation: 'Their scan finished without enough data to check the profile, or none was requested. Adding them again later may help.',
+    explanation: 'Their scan finished without enough data to check the profile, or none was requested. Scanning again later may help.',
   },
   warnings: {
     label: 'Scanned with warnings',

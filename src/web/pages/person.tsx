@@ -19,7 +19,7 @@ import { fillCompanyPlaceholders } from '../../domain/recommendation-text.js';
 import { personalFixFirst, type CommonGap } from '../../domain/fix-first.js';
 import { observedValueText } from '../../domain/observed-value.js';
 import { label, OUTCOME, PERSON_REASON, pct } from '../components/labels.js';
-import { PERSON_ADVICE } from '../components/plain-words.js';
+import { PERSON_ADVICE, SHARED_PERSON_ADVICE } from '../components/plain-words.js';
 import { ActionButton, Notice, Breadcrumbs, CsrfField, Layout, type Viewer, When } from '../components/layout.js';
 import { can } from '../../domain/permissions.js';
 import { LINK_DAYS_DEFAULT, LINK_DAYS_MAX } from '../../use-cases/person-links.js';
@@ -440,7 +440,9 @@ export function PersonPage(props: PersonPageProps) {
             <p>
               <strong>{(PERSON_ADVICE[record.reason ?? ''] ?? { title: label(PERSON_REASON, record.reason) }).title}</strong>
             </p>
-            {PERSON_ADVICE[record.reason ?? ''] ? <p>{PERSON_ADVICE[record.reason ?? ''].advice}</p> : null}
+            {PERSON_ADVICE[record.reason ?? ''] ? (
+              <p>{(props.shared ? SHARED_PERSON_ADVICE[record.reason ?? ''] : undefined) ?? PERSON_ADVICE[record.reason ?? ''].advice}</p>
+            ) : null}
           </div>
         ) : null}
         {byCategory.map(({ category, checks: own }) => (

@@ -2,7 +2,7 @@
 import type { IgnoredColumn } from '../../domain/people-sheet.js';
 import type { SubmittedProfile } from '../../domain/roster-plan.js';
 import { Breadcrumbs, CsrfField, Layout, type Viewer } from '../components/layout.js';
-import { DataSourceFields, PeopleFields, PreviewTable, ProblemList, SheetNotes } from '../components/people-form.js';
+import { DataSourceFields, PeopleFields, PreviewTable, ProblemList, SheetNotes, type LeaveOut } from '../components/people-form.js';
 import { paths } from '../paths.js';
 import type { AllowanceStatus } from '../../domain/scan-allowance.js';
 import { ScanAllowancePreview } from '../components/scan-allowance.js';
@@ -27,6 +27,8 @@ export function ImportPage(props: {
   problems: string[];
   mode: 'test' | 'live';
   liveConfigured: boolean;
+  /** The offer to leave out the rows that cannot be imported. */
+  leaveOut?: LeaveOut | null;
 }) {
   return (
     <Layout title={`Add people · ${props.report.name}`} viewer={props.viewer} csrf={props.csrf} current="reports">
@@ -37,7 +39,10 @@ export function ImportPage(props: {
         ]}
       />
       <h1>Add people</h1>
-      <ProblemList problems={props.problems} />
+      <ProblemList
+        problems={props.problems}
+        leaveOut={props.leaveOut ? { offer: props.leaveOut, csrf: props.csrf, action: paths.reportImport(props.report.id) } : null}
+      />
       <form method="post" action={paths.reportImport(props.report.id)} enctype="multipart/form-data" class="stack">
         <CsrfField token={props.csrf} />
         <input type="hidden" name="step" value="preview" />
@@ -57,6 +62,8 @@ export function ImportPreviewPage(props: {
   /** Where each person came from ("Row 7"), as the spreadsheet shows it. */
   origins: string[];
   ignored: IgnoredColumn[];
+  /** The rows left out at the user's request, each with why. */
+  leftOut: string[];
   urlColumns: { candidates: string[]; chosen: string; sheet: string } | null;
   preview: ImportPreviewView;
   allowance: AllowanceStatus;
@@ -99,6 +106,7 @@ export function ImportPreviewPage(props: {
         urlColumns={props.urlColumns}
         resend={{ mode: props.mode }}
         ignored={props.ignored}
+        leftOut={props.leftOut}
         people={c.submitted}
         imports={props.imports}
         resumable

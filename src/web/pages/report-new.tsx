@@ -8,7 +8,7 @@ import type { SubmittedProfile } from '../../domain/roster-plan.js';
 import type { AllowanceStatus } from '../../domain/scan-allowance.js';
 import type { NewReportPreview } from '../../use-cases/preview-report.js';
 import { Breadcrumbs, CsrfField, Layout, type Viewer } from '../components/layout.js';
-import { DataSourceFields, PeopleFields, PreviewTable, ProblemList, SheetNotes } from '../components/people-form.js';
+import { DataSourceFields, PeopleFields, PreviewTable, ProblemList, SheetNotes, type LeaveOut } from '../components/people-form.js';
 import { paths } from '../paths.js';
 import { ScanAllowancePreview } from '../components/scan-allowance.js';
 
@@ -21,13 +21,21 @@ export interface NewReportValues {
   pasted: string;
 }
 
-export function NewReportPage(props: { csrf: string; viewer: Viewer; values: NewReportValues; problems: string[]; liveConfigured: boolean }) {
+export function NewReportPage(props: {
+  csrf: string;
+  viewer: Viewer;
+  values: NewReportValues;
+  problems: string[];
+  liveConfigured: boolean;
+  /** The offer to leave out the rows that cannot be imported. */
+  leaveOut?: LeaveOut | null;
+}) {
   const v = props.values;
   return (
     <Layout title="New report" viewer={props.viewer} csrf={props.csrf} current="reports">
       <Breadcrumbs trail={[{ href: paths.reports, label: 'Reports' }]} />
       <h1>New report</h1>
-      <ProblemList problems={props.problems} />
+      <ProblemList problems={props.problems} leaveOut={props.leaveOut ? { offer: props.leaveOut, csrf: props.csrf, action: paths.newReport } : null} />
       <form method="post" action={paths.newReport} enctype="multipart/form-data" class="stack">
         <CsrfField token={props.csrf} />
         <input type="hidden" name="step" value="preview" />
@@ -68,6 +76,8 @@ export function NewReportPreviewPage(props: {
   /** Where each person came from ("Row 7"), as the spreadsheet shows it. */
   origins: string[];
   ignored: IgnoredColumn[];
+  /** The rows left out at the user's request, each with why. */
+  leftOut: string[];
   urlColumns: { candidates: string[]; chosen: string; sheet: string } | null;
   preview: NewReportPreview;
   allowance: AllowanceStatus;
@@ -110,6 +120,7 @@ export function NewReportPreviewPage(props: {
               mode: props.values.mode,
             }}
             ignored={props.ignored}
+            leftOut={props.leftOut}
             people={counts.submitted}
             imports={props.imports}
           />

@@ -26,6 +26,7 @@ import { actorOf, field, upload, viewerOf } from '../forms.js';
 import { ImportPage, ImportPreviewPage } from '../pages/report-import.js';
 import { NewReportPage, NewReportPreviewPage, type NewReportValues } from '../pages/report-new.js';
 import { paths } from '../paths.js';
+import type { LeaveOut } from '../components/people-form.js';
 import { MAX_PEOPLE, parsePeople, PEOPLE_PER_IMPORT, PeopleInputError, type PeopleInput } from '../people-input.js';
 import { sendPage } from '../render.js';
 import { idParams } from '../route-params.js';
@@ -101,6 +102,16 @@ function sheetSourceOf(request: FastifyRequest): (SheetSource & { urlColumn: str
 }
 
 /**
+ * The offer to leave out the rows that cannot be imported and preview the
+ * rest: the same text is sent again (a file input cannot be refilled), with
+ * the column chosen and the form's other fields.
+ */
+function leaveOutOf(error: PeopleInputError, sheet: SheetSource, urlColumn: string | undefined, resend: Record<string, string>): LeaveOut | null {
+  if (error.leavable === 0) return null;
+  return { rows: error.leavable, sheet: JSON.stringify(sheet), resend: { ...resend, ...(urlColumn ? { url_column: urlColumn } : {}) } };
+}
+
+/**
  * The idempotency-key prefix of an import into a report: derived from the
  * report, the data source and the people, so that sending the same list
  * again (the preview resubmitted, or the file uploaded again after the page
@@ -154,8 +165,14 @@ export async function intakeRoutes(app: FastifyInstance): Promise<void> {
   // ------------------------------------------------------------ new report
 
   const blank: NewReportValues = { name: '', company_name: '', company_domain: '', company_page: '', mode: defaultMode, pasted: '' };
-  const form = (request: FastifyRequest, reply: FastifyReply, values: NewReportValues, problems: string[] = [], status = 200) =>
-    sendPage(reply, NewReportPage({ csrf: request.web.csrf(), viewer: viewerOf(request), values, problems, liveConfigured }), status);
+  const form = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    values: NewReportValues,
+    problems: string[] = [],
+    status = 200,
+    leaveOut: LeaveOut | null = null,
+  ) => sendPage(reply, NewReportPage({ csrf: request.web.csrf(), viewer: viewerOf(request), values, problems, liveConfigured, leaveOut }), status);
 
   app.get('/reports/new', options, async (request, reply) => form(request, reply, blank));
 
@@ -177,7 +194,7 @@ export async function intakeRoutes(app: FastifyInstance): Promise<void> {
         pasted: '',
       };
       const profiles = profilesFrom(payload.profiles);
-      input = { profiles, origins: originsFrom(payload.origins, profiles.length), ignored: [], urlColumns: null };
+      input = { profiles, origins: originsFrom(payload.origins, profiles.length), ignored: [], urlColumns: null, leftOut: [] };
       if (step === 'edit') return form(request, reply, { ...values, pasted: asText(profiles) });
     } else {
       values = {
@@ -193,10 +210,17 @@ export async function intakeRoutes(app: FastifyInstance): Promise<void> {
       if (again) values.pasted = again.pasted;
       sheet = { pasted: values.pasted, file: file?.toString('utf8') ?? '' };
       try {
-        input = parsePeople(values.pasted, file, { urlColumn: again?.urlColumn });
+        input = parsePeople(values.pasted, file, { urlColumn: again?.urlColumn, leaveOut: field(request, 'leave_out') === 'yes' });
       } catch (error) {
-        if (error instanceof PeopleInputError) return form(request, reply, values, error.problems, 422);
-        throw error;
+        if (!(error instanceof PeopleInputError)) throw error;
+        const resend = {
+          name: values.name,
+          company_name: values.company_name,
+          company_domain: values.company_domain,
+          company_page: values.company_page,
+          mode: values.mode,
+        };
+        return form(request, reply, values, error.problems, 422, leaveOutOf(error, sheet, again?.urlColumn, resend));
       }
     }
     const { profiles } = input;
@@ -223,6 +247,7 @@ export async function intakeRoutes(app: FastifyInstance): Promise<void> {
           profiles,
           origins: input.origins,
           ignored: input.ignored,
+          leftOut: input.leftOut,
           urlColumns: input.urlColumns ? { ...input.urlColumns, sheet: JSON.stringify(sheet) } : null,
           preview: previewNewReport(profiles, urls),
           allowance: await readScanAllowance(db, request.web.user!.workspaceId, clock.now()),
@@ -270,8 +295,8 @@ export async function intakeRoutes(app: FastifyInstance): Promise<void> {
     const workspaceId = request.web.user!.workspaceId;
     const report = await requireReport(db, workspaceId, request.params.report_id);
     const step = field(request, 'step');
-    const page = (pasted: string, problems: string[], mode: 'test' | 'live', status = 422) =>
-      sendPage(reply, ImportPage({ csrf: request.web.csrf(), viewer: viewerOf(request), report, pasted, problems, mode, liveConfigured }), status);
+    const page = (pasted: string, problems: string[], mode: 'test' | 'live', status = 422, leaveOut: LeaveOut | null = null) =>
+      sendPage(reply, ImportPage({ csrf: request.web.csrf(), viewer: viewerOf(request), report, pasted, problems, mode, liveConfigured, leaveOut }), status);
     let input: PeopleInput;
     let mode: 'test' | 'live';
     let pasted = '';
@@ -280,7 +305,7 @@ export async function intakeRoutes(app: FastifyInstance): Promise<void> {
       const payload = payloadOf<{ mode?: string; profiles?: unknown; origins?: unknown }>(request);
       if (!payload) return page('', ['The form was incomplete; please fill it in again.'], defaultMode);
       const profiles = profilesFrom(payload.profiles);
-      input = { profiles, origins: originsFrom(payload.origins, profiles.length), ignored: [], urlColumns: null };
+      input = { profiles, origins: originsFrom(payload.origins, profiles.length), ignored: [], urlColumns: null, leftOut: [] };
       mode = modeOf(payload.mode);
       if (step === 'edit') return page(asText(profiles), [], mode, 200);
     } else {
@@ -290,10 +315,10 @@ export async function intakeRoutes(app: FastifyInstance): Promise<void> {
       const file = again ? (again.file === '' ? null : Buffer.from(again.file)) : upload(request, 'csv');
       sheet = { pasted, file: file?.toString('utf8') ?? '' };
       try {
-        input = parsePeople(pasted, file, { urlColumn: again?.urlColumn });
+        input = parsePeople(pasted, file, { urlColumn: again?.urlColumn, leaveOut: field(request, 'leave_out') === 'yes' });
       } catch (error) {
-        if (error instanceof PeopleInputError) return page(pasted, error.problems, mode);
-        throw error;
+        if (!(error instanceof PeopleInputError)) throw error;
+        return page(pasted, error.problems, mode, 422, leaveOutOf(error, sheet, again?.urlColumn, { mode }));
       }
     }
     const { profiles } = input;
@@ -313,6 +338,7 @@ export async function intakeRoutes(app: FastifyInstance): Promise<void> {
           profiles,
           origins: input.origins,
           ignored: input.ignored,
+          leftOut: input.leftOut,
           urlColumns: input.urlColumns ? { ...input.urlColumns, sheet: JSON.stringify(sheet) } : null,
           preview,
           allowance: await readScanAllowance(db, workspaceId, clock.now()),

@@ -12,7 +12,7 @@ import type { MediaStore } from '../../scanning/media/media-store.js';
 import { pageOfReports, reportScores } from '../../use-cases/list-reports.js';
 import { removePerson, setReportArchived, setReportSharing } from '../../use-cases/manage-report.js';
 import { readAttachment, readPerson, readProgress, readReportOverview, type ViewContext } from '../../use-cases/report-view.js';
-import { importedColumnsOf, PEOPLE_SORTS, readReportPeople, reportTeamActions, selectPeople, STATUS_FILTERS, titlesOf } from '../../use-cases/report-people.js';
+import { groupColumnsOf, PEOPLE_SORTS, readReportPeople, reportTeamActions, selectPeople, STATUS_FILTERS, titlesOf } from '../../use-cases/report-people.js';
 import { filteredGroupFigures } from '../../use-cases/report-groups.js';
 import { runCountsLabel, runFinished, runStatusLabel, scansStatusText } from '../components/runs.js';
 import { PersonPage } from '../pages/person.js';
@@ -265,7 +265,7 @@ export async function reportRoutes(app: FastifyInstance, options: { media: Pick<
             fix_first: p.fix_first.slice(0, FIX_FIRST_IN_TABLE),
           })),
           titles: titlesOf(everyone),
-          columns: importedColumnsOf(everyone),
+          columns: groupColumnsOf(everyone),
           states: peopleStatesOf(scoped),
           totalPeople: everyone.length,
           matchingPeople: sorted.length,
@@ -490,7 +490,8 @@ export async function reportRoutes(app: FastifyInstance, options: { media: Pick<
       const unsuccessful = field(request, 'people') === 'unsuccessful';
       const asked = await askFirst(request, reply, {
         precheck: () => requireReport(db, request.web.user!.workspaceId, reportId),
-        title: unsuccessful ? 'Try the people who failed or were inaccessible again?' : 'Scan every person of this report again?',
+        title: (report) =>
+          unsuccessful ? `Try the people of “${report.name}” who failed or were inaccessible again?` : `Scan every person of “${report.name}” again?`,
         consequence: unsuccessful
           ? 'Each person whose latest scan failed or whose profile was inaccessible is scanned again, and the company page with them. Each costs one scan of the monthly allowance.'
           : 'Every person on the report and the company page are scanned again. Each person costs one scan of the monthly allowance (people already waiting cost nothing). The current results stay shown until the new scans finish.',
@@ -508,8 +509,12 @@ export async function reportRoutes(app: FastifyInstance, options: { media: Pick<
     async (request, reply) => {
       const { report_id: reportId, profile_id: profileId } = request.params;
       const asked = await askFirst(request, reply, {
-        precheck: () => readAttachment(scope(request), reportId, profileId),
-        title: 'Scan this person again?',
+        precheck: async () => {
+          await readAttachment(scope(request), reportId, profileId);
+          const report = await requireReport(db, request.web.user!.workspaceId, reportId);
+          return { person: await describePerson(db, request.web.user!.workspaceId, report.id, profileId), report };
+        },
+        title: ({ person, report }) => `Scan ${person.name} of “${report.name}” again?`,
         consequence:
           'Their profile and activity are scanned again (one scan of the monthly allowance). Their current results stay shown until the new scan finishes.',
         confirm: 'Scan again',
