@@ -32,21 +32,18 @@ const SOURCE_DIRS = ['queue', 'store'];
  * samples.
  */
 export const NOT_SAMPLED: Readonly<Record<string, string>> = {
+  'store/migrator.migrateTo': 'DDL of the migrator (the migrations under store/migrations/)',
   'store/migrator.migrateToLatest': 'DDL of the migrator (the migrations under store/migrations/)',
   'store/migrator.applyFunctionDefinitions': 'DDL of the migrator (the definitions under store/functions/)',
-  'store/health-repository.pendingMigrations': "reads Kysely's migration table through the migrator",
   'store/queue-channel.listenForItems': 'LISTEN/NOTIFY channel on a connection of its own',
   'store/database.commitsAsynchronously': 'runs no SQL (reads how the pool was made)',
   'store/database.createDb': 'runs no SQL (builds the instance)',
+  'store/prepared-statements.statementCachingPool': 'runs no SQL of its own (the pool every statement above goes through)',
   'store/prepared-statements.registerPool': 'runs no SQL (remembers the pool)',
   'store/prepared-statements.runPrepared': 'runs the prepared statements of the modules that call it, sampled there',
   'store/fused-read.runFusedRead': 'runs the fused reads of the modules that define them, sampled there',
   'store/fused-read.readFused': 'runs the fused reads of the modules that define them, sampled there',
-  'store/transaction.retryingTransaction': 'transaction control around the work it is given',
-  'queue/transitions.transaction': 'transaction control around the work it is given',
-  'store/refresh-repository.inSavepoint': 'savepoint control around the work it is given',
-  'store/session-lock.withSessionLock': 'advisory session lock around the work it is given',
-  'queue/item.itemRead': 'builds a query that the operations of queue/ run, sampled there',
+  'queue/sweep.startRollupSweep': 'composes queue/settle.settleStaleRollups, on a timer',
 };
 
 // ---------------------------------------------------------------- coverage

@@ -1,4 +1,4 @@
-import { lockClaimed, markItemFailed, releaseItem, requeueItem, rollUp } from '../../src/queue/transitions.js';
+import { lockClaimed, transaction, markItemFailed, releaseItem, requeueItem, rollUp } from '../../src/queue/transitions.js';
 import { PERSON_ITEM } from './people.js';
 import { CLAIM_ID, ITEM_ID, NOW, type ModuleSamples } from './sample.js';
 
@@ -19,6 +19,7 @@ const held = () => [LOCKED];
 export const samples: ModuleSamples = {
   module: 'queue/transitions',
   operations: {
+    transaction: { run: (db) => transaction(db, (trx) => lockClaimed(trx, CLAIM)) },
     lockClaimed: { run: (db) => lockClaimed(db, CLAIM) },
     rollUp: { run: (db) => rollUp(db, LOCKED, { kind: 'finished', status: 'succeeded', warning: false }, NOW) },
     requeueItem: { run: (db) => requeueItem(db, CLAIM, { delayMs: 1000, spendAttempt: true, reason: 'provider busy' }, NOW), rows: held },

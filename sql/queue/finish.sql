@@ -4,11 +4,30 @@
 with "media" as materialized (select hold_media_collections_generation() as generation), "ended" as (update "scan_items" set "status" = $1, "warning" = $2, "reason" = $3, "activity_gap" = $4, "finished_at" = $5, "claim_id" = $6, "lease_expires_at" = $7 where "id" = $8 and "claim_id" = $9 and "status" = $10 and "profile_id" is not null and (select generation from media) is not null returning "id"), "bumped" as (
 update report_profiles set facts_version = facts_version + 1, analysis_available = analysis_available or $11
  where id = $12::uuid and facts_version = $13::bigint and exists (select 1 from ended)
-returning id), "w0" as (insert into profile_contributions (profile_id, report_id, contribution)
-          values ($14::uuid, $15::uuid, $16::jsonb)
-          on conflict (profile_id) do update set contribution = excluded.contribution), "w1" as (insert into rollup_deltas (report_id, run_id, started, finished, warning, totals, at)
-        values ($17::uuid, $18::uuid, $19, $20,
-                $21, $22::jsonb, $23::timestamptz)) select finish_person_item_check(exists (select 1 from ended), (select generation from media) = $24::bigint, exists (select 1 from bumped)) as ok;
+returning id), "w0" as (update "evidence_images" set "obsolete" = $14, "obsolete_at" = $15 where "report_id" = $16 and section = any($17::text[]) and "obsolete" = $18 and "item_id" != $19 and "profile_id" = $20), "w1" as (
+insert into evidence_images (id, report_id, profile_id, item_id, section, original_sha256, original_size, original_type,
+                             preview_sha256, preview_size, preview_type, original_width, original_height, preview_width,
+                             preview_height, origin, created_at)
+select v.id, $21::uuid, $22::uuid, $23::uuid, v.section, v.original_sha256, v.original_size,
+       v.original_type, v.preview_sha256, v.preview_size, v.preview_type, v.original_width, v.original_height, v.preview_width,
+       v.preview_height, v.origin, $24::timestamptz
+  from unnest($25::uuid[], $26::text[], $27::text[], $28::integer[], $29::text[], $30::text[], $31::integer[], $32::text[], $33::integer[], $34::integer[], $35::integer[], $36::integer[], $37::text[]) as v(id, section, original_sha256, original_size, original_type, preview_sha256, preview_size, preview_type, original_width, original_height, preview_width, preview_height, origin)
+on conflict (item_id, section, original_sha256) do nothing), "w2" as (
+  insert into activity_events (id, report_id, profile_id, external_id, event_type, actor_kind, actor, source_url, text, occurred_at,
+                               counts, provenance, captured_at, available_at, updated_at, content_hash, revision)
+  select v.id, $38::uuid, $39::uuid, v.external_id, v.event_type, v.actor_kind, v.actor, v.source_url,
+         v.text, v.occurred_at, v.counts, 'scanner', $40::timestamptz, $41::timestamptz, v.updated_at,
+         v.content_hash, v.revision
+    from unnest($42::uuid[], $43::text[], $44::text[], $45::text[], $46::jsonb[], $47::text[], $48::text[], $49::timestamptz[], $50::jsonb[], $51::timestamptz[], $52::text[], $53::text[]) as v(id, external_id, event_type, actor_kind, actor, source_url, text, occurred_at, counts, updated_at, content_hash, revision)
+  on conflict (report_id, subject, external_id) do update
+    set event_type = excluded.event_type, actor_kind = excluded.actor_kind, actor = excluded.actor, source_url = excluded.source_url,
+        text = excluded.text, occurred_at = excluded.occurred_at, counts = excluded.counts, captured_at = excluded.captured_at,
+        available_at = excluded.available_at, updated_at = excluded.updated_at, content_hash = excluded.content_hash,
+        revision = excluded.revision), "w3" as (insert into "activity_coverage" ("profile_id", "report_id", "item_id", "event_count", "captured_at", "available_at") values ($54, $55, $56, $57, $58, $59) on conflict ("profile_id") do update set "report_id" = $60, "item_id" = $61, "event_count" = $62, "captured_at" = $63, "available_at" = $64), "w4" as (insert into "profile_analyses" ("profile_id", "report_id", "item_id", "catalog_version", "profile_data", "findings", "good", "optimize", "unknown", "captured_at", "available_at", "revision", "analysis_json", "analysis_format") values ($65, $66, $67, $68, $69, $70, $71, $72, $73, $74, $75, $76, $77, $78) on conflict ("profile_id") do update set "report_id" = $79, "item_id" = $80, "catalog_version" = $81, "profile_data" = $82, "findings" = $83, "good" = $84, "optimize" = $85, "unknown" = $86, "captured_at" = $87, "available_at" = $88, "revision" = $89, "analysis_json" = $90, "analysis_format" = $91), "w5" as (insert into "person_scan_history" ("item_id", "report_id", "profile_id", "scanned_at", "good", "optimize", "unknown", "captured_at", "outcomes", "updated_at") values ($92, $93, $94, $95, $96, $97, $98, $99, $100, $101) on conflict ("item_id") do update set "good" = $102, "optimize" = $103, "unknown" = $104, "captured_at" = $105, "outcomes" = $106, "updated_at" = $107), "w6" as (insert into profile_contributions (profile_id, report_id, contribution)
+          values ($108::uuid, $109::uuid, $110::jsonb)
+          on conflict (profile_id) do update set contribution = excluded.contribution), "w7" as (insert into rollup_deltas (report_id, run_id, started, finished, warning, totals, at)
+        values ($111::uuid, $112::uuid, $113, $114,
+                $115, $116::jsonb, $117::timestamptz)) select finish_person_item_check(exists (select 1 from ended), (select generation from media) = $118::bigint, exists (select 1 from bumped)) as ok;
 
 update "profile_analyses" t set visible = (p.status = 'active')
 from report_profiles p
@@ -24,8 +43,27 @@ where p.id = t.profile_id and t.profile_id = any($1::uuid[]) and t.visible <> (p
 with "media" as materialized (select hold_media_collections_generation() as generation), "observation" as (
 update reports set company_version = company_version + 1
  where id = $1::uuid and company_version = $2::bigint and (select generation from media) is not null
-returning id), "ended" as (update "scan_items" set "status" = $3, "warning" = $4, "reason" = $5, "activity_gap" = $6, "finished_at" = $7, "claim_id" = $8, "lease_expires_at" = $9 where "id" = $10 and "claim_id" = $11 and "status" = $12 and "profile_id" is null and exists (select 1 from observation) returning "id"), "w0" as (insert into rollup_deltas (report_id, run_id, started, finished, warning, at, recompute_company)
-      values ($13::uuid, $14::uuid, $15, $16,
-              $17, $18::timestamptz, true)) select finish_company_item_check(exists (select 1 from observation), exists (select 1 from ended), (select generation from media) = $19::bigint) as ok;
+returning id), "ended" as (update "scan_items" set "status" = $3, "warning" = $4, "reason" = $5, "activity_gap" = $6, "finished_at" = $7, "claim_id" = $8, "lease_expires_at" = $9 where "id" = $10 and "claim_id" = $11 and "status" = $12 and "profile_id" is null and exists (select 1 from observation) returning "id"), "w0" as (update "evidence_images" set "obsolete" = $13, "obsolete_at" = $14 where "report_id" = $15 and section = any($16::text[]) and "obsolete" = $17 and "item_id" != $18 and "profile_id" is null), "w1" as (
+insert into evidence_images (id, report_id, profile_id, item_id, section, original_sha256, original_size, original_type,
+                             preview_sha256, preview_size, preview_type, original_width, original_height, preview_width,
+                             preview_height, origin, created_at)
+select v.id, $19::uuid, $20::uuid, $21::uuid, v.section, v.original_sha256, v.original_size,
+       v.original_type, v.preview_sha256, v.preview_size, v.preview_type, v.original_width, v.original_height, v.preview_width,
+       v.preview_height, v.origin, $22::timestamptz
+  from unnest($23::uuid[], $24::text[], $25::text[], $26::integer[], $27::text[], $28::text[], $29::integer[], $30::text[], $31::integer[], $32::integer[], $33::integer[], $34::integer[], $35::text[]) as v(id, section, original_sha256, original_size, original_type, preview_sha256, preview_size, preview_type, original_width, original_height, preview_width, preview_height, origin)
+on conflict (item_id, section, original_sha256) do nothing), "w2" as (
+  insert into activity_events (id, report_id, profile_id, external_id, event_type, actor_kind, actor, source_url, text, occurred_at,
+                               counts, provenance, captured_at, available_at, updated_at, content_hash, revision)
+  select v.id, $36::uuid, $37::uuid, v.external_id, v.event_type, v.actor_kind, v.actor, v.source_url,
+         v.text, v.occurred_at, v.counts, 'scanner', $38::timestamptz, $39::timestamptz, v.updated_at,
+         v.content_hash, v.revision
+    from unnest($40::uuid[], $41::text[], $42::text[], $43::text[], $44::jsonb[], $45::text[], $46::text[], $47::timestamptz[], $48::jsonb[], $49::timestamptz[], $50::text[], $51::text[]) as v(id, external_id, event_type, actor_kind, actor, source_url, text, occurred_at, counts, updated_at, content_hash, revision)
+  on conflict (report_id, subject, external_id) do update
+    set event_type = excluded.event_type, actor_kind = excluded.actor_kind, actor = excluded.actor, source_url = excluded.source_url,
+        text = excluded.text, occurred_at = excluded.occurred_at, counts = excluded.counts, captured_at = excluded.captured_at,
+        available_at = excluded.available_at, updated_at = excluded.updated_at, content_hash = excluded.content_hash,
+        revision = excluded.revision), "w3" as (insert into "company_context" ("report_id", "item_id", "name", "tagline", "industry", "follower_count", "website", "captured_at", "available_at") values ($52, $53, $54, $55, $56, $57, $58, $59, $60) on conflict ("report_id") do update set "item_id" = $61, "name" = $62, "tagline" = $63, "industry" = $64, "follower_count" = $65, "website" = $66, "captured_at" = $67, "available_at" = $68), "w4" as (insert into rollup_deltas (report_id, run_id, started, finished, warning, at, recompute_company)
+      values ($69::uuid, $70::uuid, $71, $72,
+              $73, $74::timestamptz, true)) select finish_company_item_check(exists (select 1 from observation), exists (select 1 from ended), (select generation from media) = $75::bigint) as ok;
 
 -- then, without waiting for it: the report's fold (settle.settleRollups)
