@@ -40,7 +40,7 @@ export const WORKER_ID = 'worker-sample';
 /** The company page's facts when nothing of it is stored yet (store/person-facts.ts, companyFacts). */
 export const NO_COMPANY_FACTS = { facts: { item: null, observed: false, events: null } };
 
-/** Answers the first statement whose text contains `fragment` with `rows`. */
+/** Answers each statement with the rows paired with the first of the fragments its text contains (none: no rows). */
 export function answer(...pairs: Array<[fragment: string, rows: readonly object[]]>): CannedRows {
   return (sql) => pairs.find(([fragment]) => sql.includes(fragment))?.[1];
 }
