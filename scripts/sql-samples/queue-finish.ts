@@ -1,0 +1,24 @@
+import { endCompanyItem, endPersonItem } from '../../src/queue/finish.js';
+import { ANALYSIS, companyWrites, personWrites } from './finish-writes.js';
+import { COMPANY_ITEM, PERSON, PERSON_ITEM } from './people.js';
+import { historyWrite } from '../../src/store/history-repository.js';
+import { ITEM_ID, NOW, PROFILE_ID, REPORT_ID, type ModuleSamples } from './sample.js';
+
+const SUCCEEDED = { status: 'succeeded', warning: false, reason: null, activity_gap: null } as const;
+
+export const samples: ModuleSamples = {
+  module: 'queue/finish',
+  operations: {
+    endPersonItem: {
+      run: (db) =>
+        endPersonItem(db, PERSON_ITEM, SUCCEEDED, NOW, {
+          factsVersion: '7',
+          person: PERSON,
+          writes: [...personWrites(db), historyWrite(db, { reportId: REPORT_ID, profileId: PROFILE_ID, itemId: ITEM_ID }, ANALYSIS, NOW)],
+          analysisAvailable: true,
+          mediaGeneration: 3,
+        }),
+    },
+    endCompanyItem: { run: (db) => endCompanyItem(db, COMPANY_ITEM, SUCCEEDED, NOW, { companyVersion: '5', writes: companyWrites(db), mediaGeneration: 3 }) },
+  },
+};

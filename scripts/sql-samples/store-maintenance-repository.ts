@@ -1,0 +1,23 @@
+import {
+  claimMaintenanceRun,
+  collectObsoleteMedia,
+  drainBlobDeletions,
+  mediaGeneration,
+  processBlobDeletions,
+  tombstoneExpiredReceipts,
+} from '../../src/store/maintenance-repository.js';
+import { NOW, type ModuleSamples } from './sample.js';
+
+const deleteBlob = () => Promise.resolve();
+
+export const samples: ModuleSamples = {
+  module: 'store/maintenance-repository',
+  operations: {
+    mediaGeneration: { run: (db) => mediaGeneration(db) },
+    claimMaintenanceRun: { run: (db) => claimMaintenanceRun(db, NOW, 3_600_000) },
+    tombstoneExpiredReceipts: { run: (db) => tombstoneExpiredReceipts(db, NOW, NOW) },
+    collectObsoleteMedia: { run: (db) => collectObsoleteMedia(db, NOW, deleteBlob) },
+    processBlobDeletions: { run: (db) => processBlobDeletions(db, NOW, deleteBlob) },
+    drainBlobDeletions: { run: (db) => drainBlobDeletions(db, NOW, deleteBlob) },
+  },
+};
