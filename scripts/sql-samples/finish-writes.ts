@@ -3,7 +3,7 @@
  * (store/analysis-repository.ts; queue/finish.ts), built from fixed
  * collected values, so the snapshot shows that statement whole.
  */
-import type { Kysely, OperationNodeSource } from 'kysely';
+import type { Kysely, OperationNodeSource, RawBuilder } from 'kysely';
 import type { CollectedActivityEvent, CollectedProfile } from '../../src/domain/collected.js';
 import { analysisChange, type ProfileAnalysis } from '../../src/domain/profile-analysis.js';
 import { activityWrites, analysisWrites, companyWrite, evidenceWrites } from '../../src/store/analysis-repository.js';
@@ -48,21 +48,21 @@ export const PROFILE = {
 export const ANALYSIS: ProfileAnalysis = { catalog_version: 'catalog-1', findings: [], good: 0, optimize: 0, unknown: 0, captured_at: NOW, revision: 'rev-1' };
 
 /** A person's item's writes: its evidence, its activity and its analysis. */
-export function personWrites(db: Kysely<Database>): OperationNodeSource[] {
+export function personWrites(db: Kysely<Database>, when: RawBuilder<boolean>): OperationNodeSource[] {
   const base = { reportId: REPORT_ID, profileId: PROFILE_ID, itemId: ITEM_ID };
   return [
-    ...evidenceWrites(db, { ...base, images: IMAGES }, NOW).writes,
-    ...activityWrites(db, { ...base, events: EVENTS, capturedAt: NOW }, NOW, new Map()).writes,
-    ...analysisWrites(db, { ...base, profile: PROFILE }, ANALYSIS, analysisChange(REPORT_ID, undefined, ANALYSIS, NOW)),
+    ...evidenceWrites(db, { ...base, images: IMAGES }, NOW, when).writes,
+    ...activityWrites(db, { ...base, events: EVENTS, capturedAt: NOW }, NOW, new Map(), when).writes,
+    ...analysisWrites(db, { ...base, profile: PROFILE }, ANALYSIS, analysisChange(REPORT_ID, undefined, ANALYSIS, NOW), when),
   ];
 }
 
 /** The company page's item's writes: its evidence, its activity and its context. */
-export function companyWrites(db: Kysely<Database>): OperationNodeSource[] {
+export function companyWrites(db: Kysely<Database>, when: RawBuilder<boolean>): OperationNodeSource[] {
   const base = { reportId: REPORT_ID, profileId: null, itemId: ITEM_ID };
   return [
-    ...evidenceWrites(db, { ...base, images: IMAGES }, NOW).writes,
-    ...activityWrites(db, { ...base, events: EVENTS, capturedAt: NOW }, NOW, new Map()).writes,
+    ...evidenceWrites(db, { ...base, images: IMAGES }, NOW, when).writes,
+    ...activityWrites(db, { ...base, events: EVENTS, capturedAt: NOW }, NOW, new Map(), when).writes,
     companyWrite(
       db,
       {
@@ -72,6 +72,7 @@ export function companyWrites(db: Kysely<Database>): OperationNodeSource[] {
         capturedAt: NOW,
       },
       NOW,
+      when,
     ),
   ];
 }

@@ -2,7 +2,10 @@ import { endCompanyItem, endPersonItem } from '../../src/queue/finish.js';
 import { ANALYSIS, companyWrites, personWrites } from './finish-writes.js';
 import { COMPANY_ITEM, PERSON, PERSON_ITEM } from './people.js';
 import { historyWrite } from '../../src/store/history-repository.js';
-import { ITEM_ID, NOW, PROFILE_ID, REPORT_ID, type ModuleSamples } from './sample.js';
+import { gateHolds } from '../../src/store/one-statement.js';
+import { answer, ITEM_ID, NOW, PROFILE_ID, REPORT_ID, type ModuleSamples } from './sample.js';
+
+const GATE_HOLDS = answer(['from gate', [{ claim_held: true, unchanged: true, media_kept: true }]]);
 
 const SUCCEEDED = { status: 'succeeded', warning: false, reason: null, activity_gap: null } as const;
 
@@ -14,11 +17,18 @@ export const samples: ModuleSamples = {
         endPersonItem(db, PERSON_ITEM, SUCCEEDED, NOW, {
           factsVersion: '7',
           person: PERSON,
-          writes: [...personWrites(db), historyWrite(db, { reportId: REPORT_ID, profileId: PROFILE_ID, itemId: ITEM_ID }, ANALYSIS, NOW)],
+          writes: [
+            ...personWrites(db, gateHolds),
+            historyWrite(db, { reportId: REPORT_ID, profileId: PROFILE_ID, itemId: ITEM_ID, endingItemId: ITEM_ID }, ANALYSIS, NOW, gateHolds),
+          ],
           analysisAvailable: true,
           mediaGeneration: 3,
         }),
+      rows: GATE_HOLDS,
     },
-    endCompanyItem: { run: (db) => endCompanyItem(db, COMPANY_ITEM, SUCCEEDED, NOW, { companyVersion: '5', writes: companyWrites(db), mediaGeneration: 3 }) },
+    endCompanyItem: {
+      run: (db) => endCompanyItem(db, COMPANY_ITEM, SUCCEEDED, NOW, { companyVersion: '5', writes: companyWrites(db, gateHolds), mediaGeneration: 3 }),
+      rows: GATE_HOLDS,
+    },
   },
 };

@@ -5,10 +5,10 @@ select * from "scan_runs" where "report_id" = $1 and "mode" = $2 and "key_mode" 
 
 insert into "scan_runs" ("id", "report_id", "workspace_id", "mode", "key_mode", "status", "created_at", "background") values ($1, $2, $3, $4, $5, $6, $7, $8) returning *;
 
-with "inserted" as (insert into "scan_items" ("id", "run_id", "report_id", "profile_id", "kind", "status", "created_at", "ready_at", "background") values ($1, $2, $3, $4, $5, $6, $7, now(), $8) returning "id") update "scan_runs" set "requested" = "requested" + $9, "unfinished" = "unfinished" + $10 where "id" = $11 returning *;
+with "inserted" as (insert into "scan_items" ("id", "run_id", "run_mode", "report_id", "profile_id", "kind", "status", "created_at", "ready_at", "background") values ($1, $2, $3, $4, $5, $6, $7, $8, now(), $9) returning "id") update "scan_runs" set "requested" = "requested" + $10, "unfinished" = "unfinished" + $11 where "id" = $12 returning *;
 
 select * from "scan_runs" where "report_id" = $1 and "mode" = $2 and "key_mode" = $3 and "status" = $4 and "background" = $5 order by "created_at" desc limit $6 for no key update;
 
 insert into "scan_runs" ("id", "report_id", "workspace_id", "mode", "key_mode", "status", "created_at", "background") values ($1, $2, $3, $4, $5, $6, $7, $8) returning *;
 
-with "inserted" as (insert into "scan_items" ("id", "run_id", "report_id", "profile_id", "kind", "status", "created_at", "ready_at", "background") values ($1, $2, $3, $4, $5, $6, $7, now(), $8), ($9, $10, $11, $12, $13, $14, $15, now(), $16) returning "id") update "scan_runs" set "requested" = "requested" + $17, "unfinished" = "unfinished" + $18 where "id" = $19 returning *;
+with "inserted" as (insert into "scan_items" ("id", "run_id", "run_mode", "report_id", "profile_id", "kind", "status", "created_at", "ready_at", "background") values ($1, $2, $3, $4, $5, $6, $7, $8, now(), $9), ($10, $11, $12, $13, $14, $15, $16, $17, now(), $18) returning "id") update "scan_runs" set "requested" = "requested" + $19, "unfinished" = "unfinished" + $20 where "id" = $21 returning *;

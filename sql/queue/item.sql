@@ -22,10 +22,10 @@ select r.xmin::text as version,
 p.id, p.status, p.pronet_url, p.name, p.title, p.headline, p.facts_version,
   (select pc.contribution from profile_contributions pc where pc.profile_id = p.id) as contribution,
   (select json_agg(x) from (
-     select distinct on (r.mode) i.id, r.mode, i.status, i.warning, i.activity_gap
-     from scan_items i join scan_runs r on r.id = i.run_id
+     select distinct on (i.run_mode) i.id, i.run_mode as mode, i.status, i.warning, i.activity_gap
+     from scan_items i
      where i.report_id = p.report_id and i.profile_id = p.id and i.kind = 'person'
-     order by r.mode, r.created_at desc, i.created_at desc) x) as latest,
+     order by i.run_mode, i.run_created_at desc, i.created_at desc) x) as latest,
   (select json_build_object('revision', a.revision,
                             'outcomes', coalesce(
       (select pc.contribution->'checks' from profile_contributions pc where pc.profile_id = p.id and pc.contribution->>'analysis' = a.revision),
@@ -43,9 +43,9 @@ p.id, p.status, p.pronet_url, p.name, p.title, p.headline, p.facts_version,
        case when exists (select 1 from d where d.recompute_company)
             then json_build_object(
   'item', (select json_build_object('status', ci.status, 'warning', ci.warning)
-             from scan_items ci join scan_runs cr on cr.id = ci.run_id
-            where ci.report_id = r.id and ci.profile_id is null and ci.kind = 'company_page'
-            order by cr.created_at desc, ci.created_at desc limit 1),
+             from scan_items ci
+            where ci.report_id = r.id and ci.profile_id is null and ci.kind = 'company_page' and ci.run_mode = 'activity'
+            order by ci.run_created_at desc, ci.created_at desc limit 1),
   'observed', exists (select 1 from company_context cc where cc.report_id = r.id),
   'events', (select json_object_agg(ce.id, ce.revision) from activity_events ce
               where ce.report_id = r.id and ce.subject = '00000000-0000-0000-0000-000000000000')) end as company

@@ -21,10 +21,10 @@ select
 p.id, p.status, p.pronet_url, p.name, p.title, p.headline, p.facts_version,
   (select pc.contribution from profile_contributions pc where pc.profile_id = p.id) as contribution,
   (select json_agg(x) from (
-     select distinct on (r.mode) i.id, r.mode, i.status, i.warning, i.activity_gap
-     from scan_items i join scan_runs r on r.id = i.run_id
+     select distinct on (i.run_mode) i.id, i.run_mode as mode, i.status, i.warning, i.activity_gap
+     from scan_items i
      where i.report_id = p.report_id and i.profile_id = p.id and i.kind = 'person'
-     order by r.mode, r.created_at desc, i.created_at desc) x) as latest,
+     order by i.run_mode, i.run_created_at desc, i.created_at desc) x) as latest,
   (select json_build_object('revision', a.revision,
                             'outcomes', (select jsonb_object_agg(f->>'check_id', f->>'outcome') from jsonb_array_elements(a.findings) f),
                             'restricted', coalesce(jsonb_array_length(a.profile_data -> 'restricted'), 0) > 0)
@@ -35,8 +35,9 @@ from report_profiles p
 where p.report_id = $1 and p.id = $2::uuid;
 
 with "w0" as (update report_profiles set facts_version = facts_version + 1 where id = $1::uuid) insert into rollup_deltas (report_id, run_id, started, finished, warning, totals, at)
-values ($2::uuid, $3::uuid, $4, $5,
-        $6, $7::jsonb, $8::timestamptz);
+select $2::uuid, $3::uuid, $4, $5,
+       $6, $7::jsonb, $8::timestamptz
+ where true;
 
 -- transitions.requeueItem
 begin;
@@ -51,10 +52,10 @@ select
 p.id, p.status, p.pronet_url, p.name, p.title, p.headline, p.facts_version,
   (select pc.contribution from profile_contributions pc where pc.profile_id = p.id) as contribution,
   (select json_agg(x) from (
-     select distinct on (r.mode) i.id, r.mode, i.status, i.warning, i.activity_gap
-     from scan_items i join scan_runs r on r.id = i.run_id
+     select distinct on (i.run_mode) i.id, i.run_mode as mode, i.status, i.warning, i.activity_gap
+     from scan_items i
      where i.report_id = p.report_id and i.profile_id = p.id and i.kind = 'person'
-     order by r.mode, r.created_at desc, i.created_at desc) x) as latest,
+     order by i.run_mode, i.run_created_at desc, i.created_at desc) x) as latest,
   (select json_build_object('revision', a.revision,
                             'outcomes', (select jsonb_object_agg(f->>'check_id', f->>'outcome') from jsonb_array_elements(a.findings) f),
                             'restricted', coalesce(jsonb_array_length(a.profile_data -> 'restricted'), 0) > 0)
@@ -79,8 +80,9 @@ from report_profiles p
 where p.id = t.profile_id and t.profile_id = any($1::uuid[]) and t.visible <> (p.status = 'active');
 
 with "w0" as (update report_profiles set facts_version = facts_version + 1 where id = $1::uuid) insert into rollup_deltas (report_id, run_id, started, finished, warning, totals, at)
-values ($2::uuid, $3::uuid, $4, $5,
-        $6, $7::jsonb, $8::timestamptz);
+select $2::uuid, $3::uuid, $4, $5,
+       $6, $7::jsonb, $8::timestamptz
+ where true;
 
 commit;
 
@@ -99,10 +101,10 @@ select
 p.id, p.status, p.pronet_url, p.name, p.title, p.headline, p.facts_version,
   (select pc.contribution from profile_contributions pc where pc.profile_id = p.id) as contribution,
   (select json_agg(x) from (
-     select distinct on (r.mode) i.id, r.mode, i.status, i.warning, i.activity_gap
-     from scan_items i join scan_runs r on r.id = i.run_id
+     select distinct on (i.run_mode) i.id, i.run_mode as mode, i.status, i.warning, i.activity_gap
+     from scan_items i
      where i.report_id = p.report_id and i.profile_id = p.id and i.kind = 'person'
-     order by r.mode, r.created_at desc, i.created_at desc) x) as latest,
+     order by i.run_mode, i.run_created_at desc, i.created_at desc) x) as latest,
   (select json_build_object('revision', a.revision,
                             'outcomes', (select jsonb_object_agg(f->>'check_id', f->>'outcome') from jsonb_array_elements(a.findings) f),
                             'restricted', coalesce(jsonb_array_length(a.profile_data -> 'restricted'), 0) > 0)
@@ -127,8 +129,9 @@ from report_profiles p
 where p.id = t.profile_id and t.profile_id = any($1::uuid[]) and t.visible <> (p.status = 'active');
 
 with "w0" as (update report_profiles set facts_version = facts_version + 1 where id = $1::uuid) insert into rollup_deltas (report_id, run_id, started, finished, warning, totals, at)
-values ($2::uuid, $3::uuid, $4, $5,
-        $6, $7::jsonb, $8::timestamptz);
+select $2::uuid, $3::uuid, $4, $5,
+       $6, $7::jsonb, $8::timestamptz
+ where true;
 
 commit;
 
@@ -147,10 +150,10 @@ select
 p.id, p.status, p.pronet_url, p.name, p.title, p.headline, p.facts_version,
   (select pc.contribution from profile_contributions pc where pc.profile_id = p.id) as contribution,
   (select json_agg(x) from (
-     select distinct on (r.mode) i.id, r.mode, i.status, i.warning, i.activity_gap
-     from scan_items i join scan_runs r on r.id = i.run_id
+     select distinct on (i.run_mode) i.id, i.run_mode as mode, i.status, i.warning, i.activity_gap
+     from scan_items i
      where i.report_id = p.report_id and i.profile_id = p.id and i.kind = 'person'
-     order by r.mode, r.created_at desc, i.created_at desc) x) as latest,
+     order by i.run_mode, i.run_created_at desc, i.created_at desc) x) as latest,
   (select json_build_object('revision', a.revision,
                             'outcomes', (select jsonb_object_agg(f->>'check_id', f->>'outcome') from jsonb_array_elements(a.findings) f),
                             'restricted', coalesce(jsonb_array_length(a.profile_data -> 'restricted'), 0) > 0)
@@ -175,8 +178,9 @@ from report_profiles p
 where p.id = t.profile_id and t.profile_id = any($1::uuid[]) and t.visible <> (p.status = 'active');
 
 with "w0" as (update report_profiles set facts_version = facts_version + 1 where id = $1::uuid) insert into rollup_deltas (report_id, run_id, started, finished, warning, totals, at)
-values ($2::uuid, $3::uuid, $4, $5,
-        $6, $7::jsonb, $8::timestamptz);
+select $2::uuid, $3::uuid, $4, $5,
+       $6, $7::jsonb, $8::timestamptz
+ where true;
 
 commit;
 

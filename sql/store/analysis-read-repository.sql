@@ -10,10 +10,10 @@ select json_build_object(
 p.id, p.status, p.pronet_url, p.name, p.title, p.headline, p.facts_version,
   (select pc.contribution from profile_contributions pc where pc.profile_id = p.id) as contribution,
   (select json_agg(x) from (
-     select distinct on (r.mode) i.id, r.mode, i.status, i.warning, i.activity_gap
-     from scan_items i join scan_runs r on r.id = i.run_id
+     select distinct on (i.run_mode) i.id, i.run_mode as mode, i.status, i.warning, i.activity_gap
+     from scan_items i
      where i.report_id = p.report_id and i.profile_id = p.id and i.kind = 'person'
-     order by r.mode, r.created_at desc, i.created_at desc) x) as latest,
+     order by i.run_mode, i.run_created_at desc, i.created_at desc) x) as latest,
   (select json_build_object('revision', a.revision,
                             'outcomes', coalesce(
       (select pc.contribution->'checks' from profile_contributions pc where pc.profile_id = p.id and pc.contribution->>'analysis' = a.revision),
@@ -27,9 +27,9 @@ p.id, p.status, p.pronet_url, p.name, p.title, p.headline, p.facts_version,
      and p.id in (select d.recompute_profile_id from rollup_deltas d where d.report_id = r.id and d.recompute_profile_id is not null)) pf),
   'begun_company', (select json_build_object('stored', a.company, 'facts', json_build_object(
   'item', (select json_build_object('status', ci.status, 'warning', ci.warning)
-             from scan_items ci join scan_runs cr on cr.id = ci.run_id
-            where ci.report_id = r.id and ci.profile_id is null and ci.kind = 'company_page'
-            order by cr.created_at desc, ci.created_at desc limit 1),
+             from scan_items ci
+            where ci.report_id = r.id and ci.profile_id is null and ci.kind = 'company_page' and ci.run_mode = 'activity'
+            order by ci.run_created_at desc, ci.created_at desc limit 1),
   'observed', exists (select 1 from company_context cc where cc.report_id = r.id),
   'events', (select json_object_agg(ce.id, ce.revision) from activity_events ce
               where ce.report_id = r.id and ce.subject = '00000000-0000-0000-0000-000000000000')))
@@ -62,10 +62,10 @@ head as (
   p.id, p.status, p.pronet_url, p.name, p.title, p.headline, p.facts_version,
     (select pc.contribution from profile_contributions pc where pc.profile_id = p.id) as contribution,
     (select json_agg(x) from (
-       select distinct on (r.mode) i.id, r.mode, i.status, i.warning, i.activity_gap
-       from scan_items i join scan_runs r on r.id = i.run_id
+       select distinct on (i.run_mode) i.id, i.run_mode as mode, i.status, i.warning, i.activity_gap
+       from scan_items i
        where i.report_id = p.report_id and i.profile_id = p.id and i.kind = 'person'
-       order by r.mode, r.created_at desc, i.created_at desc) x) as latest,
+       order by i.run_mode, i.run_created_at desc, i.created_at desc) x) as latest,
     (select json_build_object('revision', a.revision,
                               'outcomes', coalesce(
         (select pc.contribution->'checks' from profile_contributions pc where pc.profile_id = p.id and pc.contribution->>'analysis' = a.revision),
@@ -91,9 +91,9 @@ page as (
     left join lateral (select * from profile_analyses a where a.profile_id = p.id offset 0) a on true
     left join lateral (
       select i.status, i.warning
-        from scan_items i join scan_runs sr on sr.id = i.run_id
-       where i.report_id = p.report_id and i.profile_id = p.id and sr.mode = 'full_profile'
-       order by sr.created_at desc, i.created_at desc
+        from scan_items i
+       where i.report_id = p.report_id and i.profile_id = p.id and i.run_mode = 'full_profile'
+       order by i.run_created_at desc, i.created_at desc
        limit 1) li on true
    -- report_id = $2 itself (not through rep): the (report_id, id) index of active attachments, in any plan.
    where p.report_id = $2 and p.status = 'active' and p.id > $3::uuid

@@ -27,7 +27,8 @@ select reserved from provider_record_budget where day = (now() at time zone 'utc
 
 -- provider-usage-repository.recordProviderUsage
 insert into provider_usage as u (workspace_id, day, provider, records)
-values ($1, (now() at time zone 'utc')::date, $2, $3::int)
+select $1, (now() at time zone 'utc')::date, $2, $3::int
+ where true
 on conflict (workspace_id, day, provider) do update set records = u.records + excluded.records;
 
 -- provider-usage-repository.readProviderUsage

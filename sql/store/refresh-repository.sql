@@ -19,9 +19,9 @@ select person.id
  from report_profiles person
  left join lateral (
    select i.status, i.warning
-     from scan_items i join scan_runs sr on sr.id = i.run_id
-    where i.report_id = person.report_id and i.profile_id = person.id and sr.mode = 'full_profile'
-    order by sr.created_at desc, i.created_at desc
+     from scan_items i
+    where i.report_id = person.report_id and i.profile_id = person.id and i.run_mode = 'full_profile'
+    order by i.run_created_at desc, i.created_at desc
     limit 1) li on true
 where person.report_id = $1 and person.status = 'active' and li.status in ('failed', 'inaccessible')
 order by person.added_at, person.id;
