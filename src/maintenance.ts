@@ -19,21 +19,27 @@
  * - obsolete_media: evidence obsolete for RETENTION_OBSOLETE_MEDIA that no stored
  *   finding refers to is deleted, with its blobs when no other evidence uses
  *   them (store/maintenance-repository.ts: collectObsoleteMedia), in batches;
- * - blob_deletions: media blobs an erasure or a workspace deletion queued
- *   (store/erasure-repository.ts) are deleted when no evidence uses them; a
- *   failed deletion stays queued, due again after a backoff;
  * - removed_people / archived_reports: people removed longer ago than
  *   RETENTION_REMOVED_PEOPLE, and the people of reports archived longer ago
  *   than RETENTION_ARCHIVED_REPORTS, are erased (use-cases/personal-data.ts,
  *   one report per transaction, in batches; both off by default);
- * - audit_log: entries older than RETENTION_AUDIT_LOG are deleted;
  * - scan_history: a person's scans and a report's completed rounds older than
  *   HISTORY_RETENTION_MONTHS calendar months are deleted, in batches
- *   (store/history-repository.ts); the analysis shown stays.
+ *   (store/history-repository.ts); the analysis shown stays;
+ * - old_scans: scan items that ended more than HISTORY_RETENTION_MONTHS
+ *   calendar months ago go with their evidence (blobs queued for the
+ *   blob_deletions task that follows) and what history rows they still
+ *   have, in batches, except those a read still uses: the items the shown results come from and each
+ *   person's and company page's latest item per mode
+ *   (store/maintenance-repository.ts: pruneOldScans); runs stay (counts only);
+ * - blob_deletions: media blobs an erasure or a workspace deletion queued
+ *   (store/erasure-repository.ts) are deleted when no evidence uses them; a
+ *   failed deletion stays queued, due again after a backoff;
+ * - audit_log: entries older than RETENTION_AUDIT_LOG are deleted.
  *
- * Scan items are never pruned: `scan_items` is the scan history that runs
- * and analyses refer to, and a finished item holds no claim (its claim
- * columns are cleared when it finishes).
+ * A finished item holds no claim (its claim columns are cleared when it
+ * finishes): pruning old ones takes no lock a worker waits for but the media
+ * collections' one.
  */
 import type { Clock } from './clock.js';
 import type { RetentionSettings } from './config.js';
@@ -44,7 +50,14 @@ import type { Db } from './store/database.js';
 import { pruneIdempotencyRecords } from './store/idempotency-repository.js';
 import { pruneRateCounters } from './store/rate-limit-repository.js';
 import { withSessionLock } from './store/session-lock.js';
-import { claimMaintenanceRun, collectObsoleteMedia, drainBlobDeletions, MAINTENANCE_LOCK, tombstoneExpiredReceipts } from './store/maintenance-repository.js';
+import {
+  claimMaintenanceRun,
+  collectObsoleteMedia,
+  drainBlobDeletions,
+  MAINTENANCE_LOCK,
+  pruneOldScans,
+  tombstoneExpiredReceipts,
+} from './store/maintenance-repository.js';
 import { pruneAudit } from './store/audit-repository.js';
 import { pruneHistory } from './store/history-repository.js';
 import { pruneSessions } from './store/session-repository.js';
@@ -170,9 +183,10 @@ export class MaintenanceRunner {
             ? (await this.#eraseExpired(db, { removedBefore: null, archivedBefore: ago(retention.archivedReportsMs) })).archived
             : 0,
       ],
+      ['scan_history', (db) => pruneHistory(db, monthsBefore(now, retention.historyMonths))],
+      ['old_scans', (db) => pruneOldScans(db, monthsBefore(now, retention.historyMonths), now)],
       ['blob_deletions', async (db) => (await drainBlobDeletions(db, now, (sha256) => media.delete(sha256))).deleted],
       ['audit_log', (db) => pruneAudit(db, ago(retention.auditLogMs))],
-      ['scan_history', (db) => pruneHistory(db, monthsBefore(now, retention.historyMonths))],
     ];
   }
 }

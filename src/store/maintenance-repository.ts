@@ -179,3 +179,68 @@ export async function drainBlobDeletions(
   }
   return { deleted, failed };
 }
+
+/** Scan items one pruning transaction deletes at most (with their evidence and history rows). */
+const SCAN_PRUNE_BATCH = 500;
+
+/**
+ * Deletes the scan items that ended before `before` and that no read uses
+ * any more, with what hangs off them (their evidence rows, their history
+ * rows), in batches, each one short transaction; the evidence's blobs are
+ * queued in `blob_deletions` for the durable deletion (processBlobDeletions,
+ * which keeps a blob other evidence still uses). Returns how many items went.
+ *
+ * Never deleted, whatever its age: an item that has not ended, or of a run
+ * that has not; an item the shown results come from (the analysis, the
+ * activity coverage, the company context name it); a person's or the company
+ * page's latest item of each mode (the reads show its status: store/latest-item.ts,
+ * person-facts.ts; "latest" as they order it, ties kept); an item whose
+ * evidence is current (not obsolete) or referred to by the shown findings. So what every read shows stays the
+ * same. Runs stay: they hold counts and no personal value, and the
+ * contract's analysis summary names every run of the report.
+ *
+ * Each batch holds the media collections' lock exclusively, as a collection
+ * does: an item's finish that records evidence takes it shared, so no finish
+ * points the shown results or findings at these rows while they are deleted.
+ */
+export async function pruneOldScans(db: Kysely<Database>, before: Date, now: Date, batch = SCAN_PRUNE_BATCH): Promise<number> {
+  let total = 0;
+  for (let round = 0; round < 200; round++) {
+    const n = await retryingTransaction(db, async (trx) => {
+      await sql`select pg_advisory_xact_lock(${MEDIA_GC_LOCK}::bigint)`.execute(trx);
+      const { rows } = await sql<{ id: string }>`
+        select i.id
+          from scan_items i join scan_runs r on r.id = i.run_id
+         where i.finished_at < ${before}
+           and i.status in ('succeeded', 'failed', 'inaccessible', 'cancelled')
+           and r.completed_at is not null
+           and not exists (select 1 from profile_analyses a where a.item_id = i.id)
+           and not exists (select 1 from activity_coverage c where c.item_id = i.id)
+           and not exists (select 1 from company_context c where c.item_id = i.id)
+           and exists (select 1 from scan_items j join scan_runs rj on rj.id = j.run_id
+                        where j.report_id = i.report_id and j.profile_id is not distinct from i.profile_id and j.kind = i.kind
+                          and rj.mode = r.mode and (rj.created_at, j.created_at) > (r.created_at, i.created_at))
+           and not exists (select 1 from evidence_images e where e.item_id = i.id and not e.obsolete)
+           and not exists (select 1 from evidence_images e join profile_analyses pa on pa.profile_id = e.profile_id
+                            where e.item_id = i.id
+                              and pa.findings @> jsonb_build_array(jsonb_build_object('evidence_image_ids', jsonb_build_array(e.id::text))))
+         order by i.finished_at
+         limit ${batch}
+         for update of i skip locked`.execute(trx);
+      if (rows.length === 0) return 0;
+      const ids = rows.map((r) => r.id);
+      await sql`delete from person_scan_history where item_id = any(${ids}::uuid[])`.execute(trx);
+      await sql`
+        with gone as (delete from evidence_images where item_id = any(${ids}::uuid[]) returning original_sha256, preview_sha256)
+        insert into blob_deletions (sha256, enqueued_at, next_attempt_at)
+        select distinct h, ${now}::timestamptz, ${now}::timestamptz
+          from gone, lateral (values (gone.original_sha256), (gone.preview_sha256)) v(h)
+        on conflict (sha256) do nothing`.execute(trx);
+      await sql`delete from scan_items where id = any(${ids}::uuid[])`.execute(trx);
+      return ids.length;
+    });
+    total += n;
+    if (n < batch) break;
+  }
+  return total;
+}
