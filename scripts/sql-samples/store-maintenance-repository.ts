@@ -4,9 +4,10 @@ import {
   drainBlobDeletions,
   mediaGeneration,
   processBlobDeletions,
+  pruneOldScans,
   tombstoneExpiredReceipts,
 } from '../../src/store/maintenance-repository.js';
-import { NOW, type ModuleSamples } from './sample.js';
+import { answer, ITEM_ID, NOW, type ModuleSamples } from './sample.js';
 
 const deleteBlob = () => Promise.resolve();
 
@@ -19,5 +20,6 @@ export const samples: ModuleSamples = {
     collectObsoleteMedia: { run: (db) => collectObsoleteMedia(db, NOW, deleteBlob) },
     processBlobDeletions: { run: (db) => processBlobDeletions(db, NOW, deleteBlob) },
     drainBlobDeletions: { run: (db) => drainBlobDeletions(db, NOW, deleteBlob) },
+    pruneOldScans: { run: (db) => pruneOldScans(db, NOW, NOW), rows: answer(['select i.id', [{ id: ITEM_ID }]]) },
   },
 };

@@ -60,3 +60,39 @@ limit $2
 for update skip locked;
 
 commit;
+
+-- maintenance-repository.pruneOldScans
+begin;
+
+select pg_advisory_xact_lock($1::bigint);
+
+select i.id
+ from scan_items i join scan_runs r on r.id = i.run_id
+where i.finished_at < $1
+  and i.status in ('succeeded', 'failed', 'inaccessible', 'cancelled')
+  and r.completed_at is not null
+  and not exists (select 1 from profile_analyses a where a.item_id = i.id)
+  and not exists (select 1 from activity_coverage c where c.item_id = i.id)
+  and not exists (select 1 from company_context c where c.item_id = i.id)
+  and exists (select 1 from scan_items j join scan_runs rj on rj.id = j.run_id
+               where j.report_id = i.report_id and j.profile_id is not distinct from i.profile_id and j.kind = i.kind
+                 and rj.mode = r.mode and (rj.created_at, j.created_at) > (r.created_at, i.created_at))
+  and not exists (select 1 from evidence_images e where e.item_id = i.id and not e.obsolete)
+  and not exists (select 1 from evidence_images e join profile_analyses pa on pa.profile_id = e.profile_id
+                   where e.item_id = i.id
+                     and pa.findings @> jsonb_build_array(jsonb_build_object('evidence_image_ids', jsonb_build_array(e.id::text))))
+order by i.finished_at
+limit $2
+for update of i skip locked;
+
+delete from person_scan_history where item_id = any($1::uuid[]);
+
+with gone as (delete from evidence_images where item_id = any($1::uuid[]) returning original_sha256, preview_sha256)
+insert into blob_deletions (sha256, enqueued_at, next_attempt_at)
+select distinct h, $2::timestamptz, $3::timestamptz
+  from gone, lateral (values (gone.original_sha256), (gone.preview_sha256)) v(h)
+on conflict (sha256) do nothing;
+
+delete from scan_items where id = any($1::uuid[]);
+
+commit;
