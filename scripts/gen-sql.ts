@@ -44,6 +44,7 @@ export const NOT_SAMPLED: Readonly<Record<string, string>> = {
   'store/fused-read.runFusedRead': 'runs the fused reads of the modules that define them, sampled there',
   'store/fused-read.readFused': 'runs the fused reads of the modules that define them, sampled there',
   'queue/sweep.startRollupSweep': 'composes queue/settle.settleStaleRollups, on a timer',
+  'store/one-statement.insertRowIf': 'builds a write that runs in the statements of the modules that compose it (queue/finish), sampled there',
 };
 
 // ---------------------------------------------------------------- coverage
