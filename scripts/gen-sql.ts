@@ -12,6 +12,7 @@
  *
  * Usage: npm run gen:sql
  */
+import { format } from 'sql-formatter';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -86,15 +87,26 @@ export function sampledFunctions(samples: readonly ModuleSamples[] = SAMPLES): s
 
 // ---------------------------------------------------------------- rendering
 
-/** A statement as written in the snapshot: trimmed, its source indentation removed, ended by `;`. */
+/**
+ * A statement as written in the snapshot, laid out by sql-formatter (a statement
+ * composed by Kysely comes as one line, a written one as its author laid it
+ * out: one layout for both makes a change read the same wherever it comes
+ * from), ended by `;`. A statement the formatter cannot parse is kept as
+ * written, its source indentation removed.
+ */
 function statementText(statement: CapturedStatement): string {
-  const lines = statement.sql.trim().split('\n');
-  const indents = lines
-    .slice(1)
-    .filter((l) => l.trim() !== '')
-    .map((l) => /^\s*/u.exec(l)![0].length);
-  const cut = indents.length > 0 ? Math.min(...indents) : 0;
-  const text = [lines[0], ...lines.slice(1).map((l) => l.slice(cut).trimEnd())].join('\n');
+  let text: string;
+  try {
+    text = format(statement.sql, { language: 'postgresql', paramTypes: { numbered: ['$'] }, keywordCase: 'lower' });
+  } catch {
+    const lines = statement.sql.trim().split('\n');
+    const indents = lines
+      .slice(1)
+      .filter((l) => l.trim() !== '')
+      .map((l) => /^\s*/u.exec(l)![0].length);
+    const cut = indents.length > 0 ? Math.min(...indents) : 0;
+    text = [lines[0], ...lines.slice(1).map((l) => l.slice(cut).trimEnd())].join('\n');
+  }
   return text.endsWith(';') ? text : `${text};`;
 }
 

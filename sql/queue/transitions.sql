@@ -3,86 +3,418 @@
 -- transitions.transaction
 begin;
 
-set local synchronous_commit = off;
+set
+  local synchronous_commit = off;
 
-select "i"."id", "i"."claim_id", "i"."run_id", "i"."report_id", "i"."profile_id", "i"."kind", "i"."status", "r"."mode", "r"."key_mode", "rep"."archived", "rep"."workspace_id", "rep"."company_name", "rep"."root_domain", "rep"."pronet_company_url", "p"."pronet_url", coalesce((select media_gc_generation from maintenance_state), 0) as "media_generation" from "scan_items" as "i" inner join "scan_runs" as "r" on "r"."id" = "i"."run_id" inner join "reports" as "rep" on "rep"."id" = "i"."report_id" left join "report_profiles" as "p" on "p"."id" = "i"."profile_id" where "i"."id" = $1 and "p"."id" is not null for no key update of "i", "p";
+select
+  "i"."id",
+  "i"."claim_id",
+  "i"."run_id",
+  "i"."report_id",
+  "i"."profile_id",
+  "i"."kind",
+  "i"."status",
+  "r"."mode",
+  "r"."key_mode",
+  "rep"."archived",
+  "rep"."workspace_id",
+  "rep"."company_name",
+  "rep"."root_domain",
+  "rep"."pronet_company_url",
+  "p"."pronet_url",
+  coalesce(
+    (
+      select
+        media_gc_generation
+      from
+        maintenance_state
+    ),
+    0
+  ) as "media_generation"
+from
+  "scan_items" as "i"
+  inner join "scan_runs" as "r" on "r"."id" = "i"."run_id"
+  inner join "reports" as "rep" on "rep"."id" = "i"."report_id"
+  left join "report_profiles" as "p" on "p"."id" = "i"."profile_id"
+where
+  "i"."id" = $1
+  and "p"."id" is not null
+for no key update of
+  "i",
+  "p";
 
-select "run_id", "report_id", "profile_id" from "scan_items" where "id" = $1;
+select
+  "run_id",
+  "report_id",
+  "profile_id"
+from
+  "scan_items"
+where
+  "id" = $1;
 
 commit;
 
 -- transitions.lockClaimed
-select "i"."id", "i"."claim_id", "i"."run_id", "i"."report_id", "i"."profile_id", "i"."kind", "i"."status", "r"."mode", "r"."key_mode", "rep"."archived", "rep"."workspace_id", "rep"."company_name", "rep"."root_domain", "rep"."pronet_company_url", "p"."pronet_url", coalesce((select media_gc_generation from maintenance_state), 0) as "media_generation" from "scan_items" as "i" inner join "scan_runs" as "r" on "r"."id" = "i"."run_id" inner join "reports" as "rep" on "rep"."id" = "i"."report_id" left join "report_profiles" as "p" on "p"."id" = "i"."profile_id" where "i"."id" = $1 and "p"."id" is not null for no key update of "i", "p";
+select
+  "i"."id",
+  "i"."claim_id",
+  "i"."run_id",
+  "i"."report_id",
+  "i"."profile_id",
+  "i"."kind",
+  "i"."status",
+  "r"."mode",
+  "r"."key_mode",
+  "rep"."archived",
+  "rep"."workspace_id",
+  "rep"."company_name",
+  "rep"."root_domain",
+  "rep"."pronet_company_url",
+  "p"."pronet_url",
+  coalesce(
+    (
+      select
+        media_gc_generation
+      from
+        maintenance_state
+    ),
+    0
+  ) as "media_generation"
+from
+  "scan_items" as "i"
+  inner join "scan_runs" as "r" on "r"."id" = "i"."run_id"
+  inner join "reports" as "rep" on "rep"."id" = "i"."report_id"
+  left join "report_profiles" as "p" on "p"."id" = "i"."profile_id"
+where
+  "i"."id" = $1
+  and "p"."id" is not null
+for no key update of
+  "i",
+  "p";
 
-select "run_id", "report_id", "profile_id" from "scan_items" where "id" = $1;
+select
+  "run_id",
+  "report_id",
+  "profile_id"
+from
+  "scan_items"
+where
+  "id" = $1;
 
 -- transitions.rollUp
-select 
-p.id, p.status, p.pronet_url, p.name, p.title, p.headline, p.facts_version,
-  (select pc.contribution from profile_contributions pc where pc.profile_id = p.id) as contribution,
-  (select json_agg(x) from (
-     select distinct on (i.run_mode) i.id, i.run_mode as mode, i.status, i.warning, i.activity_gap
-     from scan_items i
-     where i.report_id = p.report_id and i.profile_id = p.id and i.kind = 'person'
-     order by i.run_mode, i.run_created_at desc, i.created_at desc) x) as latest,
-  (select json_build_object('revision', a.revision,
-                            'outcomes', (select jsonb_object_agg(f->>'check_id', f->>'outcome') from jsonb_array_elements(a.findings) f),
-                            'restricted', coalesce(jsonb_array_length(a.profile_data -> 'restricted'), 0) > 0)
-     from profile_analyses a where a.profile_id = p.id) as analysis,
-  exists (select 1 from activity_coverage c where c.profile_id = p.id) as observed,
-  (select json_object_agg(e.id, e.revision) from activity_events e where e.profile_id = p.id) as events
-from report_profiles p
-where p.report_id = $1 and p.id = $2::uuid;
+select
+  p.id,
+  p.status,
+  p.pronet_url,
+  p.name,
+  p.title,
+  p.headline,
+  p.facts_version,
+  (
+    select
+      pc.contribution
+    from
+      profile_contributions pc
+    where
+      pc.profile_id = p.id
+  ) as contribution,
+  (
+    select
+      json_agg(x)
+    from
+      (
+        select distinct
+          on (i.run_mode) i.id,
+          i.run_mode as mode,
+          i.status,
+          i.warning,
+          i.activity_gap
+        from
+          scan_items i
+        where
+          i.report_id = p.report_id
+          and i.profile_id = p.id
+          and i.kind = 'person'
+        order by
+          i.run_mode,
+          i.run_created_at desc,
+          i.created_at desc
+      ) x
+  ) as latest,
+  (
+    select
+      json_build_object(
+        'revision',
+        a.revision,
+        'outcomes',
+        (
+          select
+            jsonb_object_agg(f ->> 'check_id', f ->> 'outcome')
+          from
+            jsonb_array_elements(a.findings) f
+        ),
+        'restricted',
+        coalesce(
+          jsonb_array_length(a.profile_data -> 'restricted'),
+          0
+        ) > 0
+      )
+    from
+      profile_analyses a
+    where
+      a.profile_id = p.id
+  ) as analysis,
+  exists (
+    select
+      1
+    from
+      activity_coverage c
+    where
+      c.profile_id = p.id
+  ) as observed,
+  (
+    select
+      json_object_agg(e.id, e.revision)
+    from
+      activity_events e
+    where
+      e.profile_id = p.id
+  ) as events
+from
+  report_profiles p
+where
+  p.report_id = $1
+  and p.id = $2::uuid;
 
-with "w0" as (update report_profiles set facts_version = facts_version + 1 where id = $1::uuid) insert into rollup_deltas (report_id, run_id, started, finished, warning, totals, at)
-select $2::uuid, $3::uuid, $4, $5,
-       $6, $7::jsonb, $8::timestamptz
- where true;
+with
+  "w0" as (
+    update report_profiles
+    set
+      facts_version = facts_version + 1
+    where
+      id = $1::uuid
+  )
+insert into
+  rollup_deltas (
+    report_id,
+    run_id,
+    started,
+    finished,
+    warning,
+    totals,
+    at
+  )
+select
+  $2::uuid,
+  $3::uuid,
+  $4,
+  $5,
+  $6,
+  $7::jsonb,
+  $8::timestamptz
+where
+  true;
 
 -- transitions.requeueItem
 begin;
 
-set local synchronous_commit = off;
+set
+  local synchronous_commit = off;
 
-select "i"."id", "i"."claim_id", "i"."run_id", "i"."report_id", "i"."profile_id", "i"."kind", "i"."status", "r"."mode", "r"."key_mode", "rep"."archived", "rep"."workspace_id", "rep"."company_name", "rep"."root_domain", "rep"."pronet_company_url", "p"."pronet_url", coalesce((select media_gc_generation from maintenance_state), 0) as "media_generation" from "scan_items" as "i" inner join "scan_runs" as "r" on "r"."id" = "i"."run_id" inner join "reports" as "rep" on "rep"."id" = "i"."report_id" left join "report_profiles" as "p" on "p"."id" = "i"."profile_id" where "i"."id" = $1 and "p"."id" is not null for no key update of "i", "p";
+select
+  "i"."id",
+  "i"."claim_id",
+  "i"."run_id",
+  "i"."report_id",
+  "i"."profile_id",
+  "i"."kind",
+  "i"."status",
+  "r"."mode",
+  "r"."key_mode",
+  "rep"."archived",
+  "rep"."workspace_id",
+  "rep"."company_name",
+  "rep"."root_domain",
+  "rep"."pronet_company_url",
+  "p"."pronet_url",
+  coalesce(
+    (
+      select
+        media_gc_generation
+      from
+        maintenance_state
+    ),
+    0
+  ) as "media_generation"
+from
+  "scan_items" as "i"
+  inner join "scan_runs" as "r" on "r"."id" = "i"."run_id"
+  inner join "reports" as "rep" on "rep"."id" = "i"."report_id"
+  left join "report_profiles" as "p" on "p"."id" = "i"."profile_id"
+where
+  "i"."id" = $1
+  and "p"."id" is not null
+for no key update of
+  "i",
+  "p";
 
-update "scan_items" set "status" = $1, "ready_at" = now() + make_interval(secs => $2::float8), "claim_id" = $3, "lease_expires_at" = $4, "reason" = $5, "attempts" = "attempts" where "id" = $6;
+update "scan_items"
+set
+  "status" = $1,
+  "ready_at" = now() + make_interval(secs => $2::float8),
+  "claim_id" = $3,
+  "lease_expires_at" = $4,
+  "reason" = $5,
+  "attempts" = "attempts"
+where
+  "id" = $6;
 
-select 
-p.id, p.status, p.pronet_url, p.name, p.title, p.headline, p.facts_version,
-  (select pc.contribution from profile_contributions pc where pc.profile_id = p.id) as contribution,
-  (select json_agg(x) from (
-     select distinct on (i.run_mode) i.id, i.run_mode as mode, i.status, i.warning, i.activity_gap
-     from scan_items i
-     where i.report_id = p.report_id and i.profile_id = p.id and i.kind = 'person'
-     order by i.run_mode, i.run_created_at desc, i.created_at desc) x) as latest,
-  (select json_build_object('revision', a.revision,
-                            'outcomes', (select jsonb_object_agg(f->>'check_id', f->>'outcome') from jsonb_array_elements(a.findings) f),
-                            'restricted', coalesce(jsonb_array_length(a.profile_data -> 'restricted'), 0) > 0)
-     from profile_analyses a where a.profile_id = p.id) as analysis,
-  exists (select 1 from activity_coverage c where c.profile_id = p.id) as observed,
-  (select json_object_agg(e.id, e.revision) from activity_events e where e.profile_id = p.id) as events
-from report_profiles p
-where p.report_id = $1 and p.id = $2::uuid;
+select
+  p.id,
+  p.status,
+  p.pronet_url,
+  p.name,
+  p.title,
+  p.headline,
+  p.facts_version,
+  (
+    select
+      pc.contribution
+    from
+      profile_contributions pc
+    where
+      pc.profile_id = p.id
+  ) as contribution,
+  (
+    select
+      json_agg(x)
+    from
+      (
+        select distinct
+          on (i.run_mode) i.id,
+          i.run_mode as mode,
+          i.status,
+          i.warning,
+          i.activity_gap
+        from
+          scan_items i
+        where
+          i.report_id = p.report_id
+          and i.profile_id = p.id
+          and i.kind = 'person'
+        order by
+          i.run_mode,
+          i.run_created_at desc,
+          i.created_at desc
+      ) x
+  ) as latest,
+  (
+    select
+      json_build_object(
+        'revision',
+        a.revision,
+        'outcomes',
+        (
+          select
+            jsonb_object_agg(f ->> 'check_id', f ->> 'outcome')
+          from
+            jsonb_array_elements(a.findings) f
+        ),
+        'restricted',
+        coalesce(
+          jsonb_array_length(a.profile_data -> 'restricted'),
+          0
+        ) > 0
+      )
+    from
+      profile_analyses a
+    where
+      a.profile_id = p.id
+  ) as analysis,
+  exists (
+    select
+      1
+    from
+      activity_coverage c
+    where
+      c.profile_id = p.id
+  ) as observed,
+  (
+    select
+      json_object_agg(e.id, e.revision)
+    from
+      activity_events e
+    where
+      e.profile_id = p.id
+  ) as events
+from
+  report_profiles p
+where
+  p.report_id = $1
+  and p.id = $2::uuid;
 
-insert into profile_contributions (profile_id, report_id, contribution)
-select v.id, $1::uuid, v.c
-from unnest($2::uuid[], $3::jsonb[]) as v(id, c)
-where true
-on conflict (profile_id) do update set contribution = excluded.contribution;
+insert into
+  profile_contributions (profile_id, report_id, contribution)
+select
+  v.id,
+  $1::uuid,
+  v.c
+from
+  unnest($2::uuid[], $3::jsonb[]) as v (id, c)
+where
+  true
+on conflict (profile_id) do update
+set
+  contribution = excluded.contribution;
 
-update "profile_analyses" t set visible = (p.status = 'active')
-from report_profiles p
-where p.id = t.profile_id and t.profile_id = any($1::uuid[]) and t.visible <> (p.status = 'active');
+update "profile_analyses" t
+set
+  visible = (p.status = 'active')
+from
+  report_profiles p
+where
+  p.id = t.profile_id
+  and t.profile_id = any ($1::uuid[])
+  and t.visible <> (p.status = 'active');
 
-update "activity_coverage" t set visible = (p.status = 'active')
-from report_profiles p
-where p.id = t.profile_id and t.profile_id = any($1::uuid[]) and t.visible <> (p.status = 'active');
+update "activity_coverage" t
+set
+  visible = (p.status = 'active')
+from
+  report_profiles p
+where
+  p.id = t.profile_id
+  and t.profile_id = any ($1::uuid[])
+  and t.visible <> (p.status = 'active');
 
-with "w0" as (update report_profiles set facts_version = facts_version + 1 where id = $1::uuid) insert into rollup_deltas (report_id, run_id, started, finished, warning, totals, at)
-select $2::uuid, $3::uuid, $4, $5,
-       $6, $7::jsonb, $8::timestamptz
- where true;
+with
+  "w0" as (
+    update report_profiles
+    set
+      facts_version = facts_version + 1
+    where
+      id = $1::uuid
+  )
+insert into
+  rollup_deltas (
+    report_id,
+    run_id,
+    started,
+    finished,
+    warning,
+    totals,
+    at
+  )
+select
+  $2::uuid,
+  $3::uuid,
+  $4,
+  $5,
+  $6,
+  $7::jsonb,
+  $8::timestamptz
+where
+  true;
 
 commit;
 
@@ -91,47 +423,203 @@ commit;
 -- transitions.releaseItem
 begin;
 
-set local synchronous_commit = off;
+set
+  local synchronous_commit = off;
 
-select "i"."id", "i"."claim_id", "i"."run_id", "i"."report_id", "i"."profile_id", "i"."kind", "i"."status", "r"."mode", "r"."key_mode", "rep"."archived", "rep"."workspace_id", "rep"."company_name", "rep"."root_domain", "rep"."pronet_company_url", "p"."pronet_url", coalesce((select media_gc_generation from maintenance_state), 0) as "media_generation" from "scan_items" as "i" inner join "scan_runs" as "r" on "r"."id" = "i"."run_id" inner join "reports" as "rep" on "rep"."id" = "i"."report_id" left join "report_profiles" as "p" on "p"."id" = "i"."profile_id" where "i"."id" = $1 and "p"."id" is not null for no key update of "i", "p";
+select
+  "i"."id",
+  "i"."claim_id",
+  "i"."run_id",
+  "i"."report_id",
+  "i"."profile_id",
+  "i"."kind",
+  "i"."status",
+  "r"."mode",
+  "r"."key_mode",
+  "rep"."archived",
+  "rep"."workspace_id",
+  "rep"."company_name",
+  "rep"."root_domain",
+  "rep"."pronet_company_url",
+  "p"."pronet_url",
+  coalesce(
+    (
+      select
+        media_gc_generation
+      from
+        maintenance_state
+    ),
+    0
+  ) as "media_generation"
+from
+  "scan_items" as "i"
+  inner join "scan_runs" as "r" on "r"."id" = "i"."run_id"
+  inner join "reports" as "rep" on "rep"."id" = "i"."report_id"
+  left join "report_profiles" as "p" on "p"."id" = "i"."profile_id"
+where
+  "i"."id" = $1
+  and "p"."id" is not null
+for no key update of
+  "i",
+  "p";
 
-update "scan_items" set "status" = $1, "ready_at" = now() + make_interval(secs => $2::float8), "claim_id" = $3, "lease_expires_at" = $4, "reason" = $5, "attempts" = "attempts" - $6 where "id" = $7;
+update "scan_items"
+set
+  "status" = $1,
+  "ready_at" = now() + make_interval(secs => $2::float8),
+  "claim_id" = $3,
+  "lease_expires_at" = $4,
+  "reason" = $5,
+  "attempts" = "attempts" - $6
+where
+  "id" = $7;
 
-select 
-p.id, p.status, p.pronet_url, p.name, p.title, p.headline, p.facts_version,
-  (select pc.contribution from profile_contributions pc where pc.profile_id = p.id) as contribution,
-  (select json_agg(x) from (
-     select distinct on (i.run_mode) i.id, i.run_mode as mode, i.status, i.warning, i.activity_gap
-     from scan_items i
-     where i.report_id = p.report_id and i.profile_id = p.id and i.kind = 'person'
-     order by i.run_mode, i.run_created_at desc, i.created_at desc) x) as latest,
-  (select json_build_object('revision', a.revision,
-                            'outcomes', (select jsonb_object_agg(f->>'check_id', f->>'outcome') from jsonb_array_elements(a.findings) f),
-                            'restricted', coalesce(jsonb_array_length(a.profile_data -> 'restricted'), 0) > 0)
-     from profile_analyses a where a.profile_id = p.id) as analysis,
-  exists (select 1 from activity_coverage c where c.profile_id = p.id) as observed,
-  (select json_object_agg(e.id, e.revision) from activity_events e where e.profile_id = p.id) as events
-from report_profiles p
-where p.report_id = $1 and p.id = $2::uuid;
+select
+  p.id,
+  p.status,
+  p.pronet_url,
+  p.name,
+  p.title,
+  p.headline,
+  p.facts_version,
+  (
+    select
+      pc.contribution
+    from
+      profile_contributions pc
+    where
+      pc.profile_id = p.id
+  ) as contribution,
+  (
+    select
+      json_agg(x)
+    from
+      (
+        select distinct
+          on (i.run_mode) i.id,
+          i.run_mode as mode,
+          i.status,
+          i.warning,
+          i.activity_gap
+        from
+          scan_items i
+        where
+          i.report_id = p.report_id
+          and i.profile_id = p.id
+          and i.kind = 'person'
+        order by
+          i.run_mode,
+          i.run_created_at desc,
+          i.created_at desc
+      ) x
+  ) as latest,
+  (
+    select
+      json_build_object(
+        'revision',
+        a.revision,
+        'outcomes',
+        (
+          select
+            jsonb_object_agg(f ->> 'check_id', f ->> 'outcome')
+          from
+            jsonb_array_elements(a.findings) f
+        ),
+        'restricted',
+        coalesce(
+          jsonb_array_length(a.profile_data -> 'restricted'),
+          0
+        ) > 0
+      )
+    from
+      profile_analyses a
+    where
+      a.profile_id = p.id
+  ) as analysis,
+  exists (
+    select
+      1
+    from
+      activity_coverage c
+    where
+      c.profile_id = p.id
+  ) as observed,
+  (
+    select
+      json_object_agg(e.id, e.revision)
+    from
+      activity_events e
+    where
+      e.profile_id = p.id
+  ) as events
+from
+  report_profiles p
+where
+  p.report_id = $1
+  and p.id = $2::uuid;
 
-insert into profile_contributions (profile_id, report_id, contribution)
-select v.id, $1::uuid, v.c
-from unnest($2::uuid[], $3::jsonb[]) as v(id, c)
-where true
-on conflict (profile_id) do update set contribution = excluded.contribution;
+insert into
+  profile_contributions (profile_id, report_id, contribution)
+select
+  v.id,
+  $1::uuid,
+  v.c
+from
+  unnest($2::uuid[], $3::jsonb[]) as v (id, c)
+where
+  true
+on conflict (profile_id) do update
+set
+  contribution = excluded.contribution;
 
-update "profile_analyses" t set visible = (p.status = 'active')
-from report_profiles p
-where p.id = t.profile_id and t.profile_id = any($1::uuid[]) and t.visible <> (p.status = 'active');
+update "profile_analyses" t
+set
+  visible = (p.status = 'active')
+from
+  report_profiles p
+where
+  p.id = t.profile_id
+  and t.profile_id = any ($1::uuid[])
+  and t.visible <> (p.status = 'active');
 
-update "activity_coverage" t set visible = (p.status = 'active')
-from report_profiles p
-where p.id = t.profile_id and t.profile_id = any($1::uuid[]) and t.visible <> (p.status = 'active');
+update "activity_coverage" t
+set
+  visible = (p.status = 'active')
+from
+  report_profiles p
+where
+  p.id = t.profile_id
+  and t.profile_id = any ($1::uuid[])
+  and t.visible <> (p.status = 'active');
 
-with "w0" as (update report_profiles set facts_version = facts_version + 1 where id = $1::uuid) insert into rollup_deltas (report_id, run_id, started, finished, warning, totals, at)
-select $2::uuid, $3::uuid, $4, $5,
-       $6, $7::jsonb, $8::timestamptz
- where true;
+with
+  "w0" as (
+    update report_profiles
+    set
+      facts_version = facts_version + 1
+    where
+      id = $1::uuid
+  )
+insert into
+  rollup_deltas (
+    report_id,
+    run_id,
+    started,
+    finished,
+    warning,
+    totals,
+    at
+  )
+select
+  $2::uuid,
+  $3::uuid,
+  $4,
+  $5,
+  $6,
+  $7::jsonb,
+  $8::timestamptz
+where
+  true;
 
 commit;
 
@@ -140,47 +628,202 @@ commit;
 -- transitions.markItemFailed
 begin;
 
-set local synchronous_commit = off;
+set
+  local synchronous_commit = off;
 
-select "i"."id", "i"."claim_id", "i"."run_id", "i"."report_id", "i"."profile_id", "i"."kind", "i"."status", "r"."mode", "r"."key_mode", "rep"."archived", "rep"."workspace_id", "rep"."company_name", "rep"."root_domain", "rep"."pronet_company_url", "p"."pronet_url", coalesce((select media_gc_generation from maintenance_state), 0) as "media_generation" from "scan_items" as "i" inner join "scan_runs" as "r" on "r"."id" = "i"."run_id" inner join "reports" as "rep" on "rep"."id" = "i"."report_id" left join "report_profiles" as "p" on "p"."id" = "i"."profile_id" where "i"."id" = $1 and "p"."id" is not null for no key update of "i", "p";
+select
+  "i"."id",
+  "i"."claim_id",
+  "i"."run_id",
+  "i"."report_id",
+  "i"."profile_id",
+  "i"."kind",
+  "i"."status",
+  "r"."mode",
+  "r"."key_mode",
+  "rep"."archived",
+  "rep"."workspace_id",
+  "rep"."company_name",
+  "rep"."root_domain",
+  "rep"."pronet_company_url",
+  "p"."pronet_url",
+  coalesce(
+    (
+      select
+        media_gc_generation
+      from
+        maintenance_state
+    ),
+    0
+  ) as "media_generation"
+from
+  "scan_items" as "i"
+  inner join "scan_runs" as "r" on "r"."id" = "i"."run_id"
+  inner join "reports" as "rep" on "rep"."id" = "i"."report_id"
+  left join "report_profiles" as "p" on "p"."id" = "i"."profile_id"
+where
+  "i"."id" = $1
+  and "p"."id" is not null
+for no key update of
+  "i",
+  "p";
 
-update "scan_items" set "status" = $1, "reason" = $2, "finished_at" = $3, "claim_id" = $4, "lease_expires_at" = $5 where "id" = $6;
+update "scan_items"
+set
+  "status" = $1,
+  "reason" = $2,
+  "finished_at" = $3,
+  "claim_id" = $4,
+  "lease_expires_at" = $5
+where
+  "id" = $6;
 
-select 
-p.id, p.status, p.pronet_url, p.name, p.title, p.headline, p.facts_version,
-  (select pc.contribution from profile_contributions pc where pc.profile_id = p.id) as contribution,
-  (select json_agg(x) from (
-     select distinct on (i.run_mode) i.id, i.run_mode as mode, i.status, i.warning, i.activity_gap
-     from scan_items i
-     where i.report_id = p.report_id and i.profile_id = p.id and i.kind = 'person'
-     order by i.run_mode, i.run_created_at desc, i.created_at desc) x) as latest,
-  (select json_build_object('revision', a.revision,
-                            'outcomes', (select jsonb_object_agg(f->>'check_id', f->>'outcome') from jsonb_array_elements(a.findings) f),
-                            'restricted', coalesce(jsonb_array_length(a.profile_data -> 'restricted'), 0) > 0)
-     from profile_analyses a where a.profile_id = p.id) as analysis,
-  exists (select 1 from activity_coverage c where c.profile_id = p.id) as observed,
-  (select json_object_agg(e.id, e.revision) from activity_events e where e.profile_id = p.id) as events
-from report_profiles p
-where p.report_id = $1 and p.id = $2::uuid;
+select
+  p.id,
+  p.status,
+  p.pronet_url,
+  p.name,
+  p.title,
+  p.headline,
+  p.facts_version,
+  (
+    select
+      pc.contribution
+    from
+      profile_contributions pc
+    where
+      pc.profile_id = p.id
+  ) as contribution,
+  (
+    select
+      json_agg(x)
+    from
+      (
+        select distinct
+          on (i.run_mode) i.id,
+          i.run_mode as mode,
+          i.status,
+          i.warning,
+          i.activity_gap
+        from
+          scan_items i
+        where
+          i.report_id = p.report_id
+          and i.profile_id = p.id
+          and i.kind = 'person'
+        order by
+          i.run_mode,
+          i.run_created_at desc,
+          i.created_at desc
+      ) x
+  ) as latest,
+  (
+    select
+      json_build_object(
+        'revision',
+        a.revision,
+        'outcomes',
+        (
+          select
+            jsonb_object_agg(f ->> 'check_id', f ->> 'outcome')
+          from
+            jsonb_array_elements(a.findings) f
+        ),
+        'restricted',
+        coalesce(
+          jsonb_array_length(a.profile_data -> 'restricted'),
+          0
+        ) > 0
+      )
+    from
+      profile_analyses a
+    where
+      a.profile_id = p.id
+  ) as analysis,
+  exists (
+    select
+      1
+    from
+      activity_coverage c
+    where
+      c.profile_id = p.id
+  ) as observed,
+  (
+    select
+      json_object_agg(e.id, e.revision)
+    from
+      activity_events e
+    where
+      e.profile_id = p.id
+  ) as events
+from
+  report_profiles p
+where
+  p.report_id = $1
+  and p.id = $2::uuid;
 
-insert into profile_contributions (profile_id, report_id, contribution)
-select v.id, $1::uuid, v.c
-from unnest($2::uuid[], $3::jsonb[]) as v(id, c)
-where true
-on conflict (profile_id) do update set contribution = excluded.contribution;
+insert into
+  profile_contributions (profile_id, report_id, contribution)
+select
+  v.id,
+  $1::uuid,
+  v.c
+from
+  unnest($2::uuid[], $3::jsonb[]) as v (id, c)
+where
+  true
+on conflict (profile_id) do update
+set
+  contribution = excluded.contribution;
 
-update "profile_analyses" t set visible = (p.status = 'active')
-from report_profiles p
-where p.id = t.profile_id and t.profile_id = any($1::uuid[]) and t.visible <> (p.status = 'active');
+update "profile_analyses" t
+set
+  visible = (p.status = 'active')
+from
+  report_profiles p
+where
+  p.id = t.profile_id
+  and t.profile_id = any ($1::uuid[])
+  and t.visible <> (p.status = 'active');
 
-update "activity_coverage" t set visible = (p.status = 'active')
-from report_profiles p
-where p.id = t.profile_id and t.profile_id = any($1::uuid[]) and t.visible <> (p.status = 'active');
+update "activity_coverage" t
+set
+  visible = (p.status = 'active')
+from
+  report_profiles p
+where
+  p.id = t.profile_id
+  and t.profile_id = any ($1::uuid[])
+  and t.visible <> (p.status = 'active');
 
-with "w0" as (update report_profiles set facts_version = facts_version + 1 where id = $1::uuid) insert into rollup_deltas (report_id, run_id, started, finished, warning, totals, at)
-select $2::uuid, $3::uuid, $4, $5,
-       $6, $7::jsonb, $8::timestamptz
- where true;
+with
+  "w0" as (
+    update report_profiles
+    set
+      facts_version = facts_version + 1
+    where
+      id = $1::uuid
+  )
+insert into
+  rollup_deltas (
+    report_id,
+    run_id,
+    started,
+    finished,
+    warning,
+    totals,
+    at
+  )
+select
+  $2::uuid,
+  $3::uuid,
+  $4,
+  $5,
+  $6,
+  $7::jsonb,
+  $8::timestamptz
+where
+  true;
 
 commit;
 

@@ -3,23 +3,57 @@
 -- idempotency-repository.tryLockIdempotencyKey
 begin;
 
-select pg_try_advisory_xact_lock(hashtextextended($1, 0)) as ok;
+select
+  pg_try_advisory_xact_lock(hashtextextended ($1, 0)) as ok;
 
 commit;
 
 -- idempotency-repository.findIdempotencyRecord
 begin;
 
-select "fingerprint", "status_code", "response", "expires_at" from "idempotency_records" where "workspace_id" = $1 and "operation" = $2 and "scope" = $3 and "key" = $4;
+select
+  "fingerprint",
+  "status_code",
+  "response",
+  "expires_at"
+from
+  "idempotency_records"
+where
+  "workspace_id" = $1
+  and "operation" = $2
+  and "scope" = $3
+  and "key" = $4;
 
 commit;
 
 -- idempotency-repository.saveIdempotencyRecord
 begin;
 
-insert into "idempotency_records" ("workspace_id", "operation", "scope", "key", "fingerprint", "status_code", "response", "created_at", "expires_at") values ($1, $2, $3, $4, $5, $6, $7, $8, $9) on conflict ("workspace_id", "operation", "scope", "key") do update set "fingerprint" = $10, "status_code" = $11, "response" = $12, "created_at" = $13, "expires_at" = $14;
+insert into
+  "idempotency_records" (
+    "workspace_id",
+    "operation",
+    "scope",
+    "key",
+    "fingerprint",
+    "status_code",
+    "response",
+    "created_at",
+    "expires_at"
+  )
+values
+  ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+on conflict ("workspace_id", "operation", "scope", "key") do update
+set
+  "fingerprint" = $10,
+  "status_code" = $11,
+  "response" = $12,
+  "created_at" = $13,
+  "expires_at" = $14;
 
 commit;
 
 -- idempotency-repository.pruneIdempotencyRecords
-delete from "idempotency_records" where "expires_at" < $1;
+delete from "idempotency_records"
+where
+  "expires_at" < $1;

@@ -5,26 +5,70 @@ begin;
 
 savepoint refresh_admission;
 
-select "id" from "report_profiles" where "report_id" = $1 and "status" = $2 order by "added_at", "id";
+select
+  "id"
+from
+  "report_profiles"
+where
+  "report_id" = $1
+  and "status" = $2
+order by
+  "added_at",
+  "id";
 
 release savepoint refresh_admission;
 
 commit;
 
 -- refresh-repository.activePeopleIds
-select "id" from "report_profiles" where "report_id" = $1 and "status" = $2 order by "added_at", "id";
+select
+  "id"
+from
+  "report_profiles"
+where
+  "report_id" = $1
+  and "status" = $2
+order by
+  "added_at",
+  "id";
 
 -- refresh-repository.unsuccessfulPeopleIds
-select person.id
- from report_profiles person
- left join lateral (
-   select i.status, i.warning
-     from scan_items i
-    where i.report_id = person.report_id and i.profile_id = person.id and i.run_mode = 'full_profile'
-    order by i.run_created_at desc, i.created_at desc
-    limit 1) li on true
-where person.report_id = $1 and person.status = 'active' and li.status in ('failed', 'inaccessible')
-order by person.added_at, person.id;
+select
+  person.id
+from
+  report_profiles person
+  left join lateral (
+    select
+      i.status,
+      i.warning
+    from
+      scan_items i
+    where
+      i.report_id = person.report_id
+      and i.profile_id = person.id
+      and i.run_mode = 'full_profile'
+    order by
+      i.run_created_at desc,
+      i.created_at desc
+    limit
+      1
+  ) li on true
+where
+  person.report_id = $1
+  and person.status = 'active'
+  and li.status in ('failed', 'inaccessible')
+order by
+  person.added_at,
+  person.id;
 
 -- refresh-repository.reportKeyMode
-select "key_mode" from "scan_runs" where "report_id" = $1 order by "created_at" desc limit $2;
+select
+  "key_mode"
+from
+  "scan_runs"
+where
+  "report_id" = $1
+order by
+  "created_at" desc
+limit
+  $2;

@@ -3,22 +3,41 @@
 -- transaction.retryingTransaction
 begin;
 
-select 1 from reports where id = $1 for no key update;
+select
+  1
+from
+  reports
+where
+  id = $1
+for no key update;
 
 commit;
 
 -- transaction.retryingTransaction (asynchronous commit)
 begin;
 
-set local synchronous_commit = off;
+set
+  local synchronous_commit = off;
 
-select 1 from reports where id = $1 for no key update;
+select
+  1
+from
+  reports
+where
+  id = $1
+for no key update;
 
 commit;
 
 -- transaction.retryingTransaction (read-only snapshot)
 start transaction isolation level repeatable read read only;
 
-select 1 from reports where id = $1 for no key update;
+select
+  1
+from
+  reports
+where
+  id = $1
+for no key update;
 
 commit;
