@@ -52,9 +52,12 @@ export function historyWrite(
              and (f.id = ${input.itemId} or f.created_at <= (select a.created_at from scan_items a where a.id = ${input.endingItemId}))
            order by f.run_created_at desc, f.created_at desc, f.id = ${input.itemId}
            limit 1), ${input.itemId}::uuid)`;
-  return insertRowIf(db, 'person_scan_history', { item_id: round, report_id: input.reportId, profile_id: input.profileId, scanned_at: now, ...values }, when).onConflict(
-    (oc) => oc.column('item_id').doUpdateSet(values),
-  );
+  return insertRowIf(
+    db,
+    'person_scan_history',
+    { item_id: round, report_id: input.reportId, profile_id: input.profileId, scanned_at: now, ...values },
+    when,
+  ).onConflict((oc) => oc.column('item_id').doUpdateSet(values));
 }
 
 /**

@@ -52,7 +52,14 @@ export async function readComparison(ctx: { db: Db; workspaceId: string }, repor
   const columns = groupColumnsOf(people);
   const chosen = columns.find((c) => c.column === column) ?? columns[0];
   const base = { report, columns, totalPeople: people.length };
-  if (!chosen) return { ...base, column: '', values: [], problem: 'This report has no imported column that groups people: a column such as a department, with values shared by several people.', groups: [] };
+  if (!chosen)
+    return {
+      ...base,
+      column: '',
+      values: [],
+      problem: 'This report has no imported column that groups people: a column such as a department, with values shared by several people.',
+      groups: [],
+    };
   const asked = [...new Set(values.filter((v) => chosen.values.includes(v)))];
   const picked =
     asked.length > 0
