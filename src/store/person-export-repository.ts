@@ -20,7 +20,21 @@ export async function readPersonRecords(db: Kysely<Database>, workspaceId: strin
       db.selectFrom('profile_events').select(['event', 'source', 'import_id', 'at']).where('profile_id', '=', id).orderBy('at').orderBy('id').execute(),
       db
         .selectFrom('scan_items')
-        .select(['id', 'run_id', 'kind', 'status', 'attempts', 'warning', 'reason', 'created_at', 'started_at', 'finished_at', 'activity_gap'])
+        .select([
+          'id',
+          'run_id',
+          'run_mode',
+          'run_created_at',
+          'kind',
+          'status',
+          'attempts',
+          'warning',
+          'reason',
+          'created_at',
+          'started_at',
+          'finished_at',
+          'activity_gap',
+        ])
         .where('profile_id', '=', id)
         .orderBy('created_at')
         .orderBy('id')

@@ -15,12 +15,14 @@ import type { Clock } from '../clock.js';
 import { apiError, notFound } from '../domain/errors.js';
 import { can } from '../domain/permissions.js';
 import { normalizeProfileUrl } from '../domain/profile-url.js';
-import type { Role } from '../domain/web-tokens.js';
+import { isTokenShaped, tokenHash, type Role } from '../domain/web-tokens.js';
 import type { MediaStore } from '../scanning/media/media-store.js';
 import { recordAudit, type AuditEntry } from '../store/audit-repository.js';
 import type { Db } from '../store/database.js';
 import { deleteWorkspaceRows, erasePeopleOfReport, findExpiredPeople, findPeopleToErase, type ErasedPerson } from '../store/erasure-repository.js';
 import { drainBlobDeletions } from '../store/maintenance-repository.js';
+import { listMemberships } from '../store/member-repository.js';
+import { switchSessionWorkspace } from '../store/session-repository.js';
 import { readPersonLabel, readPersonRecords } from '../store/person-export-repository.js';
 import { personName } from './report-people.js';
 import { retryingTransaction } from '../store/transaction.js';
@@ -128,22 +130,34 @@ export async function exportPerson(deps: PersonalDataDeps, requester: Requester,
 /**
  * Deletes a workspace and everything of it (owner, operator); `typedName`
  * must be the workspace's name exactly. 404 for an unknown workspace.
+ * `session`: the signed-in session that asked; when its account belongs to
+ * another workspace, the session moves there in the same transaction (it
+ * would go with the deleted workspace), and `movedTo` names it.
  */
-export async function deleteWorkspace(deps: PersonalDataDeps, requester: Requester, workspaceId: string, typedName: string): Promise<ErasureResult> {
+export async function deleteWorkspace(
+  deps: PersonalDataDeps,
+  requester: Requester,
+  workspaceId: string,
+  typedName: string,
+  session?: { token: string | null | undefined; accountId: string },
+): Promise<ErasureResult & { movedTo: { workspaceId: string; name: string } | null }> {
   requireRole(requester, (role) => role === 'owner');
   const now = deps.clock.now();
   const found = await retryingTransaction(deps.db, async (trx) => {
     const ws = await trx.selectFrom('workspaces').select('name').where('id', '=', workspaceId).executeTakeFirst();
-    if (!ws) return 'missing' as const;
-    if (ws.name !== typedName) return 'mismatch' as const;
+    if (!ws) return { outcome: 'missing' as const, movedTo: null };
+    if (ws.name !== typedName) return { outcome: 'mismatch' as const, movedTo: null };
+    const next =
+      session && isTokenShaped(session.token) ? (await listMemberships(trx, session.accountId)).find((m) => m.workspaceId !== workspaceId) : undefined;
+    if (next && session && isTokenShaped(session.token)) await switchSessionWorkspace(trx, tokenHash(session.token), next.userId, next.workspaceId);
     await deleteWorkspaceRows(trx, workspaceId, now);
     await recordAudit(trx, { at: now, workspaceId, actor: auditActor(requester), action: 'delete_workspace', objectKind: 'workspace', objectId: workspaceId });
-    return 'deleted' as const;
+    return { outcome: 'deleted' as const, movedTo: next ? { workspaceId: next.workspaceId, name: next.workspaceName } : null };
   });
-  if (found === 'missing') throw notFound('workspace');
-  if (found === 'mismatch') throw apiError('validation_failed', 'The typed name is not the name of the workspace. Nothing was deleted.');
+  if (found.outcome === 'missing') throw notFound('workspace');
+  if (found.outcome === 'mismatch') throw apiError('validation_failed', 'The typed name is not the name of the workspace. Nothing was deleted.');
   const blobs = await drainBlobDeletions(deps.db, deps.clock.now(), (sha256) => deps.media.delete(sha256)).catch(() => ({ deleted: 0, failed: -1 }));
-  return { erased: 1, blobsDeleted: blobs.deleted, blobsPending: Math.max(0, blobs.failed) };
+  return { erased: 1, blobsDeleted: blobs.deleted, blobsPending: Math.max(0, blobs.failed), movedTo: found.movedTo };
 }
 
 /** The name and profile URL a confirmation shows for a person of the report; 404 when the workspace has no such person. */

@@ -67,12 +67,17 @@ export async function privacyRoutes(app: FastifyInstance, options: { media: Medi
   });
 
   app.post(paths.settingsWorkspaceDelete, { schema: { hide: true }, config: { signedIn: true } }, async (request, reply) => {
+    let deleted;
     try {
-      await deleteWorkspace(deps, requester(request), actorOf(request).workspaceId, field(request, 'name'));
+      deleted = await deleteWorkspace(deps, requester(request), actorOf(request).workspaceId, field(request, 'name'), {
+        token: request.cookies.ps_session,
+        accountId: request.web.user!.accountId,
+      });
     } catch (error) {
       if (error instanceof ApiError && error.status === 422) return renderPrivacy(request, reply, error.message);
       throw error;
     }
-    return reply.redirect(paths.signIn, 303);
+    // An account with another workspace stays signed in there; one without any is signed out with it.
+    return reply.redirect(deleted.movedTo ? `${paths.workspaces}?deleted=1` : paths.signIn, 303);
   });
 }

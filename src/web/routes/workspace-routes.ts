@@ -28,9 +28,14 @@ export async function workspaceRoutes(app: FastifyInstance): Promise<void> {
     );
   }
 
-  app.get<{ Querystring: { created?: string } }>(paths.workspaces, options, async (request, reply) =>
-    render(request, reply, request.query.created === '1' ? { notice: `Workspace “${request.web.user!.workspaceName}” created: you are its owner.` } : {}),
-  );
+  const notices: Record<string, (workspaceName: string) => string> = {
+    created: (name) => `Workspace “${name}” created: you are its owner.`,
+    deleted: (name) => `The workspace was deleted, with everything of it. You are now in “${name}”.`,
+  };
+  app.get<{ Querystring: { created?: string; deleted?: string } }>(paths.workspaces, options, async (request, reply) => {
+    const done = request.query.created === '1' ? 'created' : request.query.deleted === '1' ? 'deleted' : null;
+    return render(request, reply, done ? { notice: notices[done](request.web.user!.workspaceName) } : {});
+  });
 
   app.post(paths.workspaces, options, async (request, reply) => {
     const user = request.web.user!;
