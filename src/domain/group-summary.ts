@@ -77,13 +77,14 @@ export function groupFigures(people: Iterable<GroupMember>, column: string, valu
 }
 
 /**
- * Whether a column's values group people: at least two values, each shared by
- * two people on average. A column with one value for everyone, or nearly one
- * per person (an employee number, a first name in a small team), would make
- * as many "groups" as people, so it is not offered as a filter or a comparison.
+ * Whether a column's values group people: at least two values, some value
+ * shared by two people or more, and on a larger report no more values than
+ * half its people. A column with one value for everyone, or nearly one per
+ * person (an employee number, a first name in a small team), would make as
+ * many "groups" as people, so it is not offered as a filter or a comparison.
  */
 export function groupsPeople(distinctValues: number, peopleWithAValue: number): boolean {
-  return distinctValues >= 2 && distinctValues * 2 <= peopleWithAValue;
+  return distinctValues >= 2 && distinctValues < peopleWithAValue && distinctValues <= Math.max(2, Math.ceil(peopleWithAValue / 2));
 }
 
 /** Why a compare view's choice of groups cannot be shown, or null when it can. */

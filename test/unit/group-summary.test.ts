@@ -110,14 +110,17 @@ function sumless() {
 }
 
 describe('which columns group people', () => {
-  test('a column whose values repeat groups people', () => {
+  test('a column whose values repeat groups people, in a team of three too', () => {
     assert.equal(groupsPeople(6, 294), true);
     assert.equal(groupsPeople(2, 4), true);
+    assert.equal(groupsPeople(2, 3), true);
   });
 
   test('a column of one value per person (an employee number) does not', () => {
     assert.equal(groupsPeople(294, 294), false);
     assert.equal(groupsPeople(150, 294), false);
+    assert.equal(groupsPeople(3, 3), false);
+    assert.equal(groupsPeople(2, 2), false);
   });
 
   test('a column with the same value for everyone does not', () => {
