@@ -31,6 +31,8 @@ export interface ReportPerson {
   columns: Readonly<Record<string, string>>;
   /** 'analyzed', else why not (the findings record's `reason`). */
   status: string;
+  /** Analyzed, and being scanned again: the results shown are the previous scan's until it finishes. */
+  rescanning: boolean;
   /** The contract's score: good of answered checks. */
   score_pct: number | null;
   /** The web's score, by impact weight (domain/fix-first.ts weightedScorePct): what the table shows and sorts by. */
@@ -78,6 +80,7 @@ export async function readReportPeople(ctx: { db: Db; workspaceId: string }, rep
       headline: r.headline ?? r.observed_headline,
       columns: orderedColumns(r.imported_columns),
       status: a ? 'analyzed' : unanalyzedReason(r.full),
+      rescanning: a !== null && (r.full?.status === 'pending' || r.full?.status === 'running'),
       score_pct: a ? scorePct(a.good, a.good + a.optimize) : null,
       weighted_score_pct: a ? weightedScorePct(outcomes) : null,
       good: a?.good ?? 0,

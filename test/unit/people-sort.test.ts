@@ -17,6 +17,7 @@ function person(name: string, weighted: number | null, plain: number | null): Re
     headline: null,
     columns: {},
     status: weighted === null ? 'scan_failed' : 'analyzed',
+    rescanning: false,
     score_pct: plain,
     weighted_score_pct: weighted,
     good: 0,

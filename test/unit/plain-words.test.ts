@@ -60,4 +60,13 @@ describe('plain words', () => {
       assert.doesNotMatch(SHARED_PERSON_ADVICE[reason], /Scan again|Try these again/, reason);
     }
   });
+
+  test('while people who were analyzed are scanned again, the report says so and that their previous results stay shown', () => {
+    const explained = explainReport(
+      peopleStates(statuses({ analyzed: 290, scan_queued: 4 }), { warnings: 0, unknownChecks: 0, restricted: 0, rescanning: 280 }),
+    );
+    assert.equal(explained.title, 'Scanning again');
+    assert.equal(explained.summary, '284 of 294 people still to scan; until each finishes, their previous results are shown.');
+    assert.deepEqual(explained.advice, []);
+  });
 });

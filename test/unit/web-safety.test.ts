@@ -32,6 +32,7 @@ test('people CSV: cells a spreadsheet would run as a formula are neutralized', (
     headline: '@SUM(A1)',
     columns: { Team: '-2+3' },
     status: 'scan_queued',
+    rescanning: false,
     score_pct: null,
     weighted_score_pct: null,
     captured_at: null,

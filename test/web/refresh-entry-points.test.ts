@@ -7,6 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import type { ManualClock } from '../../src/clock.js';
 import { sql } from 'kysely';
 import { spawn } from 'node:child_process';
 import os from 'node:os';
@@ -185,5 +186,15 @@ describe('refresh entry points', () => {
     assert.equal(replay.code, 0);
     assert.equal(JSON.parse(replay.stdout).replayed, true);
     assert.deepEqual(await pendingPeople(), [...profileIds].sort());
+  });
+
+  test('while the people are scanned again, the report says so and that their previous results stay shown', async () => {
+    await cancelPending();
+    // A later scan than the one the previous test queued (the test clock stands still otherwise).
+    (t.clock as ManualClock).advance(60_000);
+    await owner.client.confirm(`/reports/${reportId}`, `/reports/${reportId}/refresh`, { people: 'all' });
+    const shown = (await owner.client.get(`/reports/${reportId}`)).text;
+    assert.match(shown, /<strong id="work-state">Scanning again<\/strong>/);
+    assert.match(shown, /3 of 3 people still to scan; until each finishes, their previous results are shown\./);
   });
 });

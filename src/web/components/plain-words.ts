@@ -12,6 +12,8 @@ export interface PeopleStates {
   analyzed: number;
   /** Queued or being scanned. */
   scanning: number;
+  /** Analyzed and being scanned again (a refresh): their previous results stay shown meanwhile. */
+  rescanning: number;
   inaccessible: number;
   failed: number;
   cancelled: number;
@@ -25,7 +27,10 @@ export interface PeopleStates {
   restricted: number;
 }
 
-export function peopleStates(statuses: readonly string[], flags: Pick<PeopleStates, 'warnings' | 'unknownChecks' | 'restricted'> = NO_FLAGS): PeopleStates {
+export function peopleStates(
+  statuses: readonly string[],
+  flags: Pick<PeopleStates, 'warnings' | 'unknownChecks' | 'restricted' | 'rescanning'> = NO_FLAGS,
+): PeopleStates {
   const count = (...of: string[]) => statuses.filter((s) => of.includes(s)).length;
   const states = {
     total: statuses.length,
@@ -38,13 +43,16 @@ export function peopleStates(statuses: readonly string[], flags: Pick<PeopleStat
   return { ...states, other: states.total - states.analyzed - states.scanning - states.inaccessible - states.failed - states.cancelled, ...flags };
 }
 
-const NO_FLAGS = { warnings: 0, unknownChecks: 0, restricted: 0 };
+const NO_FLAGS = { warnings: 0, unknownChecks: 0, restricted: 0, rescanning: 0 };
 
 /** The states of these people (the report page's, or a group's). */
-export function peopleStatesOf(people: readonly { status: string; warning: boolean; unknown: number; restricted: boolean }[]): PeopleStates {
+export function peopleStatesOf(
+  people: readonly { status: string; warning: boolean; unknown: number; restricted: boolean; rescanning?: boolean }[],
+): PeopleStates {
   return peopleStates(
     people.map((p) => p.status),
     {
+      rescanning: people.filter((p) => p.status === 'analyzed' && p.rescanning === true).length,
       warnings: people.filter((p) => p.warning).length,
       unknownChecks: people.filter((p) => p.status === 'analyzed' && p.unknown > 0).length,
       restricted: people.filter((p) => p.restricted).length,
@@ -145,6 +153,15 @@ export function troubleList(s: PeopleStates): Trouble[] {
 /** The report's state, from its people's states. */
 export function explainReport(s: PeopleStates): Explanation {
   if (s.total === 0) return { tone: 'ok', title: 'No people yet', summary: 'Nobody is on this report yet: add people to scan their profiles.', advice: [] };
+  if (s.rescanning > 0) {
+    const toGo = s.rescanning + s.scanning;
+    return {
+      tone: 'progress',
+      title: 'Scanning again',
+      summary: `${toGo} of ${people(s.total)} still to scan; until each finishes, their previous results are shown.`,
+      advice: [],
+    };
+  }
   if (s.scanning > 0) {
     return {
       tone: 'progress',
