@@ -554,7 +554,7 @@ export const SETTINGS = {
   HISTORY_RETENTION_MONTHS: setting(
     24,
     integer(1, 1200),
-    "A person's scans and a report's completed rounds (the history progress is read from) are deleted this many months after the scan; the analysis shown stays",
+    "A person's scans and a report's completed rounds (the history progress is read from), and superseded scans' items and evidence, are deleted this many months after the scan; the analysis shown and each person's latest scan stay",
   ),
   PROFILE_SCAN_TEST_HOOKS: setting(
     false,
