@@ -7,7 +7,7 @@
  *
  * It queues a `full_profile` and an `activity` item for each chosen active
  * person (the activity run also covers the company page) exactly as an
- * import admits them (store/scan-repository.ts admitScans): joining the
+ * import admits them (queue/admission.ts admitScans): joining the
  * report's still-queued runs, coalescing with items still pending there, and
  * reserving the scan allowance of the people it queues in the same
  * transaction (scan-allowance.ts). Over the allowance the whole transaction
