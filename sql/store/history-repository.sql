@@ -75,7 +75,8 @@ select
       order by
         f.run_created_at desc,
         f.created_at desc,
-        f.id = $5
+        f.finished_at is null desc,
+        f.id = $5 desc
       limit
         1
     ),

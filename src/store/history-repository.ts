@@ -23,8 +23,9 @@ import type { Database } from './schema.js';
  * before its round's full-profile item writes the row of its own round, keyed
  * by that full-profile item, which then updates it: the newest full-profile
  * item of the person admitted no later than the activity item, or the stored
- * observation (`itemId`) when that one is newer (admitted at the same instant:
- * the other one, for the stored observation has ended). The previous round's row
+ * observation (`itemId`) when that one is newer. Admitted at the same instant
+ * (a clock that stands still), the one not finished yet is the round's, else
+ * the stored observation. The previous round's row
  * keeps what was shown then. A replayed finish writes the same values again.
  * It writes only if `when` holds (store/one-statement.ts, gateHolds).
  */
@@ -50,7 +51,7 @@ export function historyWrite(
           select f.id from scan_items f
            where f.report_id = ${input.reportId} and f.profile_id = ${input.profileId} and f.run_mode = 'full_profile'
              and (f.id = ${input.itemId} or f.created_at <= (select a.created_at from scan_items a where a.id = ${input.endingItemId}))
-           order by f.run_created_at desc, f.created_at desc, f.id = ${input.itemId}
+           order by f.run_created_at desc, f.created_at desc, f.finished_at is null desc, f.id = ${input.itemId} desc
            limit 1), ${input.itemId}::uuid)`;
   return insertRowIf(
     db,
