@@ -55,42 +55,7 @@ where
 commit;
 
 -- transitions.lockClaimed
-select
-  "i"."id",
-  "i"."claim_id",
-  "i"."run_id",
-  "i"."report_id",
-  "i"."profile_id",
-  "i"."kind",
-  "i"."status",
-  "r"."mode",
-  "r"."key_mode",
-  "rep"."archived",
-  "rep"."workspace_id",
-  "rep"."company_name",
-  "rep"."root_domain",
-  "rep"."pronet_company_url",
-  "p"."pronet_url",
-  coalesce(
-    (
-      select
-        media_gc_generation
-      from
-        maintenance_state
-    ),
-    0
-  ) as "media_generation"
-from
-  "scan_items" as "i"
-  inner join "scan_runs" as "r" on "r"."id" = "i"."run_id"
-  inner join "reports" as "rep" on "rep"."id" = "i"."report_id"
-  left join "report_profiles" as "p" on "p"."id" = "i"."profile_id"
-where
-  "i"."id" = $1
-  and "p"."id" is not null
-for no key update of
-  "i",
-  "p";
+-- the statement written whole under transitions.transaction
 
 select
   "run_id",
@@ -102,118 +67,9 @@ where
   "id" = $1;
 
 -- transitions.rollUp
-select
-  p.id,
-  p.status,
-  p.pronet_url,
-  p.name,
-  p.title,
-  p.headline,
-  p.facts_version,
-  (
-    select
-      pc.contribution
-    from
-      profile_contributions pc
-    where
-      pc.profile_id = p.id
-  ) as contribution,
-  (
-    select
-      json_agg(x)
-    from
-      (
-        select distinct
-          on (i.run_mode) i.id,
-          i.run_mode as mode,
-          i.status,
-          i.warning,
-          i.activity_gap
-        from
-          scan_items i
-        where
-          i.report_id = p.report_id
-          and i.profile_id = p.id
-          and i.kind = 'person'
-        order by
-          i.run_mode,
-          i.run_created_at desc,
-          i.created_at desc
-      ) x
-  ) as latest,
-  (
-    select
-      json_build_object(
-        'revision',
-        a.revision,
-        'outcomes',
-        (
-          select
-            jsonb_object_agg(f ->> 'check_id', f ->> 'outcome')
-          from
-            jsonb_array_elements(a.findings) f
-        ),
-        'restricted',
-        coalesce(
-          jsonb_array_length(a.profile_data -> 'restricted'),
-          0
-        ) > 0
-      )
-    from
-      profile_analyses a
-    where
-      a.profile_id = p.id
-  ) as analysis,
-  exists (
-    select
-      1
-    from
-      activity_coverage c
-    where
-      c.profile_id = p.id
-  ) as observed,
-  (
-    select
-      json_object_agg(e.id, e.revision)
-    from
-      activity_events e
-    where
-      e.profile_id = p.id
-  ) as events
-from
-  report_profiles p
-where
-  p.report_id = $1
-  and p.id = $2::uuid;
+-- the statement written whole under deltas.recordPersonDelta
 
-with
-  "w0" as (
-    update report_profiles
-    set
-      facts_version = facts_version + 1
-    where
-      id = $1::uuid
-  )
-insert into
-  rollup_deltas (
-    report_id,
-    run_id,
-    started,
-    finished,
-    warning,
-    totals,
-    at
-  )
-select
-  $2::uuid,
-  $3::uuid,
-  $4,
-  $5,
-  $6,
-  $7::jsonb,
-  $8::timestamptz
-where
-  true;
+-- the statement written whole under deltas.recordPersonDelta
 
 -- transitions.requeueItem
 begin;
@@ -221,42 +77,7 @@ begin;
 set
   local synchronous_commit = off;
 
-select
-  "i"."id",
-  "i"."claim_id",
-  "i"."run_id",
-  "i"."report_id",
-  "i"."profile_id",
-  "i"."kind",
-  "i"."status",
-  "r"."mode",
-  "r"."key_mode",
-  "rep"."archived",
-  "rep"."workspace_id",
-  "rep"."company_name",
-  "rep"."root_domain",
-  "rep"."pronet_company_url",
-  "p"."pronet_url",
-  coalesce(
-    (
-      select
-        media_gc_generation
-      from
-        maintenance_state
-    ),
-    0
-  ) as "media_generation"
-from
-  "scan_items" as "i"
-  inner join "scan_runs" as "r" on "r"."id" = "i"."run_id"
-  inner join "reports" as "rep" on "rep"."id" = "i"."report_id"
-  left join "report_profiles" as "p" on "p"."id" = "i"."profile_id"
-where
-  "i"."id" = $1
-  and "p"."id" is not null
-for no key update of
-  "i",
-  "p";
+-- the statement written whole under transitions.transaction
 
 update "scan_items"
 set
@@ -269,89 +90,7 @@ set
 where
   "id" = $6;
 
-select
-  p.id,
-  p.status,
-  p.pronet_url,
-  p.name,
-  p.title,
-  p.headline,
-  p.facts_version,
-  (
-    select
-      pc.contribution
-    from
-      profile_contributions pc
-    where
-      pc.profile_id = p.id
-  ) as contribution,
-  (
-    select
-      json_agg(x)
-    from
-      (
-        select distinct
-          on (i.run_mode) i.id,
-          i.run_mode as mode,
-          i.status,
-          i.warning,
-          i.activity_gap
-        from
-          scan_items i
-        where
-          i.report_id = p.report_id
-          and i.profile_id = p.id
-          and i.kind = 'person'
-        order by
-          i.run_mode,
-          i.run_created_at desc,
-          i.created_at desc
-      ) x
-  ) as latest,
-  (
-    select
-      json_build_object(
-        'revision',
-        a.revision,
-        'outcomes',
-        (
-          select
-            jsonb_object_agg(f ->> 'check_id', f ->> 'outcome')
-          from
-            jsonb_array_elements(a.findings) f
-        ),
-        'restricted',
-        coalesce(
-          jsonb_array_length(a.profile_data -> 'restricted'),
-          0
-        ) > 0
-      )
-    from
-      profile_analyses a
-    where
-      a.profile_id = p.id
-  ) as analysis,
-  exists (
-    select
-      1
-    from
-      activity_coverage c
-    where
-      c.profile_id = p.id
-  ) as observed,
-  (
-    select
-      json_object_agg(e.id, e.revision)
-    from
-      activity_events e
-    where
-      e.profile_id = p.id
-  ) as events
-from
-  report_profiles p
-where
-  p.report_id = $1
-  and p.id = $2::uuid;
+-- the statement written whole under deltas.recordPersonDelta
 
 insert into
   profile_contributions (profile_id, report_id, contribution)
@@ -387,34 +126,7 @@ where
   and t.profile_id = any ($1::uuid[])
   and t.visible <> (p.status = 'active');
 
-with
-  "w0" as (
-    update report_profiles
-    set
-      facts_version = facts_version + 1
-    where
-      id = $1::uuid
-  )
-insert into
-  rollup_deltas (
-    report_id,
-    run_id,
-    started,
-    finished,
-    warning,
-    totals,
-    at
-  )
-select
-  $2::uuid,
-  $3::uuid,
-  $4,
-  $5,
-  $6,
-  $7::jsonb,
-  $8::timestamptz
-where
-  true;
+-- the statement written whole under deltas.recordPersonDelta
 
 commit;
 
@@ -426,42 +138,7 @@ begin;
 set
   local synchronous_commit = off;
 
-select
-  "i"."id",
-  "i"."claim_id",
-  "i"."run_id",
-  "i"."report_id",
-  "i"."profile_id",
-  "i"."kind",
-  "i"."status",
-  "r"."mode",
-  "r"."key_mode",
-  "rep"."archived",
-  "rep"."workspace_id",
-  "rep"."company_name",
-  "rep"."root_domain",
-  "rep"."pronet_company_url",
-  "p"."pronet_url",
-  coalesce(
-    (
-      select
-        media_gc_generation
-      from
-        maintenance_state
-    ),
-    0
-  ) as "media_generation"
-from
-  "scan_items" as "i"
-  inner join "scan_runs" as "r" on "r"."id" = "i"."run_id"
-  inner join "reports" as "rep" on "rep"."id" = "i"."report_id"
-  left join "report_profiles" as "p" on "p"."id" = "i"."profile_id"
-where
-  "i"."id" = $1
-  and "p"."id" is not null
-for no key update of
-  "i",
-  "p";
+-- the statement written whole under transitions.transaction
 
 update "scan_items"
 set
@@ -474,103 +151,9 @@ set
 where
   "id" = $7;
 
-select
-  p.id,
-  p.status,
-  p.pronet_url,
-  p.name,
-  p.title,
-  p.headline,
-  p.facts_version,
-  (
-    select
-      pc.contribution
-    from
-      profile_contributions pc
-    where
-      pc.profile_id = p.id
-  ) as contribution,
-  (
-    select
-      json_agg(x)
-    from
-      (
-        select distinct
-          on (i.run_mode) i.id,
-          i.run_mode as mode,
-          i.status,
-          i.warning,
-          i.activity_gap
-        from
-          scan_items i
-        where
-          i.report_id = p.report_id
-          and i.profile_id = p.id
-          and i.kind = 'person'
-        order by
-          i.run_mode,
-          i.run_created_at desc,
-          i.created_at desc
-      ) x
-  ) as latest,
-  (
-    select
-      json_build_object(
-        'revision',
-        a.revision,
-        'outcomes',
-        (
-          select
-            jsonb_object_agg(f ->> 'check_id', f ->> 'outcome')
-          from
-            jsonb_array_elements(a.findings) f
-        ),
-        'restricted',
-        coalesce(
-          jsonb_array_length(a.profile_data -> 'restricted'),
-          0
-        ) > 0
-      )
-    from
-      profile_analyses a
-    where
-      a.profile_id = p.id
-  ) as analysis,
-  exists (
-    select
-      1
-    from
-      activity_coverage c
-    where
-      c.profile_id = p.id
-  ) as observed,
-  (
-    select
-      json_object_agg(e.id, e.revision)
-    from
-      activity_events e
-    where
-      e.profile_id = p.id
-  ) as events
-from
-  report_profiles p
-where
-  p.report_id = $1
-  and p.id = $2::uuid;
+-- the statement written whole under deltas.recordPersonDelta
 
-insert into
-  profile_contributions (profile_id, report_id, contribution)
-select
-  v.id,
-  $1::uuid,
-  v.c
-from
-  unnest($2::uuid[], $3::jsonb[]) as v (id, c)
-where
-  true
-on conflict (profile_id) do update
-set
-  contribution = excluded.contribution;
+-- the statement written whole under transitions.requeueItem
 
 update "profile_analyses" t
 set
@@ -592,34 +175,7 @@ where
   and t.profile_id = any ($1::uuid[])
   and t.visible <> (p.status = 'active');
 
-with
-  "w0" as (
-    update report_profiles
-    set
-      facts_version = facts_version + 1
-    where
-      id = $1::uuid
-  )
-insert into
-  rollup_deltas (
-    report_id,
-    run_id,
-    started,
-    finished,
-    warning,
-    totals,
-    at
-  )
-select
-  $2::uuid,
-  $3::uuid,
-  $4,
-  $5,
-  $6,
-  $7::jsonb,
-  $8::timestamptz
-where
-  true;
+-- the statement written whole under deltas.recordPersonDelta
 
 commit;
 
@@ -631,42 +187,7 @@ begin;
 set
   local synchronous_commit = off;
 
-select
-  "i"."id",
-  "i"."claim_id",
-  "i"."run_id",
-  "i"."report_id",
-  "i"."profile_id",
-  "i"."kind",
-  "i"."status",
-  "r"."mode",
-  "r"."key_mode",
-  "rep"."archived",
-  "rep"."workspace_id",
-  "rep"."company_name",
-  "rep"."root_domain",
-  "rep"."pronet_company_url",
-  "p"."pronet_url",
-  coalesce(
-    (
-      select
-        media_gc_generation
-      from
-        maintenance_state
-    ),
-    0
-  ) as "media_generation"
-from
-  "scan_items" as "i"
-  inner join "scan_runs" as "r" on "r"."id" = "i"."run_id"
-  inner join "reports" as "rep" on "rep"."id" = "i"."report_id"
-  left join "report_profiles" as "p" on "p"."id" = "i"."profile_id"
-where
-  "i"."id" = $1
-  and "p"."id" is not null
-for no key update of
-  "i",
-  "p";
+-- the statement written whole under transitions.transaction
 
 update "scan_items"
 set
@@ -678,103 +199,9 @@ set
 where
   "id" = $6;
 
-select
-  p.id,
-  p.status,
-  p.pronet_url,
-  p.name,
-  p.title,
-  p.headline,
-  p.facts_version,
-  (
-    select
-      pc.contribution
-    from
-      profile_contributions pc
-    where
-      pc.profile_id = p.id
-  ) as contribution,
-  (
-    select
-      json_agg(x)
-    from
-      (
-        select distinct
-          on (i.run_mode) i.id,
-          i.run_mode as mode,
-          i.status,
-          i.warning,
-          i.activity_gap
-        from
-          scan_items i
-        where
-          i.report_id = p.report_id
-          and i.profile_id = p.id
-          and i.kind = 'person'
-        order by
-          i.run_mode,
-          i.run_created_at desc,
-          i.created_at desc
-      ) x
-  ) as latest,
-  (
-    select
-      json_build_object(
-        'revision',
-        a.revision,
-        'outcomes',
-        (
-          select
-            jsonb_object_agg(f ->> 'check_id', f ->> 'outcome')
-          from
-            jsonb_array_elements(a.findings) f
-        ),
-        'restricted',
-        coalesce(
-          jsonb_array_length(a.profile_data -> 'restricted'),
-          0
-        ) > 0
-      )
-    from
-      profile_analyses a
-    where
-      a.profile_id = p.id
-  ) as analysis,
-  exists (
-    select
-      1
-    from
-      activity_coverage c
-    where
-      c.profile_id = p.id
-  ) as observed,
-  (
-    select
-      json_object_agg(e.id, e.revision)
-    from
-      activity_events e
-    where
-      e.profile_id = p.id
-  ) as events
-from
-  report_profiles p
-where
-  p.report_id = $1
-  and p.id = $2::uuid;
+-- the statement written whole under deltas.recordPersonDelta
 
-insert into
-  profile_contributions (profile_id, report_id, contribution)
-select
-  v.id,
-  $1::uuid,
-  v.c
-from
-  unnest($2::uuid[], $3::jsonb[]) as v (id, c)
-where
-  true
-on conflict (profile_id) do update
-set
-  contribution = excluded.contribution;
+-- the statement written whole under transitions.requeueItem
 
 update "profile_analyses" t
 set
@@ -796,34 +223,7 @@ where
   and t.profile_id = any ($1::uuid[])
   and t.visible <> (p.status = 'active');
 
-with
-  "w0" as (
-    update report_profiles
-    set
-      facts_version = facts_version + 1
-    where
-      id = $1::uuid
-  )
-insert into
-  rollup_deltas (
-    report_id,
-    run_id,
-    started,
-    finished,
-    warning,
-    totals,
-    at
-  )
-select
-  $2::uuid,
-  $3::uuid,
-  $4,
-  $5,
-  $6,
-  $7::jsonb,
-  $8::timestamptz
-where
-  true;
+-- the statement written whole under deltas.recordPersonDelta
 
 commit;
 

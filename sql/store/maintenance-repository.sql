@@ -120,35 +120,7 @@ begin;
 select
   pg_advisory_xact_lock($1::bigint);
 
-select
-  d.sha256,
-  d.attempts,
-  exists (
-    select
-      1
-    from
-      evidence_images
-    where
-      original_sha256 = d.sha256
-  )
-  or exists (
-    select
-      1
-    from
-      evidence_images
-    where
-      preview_sha256 = d.sha256
-  ) as used
-from
-  blob_deletions d
-where
-  d.next_attempt_at <= $1
-order by
-  d.next_attempt_at
-limit
-  $2
-for update
-  skip locked;
+-- the statement written whole under maintenance-repository.processBlobDeletions
 
 commit;
 

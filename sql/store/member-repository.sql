@@ -121,32 +121,9 @@ where
   and "u"."id" = $1;
 
 -- member-repository.insertUser (with a new account)
-insert into
-  "accounts" (
-    "id",
-    "email",
-    "password_hash",
-    "password_changed_at",
-    "created_at"
-  )
-values
-  ($1, $2, $3, $4, $5)
-returning
-  *;
+-- the statement written whole under member-repository.insertAccount
 
-insert into
-  "users" (
-    "id",
-    "workspace_id",
-    "account_id",
-    "name",
-    "role",
-    "created_at"
-  )
-values
-  ($1, $2, $3, $4, $5, $6)
-returning
-  "id";
+-- the statement written whole under member-repository.insertUser (of an account)
 
 select
   "u".*,

@@ -67,30 +67,7 @@ where
   "id" = $1
 for no key update;
 
-update "scan_runs"
-set
-  "id" = $1,
-  "report_id" = $2,
-  "workspace_id" = $3,
-  "mode" = $4,
-  "key_mode" = $5,
-  "status" = $6,
-  "requested" = $7,
-  "unfinished" = $8,
-  "completed" = $9,
-  "warnings" = $10,
-  "failed" = $11,
-  "inaccessible" = $12,
-  "cancelled" = $13,
-  "created_at" = $14,
-  "started_at" = $15,
-  "completed_at" = $16,
-  "terminal_reason" = $17,
-  "background" = $18
-where
-  "id" = $19
-returning
-  *;
+-- the statement written whole under scan-repository.applyRunChange
 
 -- scan-repository.refreshRun
 with
