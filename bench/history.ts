@@ -4,8 +4,9 @@
  * Reports of HISTORY_PEOPLE analyzed people (bench/seed.ts), their rounds of
  * scans written straight into the scratch database: one completed run per
  * round, one succeeded item per person and round, a `person_scan_history`
- * row per item and a `report_snapshots` row per round, as the service leaves
- * them after each completed refresh. In alternating rounds, against the
+ * row per item (with what changed since the previous one, compared by the
+ * service's own rule) and a `report_snapshots` row per round, as the service
+ * leaves them after each completed refresh. In alternating rounds, against the
  * same database:
  *
  * - a person's history: readPersonProgress (use-cases/progress.ts) of a
@@ -27,6 +28,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import type { Db } from '../src/store/database.js';
+import { compareHistory } from '../src/store/history-repository.js';
 import { readPersonProgress, readReportProgress } from '../src/use-cases/progress.js';
 import { seedAnalyzedReport, type Tenant } from './seed.js';
 
@@ -108,6 +110,8 @@ async function seedRounds(db: Db, reportId: string, rounds: number, history: boo
          where r.report_id = ${reportId}::uuid
          order by r.completed_at`.execute(trx);
     }
+    // What changed since each row's previous scan, as the finish stores it (migration 0058).
+    if (history) while ((await compareHistory(trx)) > 0);
     if (rounds > 0) {
       await sql`update profile_analyses a set item_id = md5(${reportId} || ':item:' || a.profile_id || ':' || ${rounds}::integer)::uuid
                  where a.report_id = ${reportId}::uuid`.execute(trx);

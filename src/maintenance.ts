@@ -26,6 +26,9 @@
  * - scan_history: a person's scans and a report's completed rounds older than
  *   HISTORY_RETENTION_MONTHS calendar months are deleted, in batches
  *   (store/history-repository.ts); the analysis shown stays;
+ * - history_comparisons: history rows a process of an earlier version wrote
+ *   without what changed since the previous scan get it (store/history-repository.ts,
+ *   compareHistory), in batches;
  * - old_scans: scan items that ended more than HISTORY_RETENTION_MONTHS
  *   calendar months ago go with their evidence (blobs queued for the
  *   blob_deletions task that follows) and what history rows they still
@@ -59,7 +62,7 @@ import {
   tombstoneExpiredReceipts,
 } from './store/maintenance-repository.js';
 import { pruneAudit } from './store/audit-repository.js';
-import { pruneHistory } from './store/history-repository.js';
+import { compareHistory, pruneHistory } from './store/history-repository.js';
 import { pruneSessions } from './store/session-repository.js';
 import { SESSION_IDLE_MS } from './use-cases/sign-in.js';
 import { eraseExpiredPeople } from './use-cases/personal-data.js';
@@ -184,6 +187,19 @@ export class MaintenanceRunner {
             : 0,
       ],
       ['scan_history', (db) => pruneHistory(db, monthsBefore(now, retention.historyMonths))],
+      [
+        'history_comparisons',
+        async (db) => {
+          let compared = 0;
+          // Batches, until a batch finds nothing (bounded per run).
+          for (let batch = 0; batch < 100; batch++) {
+            const n = await compareHistory(db);
+            compared += n;
+            if (n === 0) break;
+          }
+          return compared;
+        },
+      ],
       ['old_scans', (db) => pruneOldScans(db, monthsBefore(now, retention.historyMonths), now)],
       ['blob_deletions', async (db) => (await drainBlobDeletions(db, now, (sha256) => media.delete(sha256))).deleted],
       ['audit_log', (db) => pruneAudit(db, ago(retention.auditLogMs))],

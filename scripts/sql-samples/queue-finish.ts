@@ -19,7 +19,7 @@ export const samples: ModuleSamples = {
           person: PERSON,
           writes: [
             ...personWrites(db, gateHolds),
-            historyWrite(db, { reportId: REPORT_ID, profileId: PROFILE_ID, itemId: ITEM_ID, endingItemId: ITEM_ID }, ANALYSIS, NOW, gateHolds),
+            historyWrite(db, { reportId: REPORT_ID, profileId: PROFILE_ID, round: { round: ITEM_ID, previous: null } }, ANALYSIS, NOW, gateHolds),
           ],
           analysisAvailable: true,
           mediaGeneration: 3,

@@ -403,10 +403,12 @@ with
         "unknown",
         "captured_at",
         "outcomes",
+        "compared",
+        "since_previous",
         "updated_at"
       )
     select
-      $92::uuid as "item_id",
+      $92 as "item_id",
       $93 as "report_id",
       $94 as "profile_id",
       $95 as "scanned_at",
@@ -415,7 +417,9 @@ with
       $98 as "unknown",
       $99 as "captured_at",
       $100 as "outcomes",
-      $101 as "updated_at"
+      $101 as "compared",
+      $102 as "since_previous",
+      $103 as "updated_at"
     where
       (
         select
@@ -425,20 +429,22 @@ with
       )
     on conflict ("item_id") do update
     set
-      "good" = $102,
-      "optimize" = $103,
-      "unknown" = $104,
-      "captured_at" = $105,
-      "outcomes" = $106,
-      "updated_at" = $107
+      "good" = $104,
+      "optimize" = $105,
+      "unknown" = $106,
+      "captured_at" = $107,
+      "outcomes" = $108,
+      "compared" = $109,
+      "since_previous" = $110,
+      "updated_at" = $111
   ),
   "w8" as (
     insert into
       profile_contributions (profile_id, report_id, contribution)
     select
-      $108::uuid,
-      $109::uuid,
-      $110::jsonb
+      $112::uuid,
+      $113::uuid,
+      $114::jsonb
     where
       (
         select
@@ -462,13 +468,13 @@ with
         at
       )
     select
-      $111::uuid,
-      $112::uuid,
-      $113,
-      $114,
-      $115,
-      $116::jsonb,
-      $117::timestamptz
+      $115::uuid,
+      $116::uuid,
+      $117,
+      $118,
+      $119,
+      $120::jsonb,
+      $121::timestamptz
     where
       (
         select

@@ -521,7 +521,75 @@ select
       report_profiles rp
     where
       rp.id = $8
-  ) as facts_version
+  ) as facts_version,
+  (
+    select
+      json_build_object(
+        'round',
+        r.id,
+        'previous',
+        (
+          select
+            h.outcomes
+          from
+            person_scan_history h
+          where
+            h.profile_id = $9
+            and h.seq < coalesce(
+              (
+                select
+                  x.seq
+                from
+                  person_scan_history x
+                where
+                  x.item_id = r.id
+              ),
+              9223372036854775807
+            )
+          order by
+            h.seq desc
+          limit
+            1
+        )
+      )
+    from
+      (
+        select
+          coalesce(
+            (
+              select
+                f.id
+              from
+                scan_items f
+              where
+                f.report_id = $10
+                and f.profile_id = $11
+                and f.run_mode = 'full_profile'
+                and (
+                  f.id = a.item_id
+                  or f.created_at <= (
+                    select
+                      a.created_at
+                    from
+                      scan_items a
+                    where
+                      a.id = $12
+                  )
+                )
+              order by
+                f.run_created_at desc,
+                f.created_at desc,
+                f.finished_at is null desc,
+                f.id = a.item_id desc
+              limit
+                1
+            ),
+            a.item_id
+          ) as id
+      ) r
+    where
+      r.id is not null
+  ) as history
 from
   (
     select
@@ -531,7 +599,7 @@ from
         from
           activity_coverage
         where
-          profile_id = $9
+          profile_id = $13
       ) as covered
   ) c
-  left join profile_analyses a on a.profile_id = $10;
+  left join profile_analyses a on a.profile_id = $14;

@@ -12,10 +12,12 @@ insert into
     "unknown",
     "captured_at",
     "outcomes",
+    "compared",
+    "since_previous",
     "updated_at"
   )
 select
-  $1::uuid as "item_id",
+  $1 as "item_id",
   $2 as "report_id",
   $3 as "profile_id",
   $4 as "scanned_at",
@@ -24,83 +26,60 @@ select
   $7 as "unknown",
   $8 as "captured_at",
   $9 as "outcomes",
-  $10 as "updated_at"
+  $10 as "compared",
+  $11 as "since_previous",
+  $12 as "updated_at"
 where
   true
 on conflict ("item_id") do update
 set
-  "good" = $11,
-  "optimize" = $12,
-  "unknown" = $13,
-  "captured_at" = $14,
-  "outcomes" = $15,
-  "updated_at" = $16;
+  "good" = $13,
+  "optimize" = $14,
+  "unknown" = $15,
+  "captured_at" = $16,
+  "outcomes" = $17,
+  "compared" = $18,
+  "since_previous" = $19,
+  "updated_at" = $20;
 
--- history-repository.historyWrite (an activity item first)
-insert into
-  "person_scan_history" (
-    "item_id",
-    "report_id",
-    "profile_id",
-    "scanned_at",
-    "good",
-    "optimize",
-    "unknown",
-    "captured_at",
-    "outcomes",
-    "updated_at"
-  )
+-- history-repository.historyWrite (a later scan)
+-- the statement written whole under history-repository.historyWrite
+
+-- history-repository.compareHistory
 select
-  coalesce(
-    (
-      select
-        f.id
-      from
-        scan_items f
-      where
-        f.report_id = $1
-        and f.profile_id = $2
-        and f.run_mode = 'full_profile'
-        and (
-          f.id = $3
-          or f.created_at <= (
-            select
-              a.created_at
-            from
-              scan_items a
-            where
-              a.id = $4
-          )
-        )
-      order by
-        f.run_created_at desc,
-        f.created_at desc,
-        f.finished_at is null desc,
-        f.id = $5 desc
-      limit
-        1
-    ),
-    $6::uuid
-  ) as "item_id",
-  $7 as "report_id",
-  $8 as "profile_id",
-  $9 as "scanned_at",
-  $10 as "good",
-  $11 as "optimize",
-  $12 as "unknown",
-  $13 as "captured_at",
-  $14 as "outcomes",
-  $15 as "updated_at"
+  h.item_id,
+  h.outcomes,
+  (
+    select
+      p.outcomes
+    from
+      person_scan_history p
+    where
+      p.profile_id = h.profile_id
+      and p.seq < h.seq
+    order by
+      p.seq desc
+    limit
+      1
+  ) as previous
+from
+  person_scan_history h
 where
-  true
-on conflict ("item_id") do update
+  not h.compared
+order by
+  h.seq
+limit
+  $1;
+
+update person_scan_history h
 set
-  "good" = $16,
-  "optimize" = $17,
-  "unknown" = $18,
-  "captured_at" = $19,
-  "outcomes" = $20,
-  "updated_at" = $21;
+  compared = true,
+  since_previous = v.since
+from
+  unnest($1::uuid[], $2::jsonb[]) as v (item_id, since)
+where
+  h.item_id = v.item_id
+  and not h.compared;
 
 -- history-repository.recordCompletedRound
 insert into
@@ -172,31 +151,8 @@ on conflict (report_id, run_id) do nothing;
 select
   p.id as profile_id,
   li.status as latest_status,
-  coalesce(
-    (
-      select
-        json_agg(
-          x.outcomes
-          order by
-            x.seq desc
-        )
-      from
-        (
-          select
-            h.outcomes,
-            h.seq
-          from
-            person_scan_history h
-          where
-            h.profile_id = p.id
-          order by
-            h.seq desc
-          limit
-            2
-        ) x
-    ),
-    '[]'::json
-  ) as scans
+  h.item_id is not null as scanned,
+  h.since_previous
 from
   report_profiles p
   left join lateral (
@@ -215,6 +171,19 @@ from
     limit
       1
   ) li on true
+  left join lateral (
+    select
+      x.item_id,
+      x.since_previous
+    from
+      person_scan_history x
+    where
+      x.profile_id = p.id
+    order by
+      x.seq desc
+    limit
+      1
+  ) h on true
 where
   p.report_id = $1
   and p.status = 'active';
@@ -239,7 +208,8 @@ select
             h.good,
             h.optimize,
             h.unknown,
-            h.outcomes
+            h.outcomes,
+            h.since_previous
           from
             person_scan_history h
           where

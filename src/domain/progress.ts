@@ -46,36 +46,53 @@ export type ProgressState = 'improved' | 'regressed' | 'unchanged' | 'first_scan
 
 export const PROGRESS_STATES: readonly ProgressState[] = ['improved', 'regressed', 'unchanged', 'first_scan', 'not_rescanned', 'not_analyzed'];
 
-export interface PersonProgress {
-  state: ProgressState;
-  /** Check keys fixed since the previous scan (empty unless compared). */
+/**
+ * What changed from a person's previous scan to a later one: the gaps fixed
+ * and the new ones, and the web's weighted score (fix-first.ts) before and
+ * the change. Computed once, when the later scan's history row is written
+ * (store/history-repository.ts), and stored with it, so reading a team's
+ * progress reads one row per person whatever the depth of their history.
+ */
+export interface SincePrevious {
+  /** Check keys fixed since the previous scan. */
   fixed: string[];
-  /** Check keys that became gaps since the previous scan (empty unless compared). */
+  /** Check keys that became gaps since the previous scan. */
   opened: string[];
-  /** The web's weighted score (fix-first.ts) at the previous scan; null when not compared or not scored. */
+  /** The weighted score at the previous scan; null when it was not scored. */
   previousScorePct: number | null;
   /** This scan's weighted score minus the previous one, one decimal; null when either is missing. */
   changePct: number | null;
 }
 
+export interface PersonProgress extends SincePrevious {
+  state: ProgressState;
+}
+
 const asList = (outcomes: Outcomes) => Object.entries(outcomes).map(([key, outcome]) => ({ key, outcome }));
 
-/**
- * A person's progress from their two newest scans (`current`, `previous`:
- * outcomes by check key, null when there is none) and whether their latest
- * scan of the profile ended without observing it (failed or inaccessible).
- */
-export function personProgress(input: { current: Outcomes | null; previous: Outcomes | null; latestScanFailed: boolean }): PersonProgress {
-  const none = { fixed: [], opened: [], previousScorePct: null, changePct: null };
-  if (input.current === null) return { state: 'not_analyzed', ...none };
-  if (input.latestScanFailed) return { state: 'not_rescanned', ...none };
-  if (input.previous === null) return { state: 'first_scan', ...none };
-  const { fixed, opened } = gapChanges(input.previous, input.current);
-  const previousScorePct = weightedScorePct(asList(input.previous));
-  const score = weightedScorePct(asList(input.current));
+/** What changed from the `previous` scan's outcomes to the `current` one's. */
+export function sincePrevious(previous: Outcomes, current: Outcomes): SincePrevious {
+  const { fixed, opened } = gapChanges(previous, current);
+  const previousScorePct = weightedScorePct(asList(previous));
+  const score = weightedScorePct(asList(current));
   const changePct = previousScorePct === null || score === null ? null : Math.round((score - previousScorePct) * 10) / 10;
+  return { fixed, opened, previousScorePct, changePct };
+}
+
+/**
+ * A person's progress from their newest scan: whether there is one
+ * (`scanned`), what changed since the scan before it (`since`, null when it
+ * is their first), and whether their latest scan of the profile ended without
+ * observing it (failed or inaccessible).
+ */
+export function personProgress(input: { scanned: boolean; since: SincePrevious | null; latestScanFailed: boolean }): PersonProgress {
+  const none = { fixed: [], opened: [], previousScorePct: null, changePct: null };
+  if (!input.scanned) return { state: 'not_analyzed', ...none };
+  if (input.latestScanFailed) return { state: 'not_rescanned', ...none };
+  if (input.since === null) return { state: 'first_scan', ...none };
+  const { fixed, opened } = input.since;
   const state = fixed.length > opened.length ? 'improved' : fixed.length < opened.length ? 'regressed' : 'unchanged';
-  return { state, fixed, opened, previousScorePct, changePct };
+  return { state, ...input.since };
 }
 
 /** One check's movement across the team: how many people fixed it, and for how many it became a gap. */

@@ -72,6 +72,7 @@ export async function finishItem(db: Db, given: Finish, now: Date): Promise<Item
       profileId,
       observedEventIds,
       ended: { id: item.id, status: end.status, warning: end.warning, activity_gap: end.activity_gap },
+      observes: observesProfile(finish),
     });
     if (facts.factsVersion === null) return forgetBlobsOfErased(db, finish, now);
     const given: PersonItemEnd =
@@ -83,6 +84,11 @@ export async function finishItem(db: Db, given: Finish, now: Date): Promise<Item
     if (outcome === 'lost') return (await itemExists(db, item.id)) ? 'skipped' : forgetBlobsOfErased(db, finish, now);
     if (read >= MAX_FINISH_READS) throw new Error(`the person of item ${item.id} changed ${read} times while it finished`);
   }
+}
+
+/** Whether a finishing item observed the person's profile (a full-profile item that delivered it): it is then its own history round. */
+function observesProfile(finish: Finish): boolean {
+  return finish.outcome === 'succeeded' && finish.item.mode === 'full_profile' && Boolean(finish.result.profile);
 }
 
 /**
@@ -129,7 +135,7 @@ function personWrites(
   const common = { factsVersion: read.factsVersion!, mediaGeneration: holdMedia ? mediaGeneration : undefined };
   // The person's checks, from this item's observation of the profile (a full-profile item) or the
   // stored one (an activity item), with the activity and evidence as this item leaves them.
-  const observed = item.mode === 'full_profile' && result.profile ? { profile: result.profile, capturedAt } : null;
+  const observed = observesProfile(finish) ? { profile: result.profile!, capturedAt } : null;
   const facts = finishFacts(read, { itemId: item.id, observed, company: finish.inputs.company, evidence: evidence.rows, activity: events?.rows ?? null });
   // No profile data yet: activity alone waits for it.
   if (facts.profile === null) return { ...common, person: facts.person, writes: itemWrites, analysisAvailable: false };
@@ -138,6 +144,7 @@ function personWrites(
   const profile = facts.profile.facts.profile;
   const change = analysisChange(item.report_id, stored, analysis, now);
   const observedBy = observed ? item.id : stored!.item_id;
+  const round = read.history;
   // The person's facts as they stand once the analysis is stored: the delta is recorded with it, in one statement.
   const person = facts.person && change.kind === 'analysis' ? withAnalysis(facts.person, analysisFacts(analysis, profile)) : facts.person;
   return {
@@ -148,8 +155,8 @@ function personWrites(
       ...analysisWrites(db, { reportId: item.report_id, profileId: item.profile_id, itemId: observedBy, profile }, analysis, change, gateHolds),
       // The history keeps every observation of the profile (an unchanged one too: a scan that changed
       // nothing), and what a later item of the same round changes of its analysis, in that round's row.
-      ...(observed || change.kind === 'analysis'
-        ? [historyWrite(db, { reportId: item.report_id, profileId: item.profile_id, itemId: observedBy, endingItemId: item.id }, analysis, now, gateHolds)]
+      ...((observed || change.kind === 'analysis') && round
+        ? [historyWrite(db, { reportId: item.report_id, profileId: item.profile_id, round }, analysis, now, gateHolds)]
         : []),
     ],
     analysisAvailable: change.kind === 'analysis',

@@ -21,6 +21,7 @@ import type { EvidenceOrigin, PreparedEvidence } from '../domain/collected.js';
 import { unnestColumns } from './fixed-text.js';
 import { insertRowIf } from './one-statement.js';
 import { UNFLATTENED } from './plan-fence.js';
+import { historyRoundSql, type HistoryRound } from './history-repository.js';
 import { personFactsJson, personFromJson, type PersonFactsRow } from './person-facts.js';
 import { NIL_SUBJECT, type Database, type ItemStatus } from './schema.js';
 
@@ -317,6 +318,8 @@ export interface FinishRead extends FinishBefore {
   mediaGeneration: number;
   /** The attachment's version (migration 0035) as of the read; null when the attachment is gone. */
   factsVersion: string | null;
+  /** The history round the ending item writes in, and the person's scan before it (store/history-repository.ts); null without an ending item or an observation. */
+  history: HistoryRound | null;
 }
 
 /**
@@ -325,12 +328,21 @@ export interface FinishRead extends FinishBefore {
  * that ends the item (queue/finish.ts, endPersonItem): the stored
  * analysis and profile data, the person's activity and evidence, the stored
  * events the item's observation will update, the person's roll-up facts
- * (with the item as it ends: `ended`), the media collection generation, and
- * the attachment's version, which that statement checks.
+ * (with the item as it ends: `ended`), the media collection generation,
+ * the attachment's version, which that statement checks, and the history
+ * round the item writes in with the person's previous scan (`observes`: the
+ * ending item observed the profile).
  */
 export async function readFinishFacts(
   db: Kysely<Database>,
-  input: { reportId: string; profileId: string; observedEventIds: string[]; /** Absent: the facts as stored. */ ended?: EndedItem },
+  input: {
+    reportId: string;
+    profileId: string;
+    observedEventIds: string[];
+    /** Absent: the facts as stored. */
+    ended?: EndedItem;
+    observes?: boolean;
+  },
 ): Promise<FinishRead> {
   const existing = existingEventsQuery(db, { ...input, externalIds: input.observedEventIds });
   const { rows } = await sql<{
@@ -348,6 +360,7 @@ export async function readFinishFacts(
     person: Parameters<typeof personFromJson>[0];
     media_generation: number;
     facts_version: string | null;
+    history: HistoryRound | null;
   }>`
     select a.profile_data, a.captured_at, a.item_id, a.revision, a.catalog_version, a.available_at, a.analysis_format,
            c.covered,
@@ -364,7 +377,18 @@ export async function readFinishFacts(
            ${existing ? sql`(select json_agg(x) from (${existing}) x)` : sql`null`} as existing,
            ${personFactsJson(input.reportId, input.profileId)} as person,
            coalesce((select media_gc_generation from maintenance_state), 0) as media_generation,
-           (select rp.facts_version from report_profiles rp where rp.id = ${input.profileId}) as facts_version
+           (select rp.facts_version from report_profiles rp where rp.id = ${input.profileId}) as facts_version,
+           ${
+             input.ended
+               ? historyRoundSql({
+                   reportId: input.reportId,
+                   profileId: input.profileId,
+                   endingItemId: input.ended.id,
+                   observes: input.observes ?? false,
+                   observedItemId: sql<string | null>`a.item_id`,
+                 })
+               : sql`null`
+           } as history
       from (select exists (select 1 from activity_coverage where profile_id = ${input.profileId}) as covered) c
       left join profile_analyses a on a.profile_id = ${input.profileId}`.execute(db);
   const row = rows[0];
@@ -392,6 +416,7 @@ export async function readFinishFacts(
     person: personFromJson(row.person && input.ended ? endedIn(row.person, input.ended) : row.person),
     mediaGeneration: Number(row.media_generation),
     factsVersion: row.facts_version,
+    history: row.history,
   };
 }
 

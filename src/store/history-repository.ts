@@ -5,60 +5,134 @@
  * `historyWrite`), and the team's picture per completed round of scans
  * (`report_snapshots`, written after the fold that completed it:
  * `recordCompletedRound`); their reads, and their retention
- * (HISTORY_RETENTION_MONTHS, `pruneHistory`).
+ * (HISTORY_RETENTION_MONTHS, `pruneHistory`). A person's row keeps what
+ * changed since their previous scan (domain/progress.ts, sincePrevious),
+ * computed by the finish from the previous row it read (`historyRound`), so
+ * a team's progress reads one row per person.
  */
 import { sql, type Kysely, type OperationNodeSource, type RawBuilder } from 'kysely';
 import { insertRowIf } from './one-statement.js';
 import type { CheckTotals, Outcome } from '../domain/analysis-aggregate.js';
 import type { StoredFinding } from '../domain/analysis-records.js';
+import { sincePrevious, type Outcomes, type SincePrevious } from '../domain/progress.js';
 import { latestFullItemJoin } from './latest-item.js';
-import type { Database } from './schema.js';
+import type { Database, StoredSincePrevious } from './schema.js';
+
+const toStored = (since: SincePrevious | null): string | null =>
+  since === null
+    ? null
+    : JSON.stringify({ fixed: since.fixed, opened: since.opened, previous_score_pct: since.previousScorePct, change_pct: since.changePct });
+
+const fromStored = (since: StoredSincePrevious | null): SincePrevious | null =>
+  since === null ? null : { fixed: since.fixed, opened: since.opened, previousScorePct: since.previous_score_pct, changePct: since.change_pct };
+
+/** The round a finishing item's history row belongs to, and the outcomes of the person's scan before that round (null: none). */
+export interface HistoryRound {
+  round: string;
+  previous: Outcomes | null;
+}
+
+/**
+ * The SQL of a finishing item's history round (for readFinishFacts, which
+ * reads it with the person's facts; the statement that ends the item checks
+ * the person has not changed since): the round's row is keyed by the round's
+ * full-profile item. An item that observed the profile (`observes`) is its
+ * own round. An activity item (`endingItemId`) belongs to the newest
+ * full-profile item of the person admitted no later than itself, or to the
+ * stored observation (`observedItemId`) when that one is newer: so one that
+ * ends before its round's full-profile item writes its own round's row, which
+ * that item then updates. Admitted at the same instant (a clock that stands
+ * still), the one not finished yet is the round's, else the stored
+ * observation. The previous scan is the person's newest row written before
+ * the round's (all of them when the round has none yet). JSON
+ * `{round, previous}`, or null when there is no round (no observation).
+ */
+export function historyRoundSql(input: {
+  reportId: string;
+  profileId: string;
+  endingItemId: string;
+  observes: boolean;
+  observedItemId: RawBuilder<string | null>;
+}): RawBuilder<HistoryRound | null> {
+  const round = input.observes
+    ? sql<string>`${input.endingItemId}::uuid`
+    : sql<string>`coalesce((
+          select f.id from scan_items f
+           where f.report_id = ${input.reportId} and f.profile_id = ${input.profileId} and f.run_mode = 'full_profile'
+             and (f.id = ${input.observedItemId} or f.created_at <= (select a.created_at from scan_items a where a.id = ${input.endingItemId}))
+           order by f.run_created_at desc, f.created_at desc, f.finished_at is null desc, f.id = ${input.observedItemId} desc
+           limit 1), ${input.observedItemId})`;
+  return sql<HistoryRound | null>`(
+    select json_build_object('round', r.id, 'previous', (
+             select h.outcomes from person_scan_history h
+              where h.profile_id = ${input.profileId}
+                and h.seq < coalesce((select x.seq from person_scan_history x where x.item_id = r.id), 9223372036854775807)
+              order by h.seq desc limit 1))
+      from (select ${round} as id) r where r.id is not null)`;
+}
 
 /**
  * The write that keeps a person's analysis with the round of scans it was
- * evaluated in. A round's row is keyed by the round's full-profile item
- * (`itemId` when that item observed the profile). A new observation adds its
- * row; a later item of the same round (an activity item) updates it, as it
- * updates the shown analysis. An activity item (`endingItemId`) that ends
- * before its round's full-profile item writes the row of its own round, keyed
- * by that full-profile item, which then updates it: the newest full-profile
- * item of the person admitted no later than the activity item, or the stored
- * observation (`itemId`) when that one is newer. Admitted at the same instant
- * (a clock that stands still), the one not finished yet is the round's, else
- * the stored observation. The previous round's row
- * keeps what was shown then. A replayed finish writes the same values again.
- * It writes only if `when` holds (store/one-statement.ts, gateHolds).
+ * evaluated in (`round`: historyRoundSql), with what changed since the
+ * person's previous scan (`previous`' outcomes; null: none). A new
+ * observation adds its round's row; a later item of the same round (an
+ * activity item) updates it, as it updates the shown analysis. The previous
+ * round's row keeps what was shown then. A replayed finish writes the same
+ * values again. It writes only if `when` holds (store/one-statement.ts,
+ * gateHolds).
  */
 export function historyWrite(
   db: Kysely<Database>,
-  input: { reportId: string; profileId: string; itemId: string; endingItemId: string },
+  input: { reportId: string; profileId: string; round: HistoryRound },
   analysis: { findings: readonly StoredFinding[]; good: number; optimize: number; unknown: number; captured_at: Date },
   now: Date,
   when: RawBuilder<boolean>,
 ): OperationNodeSource {
+  const outcomes: Outcomes = Object.fromEntries(analysis.findings.map((f) => [f.check_key, f.outcome]));
   const values = {
     good: analysis.good,
     optimize: analysis.optimize,
     unknown: analysis.unknown,
     captured_at: analysis.captured_at,
-    outcomes: JSON.stringify(Object.fromEntries(analysis.findings.map((f) => [f.check_key, f.outcome]))),
+    outcomes: JSON.stringify(outcomes),
+    compared: true,
+    since_previous: toStored(input.round.previous === null ? null : sincePrevious(input.round.previous, outcomes)),
     updated_at: now,
   };
-  const round =
-    input.endingItemId === input.itemId
-      ? sql<string>`${input.itemId}::uuid`
-      : sql<string>`coalesce((
-          select f.id from scan_items f
-           where f.report_id = ${input.reportId} and f.profile_id = ${input.profileId} and f.run_mode = 'full_profile'
-             and (f.id = ${input.itemId} or f.created_at <= (select a.created_at from scan_items a where a.id = ${input.endingItemId}))
-           order by f.run_created_at desc, f.created_at desc, f.finished_at is null desc, f.id = ${input.itemId} desc
-           limit 1), ${input.itemId}::uuid)`;
   return insertRowIf(
     db,
     'person_scan_history',
-    { item_id: round, report_id: input.reportId, profile_id: input.profileId, scanned_at: now, ...values },
+    { item_id: input.round.round, report_id: input.reportId, profile_id: input.profileId, scanned_at: now, ...values },
     when,
   ).onConflict((oc) => oc.column('item_id').doUpdateSet(values));
+}
+
+/** Rows one comparing statement reads and updates at most. */
+const COMPARE_BATCH = 1000;
+
+/**
+ * Computes what changed since the previous scan for rows not compared yet
+ * (written before migration 0058, or by a process of an earlier version),
+ * oldest first, one batch: each against the person's newest row written
+ * before it. Run by the migration runner until none is left, and by
+ * maintenance. Returns how many rows it compared.
+ */
+export async function compareHistory(db: Kysely<Database>, batch = COMPARE_BATCH): Promise<number> {
+  const { rows } = await sql<{ item_id: string; outcomes: Outcomes; previous: Outcomes | null }>`
+    select h.item_id, h.outcomes,
+           (select p.outcomes from person_scan_history p where p.profile_id = h.profile_id and p.seq < h.seq order by p.seq desc limit 1) as previous
+      from person_scan_history h
+     where not h.compared
+     order by h.seq
+     limit ${batch}`.execute(db);
+  if (rows.length === 0) return 0;
+  const since = rows.map((r) => toStored(r.previous === null ? null : sincePrevious(r.previous, r.outcomes)));
+  // A row a finish rewrote meanwhile is compared already, by the finish: left as it is.
+  await sql`
+    update person_scan_history h set compared = true, since_previous = v.since
+      from unnest(${rows.map((r) => r.item_id)}::uuid[], ${since}::jsonb[]) as v(item_id, since)
+     where h.item_id = v.item_id and not h.compared`.execute(db);
+  return rows.length;
 }
 
 /**
@@ -84,29 +158,30 @@ export async function recordCompletedRound(db: Kysely<Database>, reportId: strin
   return Number(numAffectedRows ?? 0) > 0;
 }
 
-/** A person's two newest scans and their latest full-profile item's status, for progress (domain/progress.ts). */
-export interface PersonScansRow {
+/** A person's newest scan, for progress (domain/progress.ts), and their latest full-profile item's status. */
+export interface PersonLatestScan {
   profile_id: string;
-  /** Outcomes by check key, newest first: at most two. */
-  scans: Record<string, Outcome>[];
+  /** Whether they have a scan in the history. */
+  scanned: boolean;
+  /** What changed since the scan before it; null for a first scan. */
+  since: SincePrevious | null;
   /** The status of their latest full-profile item (store/latest-item.ts); null when none. */
   latest_status: string | null;
 }
 
 /**
- * Each active person's two newest scans: one index lookup per person
+ * Each active person's newest scan: one index lookup per person
  * (`person_scan_history_person`), whatever the depth of their history.
  */
-export async function readPeopleScans(db: Kysely<Database>, reportId: string): Promise<PersonScansRow[]> {
-  const { rows } = await sql<PersonScansRow>`
-    select p.id as profile_id, li.status as latest_status,
-           coalesce((select json_agg(x.outcomes order by x.seq desc)
-                       from (select h.outcomes, h.seq from person_scan_history h
-                              where h.profile_id = p.id order by h.seq desc limit 2) x), '[]'::json) as scans
+export async function readPeopleScans(db: Kysely<Database>, reportId: string): Promise<PersonLatestScan[]> {
+  const { rows } = await sql<{ profile_id: string; latest_status: string | null; scanned: boolean; since_previous: StoredSincePrevious | null }>`
+    select p.id as profile_id, li.status as latest_status, h.item_id is not null as scanned, h.since_previous
       from report_profiles p
       ${sql.raw(latestFullItemJoin('p'))}
+      left join lateral (select x.item_id, x.since_previous from person_scan_history x
+                          where x.profile_id = p.id order by x.seq desc limit 1) h on true
      where p.report_id = ${reportId} and p.status = 'active'`.execute(db);
-  return rows;
+  return rows.map((r) => ({ profile_id: r.profile_id, latest_status: r.latest_status, scanned: r.scanned, since: fromStored(r.since_previous) }));
 }
 
 /** One scan of a person as the history keeps it. */
@@ -117,6 +192,8 @@ export interface PersonScan {
   optimize: number;
   unknown: number;
   outcomes: Record<string, Outcome>;
+  /** What changed since the scan before it; null for a first scan. */
+  since: SincePrevious | null;
 }
 
 /** A person's newest `limit` scans, oldest first, and their latest full-profile item's status (null: none). */
@@ -126,11 +203,11 @@ export async function readPersonScans(
 ): Promise<{ scans: PersonScan[]; latestStatus: string | null }> {
   const { rows } = await sql<{
     latest_status: string | null;
-    scans: (Omit<PersonScan, 'scanned_at' | 'captured_at'> & { scanned_at: string; captured_at: string })[];
+    scans: (Omit<PersonScan, 'scanned_at' | 'captured_at' | 'since'> & { scanned_at: string; captured_at: string; since_previous: StoredSincePrevious | null })[];
   }>`
     select li.status as latest_status,
            coalesce((select json_agg(x order by x.seq)
-                       from (select h.seq, h.scanned_at, h.captured_at, h.good, h.optimize, h.unknown, h.outcomes from person_scan_history h
+                       from (select h.seq, h.scanned_at, h.captured_at, h.good, h.optimize, h.unknown, h.outcomes, h.since_previous from person_scan_history h
                               where h.profile_id = p.id order by h.seq desc limit ${input.limit}) x), '[]'::json) as scans
       from report_profiles p
       ${sql.raw(latestFullItemJoin('p'))}
@@ -138,7 +215,12 @@ export async function readPersonScans(
   const row = rows[0];
   if (!row) return { scans: [], latestStatus: null };
   return {
-    scans: row.scans.map((s) => ({ ...s, scanned_at: new Date(s.scanned_at), captured_at: new Date(s.captured_at) })),
+    scans: row.scans.map(({ since_previous, ...s }) => ({
+      ...s,
+      scanned_at: new Date(s.scanned_at),
+      captured_at: new Date(s.captured_at),
+      since: fromStored(since_previous),
+    })),
     latestStatus: row.latest_status,
   };
 }

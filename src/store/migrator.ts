@@ -15,6 +15,11 @@
  * database last ran is applied, like Flyway's repeatable (R__) migrations
  * (applyFunctionDefinitions). So each function's current definition is read
  * in one place.
+ *
+ * Last come the data steps a domain rule computes, which SQL cannot state
+ * without a second copy of the rule: history rows written before what changed
+ * since the previous scan was stored with them (migration 0058) are compared
+ * (store/history-repository.ts, compareHistory).
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
@@ -22,6 +27,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Migrator, sql, type Migration, type MigrationProvider } from 'kysely';
 import type { Db } from './database.js';
+import { compareHistory } from './history-repository.js';
 import { retryingTransaction } from './transaction.js';
 
 const migrationsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
@@ -59,6 +65,7 @@ export async function migrateToLatest(db: Db): Promise<string[]> {
   if (error) throw error instanceof Error ? error : new Error(String(error));
   const numbered = (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
   const functions = await applyFunctionDefinitions(db);
+  while ((await compareHistory(db)) > 0);
   return [...numbered, ...functions.map((f) => `functions/${f.replace(/\.sql$/, '')}`)];
 }
 

@@ -429,6 +429,18 @@ export interface PersonScanHistoryTable {
   optimize: number;
   unknown: number;
   outcomes: Json<Record<string, 'good' | 'optimize' | 'unknown'>>;
+  /** Whether since_previous was computed (migration 0058). */
+  compared: Generated<boolean>;
+  /** What changed since the person's previous scan; null for a first scan (or not compared yet). */
+  since_previous: Json<StoredSincePrevious> | null;
+}
+
+/** What changed since a person's previous scan, as person_scan_history stores it (domain/progress.ts, SincePrevious). */
+export interface StoredSincePrevious {
+  fixed: string[];
+  opened: string[];
+  previous_score_pct: number | null;
+  change_pct: number | null;
 }
 
 /** The team's picture when a round of scans completed (migration 0054; store/history-repository.ts). */

@@ -6,7 +6,7 @@
  * workspace like the report's pages; the rules are domain/progress.ts.
  */
 import { weightedScorePct } from '../domain/fix-first.js';
-import { personProgress, roundPoint, teamProgress, type Outcomes, type PersonProgress, type RoundPoint, type TeamProgress } from '../domain/progress.js';
+import { personProgress, roundPoint, teamProgress, type PersonProgress, type RoundPoint, type TeamProgress } from '../domain/progress.js';
 import type { Db } from '../store/database.js';
 import { readPeopleScans, readPersonScans, readReportRounds } from '../store/history-repository.js';
 import { requireReport } from './require-report.js';
@@ -34,7 +34,7 @@ export async function readReportProgress(ctx: { db: Db; workspaceId: string }, r
   const people = new Map(
     scans.map((row) => [
       row.profile_id,
-      personProgress({ current: row.scans[0] ?? null, previous: row.scans[1] ?? null, latestScanFailed: failed(row.latest_status) }),
+      personProgress({ scanned: row.scanned, since: row.since, latestScanFailed: failed(row.latest_status) }),
     ]),
   );
   return { rounds: rounds.map(roundPoint), people, team: teamProgress([...people.values()]) };
@@ -56,9 +56,9 @@ export interface PersonProgressView {
 export async function readPersonProgress(ctx: { db: Db; workspaceId: string }, reportId: string, profileId: string): Promise<PersonProgressView> {
   await requireReport(ctx.db, ctx.workspaceId, reportId);
   const { scans, latestStatus } = await readPersonScans(ctx.db, { reportId, profileId, limit: PERSON_TREND_POINTS });
-  const outcomes = (i: number): Outcomes | null => scans[scans.length - 1 - i]?.outcomes ?? null;
+  const latest = scans.at(-1);
   return {
     trend: scans.map((s) => ({ scannedAt: s.scanned_at, scorePct: weightedScorePct(Object.entries(s.outcomes).map(([key, outcome]) => ({ key, outcome }))) })),
-    progress: personProgress({ current: outcomes(0), previous: outcomes(1), latestScanFailed: failed(latestStatus) }),
+    progress: personProgress({ scanned: latest !== undefined, since: latest?.since ?? null, latestScanFailed: failed(latestStatus) }),
   };
 }

@@ -102,7 +102,7 @@ describe("a person's finish that fails one of its checks", () => {
         ...evidence.writes,
         ...events.writes,
         ...analysisWrites(db, { ...ids, profile: {} as CollectedProfile }, analysis, change, gateHolds),
-        historyWrite(db, { ...ids, endingItemId: ids.itemId }, analysis, now, gateHolds),
+        historyWrite(db, { ...ids, round: { round: ids.itemId, previous: null } }, analysis, now, gateHolds),
         providerUsageWrite({ workspaceId: item.workspace_id, provider, records: 1 }, gateHolds),
       ],
       analysisAvailable: true,

@@ -5,7 +5,10 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { gapChanges, personProgress, teamProgress } from '../../src/domain/progress.js';
+import { gapChanges, personProgress, sincePrevious, teamProgress, type Outcomes } from '../../src/domain/progress.js';
+
+/** A person's progress from their previous scan's outcomes to their latest's. */
+const rescanned = (previous: Outcomes, current: Outcomes) => personProgress({ scanned: true, since: sincePrevious(previous, current), latestScanFailed: false });
 import { monthsBefore } from '../../src/maintenance.js';
 
 test('a check that moved from optimize to unknown is neither fixed nor a new gap', () => {
@@ -19,22 +22,25 @@ test('a gap is fixed only when the check is now good; a new gap is a check now o
 });
 
 test('a person whose latest scan failed is not compared, whatever their history says', () => {
-  const p = personProgress({ current: { 'identity.has_photo': 'good' }, previous: { 'identity.has_photo': 'optimize' }, latestScanFailed: true });
+  const p = personProgress({
+    scanned: true,
+    since: sincePrevious({ 'identity.has_photo': 'optimize' }, { 'identity.has_photo': 'good' }),
+    latestScanFailed: true,
+  });
   assert.deepEqual(p, { state: 'not_rescanned', fixed: [], opened: [], previousScorePct: null, changePct: null });
 });
 
 test('a person with one scan is a first scan; with none, not analyzed', () => {
-  assert.equal(personProgress({ current: { 'identity.has_photo': 'good' }, previous: null, latestScanFailed: false }).state, 'first_scan');
-  assert.equal(personProgress({ current: null, previous: null, latestScanFailed: true }).state, 'not_analyzed');
+  assert.equal(personProgress({ scanned: true, since: null, latestScanFailed: false }).state, 'first_scan');
+  assert.equal(personProgress({ scanned: false, since: null, latestScanFailed: true }).state, 'not_analyzed');
 });
 
 test('the team counts each state and each check that moved, most fixed first', () => {
-  const fixedTwo = personProgress({
-    previous: { 'identity.has_photo': 'optimize', 'identity.has_banner': 'optimize' },
-    current: { 'identity.has_photo': 'good', 'identity.has_banner': 'good' },
-    latestScanFailed: false,
-  });
-  const regressed = personProgress({ previous: { 'identity.has_photo': 'good' }, current: { 'identity.has_photo': 'optimize' }, latestScanFailed: false });
+  const fixedTwo = rescanned(
+    { 'identity.has_photo': 'optimize', 'identity.has_banner': 'optimize' },
+    { 'identity.has_photo': 'good', 'identity.has_banner': 'good' },
+  );
+  const regressed = rescanned({ 'identity.has_photo': 'good' }, { 'identity.has_photo': 'optimize' });
   assert.equal(fixedTwo.state, 'improved');
   assert.equal(fixedTwo.changePct, 100);
   assert.equal(regressed.state, 'regressed');

@@ -19,6 +19,7 @@ import addFormatsModule from 'ajv-formats';
 import { ManualClock } from '../../src/clock.js';
 import { createLogger } from '../../src/logger.js';
 import { MaintenanceRunner } from '../../src/maintenance.js';
+import { migrateToLatest } from '../../src/store/migrator.js';
 import { createMediaStore } from '../../src/scanning/media/create-media-store.js';
 import { AnalysisSummaryResponse, FindingsPage } from '../../src/domain/schemas/analysis.js';
 import { readReportProgress } from '../../src/use-cases/progress.js';
@@ -242,6 +243,32 @@ describe('history and progress', () => {
     assert.deepEqual(schemaErrors(FindingsPage, page.body), []);
     const summary = await t.request('GET', `/api/v1/reports/${reportId}/analysis`, { key: owner.secret });
     assert.deepEqual(schemaErrors(AnalysisSummaryResponse, summary.body), []);
+  });
+
+  test('rows an earlier version wrote without what changed since the previous scan are compared by the migration runner and by maintenance, as the finish compares them', async () => {
+    const stored = async () =>
+      (
+        await sql<{ item_id: string; compared: boolean; since_previous: unknown }>`
+          select item_id, compared, since_previous from person_scan_history where report_id = ${reportId} order by seq`.execute(t.runtime.db)
+      ).rows;
+    const byFinish = await stored();
+    assert.ok(byFinish.some((r) => r.since_previous !== null) && byFinish.every((r) => r.compared), 'the finish compared every row');
+    const forget = () => sql`update person_scan_history set compared = false, since_previous = null where report_id = ${reportId}`.execute(t.runtime.db);
+    await forget();
+    await migrateToLatest(t.runtime.db);
+    assert.deepEqual(await stored(), byFinish);
+    await forget();
+    const runner = new MaintenanceRunner({
+      db: t.runtime.db,
+      media: await createMediaStore(t.config.media),
+      retention: t.config.retention,
+      clock,
+      logger: createLogger('silent', 'test'),
+      metrics: t.metrics,
+    });
+    const report = await runner.runOnce({ force: true });
+    assert.equal(report!.history_comparisons, byFinish.length);
+    assert.deepEqual(await stored(), byFinish);
   });
 
   // Last: it deletes the first round's history.
