@@ -173,13 +173,12 @@ where
       1
     from
       scan_items j
-      join scan_runs rj on rj.id = j.run_id
     where
       j.report_id = i.report_id
       and j.profile_id is not distinct from i.profile_id
       and j.kind = i.kind
-      and rj.mode = r.mode
-      and (rj.created_at, j.created_at) > (r.created_at, i.created_at)
+      and j.run_mode = i.run_mode
+      and (j.run_created_at, j.created_at) > (i.run_created_at, i.created_at)
   )
   and not exists (
     select

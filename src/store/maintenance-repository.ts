@@ -217,9 +217,9 @@ export async function pruneOldScans(db: Kysely<Database>, before: Date, now: Dat
            and not exists (select 1 from profile_analyses a where a.item_id = i.id)
            and not exists (select 1 from activity_coverage c where c.item_id = i.id)
            and not exists (select 1 from company_context c where c.item_id = i.id)
-           and exists (select 1 from scan_items j join scan_runs rj on rj.id = j.run_id
+           and exists (select 1 from scan_items j
                         where j.report_id = i.report_id and j.profile_id is not distinct from i.profile_id and j.kind = i.kind
-                          and rj.mode = r.mode and (rj.created_at, j.created_at) > (r.created_at, i.created_at))
+                          and j.run_mode = i.run_mode and (j.run_created_at, j.created_at) > (i.run_created_at, i.created_at))
            and not exists (select 1 from evidence_images e where e.item_id = i.id and not e.obsolete)
            and not exists (select 1 from evidence_images e join profile_analyses pa on pa.profile_id = e.profile_id
                             where e.item_id = i.id
