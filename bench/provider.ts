@@ -9,8 +9,8 @@
  * worker whose live collector is Bright Data's, pointed at the local Bright
  * Data server (test/support/fake-brightdata.ts) answering every request after
  * BENCH_PROVIDER_LATENCY_MS and making each snapshot in BENCH_PROVIDER_SNAPSHOT_MS.
- * The collector polls with its default BRIGHTDATA_POLL_INTERVAL_MS, as a
- * deployment does.
+ * The collector batches with its default BRIGHTDATA_BATCH_WINDOW_MS and polls
+ * with its default BRIGHTDATA_POLL_INTERVAL_MS, as a deployment does.
  *
  * Printed per phase: calls per person per dataset (target ≤ 1/15), records
  * billed per person per dataset (target: people + posts delivered + one
@@ -110,7 +110,6 @@ async function main(): Promise<void> {
     BRIGHTDATA_API_KEY: KEY,
     BRIGHTDATA_BASE_URL: fake.url,
     BRIGHTDATA_BATCH_MAX: '250',
-    BRIGHTDATA_BATCH_WINDOW_MS: '1500',
     BRIGHTDATA_POSTS_PER_PERSON: '3',
   });
   const runtime = await openRuntime(config, { poolSize: 10 });
@@ -246,7 +245,7 @@ async function main(): Promise<void> {
       concurrency: CONCURRENCY,
       posts_per_person: 3,
       batch_max: 250,
-      batch_window_ms: 1500,
+      batch_window_ms: config.brightData?.batchWindowMs ?? null,
       poll_interval_ms: config.brightData?.pollIntervalMs ?? null,
     },
     database: database.description,

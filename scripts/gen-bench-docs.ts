@@ -270,7 +270,7 @@ function renderProvider(data: Json): string[] {
   const perDataset = (r: Obj, key: string) => ['profiles', 'posts', 'companies'].map((d) => `${d} ${num(at(r, key, d))}`).join(', ');
   return [
     ...runLine(data),
-    `${num(at(data, 'settings', 'people'), 0)} people, then an import of ${num(at(data, 'settings', 'imported'), 0)}; the provider answers after ${num(at(data, 'settings', 'latency_ms'), 0)} ms; the collector polls with an interval of at most ${num(at(data, 'settings', 'poll_interval_ms'), 0)} ms. Each snapshot time is a scenario of its own; the load average is the machine's (1 minute) at the phase's start and end.`,
+    `${num(at(data, 'settings', 'people'), 0)} people, then an import of ${num(at(data, 'settings', 'imported'), 0)}; the provider answers after ${num(at(data, 'settings', 'latency_ms'), 0)} ms; a batch of up to ${num(at(data, 'settings', 'batch_max'), 0)} URLs goes out once none joined it for ${num(at(data, 'settings', 'batch_window_ms'), 0)} ms; the collector polls with an interval of at most ${num(at(data, 'settings', 'poll_interval_ms'), 0)} ms. Each snapshot time is a scenario of its own; the load average is the machine's (1 minute) at the phase's start and end.`,
     '',
     ...table(
       [

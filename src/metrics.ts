@@ -10,7 +10,8 @@
  *   the oldest ready item per mode.
  * - Scan work: items processed by mode and outcome, item duration, provider
  *   calls by provider, dataset, endpoint and outcome with their latency,
- *   provider errors by reason; records billed and dropped as unattributable,
+ *   provider errors by reason; records billed, bought again after the
+ *   provider lost a snapshot it had built, and dropped as unattributable,
  *   snapshot wait time; the circuit breaker's state is read from
  *   `provider_breakers` at scrape time (every process's worker). The scan
  *   worker of `serve` runs on a thread: it posts these observations to the
@@ -47,6 +48,7 @@ export interface ProviderExchange {
 /** What a provider's records and breaker did, as /metrics counts it. */
 export type ProviderEvent =
   | { kind: 'billed'; provider: string; dataset: string; records: number }
+  | { kind: 'rebought'; provider: string; dataset: string; records: number }
   | { kind: 'unattributable'; provider: string; dataset: string; records: number }
   | { kind: 'snapshot_wait'; provider: string; dataset: string; seconds: number }
   | { kind: 'breaker'; provider: string; state: 'closed' | 'open' | 'half_open' };
@@ -87,6 +89,7 @@ export class Metrics implements WorkerMetrics {
   readonly providerDuration: Histogram<'provider' | 'endpoint' | 'outcome'>;
   readonly providerErrors: Counter<'provider' | 'reason'>;
   readonly providerRecordsBilled: Counter<'provider' | 'dataset'>;
+  readonly providerRecordsRebought: Counter<'provider' | 'dataset'>;
   readonly providerRecordsUnattributable: Counter<'provider' | 'dataset'>;
   readonly providerSnapshotWait: Histogram<'provider' | 'dataset'>;
   readonly providerBreaker: Gauge<'provider' | 'state'>;
@@ -154,7 +157,13 @@ export class Metrics implements WorkerMetrics {
     });
     this.providerRecordsBilled = new Counter({
       name: 'profile_scan_provider_records_billed_total',
-      help: 'Records a data provider delivered (and bills), by provider and dataset',
+      help: 'Records a data provider bills (delivered, or built into a snapshot it then lost), by provider and dataset',
+      labelNames: ['provider', 'dataset'],
+      registers: [registry],
+    });
+    this.providerRecordsRebought = new Counter({
+      name: 'profile_scan_provider_records_rebought_total',
+      help: 'Records a data provider billed twice because it lost a snapshot it had built (also in records_billed), by provider and dataset',
       labelNames: ['provider', 'dataset'],
       registers: [registry],
     });
@@ -301,6 +310,7 @@ export class Metrics implements WorkerMetrics {
 
   providerEvent(event: ProviderEvent): void {
     if (event.kind === 'billed') this.providerRecordsBilled.inc({ provider: event.provider, dataset: event.dataset }, event.records);
+    else if (event.kind === 'rebought') this.providerRecordsRebought.inc({ provider: event.provider, dataset: event.dataset }, event.records);
     else if (event.kind === 'unattributable') this.providerRecordsUnattributable.inc({ provider: event.provider, dataset: event.dataset }, event.records);
     else if (event.kind === 'snapshot_wait') this.providerSnapshotWait.observe({ provider: event.provider, dataset: event.dataset }, event.seconds);
     else for (const state of BREAKER_STATES) this.providerBreaker.set({ provider: event.provider, state }, state === event.state ? 1 : 0);

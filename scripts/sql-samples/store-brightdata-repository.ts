@@ -34,7 +34,7 @@ export const samples: ModuleSamples = {
     },
     findSnapshots: { run: (db) => findSnapshots(db, { provider: PROVIDER, group: 'profiles', urlKeys: [URL_KEY], keepMs: 86_400_000, redeliverMs: 600_000 }) },
     settleSnapshot: { run: (db) => settleSnapshot(db, PROVIDER, SNAPSHOT, 1) },
-    dropSnapshot: { run: (db) => dropSnapshot(db, PROVIDER, SNAPSHOT) },
+    dropSnapshot: { run: (db) => dropSnapshot(db, PROVIDER, SNAPSHOT, { built: false }) },
     pruneSnapshots: { run: (db) => pruneSnapshots(db, PROVIDER, 86_400_000) },
     readCompanyPage: { run: (db) => readCompanyPage(db, { workspaceId: WORKSPACE_ID, urlKey: URL_KEY, maxAgeMs: 86_400_000 }) },
     storeCompanyPage: {

@@ -82,13 +82,20 @@ export async function settleSnapshot(db: Db, provider: string, snapshotId: strin
   return true;
 }
 
-/** Forgets a snapshot the provider failed or no longer keeps; its reservation is given back. */
-export async function dropSnapshot(db: Db, provider: string, snapshotId: string): Promise<void> {
+/**
+ * Forgets a snapshot the provider failed or no longer keeps; true when this
+ * call forgot it undelivered (another process or an earlier try had not).
+ * Its reservation is given back, unless the provider `built` it (its
+ * progress said ready): then it was billed, and the reservation stays spent.
+ */
+export async function dropSnapshot(db: Db, provider: string, snapshotId: string, options: { built: boolean }): Promise<boolean> {
   const { rows } = await sql<{ reserved_day: string | null; reserved: number; delivered: boolean }>`
     delete from brightdata_snapshots where snapshot_id = ${snapshotId}
     returning to_char(reserved_day, 'YYYY-MM-DD') as reserved_day, reserved, delivered_at is not null as delivered`.execute(db);
   const row = rows[0];
-  if (row && !row.delivered && row.reserved_day !== null) await releaseProviderRecords(db, provider, row.reserved_day, row.reserved);
+  if (!row || row.delivered) return false;
+  if (row.reserved_day !== null) await releaseProviderRecords(db, provider, row.reserved_day, options.built ? 0 : row.reserved, row.reserved);
+  return true;
 }
 
 /** Deletes snapshots older than `keepMs` (the provider no longer keeps them). */

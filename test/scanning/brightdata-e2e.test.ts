@@ -111,7 +111,7 @@ describe('Bright Data end to end (live key, local servers only)', () => {
   test('the people went to the provider in batches: each URL once, up to 20 on the synchronous endpoint, larger batches and discoveries as asynchronous jobs', async () => {
     const jobs = fake.calls.filter((c) => c.method === 'POST');
     // How the 30 people split into batches depends on when the worker claimed them
-    // (a batch closes after BRIGHTDATA_BATCH_WINDOW_MS); the rules hold for any split.
+    // (a batch closes once none joined it for BRIGHTDATA_BATCH_WINDOW_MS); the rules hold for any split.
     for (const [dataset, mode] of [
       [DATASETS.profiles, undefined],
       [DATASETS.posts, 'profile_url'],

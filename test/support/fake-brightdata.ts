@@ -12,7 +12,8 @@
  *        a bare array [{url}] as its reference documents (`bodies: 'both'` also takes {"input":[…]});
  *        any other body is refused with 400 and a message. 200 {snapshot_id}
  *   GET  /datasets/v3/progress/{id}         {snapshot_id, dataset_id, status}: starting → running → ready
- *        (one step per poll; `failed` for snapshots made while `failSnapshots` is set)
+ *        (one step per poll; `failed` for snapshots made while `failSnapshots` is set, which bill
+ *        nothing); 404 for a snapshot it lost (`loseReadySnapshots`: built and billed, then gone)
  *   GET  /datasets/v3/snapshot/{id}?format=json   200 records; not ready: 409 "Snapshot is not ready for
  *        download", or with `interimStatus` 200/202 {"status":"running","message":"Snapshot is not ready yet…"};
  *        the first `buildingAfterReady` downloads after progress said ready answer {"status":"building",…}; 404
@@ -51,7 +52,7 @@
  *
  * Standalone: node --import tsx test/support/fake-brightdata.ts --port 9199 [--api-key KEY] [--image-base https://…]
  *   [--bodies both] [--interim-status 200|202] [--building-after-ready N] [--posts-shape echo|discovery|author|stranger]
- *   [--slow-sync] [--latency-ms N]
+ *   [--slow-sync] [--latency-ms N] [--lose-ready N]
  * SIGUSR1 turns an outage (503 to every request) on and off; on SIGINT or SIGTERM it prints the
  * records it billed, per dataset.
  */
@@ -72,6 +73,8 @@ export interface FakeBrightDataCall {
   at: number;
   /** When its answer was sent (undefined while it is in flight, or when it never was). */
   endedAt?: number;
+  /** When it arrived: `latencyMs` before `at`. */
+  arrivedAt: number;
 }
 
 export interface FakeBrightData {
@@ -83,8 +86,10 @@ export interface FakeBrightData {
   rateLimitNext(n: number, retryAfter?: number | null): void;
   /** Scrape calls answer 202 with a snapshot while set. */
   slowSync: boolean;
-  /** Snapshots triggered while set end `failed`. */
+  /** Snapshots triggered while set end `failed` (never built: nothing billed). */
   failSnapshots: boolean;
+  /** The next n snapshots whose progress answers ready are lost right after (progress and download then 404): built and billed, never delivered. */
+  loseReadySnapshots: number;
   /** Progress polls a snapshot needs before it is ready (default 2: starting, running). */
   pollsUntilReady: number;
   /** Which body forms the job endpoints take: each its documented one, or both on both. */
@@ -102,7 +107,7 @@ export interface FakeBrightData {
   snapshotsCreated: number;
   /** A snapshot is ready this long after it was made (0: after `pollsUntilReady` polls). */
   snapshotMs: number;
-  /** The provider's own busy time: each answered request's span and each snapshot's making, as [start, end] ms. */
+  /** The provider's own busy time: each answered request's span (from its arrival, the answer time included) and each snapshot's making, as [start, end] ms. */
   busyIntervals(): Array<[number, number]>;
   /** Their ids, and those whose records were downloaded. */
   snapshotIds: string[];
@@ -115,6 +120,7 @@ interface Snapshot {
   records: unknown[];
   polls: number;
   failed: boolean;
+  lost: boolean;
   building: number;
   createdAt: number;
 }
@@ -376,8 +382,8 @@ export async function startFakeBrightData(
     return out;
   };
 
-  /** The records a dataset answers for these inputs (counting what is billed). */
-  const recordsFor = (datasetId: string, urls: string[], query: URLSearchParams): unknown[] => {
+  /** The records a dataset answers for these inputs (counting what is billed, unless `bill` is false: a job that fails). */
+  const recordsFor = (datasetId: string, urls: string[], query: URLSearchParams, bill = true): unknown[] => {
     let records: unknown[] = [];
     if (datasetId === DATASETS.profiles) records = urls.map((u) => profileRecord(u, imageBase)).filter((r) => r !== null);
     else if (datasetId === DATASETS.companies) records = urls.map((u) => companyRecord(u, imageBase));
@@ -391,7 +397,7 @@ export async function startFakeBrightData(
     } else {
       records = urls.map((u) => errorRow(u, 'Unknown dataset', 'invalid_dataset'));
     }
-    billed[datasetId] = (billed[datasetId] ?? 0) + records.filter((r) => !('error' in (r as object))).length;
+    if (bill) billed[datasetId] = (billed[datasetId] ?? 0) + records.filter((r) => !('error' in (r as object))).length;
     return shuffle(records);
   };
 
@@ -414,7 +420,7 @@ export async function startFakeBrightData(
 
   const newSnapshot = (datasetId: string, records: unknown[], failed: boolean) => {
     const id = `s_${randomBytes(9).toString('hex')}`;
-    snapshots.set(id, { datasetId, records, polls: 0, failed, building: fake.buildingAfterReady, createdAt: Date.now() });
+    snapshots.set(id, { datasetId, records, polls: 0, failed, lost: false, building: fake.buildingAfterReady, createdAt: Date.now() });
     fake.snapshotsCreated++;
     fake.snapshotIds.push(id);
     return id;
@@ -431,11 +437,12 @@ export async function startFakeBrightData(
       }
       if (fake.outage === '503') return send(res, 503, { error: 'Service Unavailable' });
       if (fake.outage === '500') return send(res, 500, { error: 'Internal Server Error' });
+      const arrivedAt = Date.now();
       if (fake.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, fake.latencyMs));
       const url = new URL(req.url ?? '/', 'http://fake.invalid');
       const query = Object.fromEntries(url.searchParams);
       const datasetId = url.searchParams.get('dataset_id');
-      const call: FakeBrightDataCall = { method: req.method ?? '', path: url.pathname, datasetId, urls: [], query, at: Date.now() };
+      const call: FakeBrightDataCall = { method: req.method ?? '', path: url.pathname, datasetId, urls: [], query, at: Date.now(), arrivedAt };
       calls.push(call);
       res.once('finish', () => (call.endedAt = Date.now()));
       if (req.headers.authorization !== `Bearer ${apiKey}`) return send(res, 401, { error: 'User authentication is required' });
@@ -470,20 +477,25 @@ export async function startFakeBrightData(
           }
           return send(res, 200, records);
         }
-        return send(res, 200, { snapshot_id: newSnapshot(datasetId, recordsFor(datasetId, inputs, url.searchParams), fake.failSnapshots) });
+        const failed = fake.failSnapshots;
+        return send(res, 200, { snapshot_id: newSnapshot(datasetId, recordsFor(datasetId, inputs, url.searchParams, !failed), failed) });
       }
       const progress = /^\/datasets\/v3\/progress\/([^/]+)$/.exec(url.pathname);
       if (progress && req.method === 'GET') {
         const snapshot = snapshots.get(progress[1]);
-        if (!snapshot) return send(res, 404, { error: 'Snapshot not found' });
+        if (!snapshot || snapshot.lost) return send(res, 404, { error: 'Snapshot not found' });
         snapshot.polls++;
         const status = snapshot.failed && snapshot.polls > 1 ? 'failed' : isReady(snapshot) ? 'ready' : snapshot.polls === 1 ? 'starting' : 'running';
+        if (status === 'ready' && fake.loseReadySnapshots > 0) {
+          fake.loseReadySnapshots--;
+          snapshot.lost = true;
+        }
         return send(res, 200, { snapshot_id: progress[1], dataset_id: snapshot.datasetId, status });
       }
       const download = /^\/datasets\/v3\/snapshot\/([^/]+)$/.exec(url.pathname);
       if (download && req.method === 'GET') {
         const snapshot = snapshots.get(download[1]);
-        if (!snapshot) return send(res, 404, { error: 'Snapshot not found' });
+        if (!snapshot || snapshot.lost) return send(res, 404, { error: 'Snapshot not found' });
         if (snapshot.failed || !isReady(snapshot)) {
           if (fake.interimStatus === null) return send(res, 409, { error: 'Snapshot is not ready for download' });
           return send(res, fake.interimStatus, { status: 'running', message: 'Snapshot is not ready yet, try again in 10s' });
@@ -513,6 +525,7 @@ export async function startFakeBrightData(
     },
     slowSync: false,
     failSnapshots: false,
+    loseReadySnapshots: 0,
     pollsUntilReady: 2,
     bodies: options.bodies ?? 'reference',
     interimStatus: null,
@@ -542,7 +555,7 @@ export async function startFakeBrightData(
     delivered: new Set(),
     snapshotMs: 0,
     busyIntervals: () => [
-      ...calls.filter((c) => c.endedAt !== undefined).map((c): [number, number] => [c.at, c.endedAt!]),
+      ...calls.filter((c) => c.endedAt !== undefined).map((c): [number, number] => [c.arrivedAt, c.endedAt!]),
       ...[...snapshots.values()].filter((s) => !s.failed).map((s): [number, number] => [s.createdAt, s.createdAt + fake.snapshotMs]),
     ],
     close: () =>
@@ -576,6 +589,7 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
   if (shape === 'echo' || shape === 'discovery' || shape === 'author' || shape === 'stranger') fake.postsShape = shape;
   fake.buildingAfterReady = Number(arg('--building-after-ready') ?? fake.buildingAfterReady);
   fake.latencyMs = Number(arg('--latency-ms') ?? fake.latencyMs);
+  fake.loseReadySnapshots = Number(arg('--lose-ready') ?? fake.loseReadySnapshots);
   fake.slowSync = args.includes('--slow-sync');
   console.log(fake.url);
   // An outage that keeps the snapshots (stopping the process loses them, as a provider never does): SIGUSR1 turns 503s on and off.

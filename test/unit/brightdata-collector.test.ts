@@ -3,15 +3,17 @@
  * Data's Scraper API documentation says (test/support/fake-brightdata.ts),
  * over real HTTP: the mapping of documented fields, honest unknowns,
  * batching (synchronous, asynchronous, a synchronous call that turns into a
- * snapshot), per-record errors that never fail batch-mates, and what a failed
- * call does to its items (retry, defer, fail). No database: quotas hold in
+ * snapshot; a trickle of claims makes one call), per-record errors that never
+ * fail batch-mates, what a failed call does to its items (retry, defer,
+ * fail), and a snapshot lost after it was built (bought again, counted twice). No database: quotas hold in
  * the process and there is no daily budget here (test/scanning/brightdata-*.test.ts).
  */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { parseBrightDataSettings, type BrightDataSettings } from '../../src/config.js';
 import type { CollectResult } from '../../src/domain/collected.js';
-import { BrightDataCollector, msUntilNextUtcDay } from '../../src/scanning/collectors/brightdata/index.js';
+import { BATCH_HOLD_WINDOWS, BrightDataCollector, msUntilNextUtcDay, type BrightDataObserver } from '../../src/scanning/collectors/brightdata/index.js';
 import { CollectorError, type CollectRequest } from '../../src/scanning/collectors/collector.js';
 import { DATASETS, startFakeBrightData, type FakeBrightData } from '../support/fake-brightdata.js';
 
@@ -40,6 +42,7 @@ describe('Bright Data collector (against a server that follows the documented AP
     fake.calls.length = 0;
     fake.slowSync = false;
     fake.failSnapshots = false;
+    fake.loseReadySnapshots = 0;
     settings = parseBrightDataSettings({
       COLLECTOR: 'brightdata',
       BRIGHTDATA_API_KEY: KEY,
@@ -125,6 +128,41 @@ describe('Bright Data collector (against a server that follows the documented AP
     assert.equal(fake.calls.filter((call) => call.path.startsWith('/datasets/v3/snapshot/')).length, 1);
   });
 
+  test('batching: a trickle of claims, each within the window of the last, is one call, not one per window', async () => {
+    const c = collector({ batchWindowMs: 200 });
+    const pending: Array<Promise<CollectResult>> = [];
+    // Ten claims a quarter of a window apart: over twice the window from the first to the last.
+    for (let i = 0; i < 10; i++) {
+      pending.push(c.collect(person(`trickle-${i}-member`)));
+      await sleep(50);
+    }
+    const results = await Promise.all(pending);
+    assert.ok(results.every((r) => r.outcome === 'ok'));
+    assert.deepEqual(
+      jobCalls().map((call) => [call.path, call.urls.length]),
+      [['/datasets/v3/scrape', 10]],
+    );
+  });
+
+  test('batching: a batch that keeps growing goes out BATCH_HOLD_WINDOWS windows after its first URL', async () => {
+    const windowMs = 200;
+    const c = collector({ batchWindowMs: windowMs, batchMax: 1000 });
+    const pending: Array<Promise<CollectResult>> = [];
+    const first = Date.now();
+    const holdMs = BATCH_HOLD_WINDOWS * windowMs;
+    for (let i = 0; Date.now() - first < holdMs + 3 * windowMs; i++) {
+      pending.push(c.collect(person(`steady-${i}-member`)));
+      await sleep(windowMs / 5);
+    }
+    const results = await Promise.all(pending);
+    assert.ok(results.every((r) => r.outcome === 'ok'));
+    const calls = jobCalls();
+    assert.equal(calls.length, 2, 'the first batch at its hold limit, the rest once the trickle stops');
+    assert.equal(calls[0].urls.length + calls[1].urls.length, pending.length);
+    const sentAfter = calls[0].arrivedAt - first;
+    assert.ok(sentAfter >= holdMs && sentAfter < holdMs + 2 * windowMs, `the first call went out ${sentAfter} ms after its first URL`);
+  });
+
   test('a synchronous call that turns into a snapshot (202) is finished through progress and download', async () => {
     fake.slowSync = true;
     const result = ok(await collector().collect(person('slow-marie-curie')));
@@ -193,6 +231,37 @@ describe('Bright Data collector (against a server that follows the documented AP
         (e: unknown) => e as CollectorError,
       );
     assert.ok(error instanceof CollectorError && error.retryable && error.deferMs === undefined);
+  });
+
+  test('a snapshot the provider built (progress said ready) and then lost is bought again at once; each item counts both purchases', async () => {
+    fake.loseReadySnapshots = 1;
+    const billedBefore = fake.billed[DATASETS.profiles] ?? 0;
+    const counted = { billed: 0, rebought: 0 };
+    const observer: BrightDataObserver = {
+      exchange: () => {},
+      recordsBilled: (_dataset, records) => (counted.billed += records),
+      recordsRebought: (_dataset, records) => (counted.rebought += records),
+      recordsUnattributable: () => {},
+      snapshotWait: () => {},
+      breaker: () => {},
+    };
+    const c = new BrightDataCollector({ settings: { ...settings, batchMax: 25 }, observer });
+    const results = await Promise.all(Array.from({ length: 25 }, (_, i) => c.collect(person(`lost-${i}-member`))));
+    assert.ok(results.every((r) => r.outcome === 'ok'));
+    assert.deepEqual(
+      jobCalls().map((call) => [call.path, call.urls.length]),
+      [
+        ['/datasets/v3/trigger', 25],
+        ['/datasets/v3/trigger', 25],
+      ],
+    );
+    const providerBilled = fake.billed[DATASETS.profiles] - billedBefore;
+    assert.equal(providerBilled, 50);
+    assert.equal(
+      results.reduce((sum, r) => sum + (r.billed_records ?? 0), 0),
+      providerBilled,
+    );
+    assert.deepEqual(counted, { billed: 50, rebought: 25 });
   });
 
   test("activity: a person's posts are discovered by profile URL (asynchronous) and mapped to events; none is verified empty", async () => {

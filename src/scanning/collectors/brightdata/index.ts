@@ -5,11 +5,12 @@
  * from the companies dataset.
  *
  * Batching. The worker claims items one at a time, fairly (the queue's order
- * is unchanged); their collect() calls wait here, per dataset, for at most
- * `batchWindowMs` or until `batchMax` URLs are waiting, and go to the
- * provider as one call: up to 20 URLs to the synchronous /scrape (which may
- * turn into a snapshot), more — and every posts discovery — to the
- * asynchronous /trigger → progress → snapshot flow (client.ts).
+ * is unchanged); their collect() calls wait here, per dataset, and go to the
+ * provider as one call once `batchMax` URLs wait, or once no URL has joined
+ * for `batchWindowMs`, and at the latest BATCH_HOLD_WINDOWS windows after the
+ * first: up to 20 URLs to the synchronous /scrape (which may turn into a
+ * snapshot), more — and every posts discovery — to the asynchronous
+ * /trigger → progress → snapshot flow (client.ts).
  *
  * Attribution. Each record goes to the item it names (records.ts,
  * `recordClaims`: `discovery_input`, then the input echo, then the author),
@@ -29,7 +30,12 @@
  * restart, another process) joins the stored snapshot instead of triggering
  * again, if it is of a workspace the snapshot was bought for (another
  * workspace buys its own). A downloaded snapshot settles its budget reservation once; a second
- * download (an item whose result was not stored) bills nothing.
+ * download (an item whose result was not stored) bills nothing. A snapshot
+ * the provider built (its progress said ready) and then no longer has was
+ * billed all the same: its items are bought again at once, and each counts
+ * the records of both purchases (`purchases`; the progress answer carries no
+ * record count, so the lost one is taken to have billed what the second
+ * delivers for the same inputs).
  *
  * Outages. Every exchange runs through a circuit breaker (cockatiel): after
  * consecutive outage failures (5xx, 408, timeouts, refused or dropped
@@ -86,6 +92,12 @@ const THROTTLED_ROW_DEFER_MS = 60_000;
 export const SNAPSHOT_KEEP_MS = 2 * 86_400_000;
 /** A delivered snapshot is downloaded again (free) for an item claimed again within this time (its result was not stored). */
 const REDELIVER_MS = 60 * 60_000;
+/**
+ * A batch that keeps growing (claims trickling in, each within a window of
+ * the last: a loaded worker) goes out at the latest this many windows after
+ * its first URL, so that its first items do not wait on an endless trickle.
+ */
+export const BATCH_HOLD_WINDOWS = 10;
 /** How often a process deletes stored snapshots past SNAPSHOT_KEEP_MS. */
 const PRUNE_EVERY_MS = 60 * 60_000;
 /** Consecutive outage failures that open the breaker. */
@@ -112,6 +124,8 @@ interface Waiting {
 export interface BrightDataObserver {
   exchange(observation: ExchangeObservation): void;
   recordsBilled(dataset: string, records: number): void;
+  /** Records a lost snapshot had billed, bought again (also counted in recordsBilled). */
+  recordsRebought(dataset: string, records: number): void;
   recordsUnattributable(dataset: string, records: number): void;
   snapshotWait(dataset: string, seconds: number): void;
   breaker(state: BreakerState): void;
@@ -131,6 +145,7 @@ export function brightDataObserver(metrics: WorkerMetrics): BrightDataObserver {
   return {
     exchange: (o) => metrics.providerExchange({ provider, dataset: o.dataset, endpoint: o.endpoint, outcome: o.outcome, seconds: o.seconds, reason: o.reason }),
     recordsBilled: (dataset, records) => metrics.providerEvent({ kind: 'billed', provider, dataset, records }),
+    recordsRebought: (dataset, records) => metrics.providerEvent({ kind: 'rebought', provider, dataset, records }),
     recordsUnattributable: (dataset, records) => metrics.providerEvent({ kind: 'unattributable', provider, dataset, records }),
     snapshotWait: (dataset, seconds) => metrics.providerEvent({ kind: 'snapshot_wait', provider, dataset, seconds }),
     breaker: (state) => metrics.providerEvent({ kind: 'breaker', provider, state }),
@@ -167,7 +182,7 @@ export class BrightDataCollector implements Collector {
   #breakerWrittenAt = 0;
   /** The provider's key in the shared quota table (its endpoint); the budget and billed records are keyed by `name`. */
   readonly #provider: string;
-  readonly #queues = new Map<Group, { waiting: Waiting[]; timer: NodeJS.Timeout | null }>();
+  readonly #queues = new Map<Group, { waiting: Waiting[]; timer: NodeJS.Timeout | null; firstAt: number }>();
   #dataset: (group: Group) => string;
   #prunedAt = 0;
 
@@ -267,17 +282,26 @@ export class BrightDataCollector implements Collector {
     if (!this.#db || !workspaceId || this.#settings.companyMaxAgeMs <= 0) return null;
     const page = await readCompanyPage(this.#db, { workspaceId, urlKey: waiting.key, maxAgeMs: this.#settings.companyMaxAgeMs });
     if (!page) return null;
-    const result = this.#result('companies', waiting.request, [page.record], [page.record], { billable: false, gap: null });
+    const result = this.#result('companies', waiting.request, [page.record], [page.record], { billable: false, gap: null, purchases: 1 });
     return result.outcome === 'ok' ? { ...result, captured_at: page.capturedAt.toISOString(), billed_records: 0 } : result;
   }
 
   #enqueue(group: Group, waiting: Waiting): void {
     if (waiting.settled) return;
     let queue = this.#queues.get(group);
-    if (!queue) this.#queues.set(group, (queue = { waiting: [], timer: null }));
+    if (!queue) this.#queues.set(group, (queue = { waiting: [], timer: null, firstAt: 0 }));
+    const now = Date.now();
+    if (queue.waiting.length === 0) queue.firstAt = now;
     queue.waiting.push(waiting);
-    if (queue.waiting.filter((w) => !w.settled).length >= this.#settings.batchMax) this.#flush(group);
-    else if (queue.timer === null) queue.timer = setTimeout(() => this.#flush(group), this.#settings.batchWindowMs);
+    if (queue.waiting.filter((w) => !w.settled).length >= this.#settings.batchMax) {
+      this.#flush(group);
+      return;
+    }
+    // The window starts again with each URL: claims that trickle in make one call, not one per window.
+    const windowMs = this.#settings.batchWindowMs;
+    const holdUntil = queue.firstAt + BATCH_HOLD_WINDOWS * windowMs;
+    if (queue.timer !== null) clearTimeout(queue.timer);
+    queue.timer = setTimeout(() => this.#flush(group), Math.max(0, Math.min(windowMs, holdUntil - now)));
   }
 
   #flush(group: Group): void {
@@ -332,8 +356,13 @@ export class BrightDataCollector implements Collector {
     }
   }
 
-  /** Buys the records of these items: as many as the budget allows now; the rest waits. */
-  async #buy(group: Group, batch: Waiting[], signal: AbortSignal): Promise<void> {
+  /**
+   * Buys the records of these items: as many as the budget allows now; the
+   * rest waits. `purchases` > 1: the provider lost that many minus one
+   * snapshots it had built for them (each billed): every record delivered
+   * counts that many times.
+   */
+  async #buy(group: Group, batch: Waiting[], signal: AbortSignal, purchases = 1): Promise<void> {
     if (batch.length === 0) return;
     const settings = this.#settings;
     let keys = [...new Set(batch.map((w) => w.key))];
@@ -373,7 +402,8 @@ export class BrightDataCollector implements Collector {
       if ('records' in answer) {
         // The budget counts every record billed, attributable or not.
         billed = answer.records.filter((r) => recordError(r) === null).length;
-        this.#answer(group, batch, answer.records, { billable: true });
+        this.#countBilled(group, billed, purchases);
+        this.#answer(group, batch, answer.records, { billable: true, purchases });
       } else {
         settledHere = false;
         if (this.#db) {
@@ -395,7 +425,7 @@ export class BrightDataCollector implements Collector {
           batch,
           { snapshotId: answer.snapshotId, urlKeys: keys, delivered: false, workspaceIds: null },
           signal,
-          !settledHere,
+          { stored: !settledHere, purchases },
         );
       }
     } catch (error) {
@@ -419,25 +449,48 @@ export class BrightDataCollector implements Collector {
           snapshotId: await this.#client.trigger(dataset, urls, signal, { type: 'discover_new', discover_by: 'profile_url', limit_per_input: String(limit) }),
         };
       }
-      if (urls.length <= SYNC_MAX_URLS) {
-        const answer = await this.#client.scrape(dataset, urls, signal);
-        if ('records' in answer) this.#observer?.recordsBilled(dataset, answer.records.filter((r) => recordError(r) === null).length);
-        return answer;
-      }
+      if (urls.length <= SYNC_MAX_URLS) return await this.#client.scrape(dataset, urls, signal);
       return { snapshotId: await this.#client.trigger(dataset, urls, signal) };
     } finally {
       await permit.release();
     }
   }
 
+  /** Counts records billed: `purchases` times each (the lost purchases among them also as bought again). */
+  #countBilled(group: Group, records: number, purchases: number): void {
+    const dataset = this.#dataset(group);
+    this.#observer?.recordsBilled(dataset, records * purchases);
+    if (purchases > 1) this.#observer?.recordsRebought(dataset, records * (purchases - 1));
+  }
+
   /**
    * Waits for a snapshot and answers these items from it; returns the records
-   * it billed (all of them, attributable or not). Outages and "not ready" answers are waited through; a snapshot the
-   * provider failed or no longer has is forgotten and its items retried.
+   * it billed (all of them, attributable or not). Outages and "not ready"
+   * answers are waited through. A snapshot the provider failed or no longer
+   * has is forgotten and its items retried; when its progress had said ready
+   * (it was built, and billed), they are bought again at once, counting both
+   * purchases.
    */
-  async #answerFromSnapshot(group: Group, batch: Waiting[], snapshot: StoredSnapshot, signal: AbortSignal, stored = true): Promise<number> {
+  async #answerFromSnapshot(
+    group: Group,
+    batch: Waiting[],
+    snapshot: StoredSnapshot,
+    signal: AbortSignal,
+    options: { stored: boolean; purchases: number } = { stored: true, purchases: 1 },
+  ): Promise<number> {
     const dataset = this.#dataset(group);
     const started = performance.now();
+    const stored = options.stored && this.#db !== null;
+    // Whether a progress answer said ready: the provider built the snapshot and bills it, delivered or not.
+    let built = false;
+    /** Forgets the snapshot the provider no longer has; unless it was built and this call forgot it, its items go back to the queue. */
+    const forget = async (reason: string): Promise<void> => {
+      const forgotten = stored ? await dropSnapshot(this.#db, this.name, snapshot.snapshotId, { built }) : true;
+      // Only whoever forgot it counts the lost purchase (by buying again here); anyone else's items are retried.
+      if (!built || !forgotten) throw new BrightDataCallError(reason, { kind: 'retry' });
+      this.#log(`brightdata: a ${group} snapshot the provider had built is gone (${reason}); its ${batch.length} items are bought again`);
+    };
+    let rebuy = false;
     try {
       // A fresh snapshot is rarely ready at once: its first poll comes a little later.
       if (!snapshot.delivered) await pause(snapshotPollPauseMs(0, this.#settings.pollIntervalMs), signal);
@@ -447,21 +500,24 @@ export class BrightDataCollector implements Collector {
         try {
           const state = snapshot.delivered ? 'ready' : await this.#client.progress(dataset, snapshot.snapshotId, signal);
           if (state === 'failed' || state === 'gone') {
-            if (this.#db && stored) await dropSnapshot(this.#db, this.name, snapshot.snapshotId);
-            throw new BrightDataCallError(state === 'failed' ? 'provider snapshot failed' : 'provider snapshot expired', { kind: 'retry' });
+            await forget(state === 'failed' ? 'provider snapshot failed' : 'provider snapshot expired');
+            rebuy = true;
+            break;
           }
           if (state === 'ready') {
+            built ||= !snapshot.delivered;
             const download = await this.#client.download(dataset, snapshot.snapshotId, signal);
             if (download.kind === 'gone') {
-              if (this.#db && stored) await dropSnapshot(this.#db, this.name, snapshot.snapshotId);
-              throw new BrightDataCallError('provider snapshot expired', { kind: 'retry' });
+              await forget('provider snapshot expired');
+              rebuy = true;
+              break;
             }
             if (download.kind === 'records') {
               const billable = download.records.filter((r) => recordError(r) === null).length;
-              const first = this.#db && stored ? await settleSnapshot(this.#db, this.name, snapshot.snapshotId, billable) : true;
-              if (first) this.#observer?.recordsBilled(dataset, billable);
+              const first = stored ? await settleSnapshot(this.#db, this.name, snapshot.snapshotId, billable) : true;
+              if (first) this.#countBilled(group, billable, options.purchases);
               this.#observer?.snapshotWait(dataset, (performance.now() - started) / 1000);
-              this.#answer(group, batch, download.records, { billable: first });
+              this.#answer(group, batch, download.records, { billable: first, purchases: options.purchases });
               return billable;
             }
             // Not ready although progress said ready ("building"): poll again.
@@ -475,7 +531,7 @@ export class BrightDataCollector implements Collector {
         await pause(pauseMs, signal);
       }
     } catch (error) {
-      const stillStored = stored && this.#db !== null && error instanceof BrightDataCallError && error.reason === 'collection aborted';
+      const stillStored = stored && error instanceof BrightDataCallError && error.reason === 'collection aborted';
       // The snapshot stays stored: its items wait (no attempt spent) and join it when claimed again.
       const failure = stillStored
         ? new CollectorError('provider snapshot pending', { retryable: true, deferMs: deferDelayMs(this.#settings.pollIntervalMs) })
@@ -483,10 +539,13 @@ export class BrightDataCollector implements Collector {
       for (const w of batch) w.reject(failure ?? this.#collectorError(error));
       return 0;
     }
+    // Built, billed and lost: bought again for the items still waiting, the lost purchase counted with it.
+    if (rebuy) await this.#buy(group, batch.filter((w) => !w.settled), signal, options.purchases + 1);
+    return 0;
   }
 
   /** Answers each waiting item from the records attributed to it. */
-  #answer(group: Group, batch: Waiting[], records: BrightDataRecord[], options: { billable: boolean }): void {
+  #answer(group: Group, batch: Waiting[], records: BrightDataRecord[], options: { billable: boolean; purchases: number }): void {
     const keys = new Set(batch.map((w) => w.key));
     const byHandle = new Map<string, string | null>();
     for (const key of keys) {
@@ -521,7 +580,7 @@ export class BrightDataCollector implements Collector {
       answered.add(w.key);
       const gap: ActivityGap = unattributable > 0 ? 'unattributable' : 'not_delivered';
       try {
-        const result = this.#result(group, w.request, own, data, { billable, gap });
+        const result = this.#result(group, w.request, own, data, { billable, gap, purchases: options.purchases });
         if (group === 'companies' && result.outcome === 'ok' && data.length > 0) this.#keepCompany(w, data[0], result.captured_at);
         w.resolve(result);
       } catch (error) {
@@ -543,9 +602,9 @@ export class BrightDataCollector implements Collector {
     request: CollectRequest,
     own: BrightDataRecord[],
     data: BrightDataRecord[],
-    options: { billable: boolean; gap: ActivityGap | null },
+    options: { billable: boolean; gap: ActivityGap | null; purchases: number },
   ): CollectResult {
-    const billedRecords = (n: number) => (options.billable ? n : 0);
+    const billedRecords = (n: number) => (options.billable ? n * options.purchases : 0);
     let noPosts = false;
     if (data.length === 0) {
       const errors = own.map(recordError).filter((e) => e !== null);
