@@ -8,14 +8,14 @@ with
   ),
   "item" as materialized (
     select
-      id
+      id,
+      claim_id = $1::uuid
+      and status = 'running'
+      and profile_id is not null as held
     from
       scan_items
     where
-      id = $1::uuid
-      and claim_id = $2::uuid
-      and status = 'running'
-      and profile_id is not null
+      id = $2::uuid
       and (
         select
           generation
@@ -37,6 +37,8 @@ with
           1
         from
           item
+        where
+          held
       )
     for no key update
   ),
@@ -56,6 +58,8 @@ with
               1
             from
               item
+            where
+              held
           ) as claim_held,
           exists (
             select
@@ -536,14 +540,14 @@ with
   ),
   "item" as materialized (
     select
-      id
+      id,
+      claim_id = $3::uuid
+      and status = 'running'
+      and profile_id is null as held
     from
       scan_items
     where
-      id = $3::uuid
-      and claim_id = $4::uuid
-      and status = 'running'
-      and profile_id is null
+      id = $4::uuid
       and exists (
         select
           1
@@ -568,6 +572,8 @@ with
               1
             from
               item
+            where
+              held
           ) as claim_held,
           exists (
             select

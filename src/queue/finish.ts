@@ -91,11 +91,11 @@ export async function endPersonItem(db: Kysely<Database>, item: ClaimedItem, end
   const claimed = claimedItem(item, media.taken);
   const person = sql`
     select id from report_profiles
-     where id = ${item.profile_id}::uuid and facts_version = ${given.factsVersion}::bigint and exists (select 1 from item)
+     where id = ${item.profile_id}::uuid and facts_version = ${given.factsVersion}::bigint and ${claimHeld}
        for no key update`;
   const gate = sql`
     select claim_held, unchanged, media_kept, claim_held and unchanged and media_kept as ok
-      from (select exists (select 1 from item) as claim_held, exists (select 1 from person) as unchanged, ${media.kept} as media_kept) checks`;
+      from (select ${claimHeld} as claim_held, exists (select 1 from person) as unchanged, ${media.kept} as media_kept) checks`;
   const bumped = sql`
     update report_profiles set facts_version = facts_version + 1, analysis_available = analysis_available or ${given.analysisAvailable}
      where id = (select id from person) and ${gateHolds}`;
@@ -159,7 +159,7 @@ export async function endCompanyItem(db: Kysely<Database>, item: ClaimedItem, en
   const claimed = claimedItem(item, sql<boolean>`exists (select 1 from observed)`);
   const gate = sql`
     select claim_held, unchanged, media_kept, claim_held and unchanged and media_kept as ok
-      from (select exists (select 1 from item) as claim_held, exists (select 1 from observed) as unchanged, ${media.kept} as media_kept) checks`;
+      from (select ${claimHeld} as claim_held, exists (select 1 from observed) as unchanged, ${media.kept} as media_kept) checks`;
   const observation = sql`update reports set company_version = company_version + 1 where id = (select id from observed) and ${gateHolds}`;
   const finished = { kind: 'finished' as const, status: end.status, warning: end.warning };
   const writes = [
@@ -203,14 +203,26 @@ function mediaHold(generation: number | undefined): {
   };
 }
 
-/** The lock of a claimed item if its claim still holds it, for the statement that ends it; `after`: the condition that orders it after the locks before it. */
+/**
+ * The lock of the item, for the statement that ends it, with whether its
+ * claim still holds it (`held`; `claimHeld` reads it); `after`: the condition
+ * that orders it after the locks before it. The item is found by its key
+ * alone and its claim checked in the row: a condition on its status in the
+ * search would make the partial indexes of running items eligible, and a
+ * planner that believes few items run would walk every running item instead
+ * of probing the primary key.
+ */
 function claimedItem(item: ClaimedItem, after: RawBuilder<boolean>): RawBuilder<unknown> {
   return sql`
-    select id from scan_items
-     where id = ${item.id}::uuid and claim_id = ${item.claim_id}::uuid and status = 'running'
-       and profile_id is ${item.profile_id === null ? sql`null` : sql`not null`} and ${after}
+    select id, claim_id = ${item.claim_id}::uuid and status = 'running'
+               and profile_id is ${item.profile_id === null ? sql`null` : sql`not null`} as held
+      from scan_items
+     where id = ${item.id}::uuid and ${after}
        for no key update`;
 }
+
+/** Whether the statement's `item` part holds the claimed item (claimedItem). */
+const claimHeld = sql<boolean>`exists (select 1 from item where held)`;
 
 /** The update that ends the claimed item locked by the statement's `item` part, if its gate holds. */
 function itemEnd(db: Kysely<Database>, item: ClaimedItem, end: ItemEnd, now: Date) {
