@@ -381,7 +381,11 @@ export const SETTINGS = {
   BRIGHTDATA_POSTS_DATASET: setting(BRIGHTDATA_DEFAULTS.datasets.posts, dataset, 'Dataset id of LinkedIn posts'),
   BRIGHTDATA_COMPANIES_DATASET: setting(BRIGHTDATA_DEFAULTS.datasets.companies, dataset, 'Dataset id of LinkedIn company pages'),
   BRIGHTDATA_BATCH_MAX: setting(20, integer(1, 5000), 'Most URLs per provider call (up to 20 go to the synchronous `/scrape`, more to `/trigger`)'),
-  BRIGHTDATA_BATCH_WINDOW_MS: setting(500, integer(0, 60_000), 'A batch goes out once no item has joined it for this long, or a bounded number of windows after its first (`docs/collectors.md`), ms'),
+  BRIGHTDATA_BATCH_WINDOW_MS: setting(
+    500,
+    integer(0, 60_000),
+    'A batch goes out once no item has joined it for this long, or a bounded number of windows after its first (`docs/collectors.md`), ms',
+  ),
   BRIGHTDATA_POSTS_PER_PERSON: setting(10, integer(1, 1000), 'Posts read (and billed) per person'),
   BRIGHTDATA_DAILY_RECORD_BUDGET: setting(
     null,

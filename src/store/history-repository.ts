@@ -19,9 +19,7 @@ import { latestFullItemJoin } from './latest-item.js';
 import type { Database, StoredSincePrevious } from './schema.js';
 
 const toStored = (since: SincePrevious | null): string | null =>
-  since === null
-    ? null
-    : JSON.stringify({ fixed: since.fixed, opened: since.opened, previous_score_pct: since.previousScorePct, change_pct: since.changePct });
+  since === null ? null : JSON.stringify({ fixed: since.fixed, opened: since.opened, previous_score_pct: since.previousScorePct, change_pct: since.changePct });
 
 const fromStored = (since: StoredSincePrevious | null): SincePrevious | null =>
   since === null ? null : { fixed: since.fixed, opened: since.opened, previousScorePct: since.previous_score_pct, changePct: since.change_pct };
@@ -203,7 +201,11 @@ export async function readPersonScans(
 ): Promise<{ scans: PersonScan[]; latestStatus: string | null }> {
   const { rows } = await sql<{
     latest_status: string | null;
-    scans: (Omit<PersonScan, 'scanned_at' | 'captured_at' | 'since'> & { scanned_at: string; captured_at: string; since_previous: StoredSincePrevious | null })[];
+    scans: (Omit<PersonScan, 'scanned_at' | 'captured_at' | 'since'> & {
+      scanned_at: string;
+      captured_at: string;
+      since_previous: StoredSincePrevious | null;
+    })[];
   }>`
     select li.status as latest_status,
            coalesce((select json_agg(x order by x.seq)

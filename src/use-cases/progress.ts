@@ -32,10 +32,7 @@ export async function readReportProgress(ctx: { db: Db; workspaceId: string }, r
   await requireReport(ctx.db, ctx.workspaceId, reportId);
   const [scans, rounds] = await Promise.all([readPeopleScans(ctx.db, reportId), readReportRounds(ctx.db, reportId, TREND_POINTS)]);
   const people = new Map(
-    scans.map((row) => [
-      row.profile_id,
-      personProgress({ scanned: row.scanned, since: row.since, latestScanFailed: failed(row.latest_status) }),
-    ]),
+    scans.map((row) => [row.profile_id, personProgress({ scanned: row.scanned, since: row.since, latestScanFailed: failed(row.latest_status) })]),
   );
   return { rounds: rounds.map(roundPoint), people, team: teamProgress([...people.values()]) };
 }

@@ -8,7 +8,8 @@ import { test } from 'node:test';
 import { gapChanges, personProgress, sincePrevious, teamProgress, type Outcomes } from '../../src/domain/progress.js';
 
 /** A person's progress from their previous scan's outcomes to their latest's. */
-const rescanned = (previous: Outcomes, current: Outcomes) => personProgress({ scanned: true, since: sincePrevious(previous, current), latestScanFailed: false });
+const rescanned = (previous: Outcomes, current: Outcomes) =>
+  personProgress({ scanned: true, since: sincePrevious(previous, current), latestScanFailed: false });
 import { monthsBefore } from '../../src/maintenance.js';
 
 test('a check that moved from optimize to unknown is neither fixed nor a new gap', () => {

@@ -420,13 +420,10 @@ export class BrightDataCollector implements Collector {
         } else {
           settledHere = true;
         }
-        billed = await this.#answerFromSnapshot(
-          group,
-          batch,
-          { snapshotId: answer.snapshotId, urlKeys: keys, delivered: false, workspaceIds: null },
-          signal,
-          { stored: !settledHere, purchases },
-        );
+        billed = await this.#answerFromSnapshot(group, batch, { snapshotId: answer.snapshotId, urlKeys: keys, delivered: false, workspaceIds: null }, signal, {
+          stored: !settledHere,
+          purchases,
+        });
       }
     } catch (error) {
       for (const w of batch) w.reject(this.#collectorError(error));
@@ -540,7 +537,13 @@ export class BrightDataCollector implements Collector {
       return 0;
     }
     // Built, billed and lost: bought again for the items still waiting, the lost purchase counted with it.
-    if (rebuy) await this.#buy(group, batch.filter((w) => !w.settled), signal, options.purchases + 1);
+    if (rebuy)
+      await this.#buy(
+        group,
+        batch.filter((w) => !w.settled),
+        signal,
+        options.purchases + 1,
+      );
     return 0;
   }
 
