@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 // The records reserved today: what the budget spent, which no request reports.
 import { reservedToday } from '../../src/store/provider-usage-repository.js';
-import { eventually, reportBody, startTestApp, type Tenant, type TestApp } from '../support/app.js';
+import { reportBody, scansFinished, startTestApp, type Tenant, type TestApp } from '../support/app.js';
 import { postRecords, startFakeBrightData, type FakeBrightData } from '../support/fake-brightdata.js';
 
 const KEY = 'bd-lost-key';
@@ -67,14 +67,7 @@ describe('Bright Data: a snapshot the provider built and then lost', () => {
     reportId = created.body.data.report.id;
     const worker = await t.startWorker(64);
     try {
-      await eventually(
-        async () => {
-          const runs = await t.runtime.db.selectFrom('scan_runs').select('status').where('report_id', '=', reportId).execute();
-          return runs.length === 2 && runs.every((r) => !['queued', 'running'].includes(r.status));
-        },
-        120_000,
-        100,
-      );
+      await scansFinished(t, owner.secret, reportId, undefined, 120_000);
     } finally {
       await worker.stop();
     }
