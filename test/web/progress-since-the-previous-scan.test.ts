@@ -63,6 +63,17 @@ describe('history and progress', () => {
     await worker.stop();
   }
 
+  /** One forced maintenance run of the test's service, on `at`'s clock. */
+  const maintenanceAt = async (at: ManualClock) =>
+    new MaintenanceRunner({
+      db: t.runtime.db,
+      media: await createMediaStore(t.config.media),
+      retention: t.config.retention,
+      clock: at,
+      logger: createLogger('silent', 'test'),
+      metrics: t.metrics,
+    }).runOnce({ force: true });
+
   const snapshots = async () =>
     Number((await sql<{ n: string }>`select count(*) as n from report_snapshots where report_id = ${reportId}`.execute(t.runtime.db)).rows[0].n);
 
@@ -258,15 +269,7 @@ describe('history and progress', () => {
     await migrateToLatest(t.runtime.db);
     assert.deepEqual(await stored(), byFinish);
     await forget();
-    const runner = new MaintenanceRunner({
-      db: t.runtime.db,
-      media: await createMediaStore(t.config.media),
-      retention: t.config.retention,
-      clock,
-      logger: createLogger('silent', 'test'),
-      metrics: t.metrics,
-    });
-    const report = await runner.runOnce({ force: true });
+    const report = await maintenanceAt(clock);
     assert.equal(report!.history_comparisons, byFinish.length);
     assert.deepEqual(await stored(), byFinish);
   });
@@ -282,15 +285,7 @@ describe('history and progress', () => {
     const rounds = (await sql<{ completed_at: Date }>`select completed_at from report_snapshots where report_id = ${reportId}`.execute(t.runtime.db)).rows;
     // 24 months after a moment between the two rounds (12:00 and 12:01 on the service clock).
     const at = new ManualClock(new Date('2028-11-20T12:00:30Z'));
-    const runner = new MaintenanceRunner({
-      db: t.runtime.db,
-      media: await createMediaStore(t.config.media),
-      retention: t.config.retention,
-      clock: at,
-      logger: createLogger('silent', 'test'),
-      metrics: t.metrics,
-    });
-    const report = await runner.runOnce({ force: true });
+    const report = await maintenanceAt(at);
     const cutoff = '2026-11-20T12:00:30.000Z';
     const older = before.filter((s) => s < cutoff).length;
     const olderRounds = rounds.filter((r) => r.completed_at.toISOString() < cutoff).length;
