@@ -27,8 +27,8 @@
  *   HISTORY_RETENTION_MONTHS calendar months are deleted, in batches
  *   (store/history-repository.ts); the analysis shown stays;
  * - history_comparisons: history rows a process of an earlier version wrote
- *   without what changed since the previous scan get it (store/history-repository.ts,
- *   compareHistory), in batches;
+ *   without what changed since the previous scan, or without their score, get
+ *   them (store/history-repository.ts, compareHistory), in batches;
  * - old_scans: scan items that ended more than HISTORY_RETENTION_MONTHS
  *   calendar months ago go with their evidence (blobs queued for the
  *   blob_deletions task that follows) and what history rows they still

@@ -409,6 +409,8 @@ with
         "outcomes",
         "compared",
         "since_previous",
+        "scored",
+        "score_pct",
         "updated_at"
       )
     select
@@ -423,7 +425,9 @@ with
       $100 as "outcomes",
       $101 as "compared",
       $102 as "since_previous",
-      $103 as "updated_at"
+      $103 as "scored",
+      $104 as "score_pct",
+      $105 as "updated_at"
     where
       (
         select
@@ -433,22 +437,24 @@ with
       )
     on conflict ("item_id") do update
     set
-      "good" = $104,
-      "optimize" = $105,
-      "unknown" = $106,
-      "captured_at" = $107,
-      "outcomes" = $108,
-      "compared" = $109,
-      "since_previous" = $110,
-      "updated_at" = $111
+      "good" = $106,
+      "optimize" = $107,
+      "unknown" = $108,
+      "captured_at" = $109,
+      "outcomes" = $110,
+      "compared" = $111,
+      "since_previous" = $112,
+      "scored" = $113,
+      "score_pct" = $114,
+      "updated_at" = $115
   ),
   "w8" as (
     insert into
       profile_contributions (profile_id, report_id, contribution)
     select
-      $112::uuid,
-      $113::uuid,
-      $114::jsonb
+      $116::uuid,
+      $117::uuid,
+      $118::jsonb
     where
       (
         select
@@ -472,13 +478,13 @@ with
         at
       )
     select
-      $115::uuid,
-      $116::uuid,
-      $117,
-      $118,
-      $119,
-      $120::jsonb,
-      $121::timestamptz
+      $119::uuid,
+      $120::uuid,
+      $121,
+      $122,
+      $123,
+      $124::jsonb,
+      $125::timestamptz
     where
       (
         select

@@ -14,6 +14,8 @@ insert into
     "outcomes",
     "compared",
     "since_previous",
+    "scored",
+    "score_pct",
     "updated_at"
   )
 select
@@ -28,19 +30,23 @@ select
   $9 as "outcomes",
   $10 as "compared",
   $11 as "since_previous",
-  $12 as "updated_at"
+  $12 as "scored",
+  $13 as "score_pct",
+  $14 as "updated_at"
 where
   true
 on conflict ("item_id") do update
 set
-  "good" = $13,
-  "optimize" = $14,
-  "unknown" = $15,
-  "captured_at" = $16,
-  "outcomes" = $17,
-  "compared" = $18,
-  "since_previous" = $19,
-  "updated_at" = $20;
+  "good" = $15,
+  "optimize" = $16,
+  "unknown" = $17,
+  "captured_at" = $18,
+  "outcomes" = $19,
+  "compared" = $20,
+  "since_previous" = $21,
+  "scored" = $22,
+  "score_pct" = $23,
+  "updated_at" = $24;
 
 -- history-repository.historyWrite (a later scan)
 -- the statement written whole under history-repository.historyWrite
@@ -65,7 +71,10 @@ select
 from
   person_scan_history h
 where
-  not h.compared
+  not (
+    h.compared
+    and h.scored
+  )
 order by
   h.seq
 limit
@@ -74,12 +83,23 @@ limit
 update person_scan_history h
 set
   compared = true,
-  since_previous = v.since
+  since_previous = case
+    when h.compared then h.since_previous
+    else v.since
+  end,
+  scored = true,
+  score_pct = case
+    when h.scored then h.score_pct
+    else v.score
+  end
 from
-  unnest($1::uuid[], $2::jsonb[]) as v (item_id, since)
+  unnest($1::uuid[], $2::jsonb[], $3::double precision[]) as v (item_id, since, score)
 where
   h.item_id = v.item_id
-  and not h.compared;
+  and not (
+    h.compared
+    and h.scored
+  );
 
 -- history-repository.recordCompletedRound
 insert into
@@ -204,11 +224,7 @@ select
           select
             h.seq,
             h.scanned_at,
-            h.captured_at,
-            h.good,
-            h.optimize,
-            h.unknown,
-            h.outcomes,
+            h.score_pct,
             h.since_previous
           from
             person_scan_history h

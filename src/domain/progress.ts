@@ -68,13 +68,16 @@ export interface PersonProgress extends SincePrevious {
   state: ProgressState;
 }
 
-const asList = (outcomes: Outcomes) => Object.entries(outcomes).map(([key, outcome]) => ({ key, outcome }));
+/** A scan's weighted score from its outcomes (fix-first.ts weightedScorePct): the points of a person's trend. */
+export function scanScorePct(outcomes: Outcomes): number | null {
+  return weightedScorePct(Object.entries(outcomes).map(([key, outcome]) => ({ key, outcome })));
+}
 
 /** What changed from the `previous` scan's outcomes to the `current` one's. */
 export function sincePrevious(previous: Outcomes, current: Outcomes): SincePrevious {
   const { fixed, opened } = gapChanges(previous, current);
-  const previousScorePct = weightedScorePct(asList(previous));
-  const score = weightedScorePct(asList(current));
+  const previousScorePct = scanScorePct(previous);
+  const score = scanScorePct(current);
   const changePct = previousScorePct === null || score === null ? null : Math.round((score - previousScorePct) * 10) / 10;
   return { fixed, opened, previousScorePct, changePct };
 }

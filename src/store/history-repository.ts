@@ -12,9 +12,9 @@
  */
 import { sql, type Kysely, type OperationNodeSource, type RawBuilder } from 'kysely';
 import { insertRowIf } from './one-statement.js';
-import type { CheckTotals, Outcome } from '../domain/analysis-aggregate.js';
+import type { CheckTotals } from '../domain/analysis-aggregate.js';
 import type { StoredFinding } from '../domain/analysis-records.js';
-import { sincePrevious, type Outcomes, type SincePrevious } from '../domain/progress.js';
+import { scanScorePct, sincePrevious, type Outcomes, type SincePrevious } from '../domain/progress.js';
 import { latestFullItemJoin } from './latest-item.js';
 import type { Database, StoredSincePrevious } from './schema.js';
 
@@ -95,6 +95,8 @@ export function historyWrite(
     outcomes: JSON.stringify(outcomes),
     compared: true,
     since_previous: toStored(input.round.previous === null ? null : sincePrevious(input.round.previous, outcomes)),
+    scored: true,
+    score_pct: scanScorePct(outcomes),
     updated_at: now,
   };
   return insertRowIf(
@@ -109,27 +111,31 @@ export function historyWrite(
 const COMPARE_BATCH = 1000;
 
 /**
- * Computes what changed since the previous scan for rows not compared yet
- * (written before migration 0058, or by a process of an earlier version),
- * oldest first, one batch: each against the person's newest row written
- * before it. Run by the migration runner until none is left, and by
- * maintenance. Returns how many rows it compared.
+ * Computes what changed since the previous scan (migration 0058) and the
+ * scan's score (0059) for rows that lack either (written before those
+ * migrations, or by a process of an earlier version), oldest first, one
+ * batch: each compared against the person's newest row written before it.
+ * Run by the migration runner until none is left, and by maintenance.
+ * Returns how many rows it completed.
  */
 export async function compareHistory(db: Kysely<Database>, batch = COMPARE_BATCH): Promise<number> {
   const { rows } = await sql<{ item_id: string; outcomes: Outcomes; previous: Outcomes | null }>`
     select h.item_id, h.outcomes,
            (select p.outcomes from person_scan_history p where p.profile_id = h.profile_id and p.seq < h.seq order by p.seq desc limit 1) as previous
       from person_scan_history h
-     where not h.compared
+     where not (h.compared and h.scored)
      order by h.seq
      limit ${batch}`.execute(db);
   if (rows.length === 0) return 0;
   const since = rows.map((r) => toStored(r.previous === null ? null : sincePrevious(r.previous, r.outcomes)));
-  // A row a finish rewrote meanwhile is compared already, by the finish: left as it is.
+  const scores = rows.map((r) => scanScorePct(r.outcomes));
+  // What a finish wrote meanwhile is its own, already computed: left as it is.
   await sql`
-    update person_scan_history h set compared = true, since_previous = v.since
-      from unnest(${rows.map((r) => r.item_id)}::uuid[], ${since}::jsonb[]) as v(item_id, since)
-     where h.item_id = v.item_id and not h.compared`.execute(db);
+    update person_scan_history h
+       set compared = true, since_previous = case when h.compared then h.since_previous else v.since end,
+           scored = true, score_pct = case when h.scored then h.score_pct else v.score end
+      from unnest(${rows.map((r) => r.item_id)}::uuid[], ${since}::jsonb[], ${scores}::double precision[]) as v(item_id, since, score)
+     where h.item_id = v.item_id and not (h.compared and h.scored)`.execute(db);
   return rows.length;
 }
 
@@ -182,14 +188,11 @@ export async function readPeopleScans(db: Kysely<Database>, reportId: string): P
   return rows.map((r) => ({ profile_id: r.profile_id, latest_status: r.latest_status, scanned: r.scanned, since: fromStored(r.since_previous) }));
 }
 
-/** One scan of a person as the history keeps it. */
+/** One scan of a person as their trend shows it. */
 export interface PersonScan {
   scanned_at: Date;
-  captured_at: Date;
-  good: number;
-  optimize: number;
-  unknown: number;
-  outcomes: Record<string, Outcome>;
+  /** The scan's weighted score, stored with it (scanScorePct); null when no check was answered. */
+  score_pct: number | null;
   /** What changed since the scan before it; null for a first scan. */
   since: SincePrevious | null;
 }
@@ -201,15 +204,11 @@ export async function readPersonScans(
 ): Promise<{ scans: PersonScan[]; latestStatus: string | null }> {
   const { rows } = await sql<{
     latest_status: string | null;
-    scans: (Omit<PersonScan, 'scanned_at' | 'captured_at' | 'since'> & {
-      scanned_at: string;
-      captured_at: string;
-      since_previous: StoredSincePrevious | null;
-    })[];
+    scans: { scanned_at: string; score_pct: number | null; since_previous: StoredSincePrevious | null }[];
   }>`
     select li.status as latest_status,
            coalesce((select json_agg(x order by x.seq)
-                       from (select h.seq, h.scanned_at, h.captured_at, h.good, h.optimize, h.unknown, h.outcomes, h.since_previous from person_scan_history h
+                       from (select h.seq, h.scanned_at, h.score_pct, h.since_previous from person_scan_history h
                               where h.profile_id = p.id order by h.seq desc limit ${input.limit}) x), '[]'::json) as scans
       from report_profiles p
       ${sql.raw(latestFullItemJoin('p'))}
@@ -217,12 +216,7 @@ export async function readPersonScans(
   const row = rows[0];
   if (!row) return { scans: [], latestStatus: null };
   return {
-    scans: row.scans.map(({ since_previous, ...s }) => ({
-      ...s,
-      scanned_at: new Date(s.scanned_at),
-      captured_at: new Date(s.captured_at),
-      since: fromStored(since_previous),
-    })),
+    scans: row.scans.map((s) => ({ scanned_at: new Date(s.scanned_at), score_pct: s.score_pct, since: fromStored(s.since_previous) })),
     latestStatus: row.latest_status,
   };
 }

@@ -18,8 +18,8 @@
  *
  * Last come the data steps a domain rule computes, which SQL cannot state
  * without a second copy of the rule: history rows written before what changed
- * since the previous scan was stored with them (migration 0058) are compared
- * (store/history-repository.ts, compareHistory).
+ * since the previous scan and the scan's score were stored with them
+ * (migrations 0058, 0059) get both (store/history-repository.ts, compareHistory).
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';

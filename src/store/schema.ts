@@ -433,6 +433,10 @@ export interface PersonScanHistoryTable {
   compared: Generated<boolean>;
   /** What changed since the person's previous scan; null for a first scan (or not compared yet). */
   since_previous: Json<StoredSincePrevious> | null;
+  /** Whether score_pct was computed (migration 0059). */
+  scored: Generated<boolean>;
+  /** The scan's weighted score (domain/progress.ts, scanScorePct); null when no check was answered (or not scored yet). */
+  score_pct: number | null;
 }
 
 /** What changed since a person's previous scan, as person_scan_history stores it (domain/progress.ts, SincePrevious). */

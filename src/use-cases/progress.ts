@@ -5,7 +5,6 @@
  * person's (their trend and what they fixed). Reads only, scoped by
  * workspace like the report's pages; the rules are domain/progress.ts.
  */
-import { weightedScorePct } from '../domain/fix-first.js';
 import { personProgress, roundPoint, teamProgress, type PersonProgress, type RoundPoint, type TeamProgress } from '../domain/progress.js';
 import type { Db } from '../store/database.js';
 import { readPeopleScans, readPersonScans, readReportRounds } from '../store/history-repository.js';
@@ -55,7 +54,7 @@ export async function readPersonProgress(ctx: { db: Db; workspaceId: string }, r
   const { scans, latestStatus } = await readPersonScans(ctx.db, { reportId, profileId, limit: PERSON_TREND_POINTS });
   const latest = scans.at(-1);
   return {
-    trend: scans.map((s) => ({ scannedAt: s.scanned_at, scorePct: weightedScorePct(Object.entries(s.outcomes).map(([key, outcome]) => ({ key, outcome }))) })),
+    trend: scans.map((s) => ({ scannedAt: s.scanned_at, scorePct: s.score_pct })),
     progress: personProgress({ scanned: latest !== undefined, since: latest?.since ?? null, latestScanFailed: failed(latestStatus) }),
   };
 }

@@ -22,7 +22,8 @@ import { MaintenanceRunner } from '../../src/maintenance.js';
 import { migrateToLatest } from '../../src/store/migrator.js';
 import { createMediaStore } from '../../src/scanning/media/create-media-store.js';
 import { AnalysisSummaryResponse, FindingsPage } from '../../src/domain/schemas/analysis.js';
-import { readReportProgress } from '../../src/use-cases/progress.js';
+import { scanScorePct, type Outcomes } from '../../src/domain/progress.js';
+import { readPersonProgress, readReportProgress } from '../../src/use-cases/progress.js';
 import { eventually, reportBody, scansFinished, startTestApp, type Tenant, type TestApp } from '../support/app.js';
 import { WebClient, webUser, type WebUser } from '../support/web.js';
 
@@ -256,15 +257,22 @@ describe('history and progress', () => {
     assert.deepEqual(schemaErrors(AnalysisSummaryResponse, summary.body), []);
   });
 
-  test('rows an earlier version wrote without what changed since the previous scan are compared by the migration runner and by maintenance, as the finish compares them', async () => {
+  test('rows an earlier version wrote without what changed since the previous scan, or without their score, get both from the migration runner and from maintenance, as the finish computes them', async () => {
     const stored = async () =>
       (
-        await sql<{ item_id: string; compared: boolean; since_previous: unknown }>`
-          select item_id, compared, since_previous from person_scan_history where report_id = ${reportId} order by seq`.execute(t.runtime.db)
+        await sql<{ item_id: string; compared: boolean; since_previous: unknown; scored: boolean; score_pct: number | null }>`
+          select item_id, compared, since_previous, scored, score_pct from person_scan_history where report_id = ${reportId} order by seq`.execute(t.runtime.db)
       ).rows;
     const byFinish = await stored();
     assert.ok(byFinish.some((r) => r.since_previous !== null) && byFinish.every((r) => r.compared), 'the finish compared every row');
-    const forget = () => sql`update person_scan_history set compared = false, since_previous = null where report_id = ${reportId}`.execute(t.runtime.db);
+    assert.ok(
+      byFinish.every((r) => r.scored && r.score_pct !== null),
+      'the finish scored every row',
+    );
+    const forget = () =>
+      sql`update person_scan_history set compared = false, since_previous = null, scored = false, score_pct = null where report_id = ${reportId}`.execute(
+        t.runtime.db,
+      );
     await forget();
     await migrateToLatest(t.runtime.db);
     assert.deepEqual(await stored(), byFinish);
@@ -272,6 +280,23 @@ describe('history and progress', () => {
     const report = await maintenanceAt(clock);
     assert.equal(report!.history_comparisons, byFinish.length);
     assert.deepEqual(await stored(), byFinish);
+  });
+
+  test("a person's trend shows each scan's stored score, the weighted score of that scan's outcomes", async () => {
+    const rows = (
+      await sql<{ outcomes: Outcomes; score_pct: number | null }>`
+        select outcomes, score_pct from person_scan_history where profile_id = ${ids.fixer} order by seq`.execute(t.runtime.db)
+    ).rows;
+    assert.equal(rows.length, 2);
+    assert.deepEqual(
+      rows.map((r) => r.score_pct),
+      rows.map((r) => scanScorePct(r.outcomes)),
+    );
+    const { trend } = await readPersonProgress({ db: t.runtime.db, workspaceId: owner.workspaceId }, reportId, ids.fixer);
+    assert.deepEqual(
+      trend.map((p) => p.scorePct),
+      rows.map((r) => r.score_pct),
+    );
   });
 
   // Last: it deletes the first round's history.
