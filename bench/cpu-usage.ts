@@ -107,3 +107,20 @@ export function startCpuWindow(groups: CpuGroups): () => CpuUsage | null {
     };
   };
 }
+
+/** Busy and total CPU ticks of the whole machine, all cores together, from /proc/stat (null where it is unavailable). */
+export function machineTicks(): { busy: number; total: number } | null {
+  let line: string;
+  try {
+    line = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!;
+  } catch {
+    return null;
+  }
+  const fields = line.trim().split(/\s+/).slice(1).map(Number);
+  const total = fields.reduce((sum, n) => sum + n, 0);
+  // idle and iowait are the only fields that are not work.
+  return { busy: total - fields[3] - (fields[4] ?? 0), total };
+}
+
+/** Core-seconds of `ticks` (USER_HZ ticks). */
+export const coreSeconds = (ticks: number) => ticks / TICKS_PER_SECOND;

@@ -17,6 +17,10 @@
  * company page per day), and the time from the request to terminal runs as a
  * ratio of the provider's own time for the same calls (the union of the spans
  * in which it was answering a request or making a snapshot; target ≤ 1.2 ×).
+ * Each phase also records what happened after the last snapshot was
+ * downloaded: its length, the items finished in it and the machine's busy
+ * core-seconds in it (Linux), which is the service's own work per item once
+ * the provider's part is over.
  *
  * Knobs (env): BENCH_PROVIDER_PEOPLE (200), BENCH_PROVIDER_IMPORT (20),
  * BENCH_PROVIDER_LATENCY_MS (500), BENCH_PROVIDER_SNAPSHOT_MS (10000,60000: one
@@ -39,6 +43,7 @@ import { updateWorkspace } from '../src/store/workspace-repository.js';
 import { issueKeyAsOperator } from '../src/use-cases/manage-keys.js';
 import { createWorkspace } from '../src/use-cases/workspace-settings.js';
 import { DATASETS, startFakeBrightData, type FakeBrightData } from '../test/support/fake-brightdata.js';
+import { coreSeconds, machineTicks } from './cpu-usage.js';
 import { openDatabase, positiveInt, prepareRun, ROOT } from './harness.js';
 
 const log = (message: string) => process.stderr.write(`${message}\n`);
@@ -65,6 +70,10 @@ interface Phase {
   terminal_seconds: number;
   provider_seconds: number;
   ratio_to_provider: number;
+  /** From the phase's start to the end of its last snapshot download (null: it downloaded none). */
+  delivered_seconds: number | null;
+  /** From that download's end to terminal: the items finished meanwhile and the whole machine's busy CPU (null without /proc). */
+  after_delivery: { seconds: number; items: number; busy_core_seconds: number | null; busy_share: number | null } | null;
   /** The machine's 1-minute load average at the phase's start and end (the figures depend on it). */
   load_average: [number, number];
 }
@@ -143,8 +152,17 @@ async function main(): Promise<void> {
     if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(json)}`);
     return json;
   };
+  /** Per poll of untilTerminal: when, the report's finished items and the machine's CPU ticks. */
+  let samples: Array<{ at: number; finished: number; ticks: ReturnType<typeof machineTicks> }> = [];
   const untilTerminal = async (reportId: string, runs: number) => {
     for (;;) {
+      const finished = await runtime.db
+        .selectFrom('scan_items')
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .where('report_id', '=', reportId)
+        .where('status', 'not in', ['pending', 'running'])
+        .executeTakeFirstOrThrow();
+      samples.push({ at: Date.now(), finished: Number(finished.n), ticks: machineTicks() });
       const rows = await runtime.db.selectFrom('scan_runs').select('status').where('report_id', '=', reportId).execute();
       if (rows.length >= runs && rows.every((r) => !['queued', 'running'].includes(r.status))) return;
       await sleep(50);
@@ -155,8 +173,14 @@ async function main(): Promise<void> {
     const billedBefore = { ...fake.billed };
     const loadBefore = os.loadavg()[0];
     const started = Date.now();
+    samples = [];
     await run();
     const terminalMs = Date.now() - started;
+    const downloads = fake.calls.slice(callsBefore).filter((c) => c.path.includes('/snapshot/') && c.endedAt !== undefined);
+    const deliveredAt = downloads.length === 0 ? null : Math.max(...downloads.map((c) => c.endedAt!));
+    const from = deliveredAt === null ? undefined : samples.find((s) => s.at >= deliveredAt);
+    const to = samples.at(-1);
+    const busy = from?.ticks && to?.ticks ? { busy: to.ticks.busy - from.ticks.busy, total: to.ticks.total - from.ticks.total } : null;
     const calls = fake.calls.slice(callsBefore).filter((c) => c.method === 'POST');
     const perDataset: Record<string, number> = {};
     for (const c of calls) perDataset[datasetName(c.datasetId)] = (perDataset[datasetName(c.datasetId)] ?? 0) + 1;
@@ -175,6 +199,16 @@ async function main(): Promise<void> {
       terminal_seconds: terminalMs / 1000,
       provider_seconds: providerMs / 1000,
       ratio_to_provider: Math.round((terminalMs / Math.max(1, providerMs)) * 100) / 100,
+      delivered_seconds: deliveredAt === null ? null : (deliveredAt - started) / 1000,
+      after_delivery:
+        from && to
+          ? {
+              seconds: (to.at - from.at) / 1000,
+              items: to.finished - from.finished,
+              busy_core_seconds: busy ? Math.round(coreSeconds(busy.busy) * 100) / 100 : null,
+              busy_share: busy && busy.total > 0 ? Math.round((busy.busy / busy.total) * 100) / 100 : null,
+            }
+          : null,
       load_average: [Math.round(loadBefore * 100) / 100, Math.round(os.loadavg()[0] * 100) / 100],
     };
   };
@@ -232,7 +266,11 @@ async function main(): Promise<void> {
   for (const r of results) {
     log(
       `${r.phase}: ${r.people} people; calls/person ${JSON.stringify(r.calls_per_person)}; billed/person ${JSON.stringify(r.records_billed_per_person)}; ` +
-        `terminal ${r.terminal_seconds} s, provider ${r.provider_seconds} s: ×${r.ratio_to_provider} (load ${r.load_average.join(' → ')})`,
+        `terminal ${r.terminal_seconds} s, provider ${r.provider_seconds} s: ×${r.ratio_to_provider}; ` +
+        (r.after_delivery
+          ? `after the last download (${r.delivered_seconds} s): ${r.after_delivery.seconds} s for ${r.after_delivery.items} items, ${r.after_delivery.busy_core_seconds ?? '?'} busy core-s (${r.after_delivery.busy_share ?? '?'} of the machine); `
+          : '') +
+        `load ${r.load_average.join(' → ')}`,
     );
   }
   const output = {

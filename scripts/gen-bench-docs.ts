@@ -283,9 +283,10 @@ function renderProvider(data: Json): string[] {
         'to terminal s',
         'provider s',
         '× provider (≤ 1.2)',
+        'after the last download: s, items, busy core-s',
         'load average',
       ],
-      ['r', 'l', 'r', 'l', 'l', 'r', 'r', 'r', 'r', 'l'],
+      ['r', 'l', 'r', 'l', 'l', 'r', 'r', 'r', 'r', 'l', 'l'],
       (Array.isArray(results) ? results : [])
         .filter(isObj)
         .map((r) => [
@@ -298,6 +299,9 @@ function renderProvider(data: Json): string[] {
           num(r.terminal_seconds, 1),
           num(r.provider_seconds, 1),
           ratio(r.ratio_to_provider),
+          isObj(r.after_delivery)
+            ? `${num(r.after_delivery.seconds, 1)} s, ${num(r.after_delivery.items, 0)}, ${num(r.after_delivery.busy_core_seconds, 1)}`
+            : '',
           Array.isArray(r.load_average) ? r.load_average.map((v) => num(v, 1)).join(' → ') : '',
         ]),
     ),
