@@ -119,6 +119,16 @@ describe('scale-out: 2 API processes + 2 worker processes on one PostgreSQL and 
       120_000,
       250,
     );
+    // A run's counts and status are the folded values (docs/scanning.md, "What readers see"): a delta
+    // the killed worker committed but never folded waits for a sweep of B's processes.
+    await eventually(
+      async () => {
+        const pending = await t.runtime.db.selectFrom('rollup_deltas').select('id').execute();
+        return pending.length === 0;
+      },
+      30_000,
+      100,
+    );
   });
 
   after(async () => {
