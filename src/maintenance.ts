@@ -28,7 +28,12 @@
  *   (store/history-repository.ts); the analysis shown stays;
  * - history_comparisons: history rows a process of an earlier version wrote
  *   without what changed since the previous scan, or without their score, get
- *   them (store/history-repository.ts, compareHistory), in batches;
+ *   them (store/history-repository.ts, compareHistory), and rounds recorded
+ *   without their trend figures get those (pointRounds), in batches;
+ * - progress_rollups: report roll-ups without the team's progress (stored
+ *   before it existed, or a contribution a process of an earlier version
+ *   stored) are recomputed from the stored rows
+ *   (store/maintenance-repository.ts, completeProgressRollups);
  * - old_scans: scan items that ended more than HISTORY_RETENTION_MONTHS
  *   calendar months ago go with their evidence (blobs queued for the
  *   blob_deletions task that follows) and what history rows they still
@@ -56,13 +61,14 @@ import { withSessionLock } from './store/session-lock.js';
 import {
   claimMaintenanceRun,
   collectObsoleteMedia,
+  completeProgressRollups,
   drainBlobDeletions,
   MAINTENANCE_LOCK,
   pruneOldScans,
   tombstoneExpiredReceipts,
 } from './store/maintenance-repository.js';
 import { pruneAudit } from './store/audit-repository.js';
-import { compareHistory, pruneHistory } from './store/history-repository.js';
+import { compareHistory, pointRounds, pruneHistory } from './store/history-repository.js';
 import { pruneSessions } from './store/session-repository.js';
 import { SESSION_IDLE_MS } from './use-cases/sign-in.js';
 import { eraseExpiredPeople } from './use-cases/personal-data.js';
@@ -186,18 +192,30 @@ export class MaintenanceRunner {
             ? (await this.#eraseExpired(db, { removedBefore: null, archivedBefore: ago(retention.archivedReportsMs) })).archived
             : 0,
       ],
-      ['scan_history', (db) => pruneHistory(db, monthsBefore(now, retention.historyMonths))],
+      ['scan_history', (db) => pruneHistory(db, monthsBefore(now, retention.historyMonths), now)],
       [
         'history_comparisons',
         async (db) => {
           let compared = 0;
           // Batches, until a batch finds nothing (bounded per run).
           for (let batch = 0; batch < 100; batch++) {
-            const n = await compareHistory(db);
+            const n = (await compareHistory(db, now)) + (await pointRounds(db));
             compared += n;
             if (n === 0) break;
           }
           return compared;
+        },
+      ],
+      [
+        'progress_rollups',
+        async (db) => {
+          let recomputed = 0;
+          for (let batch = 0; batch < 100; batch++) {
+            const n = await completeProgressRollups(db, now);
+            recomputed += n;
+            if (n === 0) break;
+          }
+          return recomputed;
         },
       ],
       ['old_scans', (db) => pruneOldScans(db, monthsBefore(now, retention.historyMonths), now)],

@@ -15,6 +15,7 @@ export const PERSON: GatheredPerson = {
     activityObserved: false,
     activityGap: null,
     events: {},
+    latestScan: null,
   },
   stored: EMPTY_CONTRIBUTION,
 };

@@ -1,10 +1,11 @@
 import { endCompanyItem, endPersonItem } from '../../src/queue/finish.js';
 import { ANALYSIS, companyWrites, personWrites } from './finish-writes.js';
 import { COMPANY_ITEM, PERSON, PERSON_ITEM } from './people.js';
-import { historyWrite } from '../../src/store/history-repository.js';
+import { historyScan, historyWrite } from '../../src/store/history-repository.js';
 import { gateHolds } from '../../src/store/one-statement.js';
 import { answer, ITEM_ID, NOW, PROFILE_ID, REPORT_ID, type ModuleSamples } from './sample.js';
 
+const ROUND = { round: ITEM_ID, previous: null, latest: true };
 const GATE_HOLDS = answer(['from gate', [{ claim_held: true, unchanged: true, media_kept: true }]]);
 
 const SUCCEEDED = { status: 'succeeded', warning: false, reason: null, activity_gap: null } as const;
@@ -19,7 +20,7 @@ export const samples: ModuleSamples = {
           person: PERSON,
           writes: [
             ...personWrites(db, gateHolds),
-            historyWrite(db, { reportId: REPORT_ID, profileId: PROFILE_ID, round: { round: ITEM_ID, previous: null } }, ANALYSIS, NOW, gateHolds),
+            historyWrite(db, { reportId: REPORT_ID, profileId: PROFILE_ID, round: ROUND }, historyScan(ROUND, ANALYSIS), ANALYSIS, NOW, gateHolds),
           ],
           analysisAvailable: true,
           mediaGeneration: 3,

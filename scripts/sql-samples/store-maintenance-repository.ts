@@ -1,13 +1,14 @@
 import {
   claimMaintenanceRun,
   collectObsoleteMedia,
+  completeProgressRollups,
   drainBlobDeletions,
   mediaGeneration,
   processBlobDeletions,
   pruneOldScans,
   tombstoneExpiredReceipts,
 } from '../../src/store/maintenance-repository.js';
-import { answer, ITEM_ID, NOW, type ModuleSamples } from './sample.js';
+import { answer, ITEM_ID, NOW, REPORT_ID, type ModuleSamples } from './sample.js';
 
 const deleteBlob = () => Promise.resolve();
 
@@ -20,6 +21,13 @@ export const samples: ModuleSamples = {
     collectObsoleteMedia: { run: (db) => collectObsoleteMedia(db, NOW, deleteBlob) },
     processBlobDeletions: { run: (db) => processBlobDeletions(db, NOW, deleteBlob) },
     drainBlobDeletions: { run: (db) => drainBlobDeletions(db, NOW, deleteBlob) },
+    completeProgressRollups: {
+      run: (db) => completeProgressRollups(db, NOW),
+      rows: answer(
+        ['select a.report_id from report_aggregates a', [{ report_id: REPORT_ID }]],
+        ['as facts from', [{ facts: { item: null, observed: false, events: null } }]],
+      ),
+    },
     pruneOldScans: { run: (db) => pruneOldScans(db, NOW, NOW), rows: answer(['select i.id', [{ id: ITEM_ID }]]) },
   },
 };

@@ -262,7 +262,30 @@ select
               activity_events e
             where
               e.profile_id = p.id
-          ) as events
+          ) as events,
+          (
+            select
+              json_build_object(
+                'since',
+                case
+                  when h.since_previous is null then null
+                  else json_build_object(
+                    'fixed',
+                    h.since_previous -> 'fixed',
+                    'opened',
+                    h.since_previous -> 'opened'
+                  )
+                end
+              )
+            from
+              person_scan_history h
+            where
+              h.profile_id = p.id
+            order by
+              h.seq desc
+            limit
+              1
+          ) as latest_scan
         from
           report_profiles p
         where

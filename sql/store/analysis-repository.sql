@@ -497,7 +497,30 @@ select
               activity_events e
             where
               e.profile_id = p.id
-          ) as events
+          ) as events,
+          (
+            select
+              json_build_object(
+                'since',
+                case
+                  when h.since_previous is null then null
+                  else json_build_object(
+                    'fixed',
+                    h.since_previous -> 'fixed',
+                    'opened',
+                    h.since_previous -> 'opened'
+                  )
+                end
+              )
+            from
+              person_scan_history h
+            where
+              h.profile_id = p.id
+            order by
+              h.seq desc
+            limit
+              1
+          ) as latest_scan
         from
           report_profiles p
         where
@@ -535,57 +558,73 @@ select
             person_scan_history h
           where
             h.profile_id = $9
-            and h.seq < coalesce(
-              (
-                select
-                  x.seq
-                from
-                  person_scan_history x
-                where
-                  x.item_id = r.id
-              ),
-              9223372036854775807
-            )
+            and h.seq < r.seq
           order by
             h.seq desc
           limit
             1
+        ),
+        'latest',
+        not exists (
+          select
+            1
+          from
+            person_scan_history h
+          where
+            h.profile_id = $10
+            and h.seq > r.seq
         )
       )
     from
       (
         select
+          x.id,
           coalesce(
             (
               select
-                f.id
+                h.seq
               from
-                scan_items f
+                person_scan_history h
               where
-                f.report_id = $10
-                and f.profile_id = $11
-                and f.run_mode = 'full_profile'
-                and (
-                  f.id = a.item_id
-                  or f.created_at <= (
-                    select
-                      a.created_at
-                    from
-                      scan_items a
-                    where
-                      a.id = $12
-                  )
-                )
-              order by
-                f.run_created_at desc,
-                f.created_at desc,
-                f.finished_at is null desc,
-                f.id = a.item_id desc
-              limit
-                1
+                h.item_id = x.id
             ),
-            a.item_id
-          ) as id
+            9223372036854775807
+          ) as seq
+        from
+          (
+            select
+              coalesce(
+                (
+                  select
+                    f.id
+                  from
+                    scan_items f
+                  where
+                    f.report_id = $11
+                    and f.profile_id = $12
+                    and f.run_mode = 'full_profile'
+                    and (
+                      f.id = a.item_id
+                      or f.created_at <= (
+                        select
+                          a.created_at
+                        from
+                          scan_items a
+                        where
+                          a.id = $13
+                      )
+                    )
+                  order by
+                    f.run_created_at desc,
+                    f.created_at desc,
+                    f.finished_at is null desc,
+                    f.id = a.item_id desc
+                  limit
+                    1
+                ),
+                a.item_id
+              ) as id
+          ) x
       ) r
     where
       r.id is not null
@@ -599,7 +638,7 @@ from
         from
           activity_coverage
         where
-          profile_id = $13
+          profile_id = $14
       ) as covered
   ) c
-  left join profile_analyses a on a.profile_id = $14;
+  left join profile_analyses a on a.profile_id = $15;

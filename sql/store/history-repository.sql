@@ -80,25 +80,58 @@ order by
 limit
   $1;
 
-update person_scan_history h
-set
-  compared = true,
-  since_previous = case
-    when h.compared then h.since_previous
-    else v.since
-  end,
-  scored = true,
-  score_pct = case
-    when h.scored then h.score_pct
-    else v.score
-  end
+with
+  changed as (
+    update person_scan_history h
+    set
+      compared = true,
+      since_previous = case
+        when h.compared then h.since_previous
+        else v.since
+      end,
+      scored = true,
+      score_pct = case
+        when h.scored then h.score_pct
+        else v.score
+      end
+    from
+      unnest($1::uuid[], $2::jsonb[], $3::double precision[]) as v (item_id, since, score)
+    where
+      h.item_id = v.item_id
+      and not (
+        h.compared
+        and h.scored
+      )
+    returning
+      h.report_id,
+      h.profile_id,
+      h.seq
+  )
+insert into
+  rollup_deltas (
+    report_id,
+    run_id,
+    started,
+    at,
+    recompute_profile_id
+  )
+select distinct
+  c.report_id,
+  null::uuid,
+  false,
+  $4::timestamptz,
+  c.profile_id
 from
-  unnest($1::uuid[], $2::jsonb[], $3::double precision[]) as v (item_id, since, score)
+  changed c
 where
-  h.item_id = v.item_id
-  and not (
-    h.compared
-    and h.scored
+  not exists (
+    select
+      1
+    from
+      person_scan_history n
+    where
+      n.profile_id = c.profile_id
+      and n.seq > c.seq
   );
 
 -- history-repository.recordCompletedRound
@@ -165,7 +198,38 @@ where
     where
       d.report_id = a.report_id
   )
-on conflict (report_id, run_id) do nothing;
+on conflict (report_id, run_id) do nothing
+returning
+  id,
+  checks;
+
+update report_snapshots s
+set
+  pointed = true,
+  score_pct = v.score,
+  top_gaps = array(
+    select
+      jsonb_array_elements_text(v.gaps)
+  )
+from
+  unnest($1::bigint[], $2::double precision[], $3::jsonb[]) as v (id, score, gaps)
+where
+  s.id = v.id;
+
+-- history-repository.pointRounds
+select
+  id,
+  checks
+from
+  report_snapshots
+where
+  not pointed
+order by
+  id
+limit
+  $1;
+
+-- the statement written whole under history-repository.recordCompletedRound
 
 -- history-repository.readPeopleScans
 select
@@ -211,33 +275,20 @@ where
 -- history-repository.readPersonScans
 select
   li.status as latest_status,
-  coalesce(
-    (
-      select
-        json_agg(
-          x
-          order by
-            x.seq
-        )
-      from
-        (
-          select
-            h.seq,
-            h.scanned_at,
-            h.score_pct,
-            h.since_previous
-          from
-            person_scan_history h
-          where
-            h.profile_id = p.id
-          order by
-            h.seq desc
-          limit
-            $1
-        ) x
-    ),
-    '[]'::json
-  ) as scans
+  t.times,
+  t.scores,
+  (
+    select
+      h.since_previous
+    from
+      person_scan_history h
+    where
+      h.profile_id = p.id
+    order by
+      h.seq desc
+    limit
+      1
+  ) as since_previous
 from
   report_profiles p
   left join lateral (
@@ -256,49 +307,166 @@ from
     limit
       1
   ) li on true
+  cross join lateral (
+    select
+      array_agg(
+        (
+          extract(
+            epoch
+            from
+              x.scanned_at
+          ) * 1000
+        )::float8
+        order by
+          x.seq
+      ) as times,
+      array_agg(
+        x.score_pct
+        order by
+          x.seq
+      ) as scores
+    from
+      (
+        select
+          h.seq,
+          h.scanned_at,
+          h.score_pct
+        from
+          person_scan_history h
+        where
+          h.profile_id = p.id
+        order by
+          h.seq desc
+        limit
+          $1
+      ) x
+  ) t
 where
   p.report_id = $2
   and p.id = $3;
 
 -- history-repository.readReportRounds
 select
-  "completed_at",
-  "persons",
-  "analyzed",
-  "checks"
+  s.completed_at,
+  s.persons,
+  s.analyzed,
+  s.pointed,
+  s.score_pct,
+  s.top_gaps,
+  case
+    when s.pointed then null
+    else s.checks
+  end as checks
 from
-  "report_snapshots"
+  report_snapshots s
 where
-  "report_id" = $1
+  s.report_id = $1
 order by
-  "completed_at" desc,
-  "id" desc
+  s.completed_at desc,
+  s.id desc
 limit
   $2;
 
--- history-repository.pruneHistory
-delete from "person_scan_history"
-where
-  "item_id" in (
-    select
-      "item_id"
-    from
-      "person_scan_history"
+-- history-repository.deleteItemsHistory
+with
+  changed as (
+    delete from person_scan_history
     where
-      "scanned_at" < $1
-    limit
-      $2
+      item_id = any ($1::uuid[])
+    returning
+      report_id,
+      profile_id,
+      seq
+  )
+insert into
+  rollup_deltas (
+    report_id,
+    run_id,
+    started,
+    at,
+    recompute_profile_id
+  )
+select distinct
+  c.report_id,
+  null::uuid,
+  false,
+  $2::timestamptz,
+  c.profile_id
+from
+  changed c
+where
+  not exists (
+    select
+      1
+    from
+      person_scan_history n
+    where
+      n.profile_id = c.profile_id
+      and n.seq > c.seq
   );
 
-delete from "report_snapshots"
-where
-  "id" in (
-    select
-      "id"
-    from
-      "report_snapshots"
+-- history-repository.pruneHistory
+with
+  changed as (
+    delete from person_scan_history
     where
-      "completed_at" < $1
+      item_id in (
+        select
+          item_id
+        from
+          person_scan_history
+        where
+          scanned_at < $1
+        limit
+          $2
+      )
+    returning
+      report_id,
+      profile_id,
+      seq
+  ),
+  asked as (
+    insert into
+      rollup_deltas (
+        report_id,
+        run_id,
+        started,
+        at,
+        recompute_profile_id
+      )
+    select distinct
+      c.report_id,
+      null::uuid,
+      false,
+      $3::timestamptz,
+      c.profile_id
+    from
+      changed c
+    where
+      not exists (
+        select
+          1
+        from
+          person_scan_history n
+        where
+          n.profile_id = c.profile_id
+          and n.seq > c.seq
+      )
+  )
+select
+  count(*)::int as n
+from
+  changed;
+
+delete from report_snapshots
+where
+  id in (
+    select
+      id
+    from
+      report_snapshots
+    where
+      completed_at < $1
     limit
       $2
   );

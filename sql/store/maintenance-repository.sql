@@ -124,6 +124,271 @@ select
 
 commit;
 
+-- maintenance-repository.completeProgressRollups
+select
+  a.report_id
+from
+  report_aggregates a
+where
+  not (a.totals ? 'progress')
+  or exists (
+    select
+      1
+    from
+      profile_contributions c
+    where
+      c.report_id = a.report_id
+      and (c.contribution ->> 'persons') = '1'
+      and not (c.contribution ? 'progress')
+  )
+limit
+  $1;
+
+begin;
+
+select
+  1
+from
+  reports
+where
+  id = $1
+for no key update;
+
+select
+  "totals",
+  "company"
+from
+  "report_aggregates"
+where
+  "report_id" = $1;
+
+delete from rollup_deltas
+where
+  report_id = $1
+returning
+  run_id,
+  started,
+  finished,
+  warning,
+  totals,
+  at,
+  recompute_profile_id;
+
+select
+  p.id,
+  p.status,
+  p.pronet_url,
+  p.name,
+  p.title,
+  p.headline,
+  p.facts_version,
+  (
+    select
+      pc.contribution
+    from
+      profile_contributions pc
+    where
+      pc.profile_id = p.id
+  ) as contribution,
+  (
+    select
+      json_agg(x)
+    from
+      (
+        select distinct
+          on (i.run_mode) i.id,
+          i.run_mode as mode,
+          i.status,
+          i.warning,
+          i.activity_gap
+        from
+          scan_items i
+        where
+          i.report_id = p.report_id
+          and i.profile_id = p.id
+          and i.kind = 'person'
+        order by
+          i.run_mode,
+          i.run_created_at desc,
+          i.created_at desc
+      ) x
+  ) as latest,
+  (
+    select
+      json_build_object(
+        'revision',
+        a.revision,
+        'outcomes',
+        (
+          select
+            jsonb_object_agg(f ->> 'check_id', f ->> 'outcome')
+          from
+            jsonb_array_elements(a.findings) f
+        ),
+        'restricted',
+        coalesce(
+          jsonb_array_length(a.profile_data -> 'restricted'),
+          0
+        ) > 0
+      )
+    from
+      profile_analyses a
+    where
+      a.profile_id = p.id
+  ) as analysis,
+  exists (
+    select
+      1
+    from
+      activity_coverage c
+    where
+      c.profile_id = p.id
+  ) as observed,
+  (
+    select
+      json_object_agg(e.id, e.revision)
+    from
+      activity_events e
+    where
+      e.profile_id = p.id
+  ) as events,
+  (
+    select
+      json_build_object(
+        'since',
+        case
+          when h.since_previous is null then null
+          else json_build_object(
+            'fixed',
+            h.since_previous -> 'fixed',
+            'opened',
+            h.since_previous -> 'opened'
+          )
+        end
+      )
+    from
+      person_scan_history h
+    where
+      h.profile_id = p.id
+    order by
+      h.seq desc
+    limit
+      1
+  ) as latest_scan
+from
+  report_profiles p
+where
+  p.report_id = $1;
+
+select
+  json_build_object(
+    'item',
+    (
+      select
+        json_build_object('status', ci.status, 'warning', ci.warning)
+      from
+        scan_items ci
+      where
+        ci.report_id = x.id
+        and ci.profile_id is null
+        and ci.kind = 'company_page'
+        and ci.run_mode = 'activity'
+      order by
+        ci.run_created_at desc,
+        ci.created_at desc
+      limit
+        1
+    ),
+    'observed',
+    exists (
+      select
+        1
+      from
+        company_context cc
+      where
+        cc.report_id = x.id
+    ),
+    'events',
+    (
+      select
+        json_object_agg(ce.id, ce.revision)
+      from
+        activity_events ce
+      where
+        ce.report_id = x.id
+        and ce.subject = '00000000-0000-0000-0000-000000000000'
+    )
+  ) as facts
+from
+  (
+    select
+      $1::uuid as id
+  ) x;
+
+with
+  "w0" as (
+    insert into
+      report_aggregates (report_id, totals, company, updated_at)
+    values
+      ($1::uuid, $2::jsonb, $3::jsonb, $4::timestamptz)
+    on conflict (report_id) do update
+    set
+      totals = excluded.totals,
+      company = coalesce(excluded.company, report_aggregates.company),
+      updated_at = excluded.updated_at
+  )
+update reports
+set
+  updated_at = coalesce($5::timestamptz, reports.updated_at),
+  profile_count = $6,
+  analyzed_profile_count = $7,
+  analysis_state = case
+    when $8::int > 0 then 'available'
+    when not runs.has_runs then 'not_requested'
+    when runs.running then 'running'
+    when runs.queued then 'queued'
+    else 'failed'
+  end
+from
+  (
+    select
+      exists (
+        select
+          1
+        from
+          scan_runs x
+        where
+          x.report_id = $9::uuid
+          and true
+          and x.id <> all ('{}'::uuid[])
+      ) as has_runs,
+      exists (
+        select
+          1
+        from
+          scan_runs x
+        where
+          x.report_id = $10::uuid
+          and x.status = 'running'
+          and x.id <> all ('{}'::uuid[])
+      ) as running,
+      exists (
+        select
+          1
+        from
+          scan_runs x
+        where
+          x.report_id = $11::uuid
+          and x.status = 'queued'
+          and x.id <> all ('{}'::uuid[])
+      ) as queued
+  ) as runs
+where
+  reports.id = $12
+  and true;
+
+commit;
+
 -- maintenance-repository.pruneOldScans
 begin;
 
@@ -211,9 +476,7 @@ limit
 for update of
   i skip locked;
 
-delete from person_scan_history
-where
-  item_id = any ($1::uuid[]);
+-- the statement written whole under history-repository.deleteItemsHistory
 
 with
   gone as (

@@ -92,54 +92,34 @@ select
       activity_events e
     where
       e.profile_id = p.id
-  ) as events
+  ) as events,
+  (
+    select
+      json_build_object(
+        'since',
+        case
+          when h.since_previous is null then null
+          else json_build_object(
+            'fixed',
+            h.since_previous -> 'fixed',
+            'opened',
+            h.since_previous -> 'opened'
+          )
+        end
+      )
+    from
+      person_scan_history h
+    where
+      h.profile_id = p.id
+    order by
+      h.seq desc
+    limit
+      1
+  ) as latest_scan
 from
   report_profiles p
 where
   p.report_id = $1;
 
 -- person-facts.companyFacts
-select
-  json_build_object(
-    'item',
-    (
-      select
-        json_build_object('status', ci.status, 'warning', ci.warning)
-      from
-        scan_items ci
-      where
-        ci.report_id = x.id
-        and ci.profile_id is null
-        and ci.kind = 'company_page'
-        and ci.run_mode = 'activity'
-      order by
-        ci.run_created_at desc,
-        ci.created_at desc
-      limit
-        1
-    ),
-    'observed',
-    exists (
-      select
-        1
-      from
-        company_context cc
-      where
-        cc.report_id = x.id
-    ),
-    'events',
-    (
-      select
-        json_object_agg(ce.id, ce.revision)
-      from
-        activity_events ce
-      where
-        ce.report_id = x.id
-        and ce.subject = '00000000-0000-0000-0000-000000000000'
-    )
-  ) as facts
-from
-  (
-    select
-      $1::uuid as id
-  ) x;
+-- the statement written whole under maintenance-repository.completeProgressRollups

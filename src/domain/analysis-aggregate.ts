@@ -3,8 +3,9 @@
  *
  * Every attachment (and the company page) makes a *contribution* to its
  * report's totals: whether it counts as an active person, is analyzed, its
- * per-check outcomes, its latest work items, its activity coverage, and the
- * (id, revision) pairs it adds to the profiles and activity collections.
+ * per-check outcomes, its latest work items, its activity coverage, its
+ * progress since the previous scan, and the (id, revision) pairs it adds to
+ * the profiles and activity collections.
  * A write recomputes only the contributions it touched and applies
  * `totals + new − old`, so summary reads never scan the roster.
  *
@@ -18,6 +19,16 @@ import { createHash } from 'node:crypto';
 import { revisionOf } from './revision.js';
 import { ACTIVITY_GAPS } from './activity-observation.js';
 import type { ActivityGap } from './collected.js';
+import {
+  addPersonMoves,
+  addProgressTotals,
+  emptyProgressTotals,
+  endedUnobserved,
+  progressState,
+  type GapMoves,
+  type PersonMoves,
+  type ProgressTotals,
+} from './progress-state.js';
 
 import type { ItemStatus } from './scan-status.js';
 
@@ -84,6 +95,13 @@ export interface Contribution {
    * existed. Counted in no total.
    */
   analysis?: string;
+  /**
+   * Where an active person stands since their previous scan, and the gaps
+   * their newest scan fixed and opened when it compares two
+   * (progress-state.ts): the team's progress is the sum. Absent for
+   * inactive people and the company page.
+   */
+  progress?: PersonMoves;
 }
 
 export interface Totals {
@@ -102,6 +120,8 @@ export interface Totals {
   work: WorkCounts;
   profiles: { n: number; acc: string };
   activity: { n: number; acc: string };
+  /** The team's progress since the previous scan (see Contribution); absent in totals stored before it existed, which the upgrade rebuilds (rollup-repository.ts). */
+  progress?: ProgressTotals;
 }
 
 export const EMPTY_CONTRIBUTION: Contribution = Object.freeze({
@@ -146,6 +166,7 @@ export function emptyTotals(): Totals {
     work: emptyWork(),
     profiles: { n: 0, acc: ZERO_ACC },
     activity: { n: 0, acc: ZERO_ACC },
+    progress: emptyProgressTotals(),
   };
 }
 
@@ -164,6 +185,8 @@ export interface PersonFacts {
   /** Why their latest activity item did not observe their activity; null when it did or there is none (or it has not ended). */
   activityGap: ActivityGap | null;
   events: Record<string, string>;
+  /** Their newest scan in the history (null: none), with the gaps it fixed and opened since the one before it (`since` null: their first, or not compared yet). */
+  latestScan: { since: GapMoves | null } | null;
 }
 
 /**
@@ -243,7 +266,16 @@ export function personContribution(facts: PersonFacts): Contribution {
     record: [facts.profileId, profileRecordRevision(facts)],
     events: { ...facts.events },
     ...(facts.analysis ? { analysis: facts.analysis.revision } : {}),
+    progress: personMoves(facts),
   };
+}
+
+/** A person's progress state and, when it compares two scans, their newest scan's gap moves. */
+function personMoves(facts: Pick<PersonFacts, 'latestScan' | 'full'>): PersonMoves {
+  const since = facts.latestScan?.since ?? null;
+  const state = progressState({ scanned: facts.latestScan !== null, since, latestScanFailed: endedUnobserved(facts.full?.status) });
+  const compared = state === 'improved' || state === 'regressed' || state === 'unchanged';
+  return { state, fixed: compared ? [...since!.fixed] : [], opened: compared ? [...since!.opened] : [] };
 }
 
 export function companyContribution(facts: CompanyFacts): Contribution {
@@ -301,6 +333,7 @@ function addContribution(totals: Totals, c: Contribution, sign: 1 | -1): void {
     totals.activity.n += sign;
     totals.activity.acc = accumulate(totals.activity.acc, id, revision, sign);
   }
+  if (c.progress) addPersonMoves((totals.progress ??= emptyProgressTotals()), c.progress, sign);
 }
 
 /** totals − before + after, as a new value. */
@@ -346,6 +379,7 @@ export function addTotals(a: Totals, b: Totals): Totals {
   }
   for (const key of Object.keys(b.work) as (keyof WorkCounts)[]) sum.work[key] += b.work[key];
   for (const key of ['profiles', 'activity'] as const) sum[key] = addCollection(sum[key], b[key]);
+  if (b.progress) addProgressTotals((sum.progress ??= emptyProgressTotals()), b.progress);
   return sum;
 }
 

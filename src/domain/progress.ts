@@ -16,6 +16,7 @@ import { CHECKS, type CheckDefinition } from './checks/catalog.js';
 import type { CheckTotals, Outcome } from './analysis-aggregate.js';
 import { totalsScore } from './analysis-summary.js';
 import { weightedScorePct } from './fix-first.js';
+import { PROGRESS_STATES, progressState, type ProgressState, type ProgressTotals } from './progress-state.js';
 
 /** A person's outcomes by check key. */
 export type Outcomes = Readonly<Record<string, Outcome>>;
@@ -33,18 +34,6 @@ export function gapChanges(before: Outcomes, after: Outcomes): { fixed: string[]
   }
   return { fixed, opened };
 }
-
-/**
- * Where a person stands since their previous scan:
- * - `improved` / `regressed` / `unchanged`: more gaps fixed than new ones, fewer, or as many;
- * - `first_scan`: no earlier scan to compare with;
- * - `not_rescanned`: their latest scan of the profile ended without it (private, unreachable,
- *   failed): the results shown are the earlier ones, so nothing is compared;
- * - `not_analyzed`: no analysis at all.
- */
-export type ProgressState = 'improved' | 'regressed' | 'unchanged' | 'first_scan' | 'not_rescanned' | 'not_analyzed';
-
-export const PROGRESS_STATES: readonly ProgressState[] = ['improved', 'regressed', 'unchanged', 'first_scan', 'not_rescanned', 'not_analyzed'];
 
 /**
  * What changed from a person's previous scan to a later one: the gaps fixed
@@ -82,20 +71,11 @@ export function sincePrevious(previous: Outcomes, current: Outcomes): SincePrevi
   return { fixed, opened, previousScorePct, changePct };
 }
 
-/**
- * A person's progress from their newest scan: whether there is one
- * (`scanned`), what changed since the scan before it (`since`, null when it
- * is their first), and whether their latest scan of the profile ended without
- * observing it (failed or inaccessible).
- */
+/** A person's progress from their newest scan (progress-state.ts, `progressState`), with what changed since the scan before it when it compares two. */
 export function personProgress(input: { scanned: boolean; since: SincePrevious | null; latestScanFailed: boolean }): PersonProgress {
-  const none = { fixed: [], opened: [], previousScorePct: null, changePct: null };
-  if (!input.scanned) return { state: 'not_analyzed', ...none };
-  if (input.latestScanFailed) return { state: 'not_rescanned', ...none };
-  if (input.since === null) return { state: 'first_scan', ...none };
-  const { fixed, opened } = input.since;
-  const state = fixed.length > opened.length ? 'improved' : fixed.length < opened.length ? 'regressed' : 'unchanged';
-  return { state, ...input.since };
+  const state = progressState(input);
+  const compared = state === 'improved' || state === 'regressed' || state === 'unchanged';
+  return compared && input.since ? { state, ...input.since } : { state, fixed: [], opened: [], previousScorePct: null, changePct: null };
 }
 
 /** One check's movement across the team: how many people fixed it, and for how many it became a gap. */
@@ -114,22 +94,14 @@ export interface TeamProgress {
   openedTotal: number;
 }
 
-/** The team's progress from its people's: counts per state and each check's movement. */
-export function teamProgress(people: readonly PersonProgress[]): TeamProgress {
-  const counts = Object.fromEntries(PROGRESS_STATES.map((s) => [s, 0])) as Record<ProgressState, number>;
-  const fixed = new Map<string, number>();
-  const opened = new Map<string, number>();
-  for (const p of people) {
-    counts[p.state] += 1;
-    for (const key of p.fixed) fixed.set(key, (fixed.get(key) ?? 0) + 1);
-    for (const key of p.opened) opened.set(key, (opened.get(key) ?? 0) + 1);
-  }
+/** The team's progress from its people's as the report's roll-up sums them (analysis-aggregate.ts): counts per state and each check's movement. */
+export function teamProgress(totals: ProgressTotals): TeamProgress {
+  const counts = Object.fromEntries(PROGRESS_STATES.map((s) => [s, totals.states[s] ?? 0])) as Record<ProgressState, number>;
   const order = new Map(CHECKS.map((c, i) => [c.key, i]));
-  const checks = CHECKS.filter((c) => fixed.has(c.key) || opened.has(c.key))
-    .map((check) => ({ check, fixed: fixed.get(check.key) ?? 0, opened: opened.get(check.key) ?? 0 }))
+  const checks = CHECKS.filter((c) => totals.fixed[c.key] || totals.opened[c.key])
+    .map((check) => ({ check, fixed: totals.fixed[check.key] ?? 0, opened: totals.opened[check.key] ?? 0 }))
     .sort((a, b) => b.fixed - a.fixed || b.opened - a.opened || order.get(a.check.key)! - order.get(b.check.key)!);
-  const sum = (m: Map<string, number>) => [...m.values()].reduce((s, n) => s + n, 0);
-  return { counts, checks, fixedTotal: sum(fixed), openedTotal: sum(opened) };
+  return { counts, checks, fixedTotal: checks.reduce((s, c) => s + c.fixed, 0), openedTotal: checks.reduce((s, c) => s + c.opened, 0) };
 }
 
 /** The team's picture at one completed round (a report snapshot). */
@@ -145,12 +117,18 @@ export interface RoundPoint {
 
 export const TOP_GAPS = 3;
 
-/** A round's point from a snapshot's counts: the score as the summary computes it, and the top gaps. */
-export function roundPoint(snapshot: { completedAt: Date; persons: number; analyzed: number; checks: Readonly<Record<string, CheckTotals>> }): RoundPoint {
-  const topGaps = CHECKS.map((check, i) => ({ key: check.key, optimize: snapshot.checks[check.id]?.optimize ?? 0, i }))
+/** What a round's point shows of the team: the score as the summary computes it, and the top gaps. */
+export interface RoundFigures {
+  scorePct: number | null;
+  topGaps: string[];
+}
+
+/** A round's figures from each check's counts at that round (a report snapshot's). */
+export function roundFigures(checks: Readonly<Record<string, CheckTotals>>): RoundFigures {
+  const topGaps = CHECKS.map((check, i) => ({ key: check.key, optimize: checks[check.id]?.optimize ?? 0, i }))
     .filter((c) => c.optimize > 0)
     .sort((a, b) => b.optimize - a.optimize || a.i - b.i)
     .slice(0, TOP_GAPS)
     .map((c) => c.key);
-  return { completedAt: snapshot.completedAt, persons: snapshot.persons, analyzed: snapshot.analyzed, scorePct: totalsScore(snapshot).score_pct, topGaps };
+  return { scorePct: totalsScore({ checks }).score_pct, topGaps };
 }

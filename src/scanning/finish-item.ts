@@ -16,7 +16,7 @@ import type { CollectResult } from '../domain/collected.js';
 import { withActivityObservation } from '../domain/activity-observation.js';
 import { analysisFacts } from '../domain/analysis-aggregate.js';
 import { analysisChange, analyzeProfile } from '../domain/profile-analysis.js';
-import { historyWrite } from '../store/history-repository.js';
+import { historyScan, historyWrite, type HistoryScan } from '../store/history-repository.js';
 import {
   activityWrites,
   analysisWrites,
@@ -144,20 +144,20 @@ function personWrites(
   const profile = facts.profile.facts.profile;
   const change = analysisChange(item.report_id, stored, analysis, now);
   const observedBy = observed ? item.id : stored!.item_id;
-  const round = read.history;
-  // The person's facts as they stand once the analysis is stored: the delta is recorded with it, in one statement.
-  const person = facts.person && change.kind === 'analysis' ? withAnalysis(facts.person, analysisFacts(analysis, profile)) : facts.person;
+  // The history keeps every observation of the profile (an unchanged one too: a scan that changed
+  // nothing), and what a later item of the same round changes of its analysis, in that round's row.
+  const round = (observed || change.kind === 'analysis') && read.history;
+  const scan = round ? historyScan(round, analysis) : null;
+  // The person's facts as they stand once the analysis and the round's row are stored: the delta is recorded with them, in one statement.
+  const analyzed = facts.person && change.kind === 'analysis' ? withAnalysis(facts.person, analysisFacts(analysis, profile)) : facts.person;
+  const person = analyzed && round && scan && round.latest ? withLatestScan(analyzed, scan) : analyzed;
   return {
     ...common,
     person,
     writes: [
       ...itemWrites,
       ...analysisWrites(db, { reportId: item.report_id, profileId: item.profile_id, itemId: observedBy, profile }, analysis, change, gateHolds),
-      // The history keeps every observation of the profile (an unchanged one too: a scan that changed
-      // nothing), and what a later item of the same round changes of its analysis, in that round's row.
-      ...((observed || change.kind === 'analysis') && round
-        ? [historyWrite(db, { reportId: item.report_id, profileId: item.profile_id, round }, analysis, now, gateHolds)]
-        : []),
+      ...(round && scan ? [historyWrite(db, { reportId: item.report_id, profileId: item.profile_id, round }, scan, analysis, now, gateHolds)] : []),
     ],
     analysisAvailable: change.kind === 'analysis',
   };
@@ -213,4 +213,9 @@ function usageWrite(finish: Extract<Finish, { outcome: 'succeeded' }>) {
 
 function withAnalysis(person: GatheredPerson, analysis: GatheredPerson['facts']['analysis']): GatheredPerson {
   return { ...person, facts: { ...person.facts, analysis } };
+}
+
+/** `person` with `scan`, their round's row, as their newest scan (its round's row is, or will be, their newest). */
+function withLatestScan(person: GatheredPerson, scan: HistoryScan): GatheredPerson {
+  return { ...person, facts: { ...person.facts, latestScan: { since: scan.since && { fixed: scan.since.fixed, opened: scan.since.opened } } } };
 }

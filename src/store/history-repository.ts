@@ -14,7 +14,7 @@ import { sql, type Kysely, type OperationNodeSource, type RawBuilder } from 'kys
 import { insertRowIf } from './one-statement.js';
 import type { CheckTotals } from '../domain/analysis-aggregate.js';
 import type { StoredFinding } from '../domain/analysis-records.js';
-import { scanScorePct, sincePrevious, type Outcomes, type SincePrevious } from '../domain/progress.js';
+import { roundFigures, scanScorePct, sincePrevious, type Outcomes, type RoundFigures, type SincePrevious } from '../domain/progress.js';
 import { latestFullItemJoin } from './latest-item.js';
 import type { Database, StoredSincePrevious } from './schema.js';
 
@@ -28,6 +28,8 @@ const fromStored = (since: StoredSincePrevious | null): SincePrevious | null =>
 export interface HistoryRound {
   round: string;
   previous: Outcomes | null;
+  /** Whether the round's row is the person's newest (or, not written yet, will be): what it holds is then where they stand now. */
+  latest: boolean;
 }
 
 /**
@@ -63,16 +65,18 @@ export function historyRoundSql(input: {
   return sql<HistoryRound | null>`(
     select json_build_object('round', r.id, 'previous', (
              select h.outcomes from person_scan_history h
-              where h.profile_id = ${input.profileId}
-                and h.seq < coalesce((select x.seq from person_scan_history x where x.item_id = r.id), 9223372036854775807)
-              order by h.seq desc limit 1))
-      from (select ${round} as id) r where r.id is not null)`;
+              where h.profile_id = ${input.profileId} and h.seq < r.seq
+              order by h.seq desc limit 1),
+           'latest', not exists (select 1 from person_scan_history h where h.profile_id = ${input.profileId} and h.seq > r.seq))
+      from (select x.id, coalesce((select h.seq from person_scan_history h where h.item_id = x.id), 9223372036854775807) as seq
+              from (select ${round} as id) x) r
+     where r.id is not null)`;
 }
 
 /**
  * The write that keeps a person's analysis with the round of scans it was
- * evaluated in (`round`: historyRoundSql), with what changed since the
- * person's previous scan (`previous`' outcomes; null: none). A new
+ * evaluated in (`round`: historyRoundSql), as `historyScan` makes it: its
+ * outcomes and what changed since the person's previous scan. A new
  * observation adds its round's row; a later item of the same round (an
  * activity item) updates it, as it updates the shown analysis. The previous
  * round's row keeps what was shown then. A replayed finish writes the same
@@ -82,21 +86,21 @@ export function historyRoundSql(input: {
 export function historyWrite(
   db: Kysely<Database>,
   input: { reportId: string; profileId: string; round: HistoryRound },
-  analysis: { findings: readonly StoredFinding[]; good: number; optimize: number; unknown: number; captured_at: Date },
+  scan: HistoryScan,
+  analysis: { good: number; optimize: number; unknown: number; captured_at: Date },
   now: Date,
   when: RawBuilder<boolean>,
 ): OperationNodeSource {
-  const outcomes: Outcomes = Object.fromEntries(analysis.findings.map((f) => [f.check_key, f.outcome]));
   const values = {
     good: analysis.good,
     optimize: analysis.optimize,
     unknown: analysis.unknown,
     captured_at: analysis.captured_at,
-    outcomes: JSON.stringify(outcomes),
+    outcomes: JSON.stringify(scan.outcomes),
     compared: true,
-    since_previous: toStored(input.round.previous === null ? null : sincePrevious(input.round.previous, outcomes)),
+    since_previous: toStored(scan.since),
     scored: true,
-    score_pct: scanScorePct(outcomes),
+    score_pct: scanScorePct(scan.outcomes),
     updated_at: now,
   };
   return insertRowIf(
@@ -105,6 +109,18 @@ export function historyWrite(
     { item_id: input.round.round, report_id: input.reportId, profile_id: input.profileId, scanned_at: now, ...values },
     when,
   ).onConflict((oc) => oc.column('item_id').doUpdateSet(values));
+}
+
+/** A scan as its round's history row keeps it: each check's outcome, and what changed since the previous scan (null: none). */
+export interface HistoryScan {
+  outcomes: Outcomes;
+  since: SincePrevious | null;
+}
+
+/** The scan an analysis makes in its round (`round`: historyRoundSql). */
+export function historyScan(round: HistoryRound, analysis: { findings: readonly StoredFinding[] }): HistoryScan {
+  const outcomes: Outcomes = Object.fromEntries(analysis.findings.map((f) => [f.check_key, f.outcome]));
+  return { outcomes, since: round.previous === null ? null : sincePrevious(round.previous, outcomes) };
 }
 
 /** Rows one comparing statement reads and updates at most. */
@@ -118,7 +134,7 @@ const COMPARE_BATCH = 1000;
  * Run by the migration runner until none is left, and by maintenance.
  * Returns how many rows it completed.
  */
-export async function compareHistory(db: Kysely<Database>, batch = COMPARE_BATCH): Promise<number> {
+export async function compareHistory(db: Kysely<Database>, now: Date, batch = COMPARE_BATCH): Promise<number> {
   const { rows } = await sql<{ item_id: string; outcomes: Outcomes; previous: Outcomes | null }>`
     select h.item_id, h.outcomes,
            (select p.outcomes from person_scan_history p where p.profile_id = h.profile_id and p.seq < h.seq order by p.seq desc limit 1) as previous
@@ -131,12 +147,38 @@ export async function compareHistory(db: Kysely<Database>, batch = COMPARE_BATCH
   const scores = rows.map((r) => scanScorePct(r.outcomes));
   // What a finish wrote meanwhile is its own, already computed: left as it is.
   await sql`
-    update person_scan_history h
-       set compared = true, since_previous = case when h.compared then h.since_previous else v.since end,
-           scored = true, score_pct = case when h.scored then h.score_pct else v.score end
-      from unnest(${rows.map((r) => r.item_id)}::uuid[], ${since}::jsonb[], ${scores}::double precision[]) as v(item_id, since, score)
-     where h.item_id = v.item_id and not (h.compared and h.scored)`.execute(db);
+    with changed as (
+      update person_scan_history h
+         set compared = true, since_previous = case when h.compared then h.since_previous else v.since end,
+             scored = true, score_pct = case when h.scored then h.score_pct else v.score end
+        from unnest(${rows.map((r) => r.item_id)}::uuid[], ${since}::jsonb[], ${scores}::double precision[]) as v(item_id, since, score)
+       where h.item_id = v.item_id and not (h.compared and h.scored)
+      returning h.report_id, h.profile_id, h.seq)
+    ${recomputeNewest(now)}`.execute(db);
   return rows.length;
+}
+
+/**
+ * The end of a statement whose CTE `changed` (report_id, profile_id, seq)
+ * holds history rows it updates or deletes: asks the report's roll-up to
+ * recompute each person whose changed row was their newest (a delta naming
+ * them, as a begun item's does: store/rollup-repository.ts), for their
+ * progress is their newest row's (domain/analysis-aggregate.ts). The
+ * statement's snapshot still holds the rows it deletes.
+ */
+function recomputeNewest(now: Date): RawBuilder<unknown> {
+  return sql`
+    insert into rollup_deltas (report_id, run_id, started, at, recompute_profile_id)
+    select distinct c.report_id, null::uuid, false, ${now}::timestamptz, c.profile_id
+      from changed c
+     where not exists (select 1 from person_scan_history n where n.profile_id = c.profile_id and n.seq > c.seq)`;
+}
+
+/** Deletes the history rows of the items `itemIds` (pruned items: store/maintenance-repository.ts), asking the roll-up to recompute whom that changes. */
+export async function deleteItemsHistory(db: Kysely<Database>, itemIds: readonly string[], now: Date): Promise<void> {
+  await sql`
+    with changed as (delete from person_scan_history where item_id = any(${[...itemIds]}::uuid[]) returning report_id, profile_id, seq)
+    ${recomputeNewest(now)}`.execute(db);
 }
 
 /**
@@ -146,7 +188,7 @@ export async function compareHistory(db: Kysely<Database>, batch = COMPARE_BATCH
  * second call for the same round adds nothing). True when it stored one.
  */
 export async function recordCompletedRound(db: Kysely<Database>, reportId: string): Promise<boolean> {
-  const { numAffectedRows } = await sql`
+  const { rows } = await sql<{ id: number; checks: Record<string, CheckTotals> }>`
     insert into report_snapshots (report_id, run_id, completed_at, persons, analyzed, answered_persons, checks)
     select a.report_id, last.id, last.completed_at, (a.totals->>'persons')::int, (a.totals->>'analyzed')::int,
            (a.totals->>'answered_persons')::int, coalesce(a.totals->'checks', '{}'::jsonb)
@@ -158,8 +200,38 @@ export async function recordCompletedRound(db: Kysely<Database>, reportId: strin
        and not exists (select 1 from scan_runs r where r.report_id = a.report_id and r.status = 'queued')
        and not exists (select 1 from scan_runs r where r.report_id = a.report_id and r.status = 'running')
        and not exists (select 1 from rollup_deltas d where d.report_id = a.report_id)
-    on conflict (report_id, run_id) do nothing`.execute(db);
-  return Number(numAffectedRows ?? 0) > 0;
+    on conflict (report_id, run_id) do nothing
+    returning id, checks`.execute(db);
+  // Its figures, from the counts it stored (a crash in between leaves them to pointRounds).
+  await storeRoundFigures(db, rows);
+  return rows.length > 0;
+}
+
+/** Stores each round's figures (domain/progress.ts, roundFigures) from its checks' counts. */
+async function storeRoundFigures(db: Kysely<Database>, rounds: readonly { id: number; checks: Record<string, CheckTotals> }[]): Promise<void> {
+  if (rounds.length === 0) return;
+  const figures = rounds.map((r) => roundFigures(r.checks));
+  await sql`
+    update report_snapshots s set pointed = true, score_pct = v.score, top_gaps = array(select jsonb_array_elements_text(v.gaps))
+      from unnest(${rounds.map((r) => r.id)}::bigint[], ${figures.map((f) => f.scorePct)}::double precision[],
+                  ${figures.map((f) => JSON.stringify(f.topGaps))}::jsonb[]) as v(id, score, gaps)
+     where s.id = v.id`.execute(db);
+}
+
+/** Rounds one pointing statement reads and updates at most. */
+const POINT_BATCH = 1000;
+
+/**
+ * Stores the figures of rounds recorded without them (before migration
+ * 0060, or whose recording a crash cut short), oldest first, one batch. Run
+ * by the migration runner until none is left, and by maintenance. Returns
+ * how many rounds it completed.
+ */
+export async function pointRounds(db: Kysely<Database>, batch = POINT_BATCH): Promise<number> {
+  const { rows } = await sql<{ id: number; checks: Record<string, CheckTotals> }>`
+    select id, checks from report_snapshots where not pointed order by id limit ${batch}`.execute(db);
+  await storeRoundFigures(db, rows);
+  return rows.length;
 }
 
 /** A person's newest scan, for progress (domain/progress.ts), and their latest full-profile item's status. */
@@ -175,7 +247,7 @@ export interface PersonLatestScan {
 
 /**
  * Each active person's newest scan: one index lookup per person
- * (`person_scan_history_person`), whatever the depth of their history.
+ * (`person_scan_history_trend`), whatever the depth of their history.
  */
 export async function readPeopleScans(db: Kysely<Database>, reportId: string): Promise<PersonLatestScan[]> {
   const { rows } = await sql<{ profile_id: string; latest_status: string | null; scanned: boolean; since_previous: StoredSincePrevious | null }>`
@@ -193,30 +265,39 @@ export interface PersonScan {
   scanned_at: Date;
   /** The scan's weighted score, stored with it (scanScorePct); null when no check was answered. */
   score_pct: number | null;
-  /** What changed since the scan before it; null for a first scan. */
-  since: SincePrevious | null;
 }
 
-/** A person's newest `limit` scans, oldest first, and their latest full-profile item's status (null: none). */
+/**
+ * A person's newest `limit` scans, oldest first; what changed since the scan
+ * before the newest (null: none, or a first scan); and their latest
+ * full-profile item's status (null: none).
+ */
 export async function readPersonScans(
   db: Kysely<Database>,
   input: { reportId: string; profileId: string; limit: number },
-): Promise<{ scans: PersonScan[]; latestStatus: string | null }> {
+): Promise<{ scans: PersonScan[]; since: SincePrevious | null; latestStatus: string | null }> {
   const { rows } = await sql<{
     latest_status: string | null;
-    scans: { scanned_at: string; score_pct: number | null; since_previous: StoredSincePrevious | null }[];
+    /** Epoch milliseconds: numbers parse without a date parser per scan. */
+    times: number[] | null;
+    scores: (number | null)[] | null;
+    since_previous: StoredSincePrevious | null;
   }>`
-    select li.status as latest_status,
-           coalesce((select json_agg(x order by x.seq)
-                       from (select h.seq, h.scanned_at, h.score_pct, h.since_previous from person_scan_history h
-                              where h.profile_id = p.id order by h.seq desc limit ${input.limit}) x), '[]'::json) as scans
+    select li.status as latest_status, t.times, t.scores,
+           (select h.since_previous from person_scan_history h where h.profile_id = p.id order by h.seq desc limit 1) as since_previous
       from report_profiles p
       ${sql.raw(latestFullItemJoin('p'))}
+      cross join lateral (
+        select array_agg((extract(epoch from x.scanned_at) * 1000)::float8 order by x.seq) as times, array_agg(x.score_pct order by x.seq) as scores
+          from (select h.seq, h.scanned_at, h.score_pct from person_scan_history h
+                 where h.profile_id = p.id order by h.seq desc limit ${input.limit}) x) t
      where p.report_id = ${input.reportId} and p.id = ${input.profileId}`.execute(db);
   const row = rows[0];
-  if (!row) return { scans: [], latestStatus: null };
+  if (!row) return { scans: [], since: null, latestStatus: null };
+  const scores = row.scores ?? [];
   return {
-    scans: row.scans.map((s) => ({ scanned_at: new Date(s.scanned_at), score_pct: s.score_pct, since: fromStored(s.since_previous) })),
+    scans: (row.times ?? []).map((ms, i) => ({ scanned_at: new Date(ms), score_pct: scores[i] })),
+    since: fromStored(row.since_previous),
     latestStatus: row.latest_status,
   };
 }
@@ -226,20 +307,34 @@ export interface RoundSnapshot {
   completedAt: Date;
   persons: number;
   analyzed: number;
-  checks: Record<string, CheckTotals>;
+  /** Its stored figures; null until they are stored (pointRounds), when `checks` holds what they are computed from. */
+  figures: RoundFigures | null;
+  checks: Record<string, CheckTotals> | null;
 }
 
 /** A report's newest `limit` completed rounds, oldest first. */
 export async function readReportRounds(db: Kysely<Database>, reportId: string, limit: number): Promise<RoundSnapshot[]> {
-  const rows = await db
-    .selectFrom('report_snapshots')
-    .select(['completed_at', 'persons', 'analyzed', 'checks'])
-    .where('report_id', '=', reportId)
-    .orderBy('completed_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .execute();
-  return rows.reverse().map((r) => ({ completedAt: r.completed_at, persons: r.persons, analyzed: r.analyzed, checks: r.checks }));
+  const { rows } = await sql<{
+    completed_at: Date;
+    persons: number;
+    analyzed: number;
+    pointed: boolean;
+    score_pct: number | null;
+    top_gaps: string[] | null;
+    checks: Record<string, CheckTotals> | null;
+  }>`
+    select s.completed_at, s.persons, s.analyzed, s.pointed, s.score_pct, s.top_gaps, case when s.pointed then null else s.checks end as checks
+      from report_snapshots s
+     where s.report_id = ${reportId}
+     order by s.completed_at desc, s.id desc
+     limit ${limit}`.execute(db);
+  return rows.reverse().map((r) => ({
+    completedAt: r.completed_at,
+    persons: r.persons,
+    analyzed: r.analyzed,
+    figures: r.pointed ? { scorePct: r.score_pct, topGaps: r.top_gaps ?? [] } : null,
+    checks: r.checks,
+  }));
 }
 
 /** Rows one pruning statement deletes at most (maintenance goes round until a batch finds fewer). */
@@ -248,21 +343,28 @@ const HISTORY_PRUNE_BATCH = 5000;
 /**
  * Deletes the history older than `before`, in batches, each its own
  * statement: a person's scans and a report's rounds. Returns how many rows
- * went. The analysis shown stays in profile_analyses, whatever its age.
+ * went. The analysis shown stays in profile_analyses, whatever its age; a
+ * person whose newest scan goes is recomputed in the team's progress.
  */
-export async function pruneHistory(db: Kysely<Database>, before: Date, batch = HISTORY_PRUNE_BATCH): Promise<number> {
+export async function pruneHistory(db: Kysely<Database>, before: Date, now: Date, batch = HISTORY_PRUNE_BATCH): Promise<number> {
   let total = 0;
-  for (const table of ['person_scan_history', 'report_snapshots'] as const) {
-    const key = table === 'person_scan_history' ? 'item_id' : 'id';
-    const at = table === 'person_scan_history' ? 'scanned_at' : 'completed_at';
-    for (;;) {
-      const { numAffectedRows } = await sql`
-        delete from ${sql.table(table)}
-         where ${sql.ref(key)} in (select ${sql.ref(key)} from ${sql.table(table)} where ${sql.ref(at)} < ${before} limit ${batch})`.execute(db);
-      const n = Number(numAffectedRows ?? 0);
-      total += n;
-      if (n < batch) break;
-    }
+  for (;;) {
+    const { rows } = await sql<{ n: number }>`
+      with changed as (
+        delete from person_scan_history
+         where item_id in (select item_id from person_scan_history where scanned_at < ${before} limit ${batch})
+        returning report_id, profile_id, seq),
+      asked as (${recomputeNewest(now)})
+      select count(*)::int as n from changed`.execute(db);
+    total += rows[0].n;
+    if (rows[0].n < batch) break;
+  }
+  for (;;) {
+    const { numAffectedRows } = await sql`
+      delete from report_snapshots where id in (select id from report_snapshots where completed_at < ${before} limit ${batch})`.execute(db);
+    const n = Number(numAffectedRows ?? 0);
+    total += n;
+    if (n < batch) break;
   }
   return total;
 }

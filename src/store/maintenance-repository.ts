@@ -1,7 +1,8 @@
 /**
  * Retention in the database (src/maintenance.ts schedules it; windows in
  * docs/operations.md): tombstones of expired import receipts, obsolete evidence no stored finding refers to (with
- * the media blobs nothing else uses), and the blobs an erasure queued in `blob_deletions` (store/erasure-repository.ts).
+ * the media blobs nothing else uses), the blobs an erasure queued in `blob_deletions` (store/erasure-repository.ts),
+ * and the roll-ups stored before they kept the team's progress (`completeProgressRollups`).
  *
  * Media collection and workers: a worker stores its blobs before it
  * finishes the item (content addressing: a blob already there is not
@@ -20,6 +21,8 @@
  */
 import { sql, type Kysely } from 'kysely';
 import type { Database } from './schema.js';
+import { deleteItemsHistory } from './history-repository.js';
+import { refreshReportRollup } from './rollup-repository.js';
 import { retryingTransaction } from './transaction.js';
 
 /** Advisory lock keys (cf. first-run.ts: 7_305_113_001). */
@@ -229,7 +232,7 @@ export async function pruneOldScans(db: Kysely<Database>, before: Date, now: Dat
          for update of i skip locked`.execute(trx);
       if (rows.length === 0) return 0;
       const ids = rows.map((r) => r.id);
-      await sql`delete from person_scan_history where item_id = any(${ids}::uuid[])`.execute(trx);
+      await deleteItemsHistory(trx, ids, now);
       await sql`
         with gone as (delete from evidence_images where item_id = any(${ids}::uuid[]) returning original_sha256, preview_sha256)
         insert into blob_deletions (sha256, enqueued_at, next_attempt_at)
@@ -243,4 +246,30 @@ export async function pruneOldScans(db: Kysely<Database>, before: Date, now: Dat
     if (n < batch) break;
   }
   return total;
+}
+
+/** Reports one upgrade pass recomputes at most (each in a transaction of its own). */
+const PROGRESS_UPGRADE_BATCH = 50;
+
+/**
+ * Recomputes from the stored rows every contribution of the reports that
+ * lack the team's progress (`Totals.progress`): totals stored before it existed, or a
+ * contribution of an active person that a process of an earlier version
+ * stored without it during a rolling upgrade. Each report in a transaction
+ * of its own, under its lock; returns how many it recomputed (at most
+ * `batch`). Run by the migration runner until none is left, and by
+ * maintenance.
+ */
+export async function completeProgressRollups(db: Kysely<Database>, now: Date, batch = PROGRESS_UPGRADE_BATCH): Promise<number> {
+  const { rows } = await sql<{ report_id: string }>`
+    select a.report_id from report_aggregates a
+     where not (a.totals ? 'progress')
+        or exists (select 1 from profile_contributions c
+                    where c.report_id = a.report_id and (c.contribution ->> 'persons') = '1' and not (c.contribution ? 'progress'))
+     limit ${batch}`.execute(db);
+  for (const { report_id: reportId } of rows) {
+    // Every contribution recomputed from the rows (under the report lock): the difference adds each person's progress.
+    await retryingTransaction(db, (trx) => refreshReportRollup(trx, reportId, 'all', now));
+  }
+  return rows.length;
 }

@@ -19,7 +19,12 @@
  * Last come the data steps a domain rule computes, which SQL cannot state
  * without a second copy of the rule: history rows written before what changed
  * since the previous scan and the scan's score were stored with them
- * (migrations 0058, 0059) get both (store/history-repository.ts, compareHistory).
+ * (migrations 0058, 0059) get both (store/history-repository.ts, compareHistory),
+ * and rounds recorded before their trend figures were stored (0060) get those
+ * (pointRounds);
+ * then report roll-ups stored before they kept the team's progress are
+ * recomputed from the stored rows (store/maintenance-repository.ts,
+ * completeProgressRollups).
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
@@ -27,7 +32,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Migrator, sql, type Migration, type MigrationProvider } from 'kysely';
 import type { Db } from './database.js';
-import { compareHistory } from './history-repository.js';
+import { compareHistory, pointRounds } from './history-repository.js';
+import { completeProgressRollups } from './maintenance-repository.js';
 import { retryingTransaction } from './transaction.js';
 
 const migrationsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
@@ -65,7 +71,10 @@ export async function migrateToLatest(db: Db): Promise<string[]> {
   if (error) throw error instanceof Error ? error : new Error(String(error));
   const numbered = (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
   const functions = await applyFunctionDefinitions(db);
-  while ((await compareHistory(db)) > 0);
+  const now = new Date();
+  while ((await compareHistory(db, now)) > 0);
+  while ((await pointRounds(db)) > 0);
+  while ((await completeProgressRollups(db, now)) > 0);
   return [...numbered, ...functions.map((f) => `functions/${f.replace(/\.sql$/, '')}`)];
 }
 

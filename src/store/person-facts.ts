@@ -8,6 +8,7 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { CompanyFacts, Contribution, LatestItem, Outcome } from '../domain/analysis-aggregate.js';
 import type { ActivityGap } from '../domain/collected.js';
 import type { GatheredPerson } from '../domain/finish-facts.js';
+import type { GapMoves } from '../domain/progress-state.js';
 import { NIL_SUBJECT, type Database } from './schema.js';
 import { UNFLATTENED } from './plan-fence.js';
 
@@ -24,14 +25,16 @@ export interface PersonFactsRow {
   analysis: { revision: string; outcomes: Record<string, Outcome> | null; restricted: boolean } | null;
   observed: boolean;
   events: Record<string, string> | null;
+  /** Their newest history row's gap moves since the scan before it (`since` null: none or not compared yet); null without a history row. */
+  latest_scan: { since: GapMoves | null } | null;
   /** The attachment's version (migration 0035, locks.ts). */
   facts_version: string;
 }
 
 /**
  * The columns of a person's facts over an attachment row `p`: its latest
- * item per mode, analysis outcomes, activity coverage, event revisions and
- * stored contribution (correlated subqueries on indexed keys, naming only
+ * item per mode, analysis outcomes, activity coverage, event revisions, newest
+ * history row and stored contribution (correlated subqueries on indexed keys, naming only
  * `p`), every one JSON-safe, so that a statement can carry people's rows as
  * JSON (`personFactsJson`, `begunPeopleSql`). `outcomes`: the SQL of the
  * analysis' outcomes over `a` (its row) and `p`.
@@ -49,7 +52,10 @@ const personFactsColumns = (outcomes: string) => `
                                 'restricted', coalesce(jsonb_array_length(a.profile_data -> 'restricted'), 0) > 0)
          from profile_analyses a where a.profile_id = p.id) as analysis,
       exists (select 1 from activity_coverage c where c.profile_id = p.id) as observed,
-      (select json_object_agg(e.id, e.revision) from activity_events e where e.profile_id = p.id) as events`;
+      (select json_object_agg(e.id, e.revision) from activity_events e where e.profile_id = p.id) as events,
+      (select json_build_object('since', case when h.since_previous is null then null
+                                              else json_build_object('fixed', h.since_previous -> 'fixed', 'opened', h.since_previous -> 'opened') end)
+         from person_scan_history h where h.profile_id = p.id order by h.seq desc limit 1) as latest_scan`;
 
 /** The outcomes of the analysis `a`, expanded from its findings: the definition. */
 const OUTCOMES_FROM_FINDINGS = `(select jsonb_object_agg(f->>'check_id', f->>'outcome') from jsonb_array_elements(a.findings) f)`;
@@ -123,6 +129,7 @@ export function gathered(p: PersonFactsRow): GatheredPerson {
       activityObserved: p.observed,
       activityGap: p.latest?.find((l) => l.mode === 'activity')?.activity_gap ?? null,
       events: p.events ?? {},
+      latestScan: p.latest_scan,
     },
   };
 }

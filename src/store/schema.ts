@@ -457,6 +457,10 @@ export interface ReportSnapshotsTable {
   analyzed: number;
   answered_persons: number;
   checks: Json<Record<string, CheckTotals>>;
+  /** Whether the round's figures (domain/progress.ts, roundFigures) are stored (migration 0060). */
+  pointed: Generated<boolean>;
+  score_pct: number | null;
+  top_gaps: string[] | null;
 }
 
 /** Web workspace sessions (migration 0020; store/session-repository.ts). */

@@ -3,11 +3,14 @@
  * (docs/analysis.md, "History and progress"): a report's progress (its
  * people's, the team's, and the team's trend per completed round) and one
  * person's (their trend and what they fixed). Reads only, scoped by
- * workspace like the report's pages; the rules are domain/progress.ts.
+ * workspace like the report's pages; the rules are domain/progress.ts and
+ * domain/progress-state.ts.
  */
-import { personProgress, roundPoint, teamProgress, type PersonProgress, type RoundPoint, type TeamProgress } from '../domain/progress.js';
+import { personProgress, roundFigures, teamProgress, type PersonProgress, type RoundPoint, type TeamProgress } from '../domain/progress.js';
 import type { Db } from '../store/database.js';
 import { readPeopleScans, readPersonScans, readReportRounds } from '../store/history-repository.js';
+import { readCurrentTotals } from '../store/rollup-repository.js';
+import { emptyProgressTotals, endedUnobserved } from '../domain/progress-state.js';
 import { requireReport } from './require-report.js';
 
 export type { PersonProgress, RoundPoint, TeamProgress };
@@ -16,24 +19,35 @@ export type { PersonProgress, RoundPoint, TeamProgress };
 export const TREND_POINTS = 12;
 export const PERSON_TREND_POINTS = 24;
 
-/** A latest full-profile item that ended without observing the profile. */
-const failed = (status: string | null) => status === 'failed' || status === 'inaccessible';
-
 export interface ReportProgress {
   /** The team's completed rounds, oldest first (at most TREND_POINTS). */
   rounds: RoundPoint[];
-  /** Each active person's progress, by profile id. */
-  people: ReadonlyMap<string, PersonProgress>;
   team: TeamProgress;
 }
 
+/**
+ * The report page's progress: its completed rounds and the team's progress,
+ * which the report's roll-up keeps (store/rollup-repository.ts, as every
+ * person's contribution: domain/analysis-aggregate.ts), so the read costs the
+ * same whatever the depth of the history.
+ */
 export async function readReportProgress(ctx: { db: Db; workspaceId: string }, reportId: string): Promise<ReportProgress> {
   await requireReport(ctx.db, ctx.workspaceId, reportId);
-  const [scans, rounds] = await Promise.all([readPeopleScans(ctx.db, reportId), readReportRounds(ctx.db, reportId, TREND_POINTS)]);
-  const people = new Map(
-    scans.map((row) => [row.profile_id, personProgress({ scanned: row.scanned, since: row.since, latestScanFailed: failed(row.latest_status) })]),
+  const [totals, rounds] = await Promise.all([readCurrentTotals(ctx.db, reportId), readReportRounds(ctx.db, reportId, TREND_POINTS)]);
+  return {
+    // A round's stored figures, or (recorded without them, until maintenance stores them) computed from its counts.
+    rounds: rounds.map((r) => ({ completedAt: r.completedAt, persons: r.persons, analyzed: r.analyzed, ...(r.figures ?? roundFigures(r.checks ?? {})) })),
+    team: teamProgress(totals?.progress ?? emptyProgressTotals()),
+  };
+}
+
+/** Each active person's progress, by profile id (the exports' columns). */
+export async function readPeopleProgress(ctx: { db: Db; workspaceId: string }, reportId: string): Promise<ReadonlyMap<string, PersonProgress>> {
+  await requireReport(ctx.db, ctx.workspaceId, reportId);
+  const scans = await readPeopleScans(ctx.db, reportId);
+  return new Map(
+    scans.map((row) => [row.profile_id, personProgress({ scanned: row.scanned, since: row.since, latestScanFailed: endedUnobserved(row.latest_status) })]),
   );
-  return { rounds: rounds.map(roundPoint), people, team: teamProgress([...people.values()]) };
 }
 
 export interface PersonTrendPoint {
@@ -51,10 +65,9 @@ export interface PersonProgressView {
 /** One person's trend and progress; the caller has read the person (a person not on the report reads as no history). */
 export async function readPersonProgress(ctx: { db: Db; workspaceId: string }, reportId: string, profileId: string): Promise<PersonProgressView> {
   await requireReport(ctx.db, ctx.workspaceId, reportId);
-  const { scans, latestStatus } = await readPersonScans(ctx.db, { reportId, profileId, limit: PERSON_TREND_POINTS });
-  const latest = scans.at(-1);
+  const { scans, since, latestStatus } = await readPersonScans(ctx.db, { reportId, profileId, limit: PERSON_TREND_POINTS });
   return {
     trend: scans.map((s) => ({ scannedAt: s.scanned_at, scorePct: s.score_pct })),
-    progress: personProgress({ scanned: latest !== undefined, since: latest?.since ?? null, latestScanFailed: failed(latestStatus) }),
+    progress: personProgress({ scanned: scans.length > 0, since, latestScanFailed: endedUnobserved(latestStatus) }),
   };
 }

@@ -20,7 +20,7 @@ import { beginItem } from '../../src/queue/begin.js';
 import { claimItem } from '../../src/queue/claim.js';
 import { endPersonItem, type PersonItemEnd } from '../../src/queue/finish.js';
 import { type BegunItem } from '../../src/queue/item.js';
-import { historyWrite } from '../../src/store/history-repository.js';
+import { historyScan, historyWrite } from '../../src/store/history-repository.js';
 import { lockAttachments } from '../../src/store/locks.js';
 import { MediaCollected, mediaGeneration } from '../../src/store/maintenance-repository.js';
 import { gateHolds } from '../../src/store/one-statement.js';
@@ -75,6 +75,7 @@ describe("a person's finish that fails one of its checks", () => {
     assert.ok(read.factsVersion !== null);
     const now = new Date();
     const ids = { reportId: item.report_id, profileId, itemId: item.id };
+    const round = { round: ids.itemId, previous: null, latest: true };
     const image = { sha256: randomUUID().replaceAll('-', '').repeat(2), size: 10, media_type: 'image/webp' as const, width: 1, height: 1 };
     const evidence = evidenceWrites(
       db,
@@ -102,7 +103,7 @@ describe("a person's finish that fails one of its checks", () => {
         ...evidence.writes,
         ...events.writes,
         ...analysisWrites(db, { ...ids, profile: {} as CollectedProfile }, analysis, change, gateHolds),
-        historyWrite(db, { ...ids, round: { round: ids.itemId, previous: null } }, analysis, now, gateHolds),
+        historyWrite(db, { ...ids, round }, historyScan(round, analysis), analysis, now, gateHolds),
         providerUsageWrite({ workspaceId: item.workspace_id, provider, records: 1 }, gateHolds),
       ],
       analysisAvailable: true,

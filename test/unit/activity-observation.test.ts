@@ -133,6 +133,7 @@ describe('absence is never advice: the summary says why', () => {
     activityObserved: observed,
     activityGap: gap,
     events: {},
+    latestScan: null,
   });
   function summaryOf(people: PersonFacts[]) {
     let totals = emptyTotals();

@@ -42,6 +42,10 @@ const facts = (id: number): fc.Arbitrary<PersonFacts> =>
     activityObserved: fc.boolean(),
     activityGap: fc.constantFrom(null, 'not_delivered' as const, 'unattributable' as const, 'failed' as const),
     events: fc.dictionary(fc.constantFrom(`e${id}a`, `e${id}b`, `e${id}c`), fc.string({ minLength: 1, maxLength: 8 })),
+    latestScan: fc.option(
+      fc.record({ since: fc.option(fc.record({ fixed: fc.subarray(['k1', 'k2', 'k3']), opened: fc.subarray(['k2', 'k3', 'k4']) }), { nil: null }) }),
+      { nil: null },
+    ),
   });
 
 describe('analysis aggregates', () => {
@@ -115,6 +119,7 @@ describe('analysis aggregates', () => {
       activityObserved: false,
       activityGap: null,
       events: {},
+      latestScan: null,
     };
     const a = personContribution(base);
     const b = personContribution({ ...base, full: { status: 'running', warning: false } });

@@ -27,6 +27,7 @@ const member = (i: number): fc.Arbitrary<GroupMember> =>
         activityObserved: observed,
         activityGap: null,
         events: {},
+        latestScan: null,
       }),
     }));
 const roster = fc.integer({ min: 0, max: 30 }).chain((n) => fc.tuple(...Array.from({ length: n }, (_, i) => member(i))));
@@ -106,6 +107,7 @@ function sumless() {
     activityObserved: false,
     activityGap: null,
     events: {},
+    latestScan: null,
   });
 }
 

@@ -6,11 +6,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { gapChanges, personProgress, sincePrevious, teamProgress, type Outcomes } from '../../src/domain/progress.js';
+import { addPersonMoves, emptyProgressTotals } from '../../src/domain/progress-state.js';
+import { monthsBefore } from '../../src/maintenance.js';
 
 /** A person's progress from their previous scan's outcomes to their latest's. */
 const rescanned = (previous: Outcomes, current: Outcomes) =>
   personProgress({ scanned: true, since: sincePrevious(previous, current), latestScanFailed: false });
-import { monthsBefore } from '../../src/maintenance.js';
 
 test('a check that moved from optimize to unknown is neither fixed nor a new gap', () => {
   assert.deepEqual(gapChanges({ 'identity.has_banner': 'optimize' }, { 'identity.has_banner': 'unknown' }), { fixed: [], opened: [] });
@@ -45,7 +46,9 @@ test('the team counts each state and each check that moved, most fixed first', (
   assert.equal(fixedTwo.state, 'improved');
   assert.equal(fixedTwo.changePct, 100);
   assert.equal(regressed.state, 'regressed');
-  const team = teamProgress([fixedTwo, regressed]);
+  const totals = emptyProgressTotals();
+  for (const person of [fixedTwo, regressed]) addPersonMoves(totals, person, 1);
+  const team = teamProgress(totals);
   assert.equal(team.counts.improved, 1);
   assert.equal(team.counts.regressed, 1);
   assert.equal(team.counts.unchanged, 0);
@@ -62,4 +65,13 @@ test('the team counts each state and each check that moved, most fixed first', (
 test('a retention of N months starts N calendar months back, a missing day falling to the month end', () => {
   assert.equal(monthsBefore(new Date('2028-11-20T12:00:30Z'), 24).toISOString(), '2026-11-20T12:00:30.000Z');
   assert.equal(monthsBefore(new Date('2026-03-31T00:00:00Z'), 1).toISOString(), '2026-02-28T00:00:00.000Z');
+});
+
+test("taking a person's moves away again leaves the team's totals as they were, with no check counted at zero", () => {
+  const totals = emptyProgressTotals();
+  const fixedOne = rescanned({ 'identity.has_photo': 'optimize' }, { 'identity.has_photo': 'good' });
+  addPersonMoves(totals, fixedOne, 1);
+  assert.deepEqual(totals.fixed, { 'identity.has_photo': 1 });
+  addPersonMoves(totals, fixedOne, -1);
+  assert.deepEqual(totals, emptyProgressTotals());
 });

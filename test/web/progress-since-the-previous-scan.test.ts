@@ -20,11 +20,15 @@ import { ManualClock } from '../../src/clock.js';
 import { createLogger } from '../../src/logger.js';
 import { MaintenanceRunner } from '../../src/maintenance.js';
 import { migrateToLatest } from '../../src/store/migrator.js';
+import { refreshReportRollup } from '../../src/store/rollup-repository.js';
 import { createMediaStore } from '../../src/scanning/media/create-media-store.js';
 import { AnalysisSummaryResponse, FindingsPage } from '../../src/domain/schemas/analysis.js';
-import { scanScorePct, type Outcomes } from '../../src/domain/progress.js';
-import { readPersonProgress, readReportProgress } from '../../src/use-cases/progress.js';
+import { roundFigures, scanScorePct, teamProgress, type Outcomes } from '../../src/domain/progress.js';
+import type { CheckTotals } from '../../src/domain/analysis-aggregate.js';
+import { addPersonMoves, emptyProgressTotals } from '../../src/domain/progress-state.js';
+import { readPeopleProgress, readPersonProgress, readReportProgress } from '../../src/use-cases/progress.js';
 import { eventually, reportBody, scansFinished, startTestApp, type Tenant, type TestApp } from '../support/app.js';
+import { assertTotalsMatchRebuild } from '../support/rollups.js';
 import { WebClient, webUser, type WebUser } from '../support/web.js';
 
 const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
@@ -129,9 +133,16 @@ describe('history and progress', () => {
   const findings = async (): Promise<any[]> =>
     (await t.request('GET', `/api/v1/reports/${reportId}/analysis/profiles?limit=25`, { key: owner.secret })).body.data;
   const progress = () => readReportProgress({ db: t.runtime.db, workspaceId: owner.workspaceId }, reportId);
+  const people = () => readPeopleProgress({ db: t.runtime.db, workspaceId: owner.workspaceId }, reportId);
+  /** The team's progress summed from each person's, as the exports read them. */
+  const teamOfPeople = async () => {
+    const totals = emptyProgressTotals();
+    for (const person of (await people()).values()) addPersonMoves(totals, person, 1);
+    return teamProgress(totals);
+  };
 
   test('a person who fixed two gaps improved, with exactly those two fixed', async () => {
-    const p = (await progress()).people.get(ids.fixer)!;
+    const p = (await people()).get(ids.fixer)!;
     assert.equal(p.state, 'improved');
     assert.deepEqual(p.fixed, ['identity.has_photo', 'identity.has_banner']);
     assert.deepEqual(p.opened, []);
@@ -139,14 +150,14 @@ describe('history and progress', () => {
   });
 
   test('a person with a new gap regressed', async () => {
-    const p = (await progress()).people.get(ids.regressor)!;
+    const p = (await people()).get(ids.regressor)!;
     assert.equal(p.state, 'regressed');
     assert.deepEqual(p.opened, ['identity.has_photo']);
     assert.deepEqual(p.fixed, []);
   });
 
   test('a person whose profile became private is not compared: their earlier results stay shown', async () => {
-    const p = (await progress()).people.get(ids.private)!;
+    const p = (await people()).get(ids.private)!;
     assert.equal(p.state, 'not_rescanned');
     assert.deepEqual([p.fixed, p.opened, p.changePct], [[], [], null]);
     const record = (await findings()).find((r) => r.profile_id === ids.private);
@@ -154,7 +165,7 @@ describe('history and progress', () => {
   });
 
   test('a check that moved from optimize to unknown is not fixed', async () => {
-    const p = (await progress()).people.get(ids.unknown)!;
+    const p = (await people()).get(ids.unknown)!;
     assert.deepEqual(p.fixed, []);
     assert.equal(p.state, 'unchanged');
     const outcomes = await sql<{ banner: string }>`
@@ -166,7 +177,7 @@ describe('history and progress', () => {
   });
 
   test('a person scanned again with nothing changed is unchanged, and each scan is kept', async () => {
-    const p = (await progress()).people.get(ids.same)!;
+    const p = (await people()).get(ids.same)!;
     assert.equal(p.state, 'unchanged');
     assert.equal(p.changePct, 0);
     const rows = await sql<{ n: string }>`select count(*) as n from person_scan_history where profile_id = ${ids.same}`.execute(t.runtime.db);
@@ -212,6 +223,30 @@ describe('history and progress', () => {
     assert.equal(Math.round((Number(fixer.weighted_score_pct) - Number(fixer.previous_weighted_score_pct)) * 10) / 10, Number(fixer.weighted_score_change));
     const gone = rows.find((r) => r.pronet_url.endsWith(PEOPLE.private))!;
     assert.deepEqual([gone.previous_weighted_score_pct, gone.weighted_score_change], ['', '']);
+  });
+
+  test("the team's progress the report's roll-up keeps is the sum of each person's, and what a rebuild from the stored rows gives", async () => {
+    const { team } = await progress();
+    assert.deepEqual(team, await teamOfPeople());
+    assert.ok(team.counts.improved + team.counts.regressed > 0, 'the fixture compares people');
+    await assertTotalsMatchRebuild(t, reportId);
+  });
+
+  test("roll-ups stored before they kept the team's progress are recomputed from the stored rows by the migration runner and by maintenance", async () => {
+    const expected = (await progress()).team;
+    const forget = async () => {
+      await sql`update report_aggregates set totals = totals - 'progress' where report_id = ${reportId}`.execute(t.runtime.db);
+      await sql`update profile_contributions set contribution = contribution - 'progress' where report_id = ${reportId}`.execute(t.runtime.db);
+      assert.equal((await progress()).team.counts.improved, 0, 'the forgotten roll-up counts no one');
+    };
+    await forget();
+    await migrateToLatest(t.runtime.db);
+    assert.deepEqual((await progress()).team, expected);
+    await forget();
+    const report = await maintenanceAt(clock);
+    assert.equal(report!.progress_rollups, 1);
+    assert.deepEqual((await progress()).team, expected);
+    await assertTotalsMatchRebuild(t, reportId);
   });
 
   test("a person's page shows their trend and what they fixed since the last scan", async () => {
@@ -273,13 +308,51 @@ describe('history and progress', () => {
       sql`update person_scan_history set compared = false, since_previous = null, scored = false, score_pct = null where report_id = ${reportId}`.execute(
         t.runtime.db,
       );
-    await forget();
+    const team = (await progress()).team;
+    // The roll-up made from the forgotten rows counts everyone as a first scan, until the comparisons are filled in.
+    const forgetAndRollUp = async () => {
+      await forget();
+      await t.runtime.db.transaction().execute((trx) => refreshReportRollup(trx, reportId, 'all', new Date()));
+      assert.equal((await progress()).team.counts.first_scan, 4);
+    };
+    await forgetAndRollUp();
     await migrateToLatest(t.runtime.db);
     assert.deepEqual(await stored(), byFinish);
-    await forget();
+    assert.deepEqual((await progress()).team, team);
+    await forgetAndRollUp();
     const report = await maintenanceAt(clock);
     assert.equal(report!.history_comparisons, byFinish.length);
     assert.deepEqual(await stored(), byFinish);
+    assert.deepEqual((await progress()).team, team);
+    await assertTotalsMatchRebuild(t, reportId);
+  });
+
+  test('each completed round keeps its trend figures, computed from its counts; rounds recorded without them get them from the migration runner and from maintenance', async () => {
+    const stored = async () =>
+      (
+        await sql<{ id: string; pointed: boolean; score_pct: number | null; top_gaps: string[] | null; checks: Record<string, CheckTotals> }>`
+          select id, pointed, score_pct, top_gaps, checks from report_snapshots where report_id = ${reportId} order by id`.execute(t.runtime.db)
+      ).rows;
+    const recorded = await stored();
+    assert.equal(recorded.length, 2);
+    for (const round of recorded) {
+      assert.ok(round.pointed);
+      assert.deepEqual({ scorePct: round.score_pct, topGaps: round.top_gaps }, roundFigures(round.checks));
+    }
+    const { rounds } = await progress();
+    const forget = async () => {
+      await sql`update report_snapshots set pointed = false, score_pct = null, top_gaps = null where report_id = ${reportId}`.execute(t.runtime.db);
+      // Until then, the trend computes them from the counts.
+      assert.deepEqual((await progress()).rounds, rounds);
+    };
+    await forget();
+    await migrateToLatest(t.runtime.db);
+    assert.deepEqual(await stored(), recorded);
+    await forget();
+    const report = await maintenanceAt(clock);
+    assert.equal(report!.history_comparisons, recorded.length);
+    assert.deepEqual(await stored(), recorded);
+    assert.deepEqual((await progress()).rounds, rounds);
   });
 
   test("a person's trend shows each scan's stored score, the weighted score of that scan's outcomes", async () => {
@@ -321,5 +394,16 @@ describe('history and progress', () => {
     assert.equal(Number(left), rounds.length - olderRounds);
     // The registry /metrics serves.
     assert.match(await t.metrics.registry.metrics(), /profile_scan_maintenance_rows_total\{[^}]*task="scan_history"[^}]*\} [1-9]/);
+    // Everyone's newest scan stayed: the team's progress is what it was.
+    assert.deepEqual((await progress()).team, await teamOfPeople());
+  });
+
+  // After the retention test: it deletes what history is left.
+  test("when retention deletes a person's newest scan, the team's progress counts them as the people's read does", async () => {
+    await maintenanceAt(new ManualClock(new Date('2030-01-01T00:00:00Z')));
+    const { team } = await progress();
+    assert.equal(team.counts.not_analyzed, Object.keys(PEOPLE).length);
+    assert.deepEqual(team, await teamOfPeople());
+    await assertTotalsMatchRebuild(t, reportId);
   });
 });

@@ -9,7 +9,8 @@
  * and for anyone who wants the numbers; colour is never the only cue.
  */
 import { CHECKS } from '../../domain/checks/catalog.js';
-import type { PersonProgress, ProgressState } from '../../domain/progress.js';
+import type { PersonProgress } from '../../domain/progress.js';
+import type { ProgressState } from '../../domain/progress-state.js';
 import type { PersonTrendPoint, ReportProgress } from '../../use-cases/progress.js';
 import { pct } from './labels.js';
 

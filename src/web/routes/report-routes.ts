@@ -20,7 +20,7 @@ import { ReportPage, type PeopleQuery } from '../pages/report.js';
 import { ReportsListPage } from '../pages/reports-list.js';
 import { paths } from '../paths.js';
 import { peopleCsv, peopleXlsx, type PeopleExport } from '../people-csv.js';
-import { readPersonProgress, readReportProgress } from '../../use-cases/progress.js';
+import { readPeopleProgress, readPersonProgress, readReportProgress } from '../../use-cases/progress.js';
 import { readCsvSeparator, rememberCsvSeparator, setCompanyDisplayName } from '../../use-cases/export-preferences.js';
 import { reportCompanyDisplayName } from '../../domain/company-name.js';
 import { sendPage } from '../render.js';
@@ -333,7 +333,7 @@ export async function reportRoutes(app: FastifyInstance, options: { media: Pick<
         // The table's people in the table's order: the same search, filters and sort (not its page).
         const people = selectPeople(await readReportPeople(ctx, request.params.report_id), peopleQuery(request.query));
         const columns = request.query.columns === 'machine' ? 'machine' : 'human';
-        const progress = (await readReportProgress(ctx, request.params.report_id)).people;
+        const progress = await readPeopleProgress(ctx, request.params.report_id);
         return sendExport(request, reply, { reportName: report.name, people, companyName: reportCompanyDisplayName(report), columns, progress }, format);
       },
     );
