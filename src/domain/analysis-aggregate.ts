@@ -120,7 +120,7 @@ export interface Totals {
   work: WorkCounts;
   profiles: { n: number; acc: string };
   activity: { n: number; acc: string };
-  /** The team's progress since the previous scan (see Contribution); absent in totals stored before it existed, which the upgrade rebuilds (rollup-repository.ts). */
+  /** The team's progress since the previous scan (see Contribution); absent in totals stored before it existed, which the upgrade recomputes (maintenance-repository.ts, completeProgressRollups). */
   progress?: ProgressTotals;
 }
 
