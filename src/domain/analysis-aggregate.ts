@@ -22,6 +22,7 @@ import type { ActivityGap } from './collected.js';
 import {
   addPersonMoves,
   addProgressTotals,
+  comparesScans,
   emptyProgressTotals,
   endedUnobserved,
   progressState,
@@ -274,7 +275,7 @@ export function personContribution(facts: PersonFacts): Contribution {
 function personMoves(facts: Pick<PersonFacts, 'latestScan' | 'full'>): PersonMoves {
   const since = facts.latestScan?.since ?? null;
   const state = progressState({ scanned: facts.latestScan !== null, since, latestScanFailed: endedUnobserved(facts.full?.status) });
-  const compared = state === 'improved' || state === 'regressed' || state === 'unchanged';
+  const compared = comparesScans(state);
   return { state, fixed: compared ? [...since!.fixed] : [], opened: compared ? [...since!.opened] : [] };
 }
 

@@ -37,6 +37,11 @@ export function progressState(input: { scanned: boolean; since: GapMoves | null;
   return fixed.length > opened.length ? 'improved' : fixed.length < opened.length ? 'regressed' : 'unchanged';
 }
 
+/** Whether a state compares two scans (and so has gap moves to show). */
+export function comparesScans(state: ProgressState): boolean {
+  return state === 'improved' || state === 'regressed' || state === 'unchanged';
+}
+
 /** Whether a latest full-profile item's status ended without observing the profile. */
 export function endedUnobserved(status: string | null | undefined): boolean {
   return status === 'failed' || status === 'inaccessible';

@@ -16,7 +16,7 @@ import { CHECKS, type CheckDefinition } from './checks/catalog.js';
 import type { CheckTotals, Outcome } from './analysis-aggregate.js';
 import { totalsScore } from './analysis-summary.js';
 import { weightedScorePct } from './fix-first.js';
-import { PROGRESS_STATES, progressState, type ProgressState, type ProgressTotals } from './progress-state.js';
+import { comparesScans, PROGRESS_STATES, progressState, type ProgressState, type ProgressTotals } from './progress-state.js';
 
 /** A person's outcomes by check key. */
 export type Outcomes = Readonly<Record<string, Outcome>>;
@@ -74,7 +74,7 @@ export function sincePrevious(previous: Outcomes, current: Outcomes): SincePrevi
 /** A person's progress from their newest scan (progress-state.ts, `progressState`), with what changed since the scan before it when it compares two. */
 export function personProgress(input: { scanned: boolean; since: SincePrevious | null; latestScanFailed: boolean }): PersonProgress {
   const state = progressState(input);
-  const compared = state === 'improved' || state === 'regressed' || state === 'unchanged';
+  const compared = comparesScans(state);
   return compared && input.since ? { state, ...input.since } : { state, fixed: [], opened: [], previousScorePct: null, changePct: null };
 }
 
